@@ -1,0 +1,48 @@
+package io.kbench.driver;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One run's connection to a messaging system: administers topics and builds producers and consumers.
+ *
+ * <p>Threads: the worker calls the methods of this interface from its control threads, never from a load
+ * thread; implementations must be thread-safe. {@link #close()} is called once, after every handle it
+ * built has been closed.
+ */
+public interface Driver extends AutoCloseable {
+    /**
+     * Checks that the cluster answers within {@code timeout}.
+     *
+     * @throws DriverException with {@link DriverException#unreachable()} set when it does not
+     */
+    void checkReachable(Duration timeout);
+
+    /**
+     * Creates the topics and returns once every partition has a leader. Topics that already exist with the
+     * same partition count are accepted.
+     *
+     * @throws DriverException when a topic cannot be created, with the cluster's reason
+     */
+    void createTopics(List<TopicSpec> topics, Duration timeout);
+
+    /** Deletes the topics, ignoring ones that do not exist; best effort, bounded by {@code timeout}. */
+    void deleteTopics(List<String> topics, Duration timeout);
+
+    /**
+     * Builds a producer for {@code topic}. Completions of its sends are reported to {@code listener}.
+     *
+     * @param clientId a unique, readable client id for this producer (shows up in broker logs and metrics)
+     */
+    ProducerHandle createProducer(String topic, String clientId, ProducerListener listener);
+
+    /**
+     * Builds a consumer of {@code topic} in consumer group {@code group} and subscribes it. Partitions are
+     * assigned while {@link ConsumerHandle#poll} is being called.
+     */
+    ConsumerHandle createConsumer(String topic, String group, String clientId);
+
+    /** Releases the driver's own resources (admin client); handles are closed before this is called. */
+    @Override
+    void close();
+}

@@ -1,0 +1,31 @@
+package io.kbench.driver;
+
+import java.time.Duration;
+
+/**
+ * One producer. {@link #send} is on the hot path.
+ *
+ * <p>Threads: owned by one load thread, which calls {@link #send}, {@link #flush} and {@link #close};
+ * completions arrive on the client's I/O thread through the {@link ProducerListener}.
+ */
+public interface ProducerHandle {
+    /**
+     * Hands one message to the client. The client may copy {@code value} before this returns, so the caller
+     * may reuse the array for the next send. Never throws for a send failure: failures are reported through
+     * {@link ProducerListener#onError}. May block while the client's buffer is full.
+     *
+     * @param key           the key bytes, or null for none
+     * @param value         the value bytes
+     * @param stampMicros   the intended send time in coordinator time (µs since epoch), carried with the
+     *                      message so that a consumer anywhere can compute end-to-end latency
+     * @param intendedNanos intended send time, handed back to the listener
+     * @param sendNanos     actual send time, handed back to the listener
+     */
+    void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos);
+
+    /** Blocks until every message sent so far has completed (acknowledged or failed). */
+    void flush();
+
+    /** Closes the producer, waiting at most {@code timeout} for messages still buffered. */
+    void close(Duration timeout);
+}

@@ -1,0 +1,96 @@
+package io.kbench.driver.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.DriverException;
+import io.kbench.driver.RecordListener;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * One subscribed Kafka consumer. HOT PATH: {@link #poll} hands each record's size and stamp to the
+ * listener and allocates nothing of ours.
+ *
+ * <p>Threads: {@link #poll} and {@link #close} on the owning load thread (KafkaConsumer is single-threaded);
+ * the rebalance callbacks run inside poll on that thread; {@link #wakeup}, {@link #assignedPartitions} and
+ * {@link #joined} from any thread.
+ */
+final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceListener {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private volatile int assigned;
+    private volatile boolean joined;
+
+    KafkaConsumerHandle(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        this.consumer = consumer;
+        consumer.subscribe(List.of(topic), this);
+    }
+
+    // HOT PATH
+    @Override
+    public int poll(Duration timeout, RecordListener listener) {
+        ConsumerRecords<byte[], byte[]> records;
+        try {
+            records = consumer.poll(timeout);
+        } catch (WakeupException e) {
+            return 0;
+        } catch (RuntimeException e) {
+            throw new DriverException("consumer poll failed: " + e.getMessage(), e, false);
+        }
+        int n = records.count();
+        if (n == 0) {
+            return 0;
+        }
+        listener.onPollReturned();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Header h = r.headers().lastHeader(Stamp.HEADER);
+            byte[] v = h == null ? null : h.value();
+            listener.onRecord(Math.max(0, r.serializedValueSize()),
+                    v == null || v.length != 8 ? RecordListener.NO_STAMP : Stamp.read(v));
+        }
+        return n;
+    }
+
+    @Override
+    public void wakeup() {
+        consumer.wakeup();
+    }
+
+    @Override
+    public int assignedPartitions() {
+        return assigned;
+    }
+
+    @Override
+    public boolean joined() {
+        return joined;
+    }
+
+    @Override
+    public void close() {
+        consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        assigned = consumer.assignment().size();
+        joined = true;
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        assigned = Math.max(0, consumer.assignment().size() - partitions.size());
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        onPartitionsRevoked(partitions);
+    }
+}

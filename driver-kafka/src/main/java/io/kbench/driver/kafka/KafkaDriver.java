@@ -1,0 +1,201 @@
+package io.kbench.driver.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.Driver;
+import io.kbench.driver.DriverConfig;
+import io.kbench.driver.DriverException;
+import io.kbench.driver.ProducerHandle;
+import io.kbench.driver.ProducerListener;
+import io.kbench.driver.TopicSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The Kafka driver for one run: an admin client for topics, and factories for producers and consumers.
+ *
+ * <p>Client configs are the profile's maps as they are; the driver only forces byte-array serializers,
+ * sets the client id and group id, and defaults {@code auto.offset.reset=earliest} for consumers (their
+ * topics are new, so nothing sent before a late partition assignment is skipped).
+ *
+ * <p>Threads: called from the worker's control threads; thread-safe (the admin client is).
+ */
+final class KafkaDriver implements Driver {
+    private final DriverConfig config;
+    private Admin admin;
+
+    KafkaDriver(DriverConfig config) {
+        if (!config.common().containsKey("bootstrap.servers")) {
+            throw new DriverException("no bootstrap.servers given for the Kafka driver");
+        }
+        this.config = config;
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            Map<String, Object> p = new HashMap<>(config.common());
+            p.putAll(config.admin());
+            try {
+                admin = Admin.create(p);
+            } catch (KafkaException e) {
+                throw new DriverException("cannot create a Kafka admin client for " + bootstrap() + ": "
+                        + rootMessage(e), e, false);
+            }
+        }
+        return admin;
+    }
+
+    private String bootstrap() {
+        return config.common().get("bootstrap.servers");
+    }
+
+    @Override
+    public void checkReachable(Duration timeout) {
+        try {
+            admin().describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new DriverException("cannot reach Kafka at " + bootstrap() + ": no broker answered within "
+                    + timeout.toSeconds() + " s", e, true);
+        } catch (ExecutionException e) {
+            throw new DriverException("cannot reach Kafka at " + bootstrap() + ": " + rootMessage(e), e, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while contacting Kafka", e, false);
+        }
+    }
+
+    @Override
+    public void createTopics(List<TopicSpec> topics, Duration timeout) {
+        List<NewTopic> create = new ArrayList<>();
+        for (TopicSpec t : topics) {
+            create.add(new NewTopic(t.name(), t.partitions(), (short) t.replicationFactor()).configs(t.config()));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            try {
+                admin().createTopics(create).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new DriverException("cannot create topics: " + rootMessage(e), e, false);
+                }
+            }
+            awaitLeaders(topics, deadline);
+        } catch (TimeoutException e) {
+            throw new DriverException("topics not created within " + timeout.toSeconds() + " s at " + bootstrap(), e, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while creating topics", e, false);
+        }
+    }
+
+    private void awaitLeaders(List<TopicSpec> topics, long deadlineNanos) throws InterruptedException, TimeoutException {
+        List<String> names = topics.stream().map(TopicSpec::name).toList();
+        while (true) {
+            try {
+                Map<String, TopicDescription> d = admin().describeTopics(names).allTopicNames().get(5, TimeUnit.SECONDS);
+                boolean ready = true;
+                for (TopicSpec t : topics) {
+                    TopicDescription td = d.get(t.name());
+                    if (td.partitions().size() != t.partitions()) {
+                        throw new DriverException("topic " + t.name() + " exists with " + td.partitions().size()
+                                + " partitions, the workload wants " + t.partitions());
+                    }
+                    ready &= td.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                }
+                if (ready) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new DriverException("cannot describe topics: " + rootMessage(e), e, false);
+                }
+            }
+            if (System.nanoTime() > deadlineNanos) {
+                throw new TimeoutException("partitions without leader");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @Override
+    public void deleteTopics(List<String> topics, Duration timeout) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        try {
+            admin().deleteTopics(topics).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                throw new DriverException("cannot delete topics " + topics + ": " + rootMessage(e), e, false);
+            }
+        } catch (TimeoutException e) {
+            throw new DriverException("topics " + topics + " not deleted within " + timeout.toSeconds() + " s", e, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public ProducerHandle createProducer(String topic, String clientId, ProducerListener listener) {
+        Map<String, Object> p = new HashMap<>(config.common());
+        p.putAll(config.producer());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        try {
+            return new KafkaProducerHandle(new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
+                    topic, listener);
+        } catch (KafkaException e) {
+            throw new DriverException("cannot create producer: " + rootMessage(e), e, false);
+        }
+    }
+
+    @Override
+    public ConsumerHandle createConsumer(String topic, String group, String clientId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.putAll(config.common());
+        p.putAll(config.consumer());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        try {
+            return new KafkaConsumerHandle(new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                    topic);
+        } catch (KafkaException e) {
+            throw new DriverException("cannot create consumer: " + rootMessage(e), e, false);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+}

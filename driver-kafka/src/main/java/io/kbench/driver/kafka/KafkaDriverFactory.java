@@ -1,0 +1,18 @@
+package io.kbench.driver.kafka;
+
+import io.kbench.driver.Driver;
+import io.kbench.driver.DriverConfig;
+import io.kbench.driver.DriverFactory;
+
+/** Registers the Kafka driver under the name {@code kafka}. Stateless. */
+public final class KafkaDriverFactory implements DriverFactory {
+    @Override
+    public String name() {
+        return "kafka";
+    }
+
+    @Override
+    public Driver create(DriverConfig config) {
+        return new KafkaDriver(config);
+    }
+}

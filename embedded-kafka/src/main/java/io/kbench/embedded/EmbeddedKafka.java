@@ -1,0 +1,319 @@
+package io.kbench.embedded;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Exit;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Apache Kafka cluster in KRaft mode, running in this JVM on loopback (or a given address), with
+ * its data in a temporary directory that {@link #close()} removes.
+ *
+ * <p>Each node runs {@code process.roles=broker,controller} with a static voter set; the log directories
+ * are formatted with Kafka's own storage tool before the servers start, and internal topics use a
+ * replication factor that fits the node count. Nodes start and stop in parallel (stopping them one by one
+ * takes minutes, because each waits for a controller quorum that is already going away).
+ *
+ * <p>Usage:
+ * <pre>{@code
+ * try (EmbeddedKafka kafka = EmbeddedKafka.builder().nodes(1).start()) {
+ *     String bootstrap = kafka.bootstrapServers();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>A fatal fault inside a Kafka server calls {@code Exit.halt}, which would kill the hosting JVM; while a
+ * cluster runs, halt and exit procedures are replaced by ones that log the fault and mark the cluster failed.
+ * Thread-safety: {@link #start} and {@link #close} are called by one owner thread.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Path dir;
+    private final String host;
+    private final List<Node> nodes;
+    private volatile String fault;
+    private boolean closed;
+
+    private record Node(int id, int port, int controllerPort, KafkaRaftServer server) { }
+
+    private EmbeddedKafka(Path dir, String host, List<Node> nodes) {
+        this.dir = dir;
+        this.host = host;
+        this.nodes = nodes;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Options of an embedded cluster; every setter returns this builder. */
+    public static final class Builder {
+        private int nodes = 1;
+        private String host = "127.0.0.1";
+        private int port = 0;
+        private final Properties overrides = new Properties();
+
+        /** Number of combined broker+controller nodes (1 to 9). */
+        public Builder nodes(int count) {
+            if (count < 1 || count > 9) {
+                throw new IllegalArgumentException("nodes must be 1..9, got " + count);
+            }
+            this.nodes = count;
+            return this;
+        }
+
+        /** Address the listeners bind to and advertise; loopback by default. */
+        public Builder host(String address) {
+            this.host = address;
+            return this;
+        }
+
+        /** Client port of the first node (the next nodes use free ports); 0 picks a free port. */
+        public Builder port(int clientPort) {
+            this.port = clientPort;
+            return this;
+        }
+
+        /** A broker config applied to every node, overriding kbench's defaults. */
+        public Builder config(String key, String value) {
+            overrides.setProperty(key, value);
+            return this;
+        }
+
+        /** Formats the storage, starts every node and waits until all are registered and serving. */
+        public EmbeddedKafka start() {
+            return EmbeddedKafka.start(this);
+        }
+    }
+
+    private static EmbeddedKafka start(Builder b) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("kbench-kafka-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temp dir for the embedded broker", e);
+        }
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < b.nodes; i++) {
+            int client = (i == 0 && b.port != 0) ? b.port : freePort(b.host);
+            ports.add(new int[] {client, freePort(b.host)});
+        }
+        String voters = "";
+        for (int i = 0; i < b.nodes; i++) {
+            voters += (i == 0 ? "" : ",") + (i + 1) + "@" + b.host + ":" + ports.get(i)[1];
+        }
+        String clusterId = Uuid.randomUuid().toString();
+        short rf = (short) Math.min(3, b.nodes);
+        EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>());
+        kafka.installExitGuards();
+        try {
+            List<CompletableFuture<Node>> starting = new ArrayList<>();
+            for (int i = 0; i < b.nodes; i++) {
+                int nodeId = i + 1;
+                int[] p = ports.get(i);
+                Properties props = nodeConfig(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters, rf);
+                props.putAll(b.overrides);
+                format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId);
+                starting.add(CompletableFuture.supplyAsync(() -> {
+                    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
+                    server.startup();
+                    return new Node(nodeId, p[0], p[1], server);
+                }));
+            }
+            for (CompletableFuture<Node> f : starting) {
+                kafka.nodes.add(f.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            }
+            kafka.awaitReady();
+            LOG.info("embedded Kafka ({} node(s)) ready at {}", b.nodes, kafka.bootstrapServers());
+            return kafka;
+        } catch (Exception e) {
+            kafka.close();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("embedded Kafka failed to start: " + rootMessage(e), e);
+        }
+    }
+
+    private static Properties nodeConfig(Path logDir, String host, int nodeId, int port, int controllerPort,
+                                         String voters, short rf) {
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("controller.quorum.voters", voters);
+        p.setProperty("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("log.dirs", logDir.toString());
+        p.setProperty("offsets.topic.replication.factor", Short.toString(rf));
+        p.setProperty("offsets.topic.num.partitions", "5");
+        p.setProperty("transaction.state.log.replication.factor", Short.toString(rf));
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("transaction.state.log.num.partitions", "5");
+        p.setProperty("share.coordinator.state.topic.replication.factor", Short.toString(rf));
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        p.setProperty("auto.create.topics.enable", "false");
+        p.setProperty("num.partitions", "1");
+        p.setProperty("default.replication.factor", Short.toString(rf));
+        return p;
+    }
+
+    private static void format(Path propsFile, Properties props, String clusterId) throws IOException {
+        try (OutputStream out = Files.newOutputStream(propsFile)) {
+            props.store(out, "kbench embedded node");
+        }
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            rc = StorageTool.execute(new String[] {"format", "--cluster-id", clusterId, "--config", propsFile.toString()}, ps);
+        }
+        if (rc != 0) {
+            throw new IllegalStateException("formatting " + propsFile + " failed (" + rc + "): "
+                    + captured.toString(StandardCharsets.UTF_8).trim());
+        }
+    }
+
+    private void awaitReady() throws Exception {
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            while (true) {
+                try {
+                    int seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+                    if (seen == nodes.size()) {
+                        return;
+                    }
+                } catch (Exception retry) {
+                    if (System.nanoTime() > deadline) {
+                        throw retry;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("not all nodes registered within " + READY_TIMEOUT);
+                }
+                if (fault != null) {
+                    throw new IllegalStateException(fault);
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private void installExitGuards() {
+        Exit.Procedure guard = (code, message) -> {
+            fault = "Kafka server requested exit " + code + (message == null ? "" : ": " + message);
+            LOG.error("embedded Kafka: {} (the hosting JVM keeps running)", fault);
+        };
+        Exit.setHaltProcedure(guard);
+        Exit.setExitProcedure(guard);
+    }
+
+    /** Comma-separated {@code host:port} list of every node's client listener. */
+    public String bootstrapServers() {
+        return nodes.stream().sorted(Comparator.comparingInt(Node::id))
+                .map(n -> host + ":" + n.port()).collect(Collectors.joining(","));
+    }
+
+    /** Number of nodes. */
+    public int size() {
+        return nodes.size();
+    }
+
+    /** The temporary directory holding every node's data; gone after {@link #close()}. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** A fatal fault a server reported, or null. */
+    public String fault() {
+        return fault;
+    }
+
+    /** Stops every node (in parallel) and deletes the data directory. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<CompletableFuture<Void>> stopping = new ArrayList<>();
+        for (Node n : nodes) {
+            stopping.add(CompletableFuture.runAsync(() -> {
+                n.server().shutdown();
+                n.server().awaitShutdown();
+            }));
+        }
+        for (CompletableFuture<Void> f : stopping) {
+            try {
+                f.get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("embedded Kafka node did not stop cleanly: {}", rootMessage(e));
+            }
+        }
+        deleteRecursively(dir);
+        Exit.resetHaltProcedure();
+        Exit.resetExitProcedure();
+    }
+
+    private static int freePort(String host) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port on " + host, e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete {}: {}", root, e.getMessage());
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+}

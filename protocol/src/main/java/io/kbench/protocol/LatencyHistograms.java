@@ -1,0 +1,71 @@
+package io.kbench.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.zip.DataFormatException;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * The one histogram shape kbench uses for every latency metric, and its wire codec.
+ *
+ * <p>Values are microseconds, recorded with 3 significant decimal digits over a fixed range of
+ * 1 µs to {@link #HIGHEST_TRACKABLE_MICROS} (one hour). A histogram of this shape takes about 0.2 MB in
+ * memory and compresses to a few KB per interval. Values above the range are recorded as the range's
+ * maximum and counted by the recorder ("clamped"), never dropped; see {@link #clamp(long)}.
+ *
+ * <p>On the wire a histogram is HdrHistogram's compressed encoding. HdrHistogram's encoder silently
+ * truncates when the buffer is too small, so {@link #encode} sizes the buffer with
+ * {@code getNeededByteBufferCapacity()} and checks the length it returns.
+ *
+ * <p>Thread-safety: static, stateless methods; the histograms passed in belong to the caller.
+ */
+public final class LatencyHistograms {
+    /** Lowest discernible value, microseconds. */
+    public static final long LOWEST_DISCERNIBLE_MICROS = 1;
+    /** Highest value recorded as itself, microseconds (1 hour). Larger values are clamped to it. */
+    public static final long HIGHEST_TRACKABLE_MICROS = 3_600_000_000L;
+    /** Significant decimal digits kept for every value. */
+    public static final int SIGNIFICANT_DIGITS = 3;
+
+    private LatencyHistograms() { }
+
+    /** A new, empty histogram of kbench's shape. */
+    public static Histogram create() {
+        return new Histogram(LOWEST_DISCERNIBLE_MICROS, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
+    }
+
+    /** The value to record for {@code micros}: itself when in range, else the range's maximum. */
+    public static long clamp(long micros) {
+        return Math.min(micros, HIGHEST_TRACKABLE_MICROS);
+    }
+
+    /** Compressed encoding of {@code histogram}. */
+    public static byte[] encode(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        if (length <= 0 || length > buffer.capacity()) {
+            throw new IllegalStateException("histogram encoding failed: " + length + " bytes");
+        }
+        byte[] out = new byte[length];
+        buffer.flip();
+        buffer.get(out, 0, length);
+        return out;
+    }
+
+    /**
+     * Decodes a compressed histogram; an empty array decodes to an empty histogram.
+     *
+     * @throws IllegalArgumentException when the bytes are not a compressed histogram
+     */
+    public static Histogram decode(byte[] encoded) {
+        if (encoded.length == 0) {
+            return create();
+        }
+        try {
+            Histogram h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(encoded), HIGHEST_TRACKABLE_MICROS);
+            return h;
+        } catch (DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("not a compressed HdrHistogram: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.kbench.worker;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Keeps the first error of the current reporting interval so it can travel in the snapshot, without
+ * logging on the load or I/O threads. Thread-safe; {@link #offer} allocates only on the error path.
+ */
+public final class ErrorSlot {
+    private final AtomicReference<String> first = new AtomicReference<>();
+
+    /** Keeps {@code error}'s description if no error was kept since the last {@link #take()}. */
+    public void offer(Throwable error) {
+        if (first.get() == null) {
+            first.compareAndSet(null, describe(error));
+        }
+    }
+
+    /** Keeps {@code message} if no error was kept since the last {@link #take()}. */
+    public void offer(String message) {
+        first.compareAndSet(null, message);
+    }
+
+    /** The kept error, or an empty string; clears the slot. */
+    public String take() {
+        String e = first.getAndSet(null);
+        return e == null ? "" : e;
+    }
+
+    static String describe(Throwable error) {
+        String m = error.getMessage();
+        return error.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+}

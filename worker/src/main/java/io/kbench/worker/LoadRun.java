@@ -1,0 +1,331 @@
+package io.kbench.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+
+import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.Driver;
+import io.kbench.driver.DriverFactory;
+import io.kbench.driver.ProducerHandle;
+import io.kbench.protocol.MicrosClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run on this worker: its driver, producer and consumer threads, and the snapshot thread that streams
+ * an {@link IntervalSnapshot} per interval to the current {@link SnapshotSink} (the lease holder).
+ *
+ * <p>Life: {@link #prepare} (build clients; consumers start polling and join their groups) →
+ * {@link #start} (producers start at the agreed instant, stop at the end instant and flush) →
+ * {@link #stop} (normal end: consumers stop, last snapshot, clients closed) or {@link #abort} (lease lost or
+ * a load thread failed: producers closed at once, stream ended with the reason). Stop and abort are
+ * idempotent and may race; the first wins.
+ *
+ * <p>Threads: control methods from gRPC threads (serialized by {@link RunManager}); one thread per producer
+ * and consumer; one snapshot thread.
+ */
+final class LoadRun {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration REACH_TIMEOUT = Duration.ofSeconds(10);
+    private static final long JOIN_MILLIS = 15_000;
+
+    enum State { PREPARED, RUNNING, ENDED }
+
+    private final RunSpec spec;
+    private final Driver driver;
+    private final RunClock clock;
+    private final ErrorSlot sendErrors = new ErrorSlot();
+    private final ErrorSlot fatal = new ErrorSlot();
+    private final List<ProducerLoop> producerLoops = new ArrayList<>();
+    private final List<ProducerHandle> producerHandles = new ArrayList<>();
+    private final List<ConsumerLoop> consumerLoops = new ArrayList<>();
+    private final List<Thread> producerThreads = new ArrayList<>();
+    private final List<Thread> consumerThreads = new ArrayList<>();
+    private final Snapshotter snapshotter;
+    private final long preparedAtNanos = System.nanoTime();
+    private volatile State state = State.PREPARED;
+    private volatile SnapshotSink sink;
+    private volatile boolean finishing;
+    private Thread snapshotThread;
+    private long startMicros;
+    private long startNanos;
+    private long nextSequence;
+    private boolean ended;
+
+    private LoadRun(RunSpec spec, Driver driver, RunClock clock) {
+        this.spec = spec;
+        this.driver = driver;
+        this.clock = clock;
+        List<ProducerMetrics> pm = new ArrayList<>();
+        List<ConsumerMetrics> cm = new ArrayList<>();
+        byte[] payload = new byte[spec.messageSize()];
+        new SplittableRandom(spec.runId().hashCode()).nextBytes(payload);
+        try {
+            for (RunSpec.Consumer c : spec.consumers()) {
+                ConsumerMetrics metrics = new ConsumerMetrics(clock);
+                ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
+                String name = "consumer " + c.index();
+                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal));
+                cm.add(metrics);
+            }
+            for (RunSpec.Producer p : spec.producers()) {
+                ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors);
+                ProducerHandle handle = driver.createProducer(p.topic(), clientId("p", p.index()), metrics);
+                producerHandles.add(handle);
+                producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
+                        p.ratePerSecond(), payload, fatal));
+                pm.add(metrics);
+            }
+        } catch (RuntimeException e) {
+            closeClientsNow();
+            throw e;
+        }
+        this.snapshotter = new Snapshotter(pm, cm);
+        for (int i = 0; i < consumerLoops.size(); i++) {
+            Thread t = new Thread(consumerLoops.get(i), "kbench-consumer-" + spec.consumers().get(i).index());
+            t.setDaemon(true);
+            consumerThreads.add(t);
+            t.start();
+        }
+    }
+
+    private String clientId(String kind, int index) {
+        return "kbench-" + spec.runId() + "-" + kind + index;
+    }
+
+    /**
+     * Builds the run: loads the driver, checks the cluster answers, creates the topics this worker was asked
+     * to create, builds producers and consumers (consumers start polling at once).
+     *
+     * @throws io.kbench.driver.DriverException when the cluster is unreachable or refuses
+     */
+    static LoadRun prepare(RunSpec spec, DriverFactory factory, MicrosClock local) {
+        Driver driver = factory.create(spec.driverConfig());
+        try {
+            driver.checkReachable(REACH_TIMEOUT);
+            if (!spec.createTopics().isEmpty()) {
+                driver.createTopics(spec.createTopics(), TOPIC_TIMEOUT);
+            }
+            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), NanoClock.SYSTEM));
+        } catch (RuntimeException e) {
+            driver.close();
+            throw e;
+        }
+    }
+
+    RunSpec spec() {
+        return spec;
+    }
+
+    State state() {
+        return state;
+    }
+
+    long preparedAtNanos() {
+        return preparedAtNanos;
+    }
+
+    PrepareStatus status() {
+        List<PrepareStatus.Consumer> cs = new ArrayList<>();
+        boolean ready = true;
+        for (int i = 0; i < consumerLoops.size(); i++) {
+            ConsumerHandle h = consumerLoops.get(i).handle();
+            RunSpec.Consumer c = spec.consumers().get(i);
+            cs.add(new PrepareStatus.Consumer(c.index(), c.group(), h.assignedPartitions(), h.joined()));
+            ready &= h.joined();
+        }
+        if (state == State.PREPARED) {
+            String f = fatal.take();
+            if (!f.isEmpty()) {
+                throw new IllegalStateException(f);
+            }
+        }
+        return new PrepareStatus(ready, cs);
+    }
+
+    /** Starts producers and the snapshot stream. Times are coordinator time. */
+    synchronized void start(long startCoordinatorMicros, long endCoordinatorMicros, SnapshotSink to) {
+        if (state != State.PREPARED) {
+            throw new IllegalStateException("run " + spec.runId() + " is " + state);
+        }
+        this.sink = to;
+        this.startMicros = startCoordinatorMicros;
+        this.startNanos = clock.localNanos(startCoordinatorMicros);
+        long endNanos = clock.localNanos(endCoordinatorMicros);
+        for (int i = 0; i < producerLoops.size(); i++) {
+            ProducerLoop loop = producerLoops.get(i);
+            loop.window(startNanos, endNanos);
+            Thread t = new Thread(loop, "kbench-producer-" + spec.producers().get(i).index());
+            t.setDaemon(true);
+            producerThreads.add(t);
+        }
+        producerThreads.forEach(Thread::start);
+        snapshotThread = new Thread(this::streamSnapshots, "kbench-snapshots-" + spec.runId());
+        snapshotThread.setDaemon(true);
+        state = State.RUNNING;
+        snapshotThread.start();
+    }
+
+    /** Moves the lease to a new stream (a coordinator retransmitting Run). */
+    void attach(SnapshotSink to) {
+        this.sink = to;
+    }
+
+    SnapshotSink sink() {
+        return sink;
+    }
+
+    private void streamSnapshots() {
+        long intervalNanos = spec.intervalMicros() * 1000L;
+        NanoClock nanos = clock.nanoClock();
+        while (!finishing) {
+            long seq = nextSequence;
+            long boundary = startNanos + (seq + 1) * intervalNanos;
+            long now;
+            while (!finishing && (now = nanos.nanoTime()) < boundary) {
+                LockSupport.parkNanos(boundary - now);
+            }
+            if (finishing) {
+                return;
+            }
+            emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
+                    startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), false, sendErrors.take()));
+            nextSequence = seq + 1;
+            String f = fatal.take();
+            if (!f.isEmpty()) {
+                Thread t = new Thread(() -> abort(f), "kbench-abort");
+                t.setDaemon(true);
+                t.start();
+                return;
+            }
+        }
+    }
+
+    private boolean producersDone() {
+        for (ProducerLoop p : producerLoops) {
+            if (!p.done()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void emit(IntervalSnapshot s) {
+        SnapshotSink to = sink;
+        if (to != null) {
+            to.onSnapshot(s);
+        }
+    }
+
+    /** Normal end: stop producers (if still sending) and consumers, send the last snapshot, close clients. */
+    void stop() {
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+        }
+        producerLoops.forEach(ProducerLoop::stop);
+        join(producerThreads);
+        for (ProducerHandle h : producerHandles) {
+            closeQuietly(() -> h.close(Duration.ofSeconds(5)));
+        }
+        consumerLoops.forEach(ConsumerLoop::stop);
+        join(consumerThreads);
+        finishSnapshots(null);
+        closeQuietly(driver::close);
+        state = State.ENDED;
+    }
+
+    /** Abnormal end: producers closed at once, the stream ended with {@code reason}. */
+    void abort(String reason) {
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+        }
+        LOG.warn("run {} aborted: {}", spec.runId(), reason);
+        producerLoops.forEach(ProducerLoop::stop);
+        for (ProducerHandle h : producerHandles) {
+            closeQuietly(() -> h.close(Duration.ZERO));
+        }
+        producerThreads.forEach(Thread::interrupt);
+        consumerLoops.forEach(ConsumerLoop::stop);
+        join(producerThreads);
+        join(consumerThreads);
+        finishSnapshots(reason);
+        closeQuietly(driver::close);
+        state = State.ENDED;
+    }
+
+    /** Deletes topics through this run's driver (only the worker that created them is asked). */
+    void deleteTopics(List<String> topics) {
+        Driver d = driver;
+        closeQuietly(() -> d.deleteTopics(topics, Duration.ofSeconds(30)));
+    }
+
+    private void finishSnapshots(String abortReason) {
+        finishing = true;
+        Thread t = snapshotThread;
+        if (t != null && t != Thread.currentThread()) {
+            LockSupport.unpark(t);
+            try {
+                t.join(JOIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        SnapshotSink to = sink;
+        if (to == null) {
+            return; // never started
+        }
+        long seq = nextSequence;
+        String error = sendErrors.take();
+        String f = fatal.take();
+        to.onSnapshot(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
+                Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
+                producersDone(), true, f.isEmpty() ? error : f));
+        if (abortReason == null) {
+            to.onEnd();
+        } else {
+            to.onAbort(abortReason);
+        }
+    }
+
+    private void closeClientsNow() {
+        for (ProducerHandle h : producerHandles) {
+            closeQuietly(() -> h.close(Duration.ZERO));
+        }
+        for (ConsumerLoop c : consumerLoops) {
+            closeQuietly(c.handle()::close);
+        }
+    }
+
+    private static void join(List<Thread> threads) {
+        long deadline = System.currentTimeMillis() + JOIN_MILLIS;
+        for (Thread t : threads) {
+            try {
+                t.join(Math.max(1, deadline - System.currentTimeMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (t.isAlive()) {
+                LOG.warn("{} did not stop within {} ms", t.getName(), JOIN_MILLIS);
+            }
+        }
+    }
+
+    private static void closeQuietly(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.warn("while closing: {}", ErrorSlot.describe(e));
+        }
+    }
+}

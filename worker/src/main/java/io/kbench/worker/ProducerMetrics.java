@@ -1,0 +1,53 @@
+package io.kbench.worker;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kbench.driver.ProducerListener;
+
+/**
+ * Everything measured about one producer. HOT PATH: the load thread calls {@link #onSent}; the client's I/O
+ * thread calls {@link #onAck} and {@link #onError}. A few primitive operations each: an ack reads the clock
+ * once and records into two single-writer histograms.
+ *
+ * <p>Writers: {@code delay} and {@code sent} by the load thread; {@code latency}, {@code response},
+ * {@code acked} and {@code ackedBytes} by the I/O thread; {@code failed} by either (atomic). Readers: the
+ * snapshot thread.
+ */
+public final class ProducerMetrics implements ProducerListener {
+    private final NanoClock clock;
+    final LatencyRecorder latency = new LatencyRecorder();
+    final LatencyRecorder response = new LatencyRecorder();
+    final LatencyRecorder delay = new LatencyRecorder();
+    final SingleWriterCounter sent = new SingleWriterCounter();
+    final SingleWriterCounter acked = new SingleWriterCounter();
+    final SingleWriterCounter ackedBytes = new SingleWriterCounter();
+    final AtomicLong failed = new AtomicLong();
+    private final ErrorSlot errors;
+
+    public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
+        this.clock = clock;
+        this.errors = errors;
+    }
+
+    // HOT PATH (load thread)
+    void onSent(long intendedNanos, long sendNanos) {
+        delay.record((sendNanos - intendedNanos) / 1000);
+        sent.add(1);
+    }
+
+    // HOT PATH (I/O thread)
+    @Override
+    public void onAck(long intendedNanos, long sendNanos, int valueBytes) {
+        long now = clock.nanoTime();
+        latency.record((now - sendNanos) / 1000);
+        response.record((now - intendedNanos) / 1000);
+        acked.add(1);
+        ackedBytes.add(valueBytes);
+    }
+
+    @Override
+    public void onError(long intendedNanos, long sendNanos, Throwable error) {
+        failed.incrementAndGet();
+        errors.offer(error);
+    }
+}

@@ -1,0 +1,162 @@
+package io.kbench.worker;
+
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.kbench.driver.DriverException;
+import io.kbench.driver.DriverFactory;
+import io.kbench.protocol.MicrosClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds the worker's one run at a time and applies the protocol's rules to it: a worker belongs to one run;
+ * calls with the current run id are idempotent; a run that was prepared but never started within
+ * {@link #PREPARED_TIMEOUT_SECONDS} (its coordinator went away) is dropped so the worker is free again.
+ *
+ * <p>Threads: gRPC handler threads call in; methods that change the current run are synchronized, and the
+ * long parts of stopping happen outside the lock so Identify keeps answering.
+ */
+public final class RunManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RunManager.class);
+    static final long PREPARED_TIMEOUT_SECONDS = 60;
+
+    private final String workerId;
+    private final MicrosClock clock;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "kbench-run-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private LoadRun current;
+
+    public RunManager(String workerId, MicrosClock clock) {
+        this.workerId = workerId;
+        this.clock = clock;
+        watchdog.scheduleWithFixedDelay(this::dropAbandoned, 1, 1, TimeUnit.SECONDS);
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    public MicrosClock clock() {
+        return clock;
+    }
+
+    /** The id of the run holding this worker, or an empty string. */
+    public synchronized String busyRunId() {
+        return active() ? current.spec().runId() : "";
+    }
+
+    private boolean active() {
+        return current != null && current.state() != LoadRun.State.ENDED;
+    }
+
+    /** Prepares {@code spec} (first call) or answers its readiness (repeated call). */
+    public synchronized PrepareStatus prepare(RunSpec spec) {
+        if (active()) {
+            if (!current.spec().runId().equals(spec.runId())) {
+                throw new WorkerException(WorkerException.Kind.BUSY, "worker " + workerId + " is busy with run "
+                        + current.spec().runId() + " of the coordinator at " + current.spec().coordinator());
+            }
+            return current.status();
+        }
+        DriverFactory factory = driver(spec.driverName());
+        try {
+            current = LoadRun.prepare(spec, factory, clock);
+        } catch (DriverException e) {
+            throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
+                    e.getMessage(), e);
+        }
+        LOG.info("run {} prepared: {} producer(s), {} consumer(s), coordinator {}", spec.runId(),
+                spec.producers().size(), spec.consumers().size(), spec.coordinator());
+        return current.status();
+    }
+
+    /** Starts the prepared run, or moves the lease of a running one to {@code sink}. */
+    public synchronized void run(String runId, long startMicros, long endMicros, SnapshotSink sink) {
+        LoadRun run = require(runId);
+        if (run.state() == LoadRun.State.PREPARED) {
+            run.start(startMicros, endMicros, sink);
+            LOG.info("run {} starts at {} (coordinator time)", runId, startMicros);
+        } else if (run.state() == LoadRun.State.RUNNING) {
+            run.attach(sink);
+            LOG.info("run {}: stream re-attached", runId);
+        } else {
+            throw new WorkerException(WorkerException.Kind.NOT_FOUND, "run " + runId + " has already ended");
+        }
+    }
+
+    /** Stops the run (normal end) and deletes {@code topics}; a no-op for an unknown or ended run. */
+    public void stop(String runId, List<String> topics) {
+        LoadRun run;
+        synchronized (this) {
+            if (current == null || !current.spec().runId().equals(runId)) {
+                return;
+            }
+            run = current;
+        }
+        run.stop();
+        if (!topics.isEmpty()) {
+            run.deleteTopics(topics);
+        }
+        LOG.info("run {} stopped", runId);
+    }
+
+    /** Aborts the run if {@code sink} still holds its lease (a stale stream's cancel is ignored). */
+    public void leaseLost(String runId, SnapshotSink sink, String reason) {
+        LoadRun run;
+        synchronized (this) {
+            if (current == null || !current.spec().runId().equals(runId) || current.sink() != sink) {
+                return;
+            }
+            run = current;
+        }
+        run.abort(reason);
+    }
+
+    private LoadRun require(String runId) {
+        if (current == null || !current.spec().runId().equals(runId)) {
+            throw new WorkerException(WorkerException.Kind.NOT_FOUND, "run " + runId + " is not prepared on worker "
+                    + workerId + (active() ? " (busy with run " + current.spec().runId() + ")" : ""));
+        }
+        return current;
+    }
+
+    private void dropAbandoned() {
+        LoadRun run;
+        synchronized (this) {
+            run = current;
+        }
+        if (run != null && run.state() == LoadRun.State.PREPARED
+                && System.nanoTime() - run.preparedAtNanos() > TimeUnit.SECONDS.toNanos(PREPARED_TIMEOUT_SECONDS)) {
+            run.abort("prepared but not started within " + PREPARED_TIMEOUT_SECONDS + " s");
+        }
+    }
+
+    static DriverFactory driver(String name) {
+        for (DriverFactory f : ServiceLoader.load(DriverFactory.class)) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new WorkerException(WorkerException.Kind.INVALID, "no driver named '" + name + "' on this worker");
+    }
+
+    /** Aborts any run and stops the watchdog. */
+    @Override
+    public void close() {
+        LoadRun run;
+        synchronized (this) {
+            run = current;
+        }
+        if (run != null) {
+            run.abort("worker shutting down");
+        }
+        watchdog.shutdownNow();
+    }
+}

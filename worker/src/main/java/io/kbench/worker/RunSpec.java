@@ -1,0 +1,36 @@
+package io.kbench.worker;
+
+import java.util.List;
+
+import io.kbench.driver.DriverConfig;
+import io.kbench.driver.TopicSpec;
+
+/**
+ * A worker's share of one run, as the coordinator assigned it (the plain form of a PrepareRequest).
+ *
+ * @param runId             unique run id
+ * @param coordinator       who asked (address), for "busy" messages
+ * @param clockOffsetMicros worker clock minus coordinator clock
+ * @param driverName        driver to load, e.g. "kafka"
+ * @param driverConfig      client configuration
+ * @param createTopics      topics this worker creates first (empty for all but one worker)
+ * @param producers         producers to run here
+ * @param consumers         consumers to run here
+ * @param messageSize       value size in bytes
+ * @param intervalMicros    reporting interval
+ */
+public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
+                      DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
+                      List<Consumer> consumers, int messageSize, long intervalMicros) {
+    public RunSpec {
+        createTopics = List.copyOf(createTopics);
+        producers = List.copyOf(producers);
+        consumers = List.copyOf(consumers);
+    }
+
+    /** One producer: its run-wide index, topic and rate (msg/s, -1 unthrottled). */
+    public record Producer(int index, String topic, long ratePerSecond) { }
+
+    /** One consumer: its run-wide index, topic and consumer group. */
+    public record Consumer(int index, String topic, String group) { }
+}

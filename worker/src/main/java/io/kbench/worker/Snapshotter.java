@@ -1,0 +1,84 @@
+package io.kbench.worker;
+
+import java.util.List;
+
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Harvests one interval from every producer's and consumer's recorders into an {@link IntervalSnapshot}:
+ * histograms are moved out of the recorders (so each sample lands in exactly one interval) and added per
+ * metric across producers/consumers; counters are turned from running totals into interval deltas.
+ *
+ * <p>Threads: one harvesting thread at a time (the snapshot thread, then the thread that stops the run).
+ */
+final class Snapshotter {
+    private final List<ProducerMetrics> producers;
+    private final List<ConsumerMetrics> consumers;
+    private final Histogram latency = LatencyHistograms.create();
+    private final Histogram response = LatencyHistograms.create();
+    private final Histogram delay = LatencyHistograms.create();
+    private final Histogram endToEnd = LatencyHistograms.create();
+    private long sent;
+    private long acked;
+    private long failed;
+    private long ackedBytes;
+    private long received;
+    private long receivedBytes;
+    private long clamped;
+    private long negative;
+
+    Snapshotter(List<ProducerMetrics> producers, List<ConsumerMetrics> consumers) {
+        this.producers = List.copyOf(producers);
+        this.consumers = List.copyOf(consumers);
+    }
+
+    IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone, boolean last,
+                             String error) {
+        latency.reset();
+        response.reset();
+        delay.reset();
+        endToEnd.reset();
+        long s = 0;
+        long a = 0;
+        long f = 0;
+        long ab = 0;
+        long r = 0;
+        long rb = 0;
+        long c = 0;
+        long n = 0;
+        for (ProducerMetrics p : producers) {
+            // counters first: a sample counted here is in this or the next interval's histogram, never lost
+            s += p.sent.get();
+            a += p.acked.get();
+            ab += p.ackedBytes.get();
+            f += p.failed.get();
+            c += p.latency.clamped() + p.response.clamped() + p.delay.clamped();
+            p.latency.addIntervalTo(latency);
+            p.response.addIntervalTo(response);
+            p.delay.addIntervalTo(delay);
+        }
+        for (ConsumerMetrics m : consumers) {
+            r += m.received.get();
+            rb += m.receivedBytes.get();
+            c += m.endToEnd.clamped();
+            n += m.endToEnd.negative();
+            m.endToEnd.addIntervalTo(endToEnd);
+        }
+        IntervalSnapshot snap = new IntervalSnapshot(sequence, startMicros, endMicros,
+                s - sent, a - acked, f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
+                c - clamped, n - negative,
+                LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
+                LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
+                producersDone, last, error);
+        sent = s;
+        acked = a;
+        failed = f;
+        ackedBytes = ab;
+        received = r;
+        receivedBytes = rb;
+        clamped = c;
+        negative = n;
+        return snap;
+    }
+}

@@ -1,0 +1,101 @@
+package io.kbench.worker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.kbench.protocol.MicrosClock;
+import io.kbench.worker.rpc.WorkerService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running worker: the gRPC server on its address, and the {@link RunManager} behind it.
+ *
+ * <p>"Started" means bound: {@link #start} returns once the port accepts connections. Keepalive pings
+ * every few seconds let the worker notice a coordinator that vanished without closing its connection (host
+ * down, network cut), which ends the run's lease. {@link #close()} aborts any run and waits a bounded time.
+ */
+public final class WorkerServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerServer.class);
+    /** Keepalive ping interval and timeout: together the longest a dead coordinator can keep load running. */
+    static final long KEEPALIVE_SECONDS = 2;
+
+    private final Server server;
+    private final RunManager runs;
+
+    private WorkerServer(Server server, RunManager runs) {
+        this.server = server;
+        this.runs = runs;
+    }
+
+    /**
+     * Binds and starts a worker.
+     *
+     * @param bind     address to listen on ("0.0.0.0" for all)
+     * @param port     TCP port, 0 for a free one
+     * @param workerId id to report, or null for {@code host:port} (then {@code port} must not be 0)
+     * @param clock    the worker's clock (tests pass a skewed one)
+     */
+    public static WorkerServer start(String bind, int port, String workerId, MicrosClock clock) {
+        if (workerId == null && port == 0) {
+            throw new IllegalArgumentException("a worker on a free port (0) needs an explicit id");
+        }
+        String id = workerId != null ? workerId : hostName() + ":" + port;
+        RunManager runs = new RunManager(id, clock);
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port))
+                .addService(ServerInterceptors.intercept(new WorkerService(runs), WorkerService.interceptor()))
+                .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                .permitKeepAliveTime(1, TimeUnit.SECONDS)
+                .permitKeepAliveWithoutCalls(true)
+                .build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            runs.close();
+            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+        }
+        LOG.info("worker {} listening on {}:{}", id, bind, server.getPort());
+        return new WorkerServer(server, runs);
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public String id() {
+        return runs.workerId();
+    }
+
+    /** Blocks until the server terminates. */
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    @Override
+    public void close() {
+        runs.close();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.shutdownNow();
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "worker";
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package io.kbench.worker.rpc;
+
+import java.net.InetAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.kbench.driver.DriverConfig;
+import io.kbench.driver.TopicSpec;
+import io.kbench.protocol.Versions;
+import io.kbench.protocol.rpc.ClockPingRequest;
+import io.kbench.protocol.rpc.ClockPingResponse;
+import io.kbench.protocol.rpc.ConsumerAssignment;
+import io.kbench.protocol.rpc.ConsumerState;
+import io.kbench.protocol.rpc.Counters;
+import io.kbench.protocol.rpc.Histograms;
+import io.kbench.protocol.rpc.IdentifyRequest;
+import io.kbench.protocol.rpc.IdentifyResponse;
+import io.kbench.protocol.rpc.PrepareRequest;
+import io.kbench.protocol.rpc.PrepareResponse;
+import io.kbench.protocol.rpc.ProducerAssignment;
+import io.kbench.protocol.rpc.RunRequest;
+import io.kbench.protocol.rpc.Snapshot;
+import io.kbench.protocol.rpc.StopRequest;
+import io.kbench.protocol.rpc.StopResponse;
+import io.kbench.protocol.rpc.WorkerGrpc;
+import io.kbench.worker.IntervalSnapshot;
+import io.kbench.worker.PrepareStatus;
+import io.kbench.worker.RunManager;
+import io.kbench.worker.RunSpec;
+import io.kbench.worker.SnapshotSink;
+import io.kbench.worker.WorkerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the Worker gRPC service: translates between protobuf messages and the worker's plain types and
+ * delegates to {@link RunManager}. Refusals cross the wire as a {@link Status} with a description; stack
+ * traces stay in this worker's log.
+ *
+ * <p>Threads: gRPC's handler executor.
+ */
+public final class WorkerService extends WorkerGrpc.WorkerImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
+
+    private final RunManager runs;
+
+    public WorkerService(RunManager runs) {
+        this.runs = runs;
+    }
+
+    /** The interceptor this service needs installed (it records each caller's address). */
+    public static io.grpc.ServerInterceptor interceptor() {
+        return ServerCallAddress.interceptor();
+    }
+
+    @Override
+    public void identify(IdentifyRequest request, StreamObserver<IdentifyResponse> response) {
+        if (request.getProtocolVersion() != Versions.PROTOCOL) {
+            response.onError(Status.FAILED_PRECONDITION.withDescription("worker " + runs.workerId()
+                    + " speaks protocol " + Versions.PROTOCOL + " (kbench " + Versions.kbench() + "), the coordinator "
+                    + request.getProtocolVersion() + " (kbench " + request.getCoordinatorVersion()
+                    + "): run the same kbench version on both").asRuntimeException());
+            return;
+        }
+        response.onNext(IdentifyResponse.newBuilder()
+                .setWorkerId(runs.workerId())
+                .setVersion(Versions.kbench())
+                .setProtocolVersion(Versions.PROTOCOL)
+                .setHost(hostName())
+                .setCores(Runtime.getRuntime().availableProcessors())
+                .setBusyRunId(runs.busyRunId())
+                .build());
+        response.onCompleted();
+    }
+
+    @Override
+    public void clockPing(ClockPingRequest request, StreamObserver<ClockPingResponse> response) {
+        response.onNext(ClockPingResponse.newBuilder().setWorkerTimeMicros(runs.clock().micros()).build());
+        response.onCompleted();
+    }
+
+    @Override
+    public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
+        try {
+            PrepareStatus status = runs.prepare(toSpec(request, remote()));
+            PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready());
+            for (PrepareStatus.Consumer c : status.consumers()) {
+                b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
+                        .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined()));
+            }
+            response.onNext(b.build());
+            response.onCompleted();
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void run(RunRequest request, StreamObserver<Snapshot> response) {
+        ServerCallStreamObserver<Snapshot> call = (ServerCallStreamObserver<Snapshot>) response;
+        StreamSink sink = new StreamSink(call, runs.workerId());
+        call.setOnCancelHandler(() -> runs.leaseLost(request.getRunId(), sink,
+                "lease lost: the coordinator's stream closed"));
+        try {
+            runs.run(request.getRunId(), request.getStartMicros(), request.getEndMicros(), sink);
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void stop(StopRequest request, StreamObserver<StopResponse> response) {
+        try {
+            runs.stop(request.getRunId(), request.getDeleteTopicsList());
+            response.onNext(StopResponse.getDefaultInstance());
+            response.onCompleted();
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
+    private static RunSpec toSpec(PrepareRequest r, String coordinator) {
+        if (r.getRunId().isEmpty()) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "run_id is empty");
+        }
+        if (r.getMessageSize() < 1 || r.getIntervalMicros() < 1000) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "message_size must be >= 1 and interval_micros >= 1000");
+        }
+        List<TopicSpec> topics = new ArrayList<>();
+        for (io.kbench.protocol.rpc.TopicSpec t : r.getCreateTopicsList()) {
+            topics.add(new TopicSpec(t.getName(), t.getPartitions(), t.getReplicationFactor(), t.getConfigMap()));
+        }
+        List<RunSpec.Producer> producers = new ArrayList<>();
+        for (ProducerAssignment p : r.getProducersList()) {
+            if (p.getRatePerSecond() == 0 || p.getRatePerSecond() < -1) {
+                throw new WorkerException(WorkerException.Kind.INVALID,
+                        "producer " + p.getProducerIndex() + ": rate must be -1 or >= 1, got " + p.getRatePerSecond());
+            }
+            producers.add(new RunSpec.Producer(p.getProducerIndex(), p.getTopic(), p.getRatePerSecond()));
+        }
+        List<RunSpec.Consumer> consumers = new ArrayList<>();
+        for (ConsumerAssignment c : r.getConsumersList()) {
+            consumers.add(new RunSpec.Consumer(c.getConsumerIndex(), c.getTopic(), c.getGroup()));
+        }
+        DriverConfig driver = new DriverConfig(r.getDriver().getCommonMap(), r.getDriver().getProducerMap(),
+                r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
+        String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
+        return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
+                consumers, r.getMessageSize(), r.getIntervalMicros());
+    }
+
+    private static StatusRuntimeException toStatus(RuntimeException e) {
+        if (e instanceof WorkerException w) {
+            Status s = switch (w.kind()) {
+                case INVALID -> Status.INVALID_ARGUMENT;
+                case BUSY -> Status.FAILED_PRECONDITION;
+                case NOT_FOUND -> Status.NOT_FOUND;
+                case UNAVAILABLE -> Status.UNAVAILABLE;
+                case FAILED -> Status.INTERNAL;
+            };
+            return s.withDescription(w.getMessage()).asRuntimeException();
+        }
+        LOG.warn("request failed", e);
+        return Status.INTERNAL.withDescription(e.getClass().getSimpleName() + ": " + e.getMessage()).asRuntimeException();
+    }
+
+    private static String remote() {
+        SocketAddress a = ServerCallAddress.current();
+        return a == null ? "unknown" : a.toString().replaceFirst("^/", "");
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    /** The open Run stream as a {@link SnapshotSink}; calls are serialized, and a closed stream is ignored. */
+    private static final class StreamSink implements SnapshotSink {
+        private final ServerCallStreamObserver<Snapshot> call;
+        private final String workerId;
+        private boolean closed;
+
+        StreamSink(ServerCallStreamObserver<Snapshot> call, String workerId) {
+            this.call = call;
+            this.workerId = workerId;
+        }
+
+        @Override
+        public synchronized void onSnapshot(IntervalSnapshot s) {
+            if (closed || call.isCancelled()) {
+                return;
+            }
+            try {
+                call.onNext(Snapshot.newBuilder()
+                        .setWorkerId(workerId)
+                        .setSequence(s.sequence())
+                        .setStartMicros(s.startMicros())
+                        .setEndMicros(s.endMicros())
+                        .setCounters(Counters.newBuilder().setSent(s.sent()).setAcked(s.acked()).setFailed(s.failed())
+                                .setAckedBytes(s.ackedBytes()).setReceived(s.received())
+                                .setReceivedBytes(s.receivedBytes()).setClamped(s.clamped())
+                                .setNegativeEndToEnd(s.negativeEndToEnd()))
+                        .setHistograms(Histograms.newBuilder()
+                                .setPublishLatency(ByteString.copyFrom(s.publishLatency()))
+                                .setPublishResponse(ByteString.copyFrom(s.publishResponse()))
+                                .setPublishDelay(ByteString.copyFrom(s.publishDelay()))
+                                .setEndToEnd(ByteString.copyFrom(s.endToEnd())))
+                        .setProducersDone(s.producersDone())
+                        .setLast(s.last())
+                        .setError(s.error())
+                        .build());
+            } catch (StatusRuntimeException | IllegalStateException e) {
+                closed = true;
+            }
+        }
+
+        @Override
+        public synchronized void onEnd() {
+            if (!closed && !call.isCancelled()) {
+                closed = true;
+                try {
+                    call.onCompleted();
+                } catch (StatusRuntimeException | IllegalStateException ignored) {
+                    // the coordinator went away just now
+                }
+            }
+        }
+
+        @Override
+        public synchronized void onAbort(String reason) {
+            if (!closed && !call.isCancelled()) {
+                closed = true;
+                try {
+                    call.onError(Status.ABORTED.withDescription(reason).asRuntimeException());
+                } catch (StatusRuntimeException | IllegalStateException ignored) {
+                    // the coordinator went away just now
+                }
+            }
+        }
+    }
+}
