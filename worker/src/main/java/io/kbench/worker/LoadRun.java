@@ -221,8 +221,11 @@ final class LoadRun {
         }
     }
 
-    /** Normal end: stop producers (if still sending) and consumers, send the last snapshot, close clients. */
-    void stop() {
+    /**
+     * Normal end: stop producers (if still sending) and consumers, send the last snapshot, close clients, then
+     * delete {@code topics} (only the worker that created them is asked to).
+     */
+    void stop(List<String> topics) {
         synchronized (this) {
             if (ended) {
                 return;
@@ -237,6 +240,9 @@ final class LoadRun {
         consumerLoops.forEach(ConsumerLoop::stop);
         join(consumerThreads);
         finishSnapshots(null);
+        if (!topics.isEmpty()) {
+            closeQuietly(() -> driver.deleteTopics(topics, Duration.ofSeconds(30)));
+        }
         closeQuietly(driver::close);
         state = State.ENDED;
     }
@@ -261,12 +267,6 @@ final class LoadRun {
         finishSnapshots(reason);
         closeQuietly(driver::close);
         state = State.ENDED;
-    }
-
-    /** Deletes topics through this run's driver (only the worker that created them is asked). */
-    void deleteTopics(List<String> topics) {
-        Driver d = driver;
-        closeQuietly(() -> d.deleteTopics(topics, Duration.ofSeconds(30)));
     }
 
     private void finishSnapshots(String abortReason) {

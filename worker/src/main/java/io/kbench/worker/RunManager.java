@@ -100,10 +100,7 @@ public final class RunManager implements AutoCloseable {
             }
             run = current;
         }
-        run.stop();
-        if (!topics.isEmpty()) {
-            run.deleteTopics(topics);
-        }
+        run.stop(topics);
         LOG.info("run {} stopped", runId);
     }
 

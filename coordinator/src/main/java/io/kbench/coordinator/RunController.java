@@ -1,0 +1,338 @@
+package io.kbench.coordinator;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.kbench.coordinator.merge.IntervalMerger;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.merge.WorkerSnapshot;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.plan.Planner;
+import io.kbench.coordinator.report.ProgressPrinter;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.rpc.WorkerCallException;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.MicrosClock;
+
+/**
+ * Runs one workload across workers: identify, clock offsets, plan, prepare (topics, clients, consumers
+ * assigned), start all at one agreed instant, merge the snapshot streams while printing progress, let
+ * consumers drain, stop, and write {@code result.json}.
+ *
+ * <p>Setup problems (unreachable worker or cluster, a worker busy with another run, a refused assignment)
+ * throw {@link UserException} before any load starts. A failure during the run (a stream breaks, a worker
+ * aborts) stops every other worker, writes the results gathered so far with status FAILED, and returns a
+ * failed {@link Outcome}. No worker is left with load running: the run streams are their leases.
+ *
+ * <p>Threads: {@link #run()} on the caller's thread; snapshots arrive on gRPC threads and go through the
+ * synchronized {@link IntervalMerger} and {@link ProgressPrinter}.
+ */
+public final class RunController {
+    private static final int CLOCK_SAMPLES = 8;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration START_DELAY = Duration.ofMillis(1500);
+    private static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
+    private static final Duration DRAIN_MAX = Duration.ofSeconds(60);
+    private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+    /**
+     * @param outputDir      where result.json goes; null for {@code results/<name>-<runId>}
+     * @param keepTopics     leave the run's topics on the cluster
+     * @param intervalMicros reporting interval
+     */
+    public record Options(Path outputDir, boolean keepTopics, long intervalMicros) { }
+
+    /**
+     * How the run ended.
+     *
+     * @param completed true when the run ran its course
+     * @param resultFile the result.json written (also for a failed run), or null if it could not be written
+     * @param error      why it failed, or null
+     */
+    public record Outcome(boolean completed, Path resultFile, String error) { }
+
+    private final Workload workload;
+    private final Profile profile;
+    private final List<String> addresses;
+    private final Options options;
+    private final PrintStream out;
+    private final MicrosClock clock = MicrosClock.SYSTEM;
+
+    public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
+                         PrintStream out) {
+        if (profile.bootstrapServers() == null) {
+            throw new IllegalArgumentException("profile without bootstrap servers");
+        }
+        this.workload = workload;
+        this.profile = profile;
+        this.addresses = List.copyOf(workerAddresses);
+        this.options = options;
+        this.out = out;
+    }
+
+    public Outcome run() {
+        List<WorkerClient> clients = new ArrayList<>();
+        try {
+            for (String a : addresses) {
+                clients.add(new WorkerClient(a));
+            }
+            return run(clients);
+        } finally {
+            clients.forEach(WorkerClient::close);
+        }
+    }
+
+    private Outcome run(List<WorkerClient> clients) {
+        Instant startedAt = Instant.now();
+        String runId = RUN_ID_TIME.format(startedAt) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        List<WorkerClient.Identity> ids = identifyAll(clients);
+        List<ResultDocument.WorkerEntry> entries = new ArrayList<>();
+        Plan plan = Planner.plan(workload, clients.size(), runId);
+        List<Long> offsets = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            WorkerClient client = clients.get(i);
+            var est = setup(() -> client.clock(CLOCK_SAMPLES, clock));
+            offsets.add(est.offsetMicros());
+            Plan.WorkerAssignment a = plan.workers().get(i);
+            entries.add(new ResultDocument.WorkerEntry(ids.get(i).id(), clients.get(i).address(), est.offsetMicros(),
+                    est.uncertaintyMicros(), a.producers().size(), a.consumers().size(), a.rate()));
+        }
+        out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %d s%n",
+                runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
+                workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
+                workload.warmupSeconds(), workload.durationSeconds());
+        List<String> topicNames = plan.topics().stream().map(Plan.Topic::name).toList();
+        try {
+            prepareAll(clients, plan, offsets, runId);
+        } catch (RuntimeException e) {
+            stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>());
+            throw e;
+        }
+
+        long runStart = clock.micros() + START_DELAY.toNanos() / 1000;
+        long measureStart = runStart + workload.warmupSeconds() * 1_000_000L;
+        long measureEnd = measureStart + workload.durationSeconds() * 1_000_000L;
+        ProgressPrinter printer = new ProgressPrinter(out, runStart, measureStart);
+        IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
+        AtomicReference<String> failure = new AtomicReference<>();
+        CountDownLatch ended = new CountDownLatch(clients.size());
+        for (WorkerClient c : clients) {
+            c.run(runId, runStart, measureEnd, new WorkerClient.RunListener() {
+                @Override
+                public void onSnapshot(WorkerSnapshot s) {
+                    try {
+                        merger.add(s).forEach(printer::interval);
+                    } catch (IllegalArgumentException e) {
+                        failure.compareAndSet(null, "worker " + c.address() + ": " + e.getMessage());
+                    }
+                }
+
+                @Override
+                public void onError(String reason) {
+                    failure.compareAndSet(null, reason);
+                    ended.countDown();
+                }
+
+                @Override
+                public void onCompleted() {
+                    ended.countDown();
+                }
+            });
+        }
+        List<String> issues = new ArrayList<>();
+        awaitEnd(merger, failure, measureEnd, issues);
+
+        String error = failure.get();
+        if (error != null) {
+            printer.line("run failed: " + error + "; stopping all workers");
+            clients.forEach(WorkerClient::cancelRun);
+        }
+        stopAll(clients, runId, error == null && !options.keepTopics() ? topicNames : List.of(), issues);
+        try {
+            if (!ended.await(20, TimeUnit.SECONDS)) {
+                issues.add("some workers did not close their run stream within 20 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        merger.finish().forEach(printer::interval);
+        issues.addAll(0, merger.issues());
+        List<MergedInterval> intervals = merger.intervals();
+        Summary summary = Summary.of(intervals, measureStart, measureEnd);
+        long expected = summary.acked() * workload.subscriptionsPerTopic();
+        if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
+            issues.add(String.format("consumers received %,d of the %,d acknowledged messages (x%d subscriptions)",
+                    summary.received(), expected, workload.subscriptionsPerTopic()));
+        }
+        String status = error == null ? "COMPLETED" : "FAILED";
+        printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,
+                workload.subscriptionsPerTopic());
+        issues.forEach(i -> printer.line("  issue: " + i));
+        Path dir = options.outputDir() != null ? options.outputDir()
+                : Path.of("results", workload.name() + "-" + runId);
+        Path file = null;
+        try {
+            file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
+                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, issues));
+            printer.line("result: " + file);
+        } catch (IOException e) {
+            printer.line("could not write results to " + dir + ": " + e.getMessage());
+        }
+        return new Outcome(error == null, file, error);
+    }
+
+    private List<WorkerClient.Identity> identifyAll(List<WorkerClient> clients) {
+        List<WorkerClient.Identity> ids = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (WorkerClient c : clients) {
+            WorkerClient.Identity id = setup(c::identify);
+            if (!id.busyRunId().isEmpty()) {
+                throw new UserException("worker " + c.address() + " is busy with run " + id.busyRunId());
+            }
+            if (!seen.add(id.id())) {
+                throw new UserException("worker " + id.id() + " is listed twice (" + c.address() + ")");
+            }
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private void prepareAll(List<WorkerClient> clients, Plan plan, List<Long> offsets, String runId) {
+        // the first worker creates the topics, before anyone builds clients for them
+        List<WorkerClient.Share> shares = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            shares.add(new WorkerClient.Share(runId, offsets.get(i), profile, i == 0 ? plan.topics() : List.of(),
+                    plan.workers().get(i), workload.messageSize(), options.intervalMicros()));
+        }
+        WorkerClient first = clients.get(0);
+        setup(() -> first.prepare(shares.get(0)));
+        List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
+        for (int i = 1; i < clients.size(); i++) {
+            int w = i;
+            rest.add(CompletableFuture.supplyAsync(() -> clients.get(w).prepare(shares.get(w))));
+        }
+        for (CompletableFuture<WorkerClient.Readiness> f : rest) {
+            setup(() -> joinUnwrapped(f));
+        }
+        // consumers must own every partition before the first message is sent
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        int stableChecks = 0;
+        while (true) {
+            Map<String, Integer> assigned = new HashMap<>();
+            boolean allJoined = true;
+            for (int i = 0; i < clients.size(); i++) {
+                WorkerClient client = clients.get(i);
+                WorkerClient.Share share = shares.get(i);
+                WorkerClient.Readiness r = setup(() -> client.prepare(share));
+                allJoined &= r.ready();
+                for (WorkerClient.ConsumerReadiness c : r.consumers()) {
+                    assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
+                }
+            }
+            boolean complete = allJoined && assigned.values().stream().allMatch(n -> n == workload.partitionsPerTopic());
+            stableChecks = complete ? stableChecks + 1 : 0;
+            if (stableChecks >= 2) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new UserException("consumers did not get their partitions within " + READY_TIMEOUT.toSeconds()
+                        + " s (assigned per group: " + assigned + ", partitions per topic: "
+                        + workload.partitionsPerTopic() + ")");
+            }
+            sleep(200);
+        }
+    }
+
+    private void awaitEnd(IntervalMerger merger, AtomicReference<String> failure, long measureEnd, List<String> issues) {
+        long lastReceived = -1;
+        long lastProgress = System.nanoTime();
+        long drainStart = 0;
+        while (failure.get() == null) {
+            sleep(100);
+            if (clock.micros() < measureEnd || !merger.allProducersDone()) {
+                continue;
+            }
+            long now = System.nanoTime();
+            if (drainStart == 0) {
+                drainStart = now;
+            }
+            var totals = merger.totals();
+            long expected = totals.acked() * workload.subscriptionsPerTopic();
+            if (workload.consumerCount() == 0 || totals.received() >= expected) {
+                return;
+            }
+            if (totals.received() != lastReceived) {
+                lastReceived = totals.received();
+                lastProgress = now;
+            }
+            if (now - lastProgress > DRAIN_IDLE.toNanos() || now - drainStart > DRAIN_MAX.toNanos()) {
+                issues.add("consumers stopped making progress while draining");
+                return;
+            }
+        }
+    }
+
+    private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues) {
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            WorkerClient c = clients.get(i);
+            List<String> delete = i == 0 ? deleteTopics : List.of();
+            stops.add(CompletableFuture.runAsync(() -> c.stop(runId, delete)));
+        }
+        for (CompletableFuture<Void> f : stops) {
+            try {
+                joinUnwrapped(f);
+            } catch (WorkerCallException e) {
+                issues.add(e.getMessage());
+            }
+        }
+    }
+
+    private static <T> T joinUnwrapped(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** Runs a setup call; a worker's refusal or unreachability becomes a one-line {@link UserException}. */
+    private static <T> T setup(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (WorkerCallException e) {
+            throw new UserException(e.getMessage(), e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

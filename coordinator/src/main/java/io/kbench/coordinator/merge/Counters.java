@@ -1,0 +1,24 @@
+package io.kbench.coordinator.merge;
+
+/**
+ * Message counts of an interval or a run. Bytes are value bytes.
+ *
+ * @param sent             handed to the client
+ * @param acked            acknowledged by the broker
+ * @param failed           failed to send or not acknowledged
+ * @param ackedBytes       value bytes acknowledged
+ * @param received         received by consumers (every subscription counts separately)
+ * @param receivedBytes    value bytes received
+ * @param clamped          latency samples above the histogram range, recorded as its maximum
+ * @param negativeEndToEnd end-to-end samples below zero, recorded as 0
+ */
+public record Counters(long sent, long acked, long failed, long ackedBytes, long received, long receivedBytes,
+                       long clamped, long negativeEndToEnd) {
+    public static final Counters ZERO = new Counters(0, 0, 0, 0, 0, 0, 0, 0);
+
+    public Counters plus(Counters o) {
+        return new Counters(sent + o.sent, acked + o.acked, failed + o.failed, ackedBytes + o.ackedBytes,
+                received + o.received, receivedBytes + o.receivedBytes, clamped + o.clamped,
+                negativeEndToEnd + o.negativeEndToEnd);
+    }
+}

@@ -1,0 +1,158 @@
+package io.kbench.coordinator.merge;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Merges the workers' snapshot streams into cluster-wide intervals.
+ *
+ * <p>An interval is complete once every worker has reported it, or has already sent its last snapshot
+ * (a worker's last snapshot closes its stream). Complete intervals are handed out in order, once each.
+ * Snapshots are never lost silently: a sequence gap or a repeated sequence number from a worker is recorded
+ * as an issue (the repeat is not counted twice). Running totals over everything received are kept for
+ * drain decisions.
+ *
+ * <p>Threads: snapshots arrive on several gRPC threads; every method is synchronized.
+ */
+public final class IntervalMerger {
+    private final List<String> workers;
+    private final Map<String, Long> expected = new HashMap<>();
+    private final Map<String, Long> lastSequence = new HashMap<>();
+    private final Map<String, Boolean> producersDone = new HashMap<>();
+    private final TreeMap<Long, Pending> pending = new TreeMap<>();
+    private final List<MergedInterval> merged = new ArrayList<>();
+    private final List<String> issues = new ArrayList<>();
+    private Counters totals = Counters.ZERO;
+    private long nextToEmit;
+
+    private static final class Pending {
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        Counters counters = Counters.ZERO;
+        final EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
+        final List<String> reported = new ArrayList<>();
+        final List<String> errors = new ArrayList<>();
+    }
+
+    public IntervalMerger(List<String> workerIds) {
+        this.workers = List.copyOf(workerIds);
+        for (String w : workers) {
+            expected.put(w, 0L);
+            producersDone.put(w, false);
+        }
+    }
+
+    /**
+     * Adds one snapshot and returns the intervals it completed, in order.
+     *
+     * @throws IllegalArgumentException for a snapshot from an unknown worker or with corrupt histograms
+     */
+    public synchronized List<MergedInterval> add(WorkerSnapshot s) {
+        Long want = expected.get(s.workerId());
+        if (want == null) {
+            throw new IllegalArgumentException("snapshot from unknown worker " + s.workerId());
+        }
+        if (s.sequence() < want) {
+            issues.add("worker " + s.workerId() + ": snapshot " + s.sequence() + " repeated (ignored)");
+            return List.of();
+        }
+        if (s.sequence() > want) {
+            issues.add("worker " + s.workerId() + ": snapshot" + (s.sequence() - want > 1
+                    ? "s " + want + " to " + (s.sequence() - 1) : " " + want) + " missing");
+        }
+        expected.put(s.workerId(), s.sequence() + 1);
+        if (s.last()) {
+            lastSequence.put(s.workerId(), s.sequence());
+        }
+        producersDone.put(s.workerId(), s.producersDone());
+        if (s.sequence() < nextToEmit) {
+            issues.add("worker " + s.workerId() + ": snapshot " + s.sequence() + " arrived after its interval was reported");
+            return List.of();
+        }
+        Pending p = pending.computeIfAbsent(s.sequence(), k -> new Pending());
+        p.start = Math.min(p.start, s.startMicros());
+        p.end = Math.max(p.end, s.endMicros());
+        p.counters = p.counters.plus(s.counters());
+        add(p.histograms, Metric.PUBLISH_LATENCY, s.publishLatency());
+        add(p.histograms, Metric.PUBLISH_RESPONSE, s.publishResponse());
+        add(p.histograms, Metric.PUBLISH_DELAY, s.publishDelay());
+        add(p.histograms, Metric.END_TO_END, s.endToEnd());
+        p.reported.add(s.workerId());
+        if (!s.error().isEmpty()) {
+            p.errors.add(s.workerId() + ": " + s.error());
+        }
+        totals = totals.plus(s.counters());
+        return emitComplete(false);
+    }
+
+    private static void add(EnumMap<Metric, Histogram> into, Metric m, byte[] encoded) {
+        into.get(m).add(LatencyHistograms.decode(encoded));
+    }
+
+    private List<MergedInterval> emitComplete(boolean force) {
+        List<MergedInterval> out = new ArrayList<>();
+        while (!pending.isEmpty()) {
+            long seq = pending.firstKey();
+            Pending p = pending.get(seq);
+            boolean complete = true;
+            for (String w : workers) {
+                Long last = lastSequence.get(w);
+                boolean closedBefore = last != null && last < seq;
+                complete &= p.reported.contains(w) || closedBefore;
+            }
+            if (!complete && !force) {
+                break;
+            }
+            if (!complete) {
+                List<String> missing = new ArrayList<>(workers);
+                missing.removeAll(p.reported);
+                missing.removeIf(w -> lastSequence.containsKey(w) && lastSequence.get(w) < seq);
+                issues.add("interval " + seq + ": no snapshot from " + String.join(", ", missing));
+            }
+            pending.remove(seq);
+            MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters, p.histograms, p.reported.size(),
+                    List.copyOf(p.errors));
+            merged.add(m);
+            nextToEmit = seq + 1;
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** Ends merging: hands out every interval still incomplete (recording who is missing). */
+    public synchronized List<MergedInterval> finish() {
+        for (String w : workers) {
+            if (!lastSequence.containsKey(w)) {
+                issues.add("worker " + w + ": stream ended without its last snapshot");
+            }
+        }
+        return emitComplete(true);
+    }
+
+    /** Every interval handed out so far, in order. */
+    public synchronized List<MergedInterval> intervals() {
+        return List.copyOf(merged);
+    }
+
+    /** Sums of everything received so far, complete intervals or not. */
+    public synchronized Counters totals() {
+        return totals;
+    }
+
+    /** True once every worker reported that its producers stopped and all their sends completed. */
+    public synchronized boolean allProducersDone() {
+        return producersDone.values().stream().allMatch(Boolean::booleanValue);
+    }
+
+    /** Gaps, repeats and missing snapshots seen so far. */
+    public synchronized List<String> issues() {
+        return List.copyOf(issues);
+    }
+}

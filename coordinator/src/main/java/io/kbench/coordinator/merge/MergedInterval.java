@@ -1,0 +1,38 @@
+package io.kbench.coordinator.merge;
+
+import java.util.EnumMap;
+import java.util.List;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * One reporting interval across all workers: counters summed and histograms added (never percentiles
+ * averaged), so its percentiles are exactly those of all the interval's samples.
+ *
+ * @param index       interval number from the run's start (0-based)
+ * @param startMicros interval start, coordinator time
+ * @param endMicros   interval end, coordinator time (the latest of the workers' ends)
+ * @param counters    summed counters
+ * @param histograms  per metric, the sum of every worker's histogram
+ * @param workers     how many workers reported this interval
+ * @param errors      errors the workers reported in it, prefixed with the worker id
+ */
+public record MergedInterval(long index, long startMicros, long endMicros, Counters counters,
+                             EnumMap<Metric, Histogram> histograms, int workers, List<String> errors) {
+    public Histogram histogram(Metric m) {
+        return histograms.get(m);
+    }
+
+    /** Seconds this interval spans. */
+    public double seconds() {
+        return Math.max(1, endMicros - startMicros) / 1e6;
+    }
+
+    static EnumMap<Metric, Histogram> emptyHistograms() {
+        EnumMap<Metric, Histogram> m = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) {
+            m.put(metric, io.kbench.protocol.LatencyHistograms.create());
+        }
+        return m;
+    }
+}

@@ -1,0 +1,24 @@
+package io.kbench.coordinator.merge;
+
+/** The latency metrics kbench records, with their names in results. */
+public enum Metric {
+    /** send() called to broker ack. */
+    PUBLISH_LATENCY("publishLatencyMicros"),
+    /** Intended send time (rate schedule) to broker ack: free of coordinated omission. */
+    PUBLISH_RESPONSE("publishResponseMicros"),
+    /** Intended send time to send() called. */
+    PUBLISH_DELAY("publishDelayMicros"),
+    /** Intended send time to consumer receipt, coordinator time on both ends. */
+    END_TO_END("endToEndLatencyMicros");
+
+    private final String key;
+
+    Metric(String key) {
+        this.key = key;
+    }
+
+    /** Name in result.json. */
+    public String key() {
+        return key;
+    }
+}

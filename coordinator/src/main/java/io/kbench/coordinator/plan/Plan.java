@@ -1,0 +1,56 @@
+package io.kbench.coordinator.plan;
+
+import java.util.List;
+
+/**
+ * Who does what in one run.
+ *
+ * @param runId   unique run id (also the prefix of topic and group names)
+ * @param topics  the topics to create, with their names
+ * @param workers one assignment per worker, in worker order
+ */
+public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> workers) {
+    public Plan {
+        topics = List.copyOf(topics);
+        workers = List.copyOf(workers);
+    }
+
+    /** A topic of the run. */
+    public record Topic(String name, int partitions) { }
+
+    /** One producer: run-wide index, topic and rate in msg/s (-1 unthrottled). */
+    public record ProducerTask(int index, String topic, long ratePerSecond) { }
+
+    /** One consumer: run-wide index, topic and consumer group. */
+    public record ConsumerTask(int index, String topic, String group) { }
+
+    /** What one worker runs. */
+    public record WorkerAssignment(int worker, List<ProducerTask> producers, List<ConsumerTask> consumers) {
+        public WorkerAssignment {
+            producers = List.copyOf(producers);
+            consumers = List.copyOf(consumers);
+        }
+
+        /** This worker's target rate: the sum of its producers' rates, or -1 when unthrottled. */
+        public long rate() {
+            long sum = 0;
+            for (ProducerTask p : producers) {
+                if (p.ratePerSecond() < 0) {
+                    return -1;
+                }
+                sum += p.ratePerSecond();
+            }
+            return sum;
+        }
+    }
+
+    /** Producers of all workers. */
+    public int producerCount() {
+        return workers.stream().mapToInt(w -> w.producers().size()).sum();
+    }
+
+    /** Consumers of all workers. */
+    public int consumerCount() {
+        return workers.stream().mapToInt(w -> w.consumers().size()).sum();
+    }
+}

@@ -1,0 +1,67 @@
+package io.kbench.coordinator.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * Splits a workload across workers. Pure function, no I/O.
+ *
+ * <p>Producers are numbered topic by topic; the total rate is split across them in whole msg/s
+ * ({@link RateSplit}), so per-producer and per-worker rates sum to the target exactly. Producers and then
+ * consumers are dealt round-robin over the workers, continuing one cycle, so every worker gets work as long
+ * as there are at least as many producers and consumers as workers, and no worker gets more than one task
+ * more than another. Each subscription of a topic is its own consumer group.
+ */
+public final class Planner {
+    private Planner() { }
+
+    /**
+     * @param workload the validated workload
+     * @param workers  number of workers, at least 1
+     * @param runId    unique run id; topic names are {@code kbench-<runId>-t<i>}, groups
+     *                 {@code kbench-<runId>-t<i>-s<j>}
+     */
+    public static Plan plan(Workload workload, int workers, String runId) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("at least one worker is needed");
+        }
+        String prefix = "kbench-" + runId;
+        List<Plan.Topic> topics = new ArrayList<>();
+        for (int t = 0; t < workload.topics(); t++) {
+            topics.add(new Plan.Topic(prefix + "-t" + t, workload.partitionsPerTopic()));
+        }
+        List<List<Plan.ProducerTask>> producers = new ArrayList<>();
+        List<List<Plan.ConsumerTask>> consumers = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            producers.add(new ArrayList<>());
+            consumers.add(new ArrayList<>());
+        }
+        long[] rates = RateSplit.split(workload.producerRate(), workload.producerCount());
+        int next = 0;
+        int index = 0;
+        for (Plan.Topic topic : topics) {
+            for (int p = 0; p < workload.producersPerTopic(); p++) {
+                producers.get(next).add(new Plan.ProducerTask(index, topic.name(), rates[index]));
+                index++;
+                next = (next + 1) % workers;
+            }
+        }
+        index = 0;
+        for (Plan.Topic topic : topics) {
+            for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
+                String group = topic.name() + "-s" + s;
+                for (int c = 0; c < workload.consumersPerSubscription(); c++) {
+                    consumers.get(next).add(new Plan.ConsumerTask(index++, topic.name(), group));
+                    next = (next + 1) % workers;
+                }
+            }
+        }
+        List<Plan.WorkerAssignment> out = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            out.add(new Plan.WorkerAssignment(w, producers.get(w), consumers.get(w)));
+        }
+        return new Plan(runId, topics, out);
+    }
+}

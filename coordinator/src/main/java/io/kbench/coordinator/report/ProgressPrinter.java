@@ -1,0 +1,88 @@
+package io.kbench.coordinator.report;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Metric;
+import io.kbench.coordinator.merge.Summary;
+
+/**
+ * Console output: one line per merged interval while the run goes, and the final summary. Rates are per
+ * second over the interval; MB is 1,048,576 bytes, as the Kafka tools print it; latencies in milliseconds.
+ *
+ * <p>Threads: called from gRPC threads as intervals complete; synchronized so lines never interleave.
+ */
+public final class ProgressPrinter {
+    private static final double MB = 1024.0 * 1024.0;
+
+    private final PrintStream out;
+    private final long runStartMicros;
+    private final long measureStartMicros;
+
+    public ProgressPrinter(PrintStream out, long runStartMicros, long measureStartMicros) {
+        this.out = out;
+        this.runStartMicros = runStartMicros;
+        this.measureStartMicros = measureStartMicros;
+    }
+
+    public synchronized void interval(MergedInterval i) {
+        double secs = i.seconds();
+        var c = i.counters();
+        LatencyStats lat = LatencyStats.of(i.histogram(Metric.PUBLISH_LATENCY));
+        LatencyStats resp = LatencyStats.of(i.histogram(Metric.PUBLISH_RESPONSE));
+        LatencyStats e2e = LatencyStats.of(i.histogram(Metric.END_TO_END));
+        String phase = i.startMicros() < measureStartMicros ? " warmup" : "";
+        out.println(String.format(Locale.ROOT,
+                "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms%s | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s ms",
+                (i.endMicros() - runStartMicros) / 1e6, phase,
+                c.acked() / secs, c.ackedBytes() / MB / secs, ms(lat.p50()), ms(lat.p99()), ms(resp.p99()),
+                c.failed() > 0 ? String.format(Locale.ROOT, " (%,d failed)", c.failed()) : "",
+                c.received() / secs, c.receivedBytes() / MB / secs, ms(e2e.p50()), ms(e2e.p99())));
+        for (String e : i.errors()) {
+            out.println("        error: " + e);
+        }
+    }
+
+    public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+        out.println();
+        out.println(title);
+        out.println(String.format(Locale.ROOT, "  publish : %,d sent, %,d acked, %,d failed; %,.1f msg/s, %.2f MB/s over %.1f s",
+                s.sent(), s.acked(), s.failed(), s.publishRate(), s.publishMBps(), s.measuredSeconds()));
+        out.println(String.format(Locale.ROOT, "  consume : %,d received (%d subscription(s) per topic); %,.1f msg/s, %.2f MB/s",
+                s.received(), subscriptionsPerTopic, s.consumeRate(), s.consumeMBps()));
+        out.println(String.format(Locale.ROOT, "  %-17s %11s %9s %9s %9s %9s %9s %9s %9s %9s",
+                "latency (ms)", "count", "mean", "p50", "p75", "p95", "p99", "p99.9", "p99.99", "max"));
+        row("publish latency", s.stats(Metric.PUBLISH_LATENCY));
+        row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
+        row("publish delay", s.stats(Metric.PUBLISH_DELAY));
+        row("end-to-end", s.stats(Metric.END_TO_END));
+        if (s.clamped() > 0 || s.negativeEndToEnd() > 0) {
+            out.println(String.format(Locale.ROOT, "  %,d samples above the 1 h histogram range (clamped), %,d negative end-to-end samples (recorded as 0)",
+                    s.clamped(), s.negativeEndToEnd()));
+        }
+    }
+
+    private void row(String name, LatencyStats l) {
+        out.println(String.format(Locale.ROOT, "  %-17s %,11d %9s %9s %9s %9s %9s %9s %9s %9s", name, l.count(),
+                ms(Math.round(l.mean())), ms(l.p50()), ms(l.p75()), ms(l.p95()), ms(l.p99()), ms(l.p999()),
+                ms(l.p9999()), ms(l.max())));
+    }
+
+    /** Microseconds as milliseconds with 2 decimals below 100 ms, 1 below 10 s, none above. */
+    static String ms(long micros) {
+        double m = micros / 1000.0;
+        if (m < 100) {
+            return String.format(Locale.ROOT, "%.2f", m);
+        }
+        if (m < 10_000) {
+            return String.format(Locale.ROOT, "%.1f", m);
+        }
+        return String.format(Locale.ROOT, "%.0f", m);
+    }
+
+    public synchronized void line(String text) {
+        out.println(text);
+    }
+}

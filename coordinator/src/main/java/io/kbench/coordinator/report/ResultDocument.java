@@ -1,0 +1,142 @@
+package io.kbench.coordinator.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.kbench.coordinator.merge.Counters;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Metric;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Versions;
+
+/**
+ * Builds and writes {@code result.json} (documented in docs/results.md). The document is assembled as
+ * ordered maps so its key order is stable and readable; secrets in the profile are redacted.
+ */
+public final class ResultDocument {
+    private static final double MB = 1024.0 * 1024.0;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One worker as the result lists it. */
+    public record WorkerEntry(String id, String address, long clockOffsetMicros, long clockUncertaintyMicros,
+                              int producers, int consumers, long rate) { }
+
+    private ResultDocument() { }
+
+    /**
+     * @param status  COMPLETED or FAILED
+     * @param error   why the run failed, or null
+     * @param issues  problems seen (missing snapshots, incomplete drain), possibly empty
+     */
+    public static Map<String, Object> build(String runId, String status, String error, Instant startedAt,
+                                            Workload workload, Profile profile, List<WorkerEntry> workers,
+                                            List<String> topics, long runStartMicros, long measureStartMicros,
+                                            long measureEndMicros, List<MergedInterval> intervals, Summary summary,
+                                            List<String> issues) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("kbenchVersion", Versions.kbench());
+        doc.put("runId", runId);
+        doc.put("status", status);
+        doc.put("error", error);
+        doc.put("startedAt", startedAt.toString());
+        doc.put("startMillis", runStartMicros / 1000);
+        doc.put("measureStartMillis", measureStartMicros / 1000);
+        doc.put("measureEndMillis", measureEndMicros / 1000);
+        doc.put("workload", workload);
+        doc.put("profile", profile.redacted());
+        doc.put("topics", topics);
+        doc.put("workers", workers);
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (MergedInterval i : intervals) {
+            list.add(interval(i, measureStartMicros));
+        }
+        doc.put("intervals", list);
+        doc.put("summary", summary(summary));
+        Map<String, Object> histograms = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            histograms.put(m.key(), Base64.getEncoder().encodeToString(LatencyHistograms.encode(summary.histograms().get(m))));
+        }
+        doc.put("histograms", histograms);
+        doc.put("issues", issues);
+        return doc;
+    }
+
+    private static Map<String, Object> interval(MergedInterval i, long measureStartMicros) {
+        Counters c = i.counters();
+        double secs = i.seconds();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("index", i.index());
+        m.put("startMillis", i.startMicros() / 1000);
+        m.put("endMillis", i.endMicros() / 1000);
+        m.put("warmup", i.startMicros() < measureStartMicros);
+        m.put("workers", i.workers());
+        Map<String, Object> pub = new LinkedHashMap<>();
+        pub.put("sent", c.sent());
+        pub.put("acked", c.acked());
+        pub.put("failed", c.failed());
+        pub.put("bytes", c.ackedBytes());
+        pub.put("rate", round(c.acked() / secs));
+        pub.put("MBps", round(c.ackedBytes() / MB / secs));
+        pub.put("latencyMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_LATENCY)));
+        pub.put("responseMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_RESPONSE)));
+        pub.put("delayMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_DELAY)));
+        m.put("publish", pub);
+        Map<String, Object> con = new LinkedHashMap<>();
+        con.put("received", c.received());
+        con.put("bytes", c.receivedBytes());
+        con.put("rate", round(c.received() / secs));
+        con.put("MBps", round(c.receivedBytes() / MB / secs));
+        con.put("endToEndLatencyMicros", LatencyStats.of(i.histogram(Metric.END_TO_END)));
+        m.put("consume", con);
+        m.put("clamped", c.clamped());
+        m.put("negativeEndToEnd", c.negativeEndToEnd());
+        m.put("errors", i.errors());
+        return m;
+    }
+
+    private static Map<String, Object> summary(Summary s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sent", s.sent());
+        m.put("acked", s.acked());
+        m.put("failed", s.failed());
+        m.put("received", s.received());
+        m.put("measuredSeconds", s.measuredSeconds());
+        m.put("publishRate", s.publishRate());
+        m.put("publishMBps", s.publishMBps());
+        m.put("consumeRate", s.consumeRate());
+        m.put("consumeMBps", s.consumeMBps());
+        for (Metric metric : Metric.values()) {
+            m.put(metric.key(), s.stats(metric));
+        }
+        m.put("clamped", s.clamped());
+        m.put("negativeEndToEnd", s.negativeEndToEnd());
+        return m;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    /** Writes {@code doc} as {@code dir/result.json} and returns the file. */
+    public static Path write(Path dir, Map<String, Object> doc) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve("result.json");
+        Path tmp = dir.resolve("result.json.tmp");
+        JSON.writeValue(tmp.toFile(), doc);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+}

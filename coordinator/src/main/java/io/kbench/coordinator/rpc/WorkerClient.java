@@ -1,0 +1,243 @@
+package io.kbench.coordinator.rpc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.kbench.coordinator.ClockEstimator;
+import io.kbench.coordinator.merge.Counters;
+import io.kbench.coordinator.merge.WorkerSnapshot;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.protocol.MicrosClock;
+import io.kbench.protocol.Versions;
+import io.kbench.protocol.rpc.ClockPingRequest;
+import io.kbench.protocol.rpc.ConsumerAssignment;
+import io.kbench.protocol.rpc.ConsumerState;
+import io.kbench.protocol.rpc.DriverConfig;
+import io.kbench.protocol.rpc.IdentifyRequest;
+import io.kbench.protocol.rpc.IdentifyResponse;
+import io.kbench.protocol.rpc.PrepareRequest;
+import io.kbench.protocol.rpc.PrepareResponse;
+import io.kbench.protocol.rpc.ProducerAssignment;
+import io.kbench.protocol.rpc.RunRequest;
+import io.kbench.protocol.rpc.Snapshot;
+import io.kbench.protocol.rpc.StopRequest;
+import io.kbench.protocol.rpc.TopicSpec;
+import io.kbench.protocol.rpc.WorkerGrpc;
+
+/**
+ * The coordinator's connection to one worker: makes the protocol's calls and translates protobuf messages
+ * to and from the coordinator's plain types. Failures surface as {@link WorkerCallException} with one-line
+ * messages.
+ *
+ * <p>Keepalive pings every two seconds detect a worker that vanished without closing the connection.
+ * Threads: unary calls from the coordinator's thread; Run's snapshots arrive on gRPC threads.
+ */
+public final class WorkerClient implements AutoCloseable {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(120);
+
+    private final String address;
+    private final ManagedChannel channel;
+    private final WorkerGrpc.WorkerBlockingStub blocking;
+    private final WorkerGrpc.WorkerStub async;
+    private volatile Context.CancellableContext runContext;
+
+    /** Worker identity as it answered Identify. */
+    public record Identity(String id, String version, String host, int cores, String busyRunId) { }
+
+    /** Readiness of a worker's share: every local consumer's group and partition count. */
+    public record Readiness(boolean ready, List<ConsumerReadiness> consumers) { }
+
+    /** One consumer's assignment state. */
+    public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined) { }
+
+    /** Everything a worker needs to prepare its share. */
+    public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
+                        Plan.WorkerAssignment assignment, int messageSize, long intervalMicros) { }
+
+    /** Receives one Run stream's events, on gRPC threads. */
+    public interface RunListener {
+        void onSnapshot(WorkerSnapshot snapshot);
+
+        /** The stream failed; {@code reason} is one line. */
+        void onError(String reason);
+
+        /** The stream completed normally after the last snapshot. */
+        void onCompleted();
+    }
+
+    /** @param address {@code host:port} of the worker */
+    public WorkerClient(String address) {
+        this.address = address;
+        this.channel = NettyChannelBuilder.forTarget(address)
+                .usePlaintext()
+                .keepAliveTime(2, TimeUnit.SECONDS)
+                .keepAliveTimeout(2, TimeUnit.SECONDS)
+                .keepAliveWithoutCalls(true)
+                .maxInboundMessageSize(64 * 1024 * 1024)
+                .build();
+        this.blocking = WorkerGrpc.newBlockingStub(channel);
+        this.async = WorkerGrpc.newStub(channel);
+    }
+
+    public String address() {
+        return address;
+    }
+
+    private WorkerGrpc.WorkerBlockingStub call(Duration timeout) {
+        return blocking.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public Identity identify() {
+        try {
+            IdentifyResponse r = call(CALL_TIMEOUT).identify(IdentifyRequest.newBuilder()
+                    .setCoordinatorVersion(Versions.kbench()).setProtocolVersion(Versions.PROTOCOL).build());
+            return new Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId());
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "identify");
+        }
+    }
+
+    /** Estimates the worker's clock offset from {@code samples} pings, keeping the lowest round trip. */
+    public ClockEstimator.Estimate clock(int samples, MicrosClock clock) {
+        List<ClockEstimator.Sample> taken = new ArrayList<>();
+        try {
+            for (int i = 0; i < samples; i++) {
+                long t0 = clock.micros();
+                long tw = call(CALL_TIMEOUT).clockPing(ClockPingRequest.getDefaultInstance()).getWorkerTimeMicros();
+                long t1 = clock.micros();
+                taken.add(new ClockEstimator.Sample(t0, tw, t1));
+            }
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "clock ping");
+        }
+        return ClockEstimator.estimate(taken);
+    }
+
+    public Readiness prepare(Share share) {
+        Profile p = share.profile();
+        DriverConfig.Builder driver = DriverConfig.newBuilder().setName(p.driver())
+                .putAllCommon(p.common()).putCommon("bootstrap.servers", p.bootstrapServers())
+                .putAllProducer(p.producer()).putAllConsumer(p.consumer()).putAllAdmin(p.admin());
+        PrepareRequest.Builder b = PrepareRequest.newBuilder()
+                .setRunId(share.runId())
+                .setClockOffsetMicros(share.clockOffsetMicros())
+                .setDriver(driver)
+                .setMessageSize(share.messageSize())
+                .setIntervalMicros(share.intervalMicros());
+        for (Plan.Topic t : share.createTopics()) {
+            b.addCreateTopics(TopicSpec.newBuilder().setName(t.name()).setPartitions(t.partitions())
+                    .setReplicationFactor(p.replicationFactor()).putAllConfig(p.topic()));
+        }
+        for (Plan.ProducerTask t : share.assignment().producers()) {
+            b.addProducers(ProducerAssignment.newBuilder().setProducerIndex(t.index()).setTopic(t.topic())
+                    .setRatePerSecond(t.ratePerSecond()));
+        }
+        for (Plan.ConsumerTask t : share.assignment().consumers()) {
+            b.addConsumers(ConsumerAssignment.newBuilder().setConsumerIndex(t.index()).setTopic(t.topic())
+                    .setGroup(t.group()));
+        }
+        try {
+            PrepareResponse r = call(PREPARE_TIMEOUT).prepare(b.build());
+            List<ConsumerReadiness> cs = new ArrayList<>();
+            for (ConsumerState c : r.getConsumersList()) {
+                cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined()));
+            }
+            return new Readiness(r.getReady(), cs);
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "prepare");
+        }
+    }
+
+    /**
+     * Opens the Run stream (the worker's lease). Events go to {@code listener}; {@link #cancelRun()} closes
+     * the stream from this side, which makes the worker abort.
+     */
+    public void run(String runId, long startMicros, long endMicros, RunListener listener) {
+        RunRequest request = RunRequest.newBuilder().setRunId(runId).setStartMicros(startMicros)
+                .setEndMicros(endMicros).build();
+        Context.CancellableContext ctx = Context.current().withCancellation();
+        runContext = ctx;
+        ctx.run(() -> async.run(request, new StreamObserver<>() {
+            @Override
+            public void onNext(Snapshot s) {
+                io.kbench.protocol.rpc.Counters c = s.getCounters();
+                listener.onSnapshot(new WorkerSnapshot(s.getWorkerId(), s.getSequence(), s.getStartMicros(),
+                        s.getEndMicros(),
+                        new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
+                                c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd()),
+                        s.getHistograms().getPublishLatency().toByteArray(),
+                        s.getHistograms().getPublishResponse().toByteArray(),
+                        s.getHistograms().getPublishDelay().toByteArray(),
+                        s.getHistograms().getEndToEnd().toByteArray(),
+                        s.getProducersDone(), s.getLast(), s.getError()));
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                listener.onError(translate(t instanceof StatusRuntimeException e ? e
+                        : Status.fromThrowable(t).asRuntimeException(), "run stream").getMessage());
+            }
+
+            @Override
+            public void onCompleted() {
+                listener.onCompleted();
+            }
+        }));
+    }
+
+    /** Closes the Run stream from this side (the worker aborts its load). */
+    public void cancelRun() {
+        Context.CancellableContext ctx = runContext;
+        if (ctx != null) {
+            ctx.cancel(null);
+        }
+    }
+
+    /** Stops the run on the worker; returns once the worker has closed its clients (bounded). */
+    public void stop(String runId, List<String> deleteTopics) {
+        try {
+            call(Duration.ofSeconds(90)).stop(StopRequest.newBuilder().setRunId(runId)
+                    .addAllDeleteTopics(deleteTopics).build());
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "stop");
+        }
+    }
+
+    private WorkerCallException translate(StatusRuntimeException e, String what) {
+        Status s = e.getStatus();
+        String desc = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
+        boolean transport = s.getCause() != null || s.getCode() == Status.Code.DEADLINE_EXCEEDED && what.equals("identify");
+        if (s.getCode() == Status.Code.UNAVAILABLE && transport || s.getCode() == Status.Code.DEADLINE_EXCEEDED && transport) {
+            String cause = s.getCause() != null && s.getCause().getMessage() != null ? s.getCause().getMessage() : desc;
+            return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE,
+                    "cannot reach worker " + address + " (" + what + "): " + cause, e);
+        }
+        WorkerCallException.Kind kind = switch (s.getCode()) {
+            case INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND -> WorkerCallException.Kind.REFUSED;
+            case UNAVAILABLE -> WorkerCallException.Kind.CLUSTER_UNREACHABLE;
+            default -> WorkerCallException.Kind.FAILED;
+        };
+        return new WorkerCallException(kind, "worker " + address + " (" + what + "): " + desc, e);
+    }
+
+    @Override
+    public void close() {
+        cancelRun();
+        channel.shutdownNow();
+        try {
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

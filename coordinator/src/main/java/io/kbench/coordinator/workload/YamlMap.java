@@ -1,0 +1,179 @@
+package io.kbench.coordinator.workload;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+
+/**
+ * A YAML mapping read with positions, and typed accessors that collect errors as
+ * {@code file:line:column: message} instead of failing at the first. Used by the workload and profile
+ * loaders: they read every field they know, then call {@link #rejectUnknown} so a typo is an error that
+ * names the closest known key.
+ *
+ * <p>Not thread-safe; one instance per file read.
+ */
+final class YamlMap {
+    private final String file;
+    private final Node node;
+    private final Map<String, NodeTuple> entries = new LinkedHashMap<>();
+    private final List<ConfigError> errors;
+
+    private YamlMap(String file, Node node, List<ConfigError> errors) {
+        this.file = file;
+        this.node = node;
+        this.errors = errors;
+        if (node instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                if (t.getKeyNode() instanceof ScalarNode k) {
+                    if (entries.containsKey(k.getValue())) {
+                        error(k, "duplicate key '" + k.getValue() + "'");
+                    }
+                    entries.put(k.getValue(), t);
+                } else {
+                    error(t.getKeyNode(), "keys must be plain names");
+                }
+            }
+        }
+    }
+
+    /**
+     * Parses {@code path} as a YAML mapping. Syntax errors and a top level that is not a mapping are thrown
+     * as {@link InvalidConfigException}.
+     */
+    static YamlMap read(Path path, List<ConfigError> errors) {
+        String file = path.toString();
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "file not found")));
+        } catch (IOException e) {
+            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "cannot read: " + e.getMessage())));
+        }
+        Node root;
+        try (Reader r = new java.io.StringReader(text)) {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(r);
+        } catch (MarkedYAMLException e) {
+            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String what = e.getProblem() != null ? e.getProblem() : e.getMessage();
+            throw new InvalidConfigException(List.of(new ConfigError(file, m == null ? 1 : m.getLine() + 1,
+                    m == null ? 1 : m.getColumn() + 1, "YAML syntax: " + what)));
+        } catch (IOException | RuntimeException e) {
+            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "YAML syntax: " + e.getMessage())));
+        }
+        if (!(root instanceof MappingNode)) {
+            int line = root == null ? 1 : root.getStartMark().getLine() + 1;
+            throw new InvalidConfigException(List.of(new ConfigError(file, line, 1,
+                    "expected a mapping of keys to values (key: value lines)")));
+        }
+        return new YamlMap(file, root, errors);
+    }
+
+    String file() {
+        return file;
+    }
+
+    boolean has(String key) {
+        return entries.containsKey(key);
+    }
+
+    void error(Node at, String message) {
+        Mark m = at.getStartMark();
+        errors.add(new ConfigError(file, m.getLine() + 1, m.getColumn() + 1, message));
+    }
+
+    /** Position of a key, for errors about the combination of fields. */
+    void errorAt(String key, String message) {
+        NodeTuple t = entries.get(key);
+        error(t != null ? t.getKeyNode() : node, message);
+    }
+
+    String string(String key, String fallback) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return fallback;
+        }
+        if (t.getValueNode() instanceof ScalarNode s && !s.getValue().isEmpty()) {
+            return s.getValue();
+        }
+        error(t.getValueNode(), key + " must be a non-empty string");
+        return fallback;
+    }
+
+    long integer(String key, long fallback, long min, long max, String allowed) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return fallback;
+        }
+        if (t.getValueNode() instanceof ScalarNode s) {
+            String v = s.getValue().replace("_", "");
+            try {
+                long n = Long.parseLong(v);
+                if (n >= min && n <= max) {
+                    return n;
+                }
+                error(s, key + " is " + n + "; allowed: " + allowed);
+                return fallback;
+            } catch (NumberFormatException e) {
+                error(s, key + " must be a whole number (" + allowed + "), got '" + s.getValue() + "'");
+                return fallback;
+            }
+        }
+        error(t.getValueNode(), key + " must be a whole number (" + allowed + ")");
+        return fallback;
+    }
+
+    /** A mapping of names to scalar values (client properties), values as strings. */
+    Map<String, String> properties(String key) {
+        Map<String, String> out = new LinkedHashMap<>();
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return out;
+        }
+        if (!(t.getValueNode() instanceof MappingNode m)) {
+            if (t.getValueNode() instanceof ScalarNode s && (s.getValue().isEmpty() || s.getValue().equals("null"))) {
+                return out;
+            }
+            error(t.getValueNode(), key + " must be a mapping of property names to values");
+            return out;
+        }
+        for (NodeTuple p : m.getValue()) {
+            if (p.getKeyNode() instanceof ScalarNode k && p.getValueNode() instanceof ScalarNode v) {
+                out.put(k.getValue(), v.getValue());
+            } else {
+                error(p.getKeyNode(), key + ": each property must be 'name: value' with a plain value");
+            }
+        }
+        return out;
+    }
+
+    /** Reports every key not in {@code known}, suggesting the closest known one. */
+    void rejectUnknown(Collection<String> known, String what) {
+        for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
+            if (!known.contains(e.getKey())) {
+                String near = Names.closest(e.getKey(), known);
+                error(e.getValue().getKeyNode(), "unknown " + what + " key '" + e.getKey() + "'"
+                        + (near == null ? "" : " (did you mean '" + near + "'?)") + "; allowed: "
+                        + String.join(", ", new ArrayList<>(known)));
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.kbench.cli;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.kbench.embedded.EmbeddedKafka;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kbench broker}: the embedded KRaft broker on its own, for trying kbench against a "cluster". */
+@Command(name = "broker", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Starts a real Kafka broker (KRaft, combined broker+controller) in a temporary directory",
+            "and serves until stopped (Ctrl-C / SIGTERM), then removes the directory."})
+public final class BrokerCommand implements Callable<Integer> {
+    @Option(names = "--port", defaultValue = "9092", description = "Client port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDR",
+            description = "Address to listen on and advertise (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--nodes", defaultValue = "1", description = "Nodes in the cluster, 1 to 9 (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (nodes < 1 || nodes > 9) {
+            throw new io.kbench.coordinator.UserException("--nodes must be 1 to 9, got " + nodes);
+        }
+        EmbeddedKafka kafka;
+        try {
+            kafka = EmbeddedKafka.builder().host(host).port(port).nodes(nodes).start();
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            throw new io.kbench.coordinator.UserException(e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            kafka.close();
+            stopped.countDown();
+        }, "kbench-broker-shutdown"));
+        System.out.println("kafka broker ready: bootstrap.servers=" + kafka.bootstrapServers() + " (Ctrl-C to stop)");
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,46 @@
+package io.kbench.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kbench.coordinator.cli.LocalEnvironment;
+import io.kbench.embedded.EmbeddedKafka;
+import io.kbench.protocol.MicrosClock;
+import io.kbench.worker.WorkerServer;
+
+/**
+ * The local default of {@code kbench run}: an embedded single-node KRaft broker and in-process workers on
+ * loopback ports, reached over real gRPC. {@link #close()} stops workers, then the broker (which removes
+ * its data directory).
+ */
+final class InProcessEnvironment implements LocalEnvironment {
+    private final List<WorkerServer> workers = new ArrayList<>();
+    private EmbeddedKafka kafka;
+
+    @Override
+    public String startBroker() {
+        kafka = EmbeddedKafka.builder().start();
+        return kafka.bootstrapServers();
+    }
+
+    @Override
+    public List<String> startWorkers(int count) {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            WorkerServer w = WorkerServer.start("127.0.0.1", 0, "local-" + i, MicrosClock.SYSTEM);
+            workers.add(w);
+            addresses.add("127.0.0.1:" + w.port());
+        }
+        return addresses;
+    }
+
+    @Override
+    public void close() {
+        workers.forEach(WorkerServer::close);
+        workers.clear();
+        if (kafka != null) {
+            kafka.close();
+            kafka = null;
+        }
+    }
+}

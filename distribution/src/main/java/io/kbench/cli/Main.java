@@ -1,0 +1,64 @@
+package io.kbench.cli;
+
+import java.io.PrintWriter;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.cli.RunCommand;
+import io.kbench.coordinator.rpc.WorkerCallException;
+import io.kbench.coordinator.workload.ConfigError;
+import io.kbench.coordinator.workload.InvalidConfigException;
+import io.kbench.protocol.Versions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code bin/kbench}: wires the coordinator's commands to the worker, the Kafka driver and the embedded
+ * broker. Errors the user can fix print one line each and exit 2; a bug prints its stack trace and exits 1.
+ */
+@Command(name = "kbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Distributed benchmark framework for Apache Kafka.",
+        subcommands = {WorkerCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+    /** Exit code for bad input or an unreachable worker or cluster. */
+    static final int USAGE = 2;
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    static int execute(String... args) {
+        Logging.configure(args);
+        CommandLine cli = new CommandLine(new Main());
+        cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
+        cli.setParameterExceptionHandler((e, a) -> {
+            PrintWriter err = e.getCommandLine().getErr();
+            err.println("kbench: " + e.getMessage() + " (see 'kbench " + e.getCommandLine().getCommandName() + " --help')");
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            PrintWriter err = cmd.getErr();
+            if (e instanceof InvalidConfigException ic) {
+                for (ConfigError c : ic.errors()) {
+                    err.println(c);
+                }
+                return USAGE;
+            }
+            if (e instanceof UserException || e instanceof WorkerCallException) {
+                err.println("kbench: " + e.getMessage());
+                return USAGE;
+            }
+            err.println("kbench: internal error: " + e);
+            e.printStackTrace(err);
+            return 1;
+        });
+        return cli.execute(args);
+    }
+
+    /** Prints kbench's version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"kbench " + Versions.kbench() + " (protocol " + Versions.PROTOCOL + ")"};
+        }
+    }
+}
