@@ -105,16 +105,13 @@ public final class RunController {
         Instant startedAt = Instant.now();
         String runId = RUN_ID_TIME.format(startedAt) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         List<WorkerClient.Identity> ids = identifyAll(clients);
-        List<ResultDocument.WorkerEntry> entries = new ArrayList<>();
         Plan plan = Planner.plan(workload, clients.size(), runId);
+        List<ClockEstimator.Estimate> clocks = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            WorkerClient client = clients.get(i);
-            var est = setup(() -> client.clock(CLOCK_SAMPLES, clock));
+        for (WorkerClient client : clients) {
+            ClockEstimator.Estimate est = setup(() -> client.clock(CLOCK_SAMPLES, clock));
+            clocks.add(est);
             offsets.add(est.offsetMicros());
-            Plan.WorkerAssignment a = plan.workers().get(i);
-            entries.add(new ResultDocument.WorkerEntry(ids.get(i).id(), clients.get(i).address(), est.offsetMicros(),
-                    est.uncertaintyMicros(), a.producers().size(), a.consumers().size(), a.rate()));
         }
         out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %d s%n",
                 runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
@@ -182,6 +179,14 @@ public final class RunController {
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
             issues.add(String.format("consumers received %,d of the %,d acknowledged messages (x%d subscriptions)",
                     summary.received(), expected, workload.subscriptionsPerTopic()));
+        }
+        List<ResultDocument.WorkerEntry> entries = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            Plan.WorkerAssignment a = plan.workers().get(i);
+            var t = merger.totals(ids.get(i).id());
+            entries.add(new ResultDocument.WorkerEntry(ids.get(i).id(), clients.get(i).address(),
+                    clocks.get(i).offsetMicros(), clocks.get(i).uncertaintyMicros(), a.producers().size(),
+                    a.consumers().size(), a.rate(), t.sent(), t.acked(), t.failed(), t.received()));
         }
         String status = error == null ? "COMPLETED" : "FAILED";
         printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,

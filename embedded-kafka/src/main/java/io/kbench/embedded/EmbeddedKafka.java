@@ -122,25 +122,25 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temp dir for the embedded broker", e);
         }
-        List<int[]> ports = new ArrayList<>();
-        for (int i = 0; i < b.nodes; i++) {
-            int client = (i == 0 && b.port != 0) ? b.port : freePort(b.host);
-            ports.add(new int[] {client, freePort(b.host)});
-        }
-        String voters = "";
-        for (int i = 0; i < b.nodes; i++) {
-            voters += (i == 0 ? "" : ",") + (i + 1) + "@" + b.host + ":" + ports.get(i)[1];
-        }
-        String clusterId = Uuid.randomUuid().toString();
-        short rf = (short) Math.min(3, b.nodes);
         EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>());
-        kafka.installExitGuards();
         try {
+            List<int[]> ports = new ArrayList<>();
+            for (int i = 0; i < b.nodes; i++) {
+                int client = (i == 0 && b.port != 0) ? b.port : freePort(b.host);
+                ports.add(new int[] {client, freePort(b.host)});
+            }
+            StringBuilder voters = new StringBuilder();
+            for (int i = 0; i < b.nodes; i++) {
+                voters.append(i == 0 ? "" : ",").append(i + 1).append('@').append(b.host).append(':').append(ports.get(i)[1]);
+            }
+            String clusterId = Uuid.randomUuid().toString();
+            short rf = (short) Math.min(3, b.nodes);
+            kafka.installExitGuards();
             List<CompletableFuture<Node>> starting = new ArrayList<>();
             for (int i = 0; i < b.nodes; i++) {
                 int nodeId = i + 1;
                 int[] p = ports.get(i);
-                Properties props = nodeConfig(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters, rf);
+                Properties props = nodeConfig(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters.toString(), rf);
                 props.putAll(b.overrides);
                 format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId);
                 starting.add(CompletableFuture.supplyAsync(() -> {
@@ -155,7 +155,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             kafka.awaitReady();
             LOG.info("embedded Kafka ({} node(s)) ready at {}", b.nodes, kafka.bootstrapServers());
             return kafka;
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
             kafka.close();
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();

@@ -29,6 +29,7 @@ public final class IntervalMerger {
     private final TreeMap<Long, Pending> pending = new TreeMap<>();
     private final List<MergedInterval> merged = new ArrayList<>();
     private final List<String> issues = new ArrayList<>();
+    private final Map<String, Counters> perWorker = new HashMap<>();
     private Counters totals = Counters.ZERO;
     private long nextToEmit;
 
@@ -45,6 +46,7 @@ public final class IntervalMerger {
         this.workers = List.copyOf(workerIds);
         for (String w : workers) {
             expected.put(w, 0L);
+            perWorker.put(w, Counters.ZERO);
             producersDone.put(w, false);
         }
     }
@@ -89,6 +91,7 @@ public final class IntervalMerger {
             p.errors.add(s.workerId() + ": " + s.error());
         }
         totals = totals.plus(s.counters());
+        perWorker.merge(s.workerId(), s.counters(), Counters::plus);
         return emitComplete(false);
     }
 
@@ -144,6 +147,11 @@ public final class IntervalMerger {
     /** Sums of everything received so far, complete intervals or not. */
     public synchronized Counters totals() {
         return totals;
+    }
+
+    /** Sums of everything received from one worker so far. */
+    public synchronized Counters totals(String workerId) {
+        return perWorker.getOrDefault(workerId, Counters.ZERO);
     }
 
     /** True once every worker reported that its producers stopped and all their sends completed. */

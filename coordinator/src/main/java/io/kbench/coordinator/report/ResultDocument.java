@@ -30,9 +30,13 @@ public final class ResultDocument {
     private static final double MB = 1024.0 * 1024.0;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** One worker as the result lists it. */
+    /**
+     * One worker as the result lists it: its share (producers, consumers, target rate in msg/s, -1
+     * unthrottled), its clock offset to the coordinator, and the counts it reported over the whole run.
+     */
     public record WorkerEntry(String id, String address, long clockOffsetMicros, long clockUncertaintyMicros,
-                              int producers, int consumers, long rate) { }
+                              int producers, int consumers, long targetRate, long sent, long acked, long failed,
+                              long received) { }
 
     private ResultDocument() { }
 

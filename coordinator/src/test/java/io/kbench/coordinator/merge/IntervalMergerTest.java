@@ -1,0 +1,109 @@
+package io.kbench.coordinator.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class IntervalMergerTest {
+    private static final double[] PERCENTILES = {0, 25, 50, 75, 90, 95, 99, 99.9, 99.99, 100};
+
+    @RepeatedTest(5)
+    void shouldGiveTheSamePercentilesAsOneHistogramOverAllValues() {
+        Random random = new Random();
+        int workers = 1 + random.nextInt(5);
+        int intervals = 1 + random.nextInt(6);
+        List<String> ids = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            ids.add("w" + w);
+        }
+        IntervalMerger merger = new IntervalMerger(ids);
+        Histogram truth = LatencyHistograms.create();
+        List<Histogram> truthPerInterval = new ArrayList<>();
+        List<MergedInterval> emitted = new ArrayList<>();
+        for (int i = 0; i < intervals; i++) {
+            Histogram intervalTruth = LatencyHistograms.create();
+            for (int w = 0; w < workers; w++) {
+                Histogram h = LatencyHistograms.create();
+                int n = random.nextInt(5_000);
+                for (int k = 0; k < n; k++) {
+                    // log-uniform over 1 µs .. 100 s, plus occasional values beyond the range, clamped
+                    long v = (long) Math.exp(random.nextDouble() * Math.log(1e8));
+                    h.recordValue(LatencyHistograms.clamp(v));
+                    truth.recordValue(LatencyHistograms.clamp(v));
+                    intervalTruth.recordValue(LatencyHistograms.clamp(v));
+                }
+                emitted.addAll(merger.add(snapshot("w" + w, i, h, n, i == intervals - 1)));
+            }
+            truthPerInterval.add(intervalTruth);
+        }
+        assertEquals(intervals, emitted.size());
+        Histogram merged = LatencyHistograms.create();
+        for (int i = 0; i < intervals; i++) {
+            MergedInterval m = emitted.get(i);
+            assertEquals(i, m.index());
+            assertSamePercentiles(truthPerInterval.get(i), m.histogram(Metric.PUBLISH_LATENCY));
+            merged.add(m.histogram(Metric.PUBLISH_LATENCY));
+        }
+        assertSamePercentiles(truth, merged);
+        Summary s = Summary.of(emitted, 0, Long.MAX_VALUE);
+        assertSamePercentiles(truth, s.histograms().get(Metric.PUBLISH_LATENCY));
+        assertEquals(truth.getTotalCount(), s.acked());
+        assertTrue(merger.issues().isEmpty(), merger.issues().toString());
+    }
+
+    private static void assertSamePercentiles(Histogram want, Histogram got) {
+        assertEquals(want.getTotalCount(), got.getTotalCount());
+        for (double p : PERCENTILES) {
+            assertEquals(want.getValueAtPercentile(p), got.getValueAtPercentile(p), "p" + p);
+        }
+        assertEquals(want.getMaxValue(), got.getMaxValue());
+    }
+
+    @Test
+    void shouldReportMissingAndRepeatedSequenceNumbers() {
+        IntervalMerger merger = new IntervalMerger(List.of("a", "b"));
+        Histogram empty = LatencyHistograms.create();
+        merger.add(snapshot("a", 0, empty, 1, false));
+        merger.add(snapshot("b", 0, empty, 1, false));
+        merger.add(snapshot("a", 0, empty, 1, false));   // repeat
+        merger.add(snapshot("a", 3, empty, 1, true));    // 1 and 2 missing
+        merger.add(snapshot("b", 1, empty, 1, true));
+        List<String> issues = merger.issues();
+        assertTrue(issues.contains("worker a: snapshot 0 repeated (ignored)"), issues.toString());
+        assertTrue(issues.contains("worker a: snapshots 1 to 2 missing"), issues.toString());
+        merger.finish();
+        assertEquals(4, merger.totals().acked(), "the repeat must not be counted twice");
+        assertTrue(merger.issues().stream().anyMatch(i -> i.startsWith("interval 1: no snapshot from a")),
+                merger.issues().toString());
+    }
+
+    @Test
+    void shouldWaitForEveryWorkerBeforeEmittingAnInterval() {
+        IntervalMerger merger = new IntervalMerger(List.of("a", "b"));
+        Histogram h = LatencyHistograms.create();
+        assertTrue(merger.add(snapshot("a", 0, h, 1, false)).isEmpty());
+        assertTrue(merger.add(snapshot("a", 1, h, 1, false)).isEmpty());
+        assertEquals(1, merger.add(snapshot("b", 0, h, 1, false)).size());
+        // b ends at 0..1; a's later interval completes as soon as b's last snapshot closed its stream
+        assertEquals(1, merger.add(snapshot("b", 1, h, 1, true)).size());
+        assertEquals(1, merger.add(snapshot("a", 2, h, 1, true)).size());
+        assertFalse(merger.intervals().isEmpty());
+        assertTrue(merger.issues().isEmpty(), merger.issues().toString());
+    }
+
+    private static WorkerSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
+        byte[] e = LatencyHistograms.encode(latency);
+        byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());
+        return new WorkerSnapshot(worker, seq, seq * 1_000_000, (seq + 1) * 1_000_000,
+                new Counters(acked, acked, 0, acked * 100, 0, 0, 0, 0), e, empty, empty, empty, true, last, "");
+    }
+}

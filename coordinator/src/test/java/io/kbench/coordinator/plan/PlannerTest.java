@@ -1,0 +1,98 @@
+package io.kbench.coordinator.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.LongStream;
+
+import io.kbench.coordinator.workload.Workload;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PlannerTest {
+
+    @ParameterizedTest(name = "{0} msg/s over {1} parts -> {2}")
+    @CsvSource(delimiter = ';', value = {
+        "20000; 2; 10000 10000",
+        "10; 3; 4 3 3",
+        "7; 7; 1 1 1 1 1 1 1",
+        "100001; 4; 25001 25000 25000 25000",
+        "-1; 3; -1 -1 -1",
+        "5; 1; 5",
+    })
+    void shouldSplitRateIntoWholeMessagesSummingExactly(long total, int parts, String expected) {
+        long[] want = java.util.Arrays.stream(expected.split(" ")).mapToLong(Long::parseLong).toArray();
+        long[] got = RateSplit.split(total, parts);
+        assertArrayEquals(want, got);
+        if (total >= 0) {
+            assertEquals(total, LongStream.of(got).sum());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} topics x {1} producers, {2} subs x {3} consumers, rate {4}, {5} workers")
+    @CsvSource({
+        // topics, producersPerTopic, subscriptions, consumersPerSub, rate, workers
+        "1, 1, 1, 1, 1000, 1",
+        "2, 1, 1, 1, 20000, 2",
+        "1, 3, 1, 3, 10, 2",     // uneven split
+        "1, 1, 1, 1, 1000, 5",   // more workers than producers
+        "4, 3, 2, 2, 99999, 3",
+        "1, 2, 0, 1, -1, 2",     // producers only, unthrottled
+        "3, 5, 1, 4, 7777, 4",
+    })
+    void shouldAssignEveryTaskOnceWithExactRatesAndBalancedLoad(int topics, int producers, int subs, int consumers,
+                                                                long rate, int workers) {
+        Workload w = new Workload("t", topics, 6, 100, producers, subs, consumers, rate, 0, 10);
+        Plan plan = Planner.plan(w, workers, "run1");
+
+        assertEquals(workers, plan.workers().size());
+        assertEquals(topics, plan.topics().size());
+        assertEquals(topics * producers, plan.producerCount());
+        assertEquals(topics * subs * consumers, plan.consumerCount());
+
+        Set<Integer> producerIds = new HashSet<>();
+        Set<Integer> consumerIds = new HashSet<>();
+        long rateSum = 0;
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (Plan.WorkerAssignment a : plan.workers()) {
+            a.producers().forEach(p -> assertTrue(producerIds.add(p.index()), "producer assigned twice"));
+            a.consumers().forEach(c -> assertTrue(consumerIds.add(c.index()), "consumer assigned twice"));
+            for (Plan.ProducerTask p : a.producers()) {
+                if (rate < 0) {
+                    assertEquals(-1, p.ratePerSecond());
+                } else {
+                    assertTrue(p.ratePerSecond() >= rate / (topics * producers));
+                    rateSum += p.ratePerSecond();
+                }
+            }
+            int tasks = a.producers().size() + a.consumers().size();
+            min = Math.min(min, tasks);
+            max = Math.max(max, tasks);
+        }
+        if (rate >= 0) {
+            assertEquals(rate, rateSum, "per-producer rates must sum to the target");
+            assertEquals(rate, plan.workers().stream().mapToLong(Plan.WorkerAssignment::rate).sum());
+        }
+        assertTrue(max - min <= 1, "tasks per worker differ by more than one: " + min + ".." + max);
+        int total = topics * producers + topics * subs * consumers;
+        if (total >= workers) {
+            assertTrue(min >= 1, "a worker idles although there are " + total + " tasks");
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void shouldGiveEachSubscriptionOfEachTopicItsOwnGroup() {
+        Workload w = new Workload("t", 2, 3, 100, 1, 2, 2, 100, 0, 10);
+        Plan plan = Planner.plan(w, 3, "abc");
+        Set<String> groups = new HashSet<>();
+        plan.workers().forEach(a -> a.consumers().forEach(c -> groups.add(c.topic() + "|" + c.group())));
+        assertEquals(Set.of("kbench-abc-t0|kbench-abc-t0-s0", "kbench-abc-t0|kbench-abc-t0-s1",
+                "kbench-abc-t1|kbench-abc-t1-s0", "kbench-abc-t1|kbench-abc-t1-s1"), groups);
+        assertEquals(List.of("kbench-abc-t0", "kbench-abc-t1"), plan.topics().stream().map(Plan.Topic::name).toList());
+    }
+}

@@ -1,0 +1,120 @@
+package io.kbench.coordinator.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class WorkloadTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void shouldReadEveryFieldOfAValidWorkload() throws IOException {
+        Workload w = Workload.load(file("w.yaml", """
+                name: demo
+                topics: 2
+                partitionsPerTopic: 6
+                messageSize: 100
+                producersPerTopic: 3
+                subscriptionsPerTopic: 2
+                consumersPerSubscription: 4
+                producerRate: 20_000
+                warmupSeconds: 5
+                durationSeconds: 20
+                """));
+        assertEquals(new Workload("demo", 2, 6, 100, 3, 2, 4, 20_000, 5, 20), w);
+        assertEquals(6, w.producerCount());
+        assertEquals(16, w.consumerCount());
+    }
+
+    @Test
+    void shouldDefaultNameToTheFileName() throws IOException {
+        assertEquals("my-load", Workload.load(file("my-load.yaml", "durationSeconds: 5\n")).name());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "partitionsPerTopic: 0|2:21|partitionsPerTopic is 0; allowed: 1 to 100000",
+        "messageSize: -5|2:14|messageSize is -5; allowed: 1 to 104857600 bytes",
+        "messageSize: big|2:14|messageSize must be a whole number (1 to 104857600 bytes), got 'big'",
+        "producerRate: 0|2:1|producerRate is 0; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
+        "producerRate: -7|2:15|producerRate is -7; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
+        "producersPerTopic: 4\\nproducerRate: 3|3:1|producerRate 3 is below the number of producers (4); every producer needs at least 1 msg/s",
+        "partitionsPerTopc: 3|2:1|unknown workload key 'partitionsPerTopc' (did you mean 'partitionsPerTopic'?); allowed: name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic, consumersPerSubscription, producerRate, warmupSeconds, durationSeconds",
+        "topics: [1, 2]|2:9|topics must be a whole number (1 to 10000)",
+        "name: x\\nname: y|3:1|duplicate key 'name'",
+    })
+    void shouldReportEachProblemWithItsPosition(String yaml, String position, String message) throws IOException {
+        Path p = file("bad.yaml", "durationSeconds: 10\n" + yaml.replace("\\n", "\n") + "\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(p + ":" + position + ": " + message, e.errors().get(0).toString());
+    }
+
+    @Test
+    void shouldReportAllProblemsNotJustTheFirst() throws IOException {
+        Path p = file("bad.yaml", "topics: 0\nmessageSize: 0\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(List.of(
+                p + ":1:9: topics is 0; allowed: 1 to 10000",
+                p + ":2:14: messageSize is 0; allowed: 1 to 104857600 bytes",
+                p + ":1:1: durationSeconds is required (measured seconds of load, 1 to 604800)"),
+                e.errors().stream().map(ConfigError::toString).toList());
+    }
+
+    @Test
+    void shouldReportYamlSyntaxErrorsWithTheirPosition() throws IOException {
+        Path p = file("bad.yaml", "topics: 1\n  partitions: [\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(1, e.errors().size());
+        assertEquals(2, e.errors().get(0).line());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("YAML syntax"), e.getMessage());
+    }
+
+    @Test
+    void shouldReportAMissingFileAsAnError() {
+        Path p = dir.resolve("nope.yaml");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(p + ":1:1: file not found", e.getMessage());
+    }
+
+    @Test
+    void shouldRejectAProfileWithUnknownKeysAndRedactSecrets() throws IOException {
+        Path bad = file("p.yaml", "replicationFactr: 3\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Profile.load(bad));
+        assertEquals(bad + ":1:1: unknown profile key 'replicationFactr' (did you mean 'replicationFactor'?); allowed: "
+                + String.join(", ", Profile.KEYS), e.getMessage());
+
+        Profile p = Profile.load(file("ok.yaml", """
+                bootstrap.servers: b1:9092
+                replicationFactor: 3
+                common:
+                  security.protocol: SASL_SSL
+                  sasl.jaas.config: org.apache.kafka.common.security.scram.ScramLoginModule required password="hunter2";
+                  ssl.truststore.password: changeit
+                producer:
+                  acks: all
+                  linger.ms: 5
+                """));
+        assertEquals("b1:9092", p.bootstrapServers());
+        assertEquals(3, p.replicationFactor());
+        assertEquals("5", p.producer().get("linger.ms"));
+        String printed = p.redacted().toString();
+        org.junit.jupiter.api.Assertions.assertFalse(printed.contains("hunter2") || printed.contains("changeit"), printed);
+        org.junit.jupiter.api.Assertions.assertTrue(printed.contains("security.protocol=SASL_SSL"), printed);
+    }
+}
