@@ -219,6 +219,7 @@ public final class WorkerClient implements AutoCloseable {
         boolean transport = s.getCause() != null || s.getCode() == Status.Code.DEADLINE_EXCEEDED && what.equals("identify");
         if (s.getCode() == Status.Code.UNAVAILABLE && transport || s.getCode() == Status.Code.DEADLINE_EXCEEDED && transport) {
             String cause = s.getCause() != null && s.getCause().getMessage() != null ? s.getCause().getMessage() : desc;
+            cause = cause.replaceFirst("^.*failed with error\\(-?\\d+\\): ", "");
             return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE,
                     "cannot reach worker " + address + " (" + what + "): " + cause, e);
         }
