@@ -47,7 +47,8 @@ import io.kbench.protocol.MicrosClock;
  * synchronized {@link IntervalMerger} and {@link ProgressPrinter}.
  */
 public final class RunController {
-    private static final int CLOCK_SAMPLES = 8;
+    /** Pings per worker; the first ones are slow (class loading, JIT), best-of-N keeps the tightest. */
+    private static final int CLOCK_SAMPLES = 24;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration START_DELAY = Duration.ofMillis(1500);
     private static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
@@ -76,6 +77,8 @@ public final class RunController {
     private final Options options;
     private final PrintStream out;
     private final MicrosClock clock = MicrosClock.SYSTEM;
+    private final AtomicReference<String> failure = new AtomicReference<>();
+    private final CountDownLatch done = new CountDownLatch(1);
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
                          PrintStream out) {
@@ -89,6 +92,19 @@ public final class RunController {
         this.out = out;
     }
 
+    /**
+     * Ends the run early from another thread (Ctrl-C): workers are stopped and the results so far written
+     * with status FAILED and {@code reason}. Returns at once; see {@link #awaitDone}.
+     */
+    public void interrupt(String reason) {
+        failure.compareAndSet(null, reason);
+    }
+
+    /** Waits until {@link #run()} has returned (results written), at most {@code millis}. */
+    public boolean awaitDone(long millis) throws InterruptedException {
+        return done.await(millis, TimeUnit.MILLISECONDS);
+    }
+
     public Outcome run() {
         List<WorkerClient> clients = new ArrayList<>();
         try {
@@ -98,6 +114,7 @@ public final class RunController {
             return run(clients);
         } finally {
             clients.forEach(WorkerClient::close);
+            done.countDown();
         }
     }
 
@@ -130,7 +147,6 @@ public final class RunController {
         long measureEnd = measureStart + workload.durationSeconds() * 1_000_000L;
         ProgressPrinter printer = new ProgressPrinter(out, runStart, measureStart);
         IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
-        AtomicReference<String> failure = new AtomicReference<>();
         CountDownLatch ended = new CountDownLatch(clients.size());
         for (WorkerClient c : clients) {
             c.run(runId, runStart, measureEnd, new WorkerClient.RunListener() {
@@ -161,15 +177,18 @@ public final class RunController {
         String error = failure.get();
         if (error != null) {
             printer.line("run failed: " + error + "; stopping all workers");
-            clients.forEach(WorkerClient::cancelRun);
         }
-        stopAll(clients, runId, error == null && !options.keepTopics() ? topicNames : List.of(), issues);
+        // a graceful stop lets every reachable worker send its last snapshot; a stream that stays open after
+        // that is cancelled, which ends that worker's lease
+        stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, issues);
         try {
             if (!ended.await(20, TimeUnit.SECONDS)) {
-                issues.add("some workers did not close their run stream within 20 s");
+                issues.add("some workers did not close their run stream within 20 s; cancelled");
+                clients.forEach(WorkerClient::cancelRun);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            clients.forEach(WorkerClient::cancelRun);
         }
         merger.finish().forEach(printer::interval);
         issues.addAll(0, merger.issues());
@@ -254,6 +273,9 @@ public final class RunController {
                 }
             }
             boolean complete = allJoined && assigned.values().stream().allMatch(n -> n == workload.partitionsPerTopic());
+            if (failure.get() != null) {
+                throw new UserException(failure.get());
+            }
             stableChecks = complete ? stableChecks + 1 : 0;
             if (stableChecks >= 2) {
                 return;

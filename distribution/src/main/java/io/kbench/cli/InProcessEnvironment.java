@@ -11,20 +11,20 @@ import io.kbench.worker.WorkerServer;
 /**
  * The local default of {@code kbench run}: an embedded single-node KRaft broker and in-process workers on
  * loopback ports, reached over real gRPC. {@link #close()} stops workers, then the broker (which removes
- * its data directory).
+ * its data directory). Idempotent and thread-safe: a Ctrl-C hook may close it while a run is ending.
  */
 final class InProcessEnvironment implements LocalEnvironment {
     private final List<WorkerServer> workers = new ArrayList<>();
     private EmbeddedKafka kafka;
 
     @Override
-    public String startBroker() {
+    public synchronized String startBroker() {
         kafka = EmbeddedKafka.builder().start();
         return kafka.bootstrapServers();
     }
 
     @Override
-    public List<String> startWorkers(int count) {
+    public synchronized List<String> startWorkers(int count) {
         List<String> addresses = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             WorkerServer w = WorkerServer.start("127.0.0.1", 0, "local-" + i, MicrosClock.SYSTEM);
@@ -35,7 +35,7 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         workers.forEach(WorkerServer::close);
         workers.clear();
         if (kafka != null) {

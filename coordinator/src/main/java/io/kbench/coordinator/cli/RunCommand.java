@@ -96,9 +96,26 @@ public final class RunCommand implements Callable<Integer> {
                 System.out.println("embedded broker ready at " + bootstrap);
             }
             List<String> addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : workers;
-            RunController.Outcome outcome = new RunController(workload, profile.withBootstrapServers(bootstrap),
+            RunController controller = new RunController(workload, profile.withBootstrapServers(bootstrap),
                     addresses, new RunController.Options(output, keepTopics, intervalSeconds * 1_000_000L),
-                    System.out).run();
+                    System.out);
+            // Ctrl-C / SIGTERM: stop the workers, keep the results so far, remove what was started locally
+            Thread onSignal = new Thread(() -> {
+                controller.interrupt("interrupted (SIGINT/SIGTERM)");
+                try {
+                    controller.awaitDone(30_000);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+                env.close();
+            }, "kbench-interrupt");
+            Runtime.getRuntime().addShutdownHook(onSignal);
+            RunController.Outcome outcome = controller.run();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is already running; it closes the environment
+            }
             return outcome.completed() ? 0 : 1;
         }
     }

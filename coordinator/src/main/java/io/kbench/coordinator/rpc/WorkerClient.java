@@ -44,6 +44,8 @@ import io.kbench.protocol.rpc.WorkerGrpc;
 public final class WorkerClient implements AutoCloseable {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(120);
+    /** Stop closes clients (bounded at 15 s each on the worker) and deletes topics (30 s). */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final String address;
     private final ManagedChannel channel;
@@ -206,7 +208,7 @@ public final class WorkerClient implements AutoCloseable {
     /** Stops the run on the worker; returns once the worker has closed its clients (bounded). */
     public void stop(String runId, List<String> deleteTopics) {
         try {
-            call(Duration.ofSeconds(90)).stop(StopRequest.newBuilder().setRunId(runId)
+            call(STOP_TIMEOUT).stop(StopRequest.newBuilder().setRunId(runId)
                     .addAllDeleteTopics(deleteTopics).build());
         } catch (StatusRuntimeException e) {
             throw translate(e, "stop");
