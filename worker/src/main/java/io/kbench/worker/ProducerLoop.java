@@ -117,8 +117,8 @@ final class ProducerLoop implements Runnable {
         }
     }
 
-    // HOT PATH
-    private void send(long intendedNanos, long sendNanos) {
+    // HOT PATH (package-private for the JMH benchmark)
+    void send(long intendedNanos, long sendNanos) {
         handle.send(null, payload, clock.coordinatorMicros(intendedNanos), intendedNanos, sendNanos);
         metrics.onSent(intendedNanos, sendNanos);
     }

@@ -1,0 +1,103 @@
+package io.kbench.worker;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.kbench.driver.ProducerHandle;
+import io.kbench.driver.ProducerListener;
+import io.kbench.protocol.MicrosClock;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * kbench's own cost per message, without Kafka: the producer path (rate schedule → stamp → driver send →
+ * delay recorded; completion → latency and response time recorded) and the consumer path (end-to-end
+ * recorded). The driver here acknowledges every send at once on the calling thread, so what is measured is
+ * kbench's work only; Kafka's own per-send cost comes on top in a real run. Run with the GC profiler to
+ * see the allocation per message ({@code gc.alloc.rate.norm}, expected 0 B/op):
+ *
+ * <pre>
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar PerMessagePath -prof gc
+ * </pre>
+ *
+ * {@code clockRead} is the baseline: one {@code System.nanoTime()}, the unavoidable part of any timing.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class PerMessagePathBenchmark {
+    private static final int BATCH = 500;
+
+    private ProducerLoop loop;
+    private RateSchedule schedule;
+    private ConsumerMetrics consumer;
+    private long index;
+    private long stamp;
+
+    @Setup
+    public void setup() {
+        RunClock clock = new RunClock(MicrosClock.SYSTEM, 0, NanoClock.SYSTEM);
+        ErrorSlot errors = new ErrorSlot();
+        ProducerMetrics metrics = new ProducerMetrics(NanoClock.SYSTEM, errors);
+        loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, new byte[100], errors);
+        schedule = new RateSchedule(System.nanoTime(), 1_000_000);
+        consumer = new ConsumerMetrics(clock);
+        stamp = clock.coordinatorMicrosNow();
+    }
+
+    /** One message through the producer path: send, delay recorded, ack, latency and response recorded. */
+    @Benchmark
+    public void producerSendAndAck() {
+        long intended = schedule.intendedNanos(index++);
+        loop.send(intended, System.nanoTime());
+    }
+
+    /** One message through the consumer path (a poll's receive time is read once per 500 messages). */
+    @Benchmark
+    public void consumerReceive() {
+        if (index++ % BATCH == 0) {
+            consumer.onPollReturned();
+        }
+        consumer.onRecord(100, stamp);
+    }
+
+    /** Baseline: one clock read. */
+    @Benchmark
+    public long clockRead() {
+        return System.nanoTime();
+    }
+
+    /** A driver whose broker acknowledges every message at once, on the sending thread. */
+    private static final class InstantAckHandle implements ProducerHandle {
+        private final ProducerListener listener;
+
+        InstantAckHandle(ProducerListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
+            listener.onAck(intendedNanos, sendNanos, value.length);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close(Duration timeout) {
+        }
+    }
+}
