@@ -1,6 +1,7 @@
 package io.kbench.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -11,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.kbench.embedded.EmbeddedKafka;
 import io.kbench.protocol.MicrosClock;
@@ -36,7 +39,7 @@ class WorkerLeaseIT {
     private static final String TOPIC = "lease-topic";
 
     @Test
-    void shouldStopProducingWhenTheRunStreamIsCutAndAcceptTheNextRun() throws Exception {
+    void shouldStopProducingWhenTheRunStreamIsCutThenServeTheNextRunIdempotently() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
              WorkerServer worker = WorkerServer.start("127.0.0.1", 0, "w-lease", MicrosClock.SYSTEM)) {
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", worker.port()).usePlaintext().build();
@@ -68,8 +71,14 @@ class WorkerLeaseIT {
                 Thread.sleep(2_000);
                 assertEquals(before, endOffset(kafka), "messages were still produced after the lease was lost");
 
-                // the worker is free for the next coordinator
+                // the worker is free for the next coordinator; repeated calls with its run id are harmless
                 assertTrue(stub.prepare(prepare("run-2", kafka.bootstrapServers(), false)).getReady());
+                assertTrue(stub.prepare(prepare("run-2", kafka.bootstrapServers(), false)).getReady());
+                StatusRuntimeException busy = assertThrows(StatusRuntimeException.class,
+                        () -> stub.prepare(prepare("run-3", kafka.bootstrapServers(), false)));
+                assertEquals(Status.Code.FAILED_PRECONDITION, busy.getStatus().getCode());
+                assertTrue(busy.getStatus().getDescription().contains("busy with run run-2"), busy.getMessage());
+                stub.stop(StopRequest.newBuilder().setRunId("run-2").build());
                 stub.stop(StopRequest.newBuilder().setRunId("run-2").build());
                 assertEquals("", stub.identify(identify()).getBusyRunId());
             } finally {
