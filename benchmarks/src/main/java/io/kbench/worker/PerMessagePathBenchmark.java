@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * kbench's own cost per message, without Kafka: the producer path (rate schedule → stamp → driver send →
+ * kbench's own cost per message, without Kafka: the producer path (rate schedule → Zipf key and value
+ * lookup → stamp → driver send →
  * delay recorded; completion → latency and response time recorded) and the consumer path (end-to-end
  * recorded). The driver here acknowledges every send at once on the calling thread, so what is measured is
  * kbench's work only; Kafka's own per-send cost comes on top in a real run. Run with the GC profiler to
@@ -51,7 +52,8 @@ public class PerMessagePathBenchmark {
         RunClock clock = new RunClock(MicrosClock.SYSTEM, 0, NanoClock.SYSTEM);
         ErrorSlot errors = new ErrorSlot();
         ProducerMetrics metrics = new ProducerMetrics(NanoClock.SYSTEM, errors);
-        loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, new byte[100], errors);
+        loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, 0,
+                Payloads.generate(100, 1.0, 1), Keys.of(Keys.Distribution.ZIPF, 1000, 1.0, 1), errors);
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
         consumer = new ConsumerMetrics(clock);
         stamp = clock.coordinatorMicrosNow();
@@ -60,8 +62,8 @@ public class PerMessagePathBenchmark {
     /** One message through the producer path: send, delay recorded, ack, latency and response recorded. */
     @Benchmark
     public void producerSendAndAck() {
-        long intended = schedule.intendedNanos(index++);
-        loop.send(intended, System.nanoTime());
+        long i = index++;
+        loop.send(i, schedule.intendedNanos(i), System.nanoTime());
     }
 
     /** One message through the consumer path (a poll's receive time is read once per 500 messages). */

@@ -53,6 +53,7 @@ public final class RunController {
     private static final Duration START_DELAY = Duration.ofMillis(1500);
     private static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
     private static final Duration DRAIN_MAX = Duration.ofSeconds(60);
+    private static final Duration MAX_RECORDS_RUN = Duration.ofDays(7);
     private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     /**
@@ -130,10 +131,12 @@ public final class RunController {
             clocks.add(est);
             offsets.add(est.offsetMicros());
         }
-        out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %d s%n",
+        out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s%n",
                 runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
                 workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
-                workload.warmupSeconds(), workload.durationSeconds());
+                workload.warmupSeconds(), workload.numRecords() > 0
+                        ? String.format("%,d records in all", workload.numRecords())
+                        : workload.durationSeconds() + " s");
         List<String> topicNames = plan.topics().stream().map(Plan.Topic::name).toList();
         try {
             prepareAll(clients, plan, offsets, runId);
@@ -144,12 +147,14 @@ public final class RunController {
 
         long runStart = clock.micros() + START_DELAY.toNanos() / 1000;
         long measureStart = runStart + workload.warmupSeconds() * 1_000_000L;
-        long measureEnd = measureStart + workload.durationSeconds() * 1_000_000L;
+        // a record-count run ends when its producers have sent their share (bounded by the longest duration)
+        long plannedEnd = measureStart + (workload.numRecords() > 0 ? MAX_RECORDS_RUN.toNanos() / 1000
+                : workload.durationSeconds() * 1_000_000L);
         ProgressPrinter printer = new ProgressPrinter(out, runStart, measureStart);
         IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
         CountDownLatch ended = new CountDownLatch(clients.size());
         for (WorkerClient c : clients) {
-            c.run(runId, runStart, measureEnd, new WorkerClient.RunListener() {
+            c.run(runId, runStart, plannedEnd, new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(WorkerSnapshot s) {
                     try {
@@ -172,7 +177,7 @@ public final class RunController {
             });
         }
         List<String> issues = new ArrayList<>();
-        awaitEnd(merger, failure, measureEnd, issues);
+        awaitEnd(merger, plannedEnd, issues);
 
         String error = failure.get();
         if (error != null) {
@@ -193,6 +198,7 @@ public final class RunController {
         merger.finish().forEach(printer::interval);
         issues.addAll(0, merger.issues());
         List<MergedInterval> intervals = merger.intervals();
+        long measureEnd = workload.numRecords() > 0 ? lastSendingInterval(intervals, measureStart) : plannedEnd;
         Summary summary = Summary.of(intervals, measureStart, measureEnd);
         long expected = summary.acked() * workload.subscriptionsPerTopic();
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
@@ -242,10 +248,11 @@ public final class RunController {
 
     private void prepareAll(List<WorkerClient> clients, Plan plan, List<Long> offsets, String runId) {
         // the first worker creates the topics, before anyone builds clients for them
+        List<byte[]> payloads = workload.payloadValues();
         List<WorkerClient.Share> shares = new ArrayList<>();
         for (int i = 0; i < clients.size(); i++) {
             shares.add(new WorkerClient.Share(runId, offsets.get(i), profile, i == 0 ? plan.topics() : List.of(),
-                    plan.workers().get(i), workload.messageSize(), options.intervalMicros()));
+                    plan.workers().get(i), workload, payloads, options.intervalMicros()));
         }
         WorkerClient first = clients.get(0);
         setup(() -> first.prepare(shares.get(0)));
@@ -289,13 +296,25 @@ public final class RunController {
         }
     }
 
-    private void awaitEnd(IntervalMerger merger, AtomicReference<String> failure, long measureEnd, List<String> issues) {
+    /** End of the last measured interval in which anything was sent (the producers' end in a count run). */
+    private static long lastSendingInterval(List<MergedInterval> intervals, long measureStart) {
+        long end = measureStart;
+        for (MergedInterval i : intervals) {
+            if (i.counters().sent() > 0 && i.startMicros() >= measureStart) {
+                end = Math.max(end, i.endMicros());
+            }
+        }
+        return end;
+    }
+
+    private void awaitEnd(IntervalMerger merger, long plannedEnd, List<String> issues) {
         long lastReceived = -1;
         long lastProgress = System.nanoTime();
         long drainStart = 0;
         while (failure.get() == null) {
             sleep(100);
-            if (clock.micros() < measureEnd || !merger.allProducersDone()) {
+            boolean sending = workload.numRecords() == 0 && clock.micros() < plannedEnd;
+            if (sending || !merger.allProducersDone()) {
                 continue;
             }
             long now = System.nanoTime();

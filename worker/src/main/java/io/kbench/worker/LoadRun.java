@@ -3,7 +3,6 @@ package io.kbench.worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 
 import io.kbench.driver.ConsumerHandle;
@@ -62,8 +61,9 @@ final class LoadRun {
         this.clock = clock;
         List<ProducerMetrics> pm = new ArrayList<>();
         List<ConsumerMetrics> cm = new ArrayList<>();
-        byte[] payload = new byte[spec.messageSize()];
-        new SplittableRandom(spec.runId().hashCode()).nextBytes(payload);
+        Payloads payloads = spec.payloads().isEmpty()
+                ? Payloads.generate(spec.messageSize(), spec.randomBytesRatio(), spec.runId().hashCode())
+                : Payloads.of(spec.payloads());
         try {
             for (RunSpec.Consumer c : spec.consumers()) {
                 ConsumerMetrics metrics = new ConsumerMetrics(clock);
@@ -76,8 +76,10 @@ final class LoadRun {
                 ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors);
                 ProducerHandle handle = driver.createProducer(p.topic(), clientId("p", p.index()), metrics);
                 producerHandles.add(handle);
+                Keys keys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(),
+                        spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
-                        p.ratePerSecond(), payload, fatal));
+                        p.ratePerSecond(), p.recordLimit(), payloads, keys, fatal));
                 pm.add(metrics);
             }
         } catch (RuntimeException e) {

@@ -17,7 +17,9 @@ import io.kbench.driver.ProducerHandle;
  *
  * <p>Unthrottled (rate -1), it sends back to back and a message's intended time is its send time.
  *
- * <p>Messages whose intended time is before the end instant are sent; then the loop flushes and reports done.
+ * <p>Messages whose intended time is before the end instant are sent, at most {@code recordLimit} of them
+ * when one is set; then the loop flushes and reports done. Message {@code i} carries the key and value that
+ * {@link Keys} and {@link Payloads} prepared for index {@code i}.
  * {@link #stop()} ends it early from any thread.
  */
 final class ProducerLoop implements Runnable {
@@ -30,7 +32,9 @@ final class ProducerLoop implements Runnable {
     private final ProducerMetrics metrics;
     private final RunClock clock;
     private final long ratePerSecond;
-    private final byte[] payload;
+    private final long limit;
+    private final Payloads payloads;
+    private final Keys keys;
     private final ErrorSlot fatal;
     private final String name;
     private volatile long startNanos;
@@ -39,13 +43,15 @@ final class ProducerLoop implements Runnable {
     private volatile boolean done;
 
     ProducerLoop(String name, ProducerHandle handle, ProducerMetrics metrics, RunClock clock, long ratePerSecond,
-                 byte[] payload, ErrorSlot fatal) {
+                 long recordLimit, Payloads payloads, Keys keys, ErrorSlot fatal) {
         this.name = name;
         this.handle = handle;
         this.metrics = metrics;
         this.clock = clock;
         this.ratePerSecond = ratePerSecond;
-        this.payload = payload;
+        this.limit = recordLimit > 0 ? recordLimit : Long.MAX_VALUE;
+        this.payloads = payloads;
+        this.keys = keys;
         this.fatal = fatal;
     }
 
@@ -86,12 +92,12 @@ final class ProducerLoop implements Runnable {
     private void sendUnthrottled() {
         NanoClock nanos = clock.nanoClock();
         long end = endNanos;
-        while (!stopped) {
+        for (long index = 0; index < limit && !stopped; index++) {
             long now = nanos.nanoTime();
             if (now >= end) {
                 return;
             }
-            send(now, now);
+            send(index, now, now);
         }
     }
 
@@ -102,13 +108,13 @@ final class ProducerLoop implements Runnable {
         long end = endNanos;
         long index = 0;
         long next = schedule.intendedNanos(0);
-        while (!stopped && next < end) {
+        while (!stopped && next < end && index < limit) {
             long now = nanos.nanoTime();
-            while (next <= now && next < end && !stopped) {
-                send(next, nanos.nanoTime());
+            while (next <= now && next < end && index < limit && !stopped) {
+                send(index, next, nanos.nanoTime());
                 next = schedule.intendedNanos(++index);
             }
-            if (next >= end || stopped) {
+            if (next >= end || index >= limit || stopped) {
                 return;
             }
             now = nanos.nanoTime();
@@ -118,8 +124,9 @@ final class ProducerLoop implements Runnable {
     }
 
     // HOT PATH (package-private for the JMH benchmark)
-    void send(long intendedNanos, long sendNanos) {
-        handle.send(null, payload, clock.coordinatorMicros(intendedNanos), intendedNanos, sendNanos);
+    void send(long index, long intendedNanos, long sendNanos) {
+        handle.send(keys.keyFor(index), payloads.valueFor(index), clock.coordinatorMicros(intendedNanos),
+                intendedNanos, sendNanos);
         metrics.onSent(intendedNanos, sendNanos);
     }
 

@@ -16,20 +16,30 @@ import io.kbench.driver.TopicSpec;
  * @param createTopics      topics this worker creates first (empty for all but one worker)
  * @param producers         producers to run here
  * @param consumers         consumers to run here
- * @param messageSize       value size in bytes
+ * @param messageSize       value size in bytes of generated payloads
  * @param intervalMicros    reporting interval
+ * @param payloads          explicit values (cycled), or empty to generate them
+ * @param randomBytesRatio  fraction of each generated value that is random
+ * @param keys              how keys are chosen
+ * @param keyCount          number of distinct keys
+ * @param zipfExponent      exponent for Zipf keys
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
-                      List<Consumer> consumers, int messageSize, long intervalMicros) {
+                      List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
+                      double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
+        payloads = List.copyOf(payloads);
     }
 
-    /** One producer: its run-wide index, topic and rate (msg/s, -1 unthrottled). */
-    public record Producer(int index, String topic, long ratePerSecond) { }
+    /**
+     * One producer: its run-wide index, topic, rate (msg/s, -1 unthrottled) and record limit (messages in
+     * all, 0 for none).
+     */
+    public record Producer(int index, String topic, long ratePerSecond, long recordLimit) { }
 
     /** One consumer: its run-wide index, topic and consumer group. */
     public record Consumer(int index, String topic, String group) { }

@@ -24,6 +24,8 @@ public final class WorkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerServer.class);
     /** Keepalive ping interval and timeout: together the longest a dead coordinator can keep load running. */
     static final long KEEPALIVE_SECONDS = 2;
+    /** Largest request accepted: a Prepare carries the payload file's values (at most 32 MiB of them). */
+    static final int MAX_MESSAGE_BYTES = 48 * 1024 * 1024;
 
     private final Server server;
     private final RunManager runs;
@@ -53,6 +55,7 @@ public final class WorkerServer implements AutoCloseable {
                 .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveTime(1, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
                 .build();
         try {
             server.start();

@@ -76,6 +76,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
         if (workload.warmupSeconds() % intervalSeconds != 0 || workload.durationSeconds() % intervalSeconds != 0) {
+            // durationSeconds is 0 for a record-count run: that is a multiple of anything
             throw new UserException("warmupSeconds (" + workload.warmupSeconds() + ") and durationSeconds ("
                     + workload.durationSeconds() + ") must be multiples of --interval " + intervalSeconds);
         }

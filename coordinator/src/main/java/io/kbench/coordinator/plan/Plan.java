@@ -18,8 +18,11 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
     /** A topic of the run. */
     public record Topic(String name, int partitions) { }
 
-    /** One producer: run-wide index, topic and rate in msg/s (-1 unthrottled). */
-    public record ProducerTask(int index, String topic, long ratePerSecond) { }
+    /**
+     * One producer: run-wide index, topic, rate in msg/s (-1 unthrottled) and record limit (messages in all,
+     * 0 when the run is time-bound).
+     */
+    public record ProducerTask(int index, String topic, long ratePerSecond, long recordLimit) { }
 
     /** One consumer: run-wide index, topic and consumer group. */
     public record ConsumerTask(int index, String topic, String group) { }

@@ -9,7 +9,8 @@ import io.kbench.coordinator.workload.Workload;
  * Splits a workload across workers. Pure function, no I/O.
  *
  * <p>Producers are numbered topic by topic; the total rate is split across them in whole msg/s
- * ({@link RateSplit}), so per-producer and per-worker rates sum to the target exactly. Producers and then
+ * ({@link RateSplit}), so per-producer and per-worker rates sum to the target exactly; a record count
+ * ({@code numRecords}) is split the same way. Producers and then
  * consumers are dealt round-robin over the workers, continuing one cycle, so every worker gets work as long
  * as there are at least as many producers and consumers as workers, and no worker gets more than one task
  * more than another. Each subscription of a topic is its own consumer group.
@@ -39,11 +40,13 @@ public final class Planner {
             consumers.add(new ArrayList<>());
         }
         long[] rates = RateSplit.split(workload.producerRate(), workload.producerCount());
+        long[] limits = workload.numRecords() > 0 ? RateSplit.split(workload.numRecords(), workload.producerCount())
+                : new long[workload.producerCount()];
         int next = 0;
         int index = 0;
         for (Plan.Topic topic : topics) {
             for (int p = 0; p < workload.producersPerTopic(); p++) {
-                producers.get(next).add(new Plan.ProducerTask(index, topic.name(), rates[index]));
+                producers.get(next).add(new Plan.ProducerTask(index, topic.name(), rates[index], limits[index]));
                 index++;
                 next = (next + 1) % workers;
             }

@@ -16,6 +16,11 @@ import io.kbench.coordinator.merge.Counters;
 import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import com.google.protobuf.ByteString;
+import io.kbench.protocol.rpc.KeyDistribution;
+import io.kbench.protocol.rpc.KeySpec;
+import io.kbench.protocol.rpc.PayloadSpec;
 import io.kbench.protocol.MicrosClock;
 import io.kbench.protocol.Versions;
 import io.kbench.protocol.rpc.ClockPingRequest;
@@ -62,9 +67,10 @@ public final class WorkerClient implements AutoCloseable {
     /** One consumer's assignment state. */
     public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined) { }
 
-    /** Everything a worker needs to prepare its share. */
+    /** Everything a worker needs to prepare its share; {@code payloads} are a payload file's values or empty. */
     public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
-                        Plan.WorkerAssignment assignment, int messageSize, long intervalMicros) { }
+                        Plan.WorkerAssignment assignment, Workload workload, List<byte[]> payloads,
+                        long intervalMicros) { }
 
     /** Receives one Run stream's events, on gRPC threads. */
     public interface RunListener {
@@ -86,6 +92,7 @@ public final class WorkerClient implements AutoCloseable {
                 .keepAliveTimeout(2, TimeUnit.SECONDS)
                 .keepAliveWithoutCalls(true)
                 .maxInboundMessageSize(64 * 1024 * 1024)
+                .maxInboundMetadataSize(64 * 1024)
                 .build();
         this.blocking = WorkerGrpc.newBlockingStub(channel);
         this.async = WorkerGrpc.newStub(channel);
@@ -134,15 +141,22 @@ public final class WorkerClient implements AutoCloseable {
                 .setRunId(share.runId())
                 .setClockOffsetMicros(share.clockOffsetMicros())
                 .setDriver(driver)
-                .setMessageSize(share.messageSize())
-                .setIntervalMicros(share.intervalMicros());
+                .setMessageSize(share.workload().messageSize())
+                .setIntervalMicros(share.intervalMicros())
+                .setPayloads(payloads(share))
+                .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
+                    case none -> KeyDistribution.KEY_NONE;
+                    case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
+                    case random -> KeyDistribution.KEY_RANDOM;
+                    case zipf -> KeyDistribution.KEY_ZIPF;
+                }).setCount(share.workload().keys()).setZipfExponent(share.workload().zipfExponent()));
         for (Plan.Topic t : share.createTopics()) {
             b.addCreateTopics(TopicSpec.newBuilder().setName(t.name()).setPartitions(t.partitions())
                     .setReplicationFactor(p.replicationFactor()).putAllConfig(p.topic()));
         }
         for (Plan.ProducerTask t : share.assignment().producers()) {
             b.addProducers(ProducerAssignment.newBuilder().setProducerIndex(t.index()).setTopic(t.topic())
-                    .setRatePerSecond(t.ratePerSecond()));
+                    .setRatePerSecond(t.ratePerSecond()).setRecordLimit(t.recordLimit()));
         }
         for (Plan.ConsumerTask t : share.assignment().consumers()) {
             b.addConsumers(ConsumerAssignment.newBuilder().setConsumerIndex(t.index()).setTopic(t.topic())
@@ -158,6 +172,14 @@ public final class WorkerClient implements AutoCloseable {
         } catch (StatusRuntimeException e) {
             throw translate(e, "prepare");
         }
+    }
+
+    private static PayloadSpec.Builder payloads(Share share) {
+        PayloadSpec.Builder p = PayloadSpec.newBuilder().setRandomBytesRatio(share.workload().randomBytesRatio());
+        if (!share.assignment().producers().isEmpty()) {
+            share.payloads().forEach(v -> p.addValues(ByteString.copyFrom(v)));
+        }
+        return p;
     }
 
     /**

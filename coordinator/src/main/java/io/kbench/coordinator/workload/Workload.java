@@ -1,35 +1,67 @@
 package io.kbench.coordinator.workload;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shape of the load: topics, producers, consumers, message size, rate and timing. Validated once
- * when loaded ({@link #load}); every instance is valid.
+ * The shape of the load: topics, producers, consumers, messages (size or payload file, keys), rate and
+ * amount (time or record count). Validated once when loaded ({@link #load}); every instance is valid.
  *
  * @param name                     a name for reports
  * @param topics                   number of topics (generated names, unique per run)
  * @param partitionsPerTopic       partitions of each topic
- * @param messageSize              value size in bytes
+ * @param messageSize              value size in bytes of generated values (unused with a payload file)
  * @param producersPerTopic        producers writing to each topic
  * @param subscriptionsPerTopic    consumer groups reading each topic (each reads every message)
  * @param consumersPerSubscription consumers in each group (they share the topic's partitions)
  * @param producerRate             messages per second for the whole workload, or -1 for unthrottled
  * @param warmupSeconds            seconds of load before measurement starts (streamed, not summarized)
- * @param durationSeconds          measured seconds of load after warm-up
+ * @param durationSeconds          measured seconds of load after warm-up, or 0 when {@code numRecords} is set
+ * @param numRecords               messages to send in all (warm-up included), or 0 when time-bound
+ * @param keyDistribution          how keys are chosen
+ * @param keys                     number of distinct keys
+ * @param zipfExponent             exponent of the Zipf key distribution
+ * @param payloadFile              file whose delimited records are the message values, or null
+ * @param payloadDelimiter         delimiter of the payload file's records
+ * @param randomBytesRatio         fraction of each generated value that is random (the rest zeros)
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
-                       int warmupSeconds, int durationSeconds) {
+                       int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
+                       int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
+                       double randomBytesRatio) {
 
     /** The keys a workload file may contain. */
     public static final List<String> KEYS = List.of("name", "topics", "partitionsPerTopic", "messageSize",
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
-            "warmupSeconds", "durationSeconds");
+            "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
+            "payloadFile", "payloadDelimiter", "randomBytesRatio");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
+
+    /** How message keys are chosen; keys are "key-0" ... "key-(keys-1)". */
+    public enum KeyDistribution {
+        /** No key: the client spreads messages over partitions. */
+        none,
+        /** Message i of a producer has key i mod keys. */
+        roundRobin,
+        /** Uniformly random key. */
+        random,
+        /** Zipf-distributed key (key-0 most frequent), exponent {@code zipfExponent}. */
+        zipf
+    }
+
+    /** A time-bound workload with generated values and no keys (the common case, and the tests'). */
+    public static Workload timed(String name, int topics, int partitionsPerTopic, int messageSize,
+                                 int producersPerTopic, int subscriptionsPerTopic, int consumersPerSubscription,
+                                 long producerRate, int warmupSeconds, int durationSeconds) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
+                1000, 1.0, null, "\n", 1.0);
+    }
 
     public int producerCount() {
         return topics * producersPerTopic;
@@ -58,20 +90,74 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         long rate = y.integer("producerRate", UNTHROTTLED, -1, 1_000_000_000L,
                 "-1 for unthrottled, or 1 to 1000000000 msg/s");
         int warmup = (int) y.integer("warmupSeconds", 0, 0, 86_400, "0 to 86400");
-        int duration = (int) y.integer("durationSeconds", 60, 1, 7 * 86_400, "1 to 604800");
-        if (!y.has("durationSeconds")) {
-            y.errorAt("name", "durationSeconds is required (measured seconds of load, 1 to 604800)");
+        int duration = (int) y.integer("durationSeconds", 0, 1, 7 * 86_400, "1 to 604800");
+        long records = y.integer("numRecords", 0, 1, 1_000_000_000_000L, "1 to 1000000000000 messages");
+        List<String> distributions = java.util.Arrays.stream(KeyDistribution.values()).map(Enum::name).toList();
+        KeyDistribution keyDistribution = KeyDistribution.valueOf(y.choice("keyDistribution", "none", distributions));
+        int keys = (int) y.integer("keys", 1000, 1, 100_000_000, "1 to 100000000 distinct keys");
+        double zipf = y.decimal("zipfExponent", 1.0, 0.01, 10, "0.01 to 10");
+        String payloadFile = y.string("payloadFile", null);
+        String delimiter = y.string("payloadDelimiter", "\n");
+        double ratio = y.decimal("randomBytesRatio", 1.0, 0, 1, "0 to 1 (fraction of each value that is random)");
+
+        int producerCount = topics * producers;
+        if (y.has("durationSeconds") == y.has("numRecords")) {
+            y.errorAt(y.has("durationSeconds") ? "numRecords" : "name",
+                    "give exactly one of durationSeconds (measured seconds, 1 to 604800) or numRecords (messages in all)");
         }
         if (rate == 0) {
             y.errorAt("producerRate", "producerRate is 0; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s");
-        } else if (rate > 0 && rate < (long) topics * producers) {
+        } else if (rate > 0 && rate < producerCount) {
             y.errorAt("producerRate", "producerRate " + rate + " is below the number of producers ("
-                    + (long) topics * producers + "); every producer needs at least 1 msg/s");
+                    + producerCount + "); every producer needs at least 1 msg/s");
+        }
+        if (records > 0 && records < producerCount) {
+            y.errorAt("numRecords", "numRecords " + records + " is below the number of producers (" + producerCount
+                    + "); every producer needs at least 1 record");
+        }
+        if ((y.has("keys") || y.has("zipfExponent")) && keyDistribution == KeyDistribution.none) {
+            y.errorAt(y.has("keys") ? "keys" : "zipfExponent", "keys and zipfExponent need a keyDistribution "
+                    + "(roundRobin, random or zipf)");
+        }
+        if (y.has("zipfExponent") && keyDistribution != KeyDistribution.zipf && keyDistribution != KeyDistribution.none) {
+            y.errorAt("zipfExponent", "zipfExponent applies only to keyDistribution: zipf");
+        }
+        String resolvedPayload = null;
+        if (payloadFile != null) {
+            if (y.has("messageSize") || y.has("randomBytesRatio")) {
+                y.errorAt(y.has("messageSize") ? "messageSize" : "randomBytesRatio",
+                        "messageSize and randomBytesRatio describe generated values; remove them when payloadFile is set");
+            }
+            Path p = path.toAbsolutePath().getParent().resolve(payloadFile).normalize();
+            resolvedPayload = p.toString();
+            try {
+                PayloadFile.read(p, delimiter);
+            } catch (java.nio.file.NoSuchFileException e) {
+                y.errorAtValue("payloadFile", "payload file " + p + " not found");
+            } catch (IOException | IllegalArgumentException e) {
+                y.errorAtValue("payloadFile", "payload file " + p + ": " + e.getMessage());
+            }
+        } else if (y.has("payloadDelimiter")) {
+            y.errorAt("payloadDelimiter", "payloadDelimiter applies only with a payloadFile");
         }
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
         }
-        return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup, duration);
+        return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
+                y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
+                zipf, resolvedPayload, delimiter, ratio);
+    }
+
+    /** The payload file's values, or an empty list for generated values. */
+    public List<byte[]> payloadValues() {
+        if (payloadFile == null) {
+            return List.of();
+        }
+        try {
+            return PayloadFile.read(Path.of(payloadFile), payloadDelimiter);
+        } catch (IOException e) {
+            throw new InvalidConfigException(List.of(new ConfigError(payloadFile, 1, 1, "cannot read: " + e.getMessage())));
+        }
     }
 }

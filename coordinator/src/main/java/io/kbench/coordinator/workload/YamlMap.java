@@ -141,6 +141,46 @@ final class YamlMap {
         return fallback;
     }
 
+    double decimal(String key, double fallback, double min, double max, String allowed) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return fallback;
+        }
+        if (t.getValueNode() instanceof ScalarNode s) {
+            try {
+                double d = Double.parseDouble(s.getValue());
+                if (d >= min && d <= max) {
+                    return d;
+                }
+                error(s, key + " is " + s.getValue() + "; allowed: " + allowed);
+                return fallback;
+            } catch (NumberFormatException e) {
+                error(s, key + " must be a number (" + allowed + "), got '" + s.getValue() + "'");
+                return fallback;
+            }
+        }
+        error(t.getValueNode(), key + " must be a number (" + allowed + ")");
+        return fallback;
+    }
+
+    /** One of {@code allowed} (exact spelling); reports the closest on a miss. */
+    String choice(String key, String fallback, List<String> allowed) {
+        String v = string(key, fallback);
+        if (v != null && !allowed.contains(v)) {
+            String near = Names.closest(v, allowed);
+            errorAt(key, key + " '" + v + "' is not known" + (near == null ? "" : " (did you mean '" + near + "'?)")
+                    + "; allowed: " + String.join(", ", allowed));
+            return fallback;
+        }
+        return v;
+    }
+
+    /** Position of a key's value, for errors about it. */
+    void errorAtValue(String key, String message) {
+        NodeTuple t = entries.get(key);
+        error(t != null ? t.getValueNode() : node, message);
+    }
+
     /** A mapping of names to scalar values (client properties), values as strings. */
     Map<String, String> properties(String key) {
         Map<String, String> out = new LinkedHashMap<>();

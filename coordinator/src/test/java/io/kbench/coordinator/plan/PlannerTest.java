@@ -46,7 +46,7 @@ class PlannerTest {
     })
     void shouldAssignEveryTaskOnceWithExactRatesAndBalancedLoad(int topics, int producers, int subs, int consumers,
                                                                 long rate, int workers) {
-        Workload w = new Workload("t", topics, 6, 100, producers, subs, consumers, rate, 0, 10);
+        Workload w = Workload.timed("t", topics, 6, 100, producers, subs, consumers, rate, 0, 10);
         Plan plan = Planner.plan(w, workers, "run1");
 
         assertEquals(workers, plan.workers().size());
@@ -85,9 +85,26 @@ class PlannerTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} records over {1} topics x {2} producers")
+    @CsvSource({"1000, 1, 1", "1000, 1, 3", "7, 7, 1", "1000000007, 2, 5"})
+    void shouldSplitARecordCountExactlyAcrossProducers(long records, int topics, int producers) {
+        Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
+        Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
+                1000, 1.0, null, "\n", 1.0);
+        Plan plan = Planner.plan(w, 2, "r");
+        long sum = 0;
+        for (Plan.WorkerAssignment a : plan.workers()) {
+            for (Plan.ProducerTask p : a.producers()) {
+                assertTrue(p.recordLimit() >= records / (topics * producers));
+                sum += p.recordLimit();
+            }
+        }
+        assertEquals(records, sum);
+    }
+
     @org.junit.jupiter.api.Test
     void shouldGiveEachSubscriptionOfEachTopicItsOwnGroup() {
-        Workload w = new Workload("t", 2, 3, 100, 1, 2, 2, 100, 0, 10);
+        Workload w = Workload.timed("t", 2, 3, 100, 1, 2, 2, 100, 0, 10);
         Plan plan = Planner.plan(w, 3, "abc");
         Set<String> groups = new HashSet<>();
         plan.workers().forEach(a -> a.consumers().forEach(c -> groups.add(c.topic() + "|" + c.group())));

@@ -37,7 +37,7 @@ class WorkloadTest {
                 warmupSeconds: 5
                 durationSeconds: 20
                 """));
-        assertEquals(new Workload("demo", 2, 6, 100, 3, 2, 4, 20_000, 5, 20), w);
+        assertEquals(Workload.timed("demo", 2, 6, 100, 3, 2, 4, 20_000, 5, 20), w);
         assertEquals(6, w.producerCount());
         assertEquals(16, w.consumerCount());
     }
@@ -55,7 +55,12 @@ class WorkloadTest {
         "producerRate: 0|2:1|producerRate is 0; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
         "producerRate: -7|2:15|producerRate is -7; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
         "producersPerTopic: 4\\nproducerRate: 3|3:1|producerRate 3 is below the number of producers (4); every producer needs at least 1 msg/s",
-        "partitionsPerTopc: 3|2:1|unknown workload key 'partitionsPerTopc' (did you mean 'partitionsPerTopic'?); allowed: name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic, consumersPerSubscription, producerRate, warmupSeconds, durationSeconds",
+        "numRecords: 100|2:1|give exactly one of durationSeconds (measured seconds, 1 to 604800) or numRecords (messages in all)",
+        "keys: 10|2:1|keys and zipfExponent need a keyDistribution (roundRobin, random or zipf)",
+        "keyDistribution: roundRobin\\nzipfExponent: 1.2|3:1|zipfExponent applies only to keyDistribution: zipf",
+        "keyDistribution: zipff|2:1|keyDistribution 'zipff' is not known (did you mean 'zipf'?); allowed: none, roundRobin, random, zipf",
+        "randomBytesRatio: 1.5|2:19|randomBytesRatio is 1.5; allowed: 0 to 1 (fraction of each value that is random)",
+        "payloadDelimiter: ','|2:1|payloadDelimiter applies only with a payloadFile",
         "topics: [1, 2]|2:9|topics must be a whole number (1 to 10000)",
         "name: x\\nname: y|3:1|duplicate key 'name'",
     })
@@ -72,8 +77,54 @@ class WorkloadTest {
         assertEquals(List.of(
                 p + ":1:9: topics is 0; allowed: 1 to 10000",
                 p + ":2:14: messageSize is 0; allowed: 1 to 104857600 bytes",
-                p + ":1:1: durationSeconds is required (measured seconds of load, 1 to 604800)"),
+                p + ":1:1: give exactly one of durationSeconds (measured seconds, 1 to 604800) or numRecords (messages in all)"),
                 e.errors().stream().map(ConfigError::toString).toList());
+    }
+
+    @Test
+    void shouldSuggestTheClosestKeyForATypo() throws IOException {
+        Path p = file("typo.yaml", "durationSeconds: 10\npartitionsPerTopc: 3\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(p + ":2:1: unknown workload key 'partitionsPerTopc' (did you mean 'partitionsPerTopic'?); allowed: "
+                + String.join(", ", Workload.KEYS), e.getMessage());
+    }
+
+    @Test
+    void shouldReadARecordCountKeysAndAPayloadFileRelativeToTheWorkload() throws IOException {
+        Files.writeString(dir.resolve("payloads.txt"), "alpha\nbeta\n\ngamma\n");
+        Workload w = Workload.load(file("counted.yaml", """
+                numRecords: 1000
+                producersPerTopic: 2
+                keyDistribution: zipf
+                keys: 50
+                zipfExponent: 1.2
+                payloadFile: payloads.txt
+                """));
+        assertEquals(1000, w.numRecords());
+        assertEquals(0, w.durationSeconds());
+        assertEquals(Workload.KeyDistribution.zipf, w.keyDistribution());
+        assertEquals(50, w.keys());
+        assertEquals(1.2, w.zipfExponent());
+        assertEquals(List.of("alpha", "beta", "gamma"),
+                w.payloadValues().stream().map(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8)).toList());
+    }
+
+    @Test
+    void shouldRejectAMissingPayloadFileAndMixingItWithGeneratedValues() throws IOException {
+        Path p = file("pf.yaml", "durationSeconds: 10\nmessageSize: 100\npayloadFile: nope.txt\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(List.of(
+                p + ":2:1: messageSize and randomBytesRatio describe generated values; remove them when payloadFile is set",
+                p + ":3:14: payload file " + dir.resolve("nope.txt") + " not found"),
+                e.errors().stream().map(ConfigError::toString).toList());
+    }
+
+    @Test
+    void shouldRejectFewerRecordsThanProducers() throws IOException {
+        Path p = file("few.yaml", "numRecords: 2\nproducersPerTopic: 3\n");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        assertEquals(p + ":1:1: numRecords 2 is below the number of producers (3); every producer needs at least 1 record",
+                e.getMessage());
     }
 
     @Test

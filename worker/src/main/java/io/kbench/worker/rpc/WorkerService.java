@@ -30,6 +30,7 @@ import io.kbench.protocol.rpc.StopRequest;
 import io.kbench.protocol.rpc.StopResponse;
 import io.kbench.protocol.rpc.WorkerGrpc;
 import io.kbench.worker.IntervalSnapshot;
+import io.kbench.worker.Keys;
 import io.kbench.worker.PrepareStatus;
 import io.kbench.worker.RunManager;
 import io.kbench.worker.RunSpec;
@@ -129,8 +130,27 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         if (r.getRunId().isEmpty()) {
             throw new WorkerException(WorkerException.Kind.INVALID, "run_id is empty");
         }
-        if (r.getMessageSize() < 1 || r.getIntervalMicros() < 1000) {
-            throw new WorkerException(WorkerException.Kind.INVALID, "message_size must be >= 1 and interval_micros >= 1000");
+        if (r.getMessageSize() < 1 && r.getPayloads().getValuesCount() == 0 || r.getIntervalMicros() < 1000) {
+            throw new WorkerException(WorkerException.Kind.INVALID,
+                    "message_size must be >= 1 (or payload values given) and interval_micros >= 1000");
+        }
+        double ratio = r.getPayloads().getRandomBytesRatio();
+        if (ratio < 0 || ratio > 1) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "random_bytes_ratio must be 0..1, got " + ratio);
+        }
+        Keys.Distribution keys = switch (r.getKeys().getDistribution()) {
+            case KEY_ROUND_ROBIN -> Keys.Distribution.ROUND_ROBIN;
+            case KEY_RANDOM -> Keys.Distribution.RANDOM;
+            case KEY_ZIPF -> Keys.Distribution.ZIPF;
+            default -> Keys.Distribution.NONE;
+        };
+        if (keys != Keys.Distribution.NONE && r.getKeys().getCount() < 1
+                || keys == Keys.Distribution.ZIPF && !(r.getKeys().getZipfExponent() > 0)) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "keys: count must be >= 1 and zipf_exponent > 0");
+        }
+        List<byte[]> payloads = new ArrayList<>();
+        for (ByteString v : r.getPayloads().getValuesList()) {
+            payloads.add(v.toByteArray());
         }
         List<TopicSpec> topics = new ArrayList<>();
         for (io.kbench.protocol.rpc.TopicSpec t : r.getCreateTopicsList()) {
@@ -142,7 +162,12 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 throw new WorkerException(WorkerException.Kind.INVALID,
                         "producer " + p.getProducerIndex() + ": rate must be -1 or >= 1, got " + p.getRatePerSecond());
             }
-            producers.add(new RunSpec.Producer(p.getProducerIndex(), p.getTopic(), p.getRatePerSecond()));
+            if (p.getRecordLimit() < 0) {
+                throw new WorkerException(WorkerException.Kind.INVALID,
+                        "producer " + p.getProducerIndex() + ": record_limit must be >= 0, got " + p.getRecordLimit());
+            }
+            producers.add(new RunSpec.Producer(p.getProducerIndex(), p.getTopic(), p.getRatePerSecond(),
+                    p.getRecordLimit()));
         }
         List<RunSpec.Consumer> consumers = new ArrayList<>();
         for (ConsumerAssignment c : r.getConsumersList()) {
@@ -152,7 +177,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
         String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
         return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
-                consumers, r.getMessageSize(), r.getIntervalMicros());
+                consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
+                r.getKeys().getZipfExponent());
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {

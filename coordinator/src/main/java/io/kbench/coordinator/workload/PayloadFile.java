@@ -1,0 +1,43 @@
+package io.kbench.coordinator.workload;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a payload file as {@code kafka-producer-perf-test --payload-file} does: the file's text split at
+ * every delimiter (a newline unless given), empty pieces dropped; each piece is one message value, sent
+ * verbatim as its UTF-8 bytes. Producers use the values in file order and start again at the end.
+ */
+public final class PayloadFile {
+    /** Largest payload file accepted (its values travel to every worker in the prepare request). */
+    public static final long MAX_BYTES = 32L * 1024 * 1024;
+
+    private PayloadFile() { }
+
+    /**
+     * @throws IOException when the file cannot be read
+     * @throws IllegalArgumentException when it is too large or holds no value
+     */
+    public static List<byte[]> read(Path file, String delimiter) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_BYTES) {
+            throw new IllegalArgumentException("payload file is " + size + " bytes; at most " + MAX_BYTES + " allowed");
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        List<byte[]> values = new ArrayList<>();
+        for (String piece : text.split(Pattern.quote(delimiter))) {
+            if (!piece.isEmpty()) {
+                values.add(piece.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("payload file holds no value (empty, or only delimiters)");
+        }
+        return values;
+    }
+}

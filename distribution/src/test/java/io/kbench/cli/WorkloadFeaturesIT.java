@@ -1,0 +1,105 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.embedded.EmbeddedKafka;
+import io.kbench.worker.Keys;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Workload features checked against what really lands in the topic (run in-process, real broker). */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class WorkloadFeaturesIT {
+    private static final int PARTITIONS = 6;
+    private static final int KEYS = 12;
+    private static final long RECORDS = 6_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldSendExactlyNumRecordsWithRoundRobinKeysAndPayloadFileValuesVerbatim() throws Exception {
+        Files.writeString(dir.resolve("values.txt"), "alpha|beta|{\"json\": true}|");
+        Path workload = dir.resolve("keyed.yaml");
+        Files.writeString(workload, """
+                topics: 1
+                partitionsPerTopic: %d
+                producersPerTopic: 2
+                subscriptionsPerTopic: 1
+                keyDistribution: roundRobin
+                keys: %d
+                payloadFile: values.txt
+                payloadDelimiter: "|"
+                producerRate: -1
+                numRecords: %d
+                """.formatted(PARTITIONS, KEYS, RECORDS));
+        Path out = dir.resolve("out");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            int rc = Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--keep-topics",
+                    "--output", out.toString(), workload.toString());
+            assertEquals(0, rc);
+            JsonNode result = new ObjectMapper().readTree(out.resolve("result.json").toFile());
+            assertEquals(RECORDS, result.get("summary").get("sent").asLong(), "numRecords stops exactly");
+            assertEquals(RECORDS, result.get("summary").get("received").asLong());
+            String topic = result.get("topics").get(0).asText();
+
+            Map<Integer, Long> perPartition = new HashMap<>();
+            Map<String, Long> perValue = new HashMap<>();
+            Map<String, Long> perKey = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : readAll(kafka, topic)) {
+                perPartition.merge(r.partition(), 1L, Long::sum);
+                perValue.merge(new String(r.value(), StandardCharsets.UTF_8), 1L, Long::sum);
+                perKey.merge(new String(r.key(), StandardCharsets.UTF_8), 1L, Long::sum);
+            }
+            // each of the 2 producers cycles the 12 keys over its 3,000 records: 250 + 250 per key
+            Map<String, Long> wantKeys = new HashMap<>();
+            Map<Integer, Long> wantPartitions = new HashMap<>();
+            for (int k = 0; k < KEYS; k++) {
+                byte[] key = Keys.name(k).getBytes(StandardCharsets.UTF_8);
+                wantKeys.put(Keys.name(k), RECORDS / KEYS);
+                wantPartitions.merge(Utils.toPositive(Utils.murmur2(key)) % PARTITIONS, RECORDS / KEYS, Long::sum);
+            }
+            assertEquals(wantKeys, perKey);
+            assertEquals(wantPartitions, perPartition, "records per partition follow the keys' partitions");
+            assertEquals(Map.of("alpha", 2_000L, "beta", 2_000L, "{\"json\": true}", 2_000L), perValue,
+                    "payload file values are sent verbatim, in turn");
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        List<ConsumerRecord<byte[], byte[]>> all = new java.util.ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = new java.util.ArrayList<>();
+            for (int i = 0; i < PARTITIONS; i++) {
+                tps.add(new TopicPartition(topic, i));
+            }
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (all.size() < RECORDS && System.nanoTime() < deadline) {
+                c.poll(Duration.ofMillis(200)).forEach(all::add);
+            }
+        }
+        return all;
+    }
+}

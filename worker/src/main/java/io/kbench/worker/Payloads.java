@@ -1,0 +1,64 @@
+package io.kbench.worker;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The message values one worker's producers cycle through, prepared before the run. HOT PATH:
+ * {@link #valueFor(long)} is an array lookup.
+ *
+ * <p>Either explicit values (a payload file's records, in order) or generated ones: {@link #GENERATED}
+ * distinct values of the message size, each with the given fraction of random bytes and the rest zeros,
+ * so compression codecs see data as compressible as the workload says (all-zero payloads would make any
+ * compression result meaningless; all-random ones make compression pure cost).
+ */
+public final class Payloads {
+    /** Distinct generated values, capped so they take at most {@link #GENERATED_BYTES_CAP} in all. */
+    static final int GENERATED = 256;
+    static final long GENERATED_BYTES_CAP = 64L * 1024 * 1024;
+
+    private final byte[][] values;
+
+    private Payloads(byte[][] values) {
+        if (values.length == 0) {
+            throw new IllegalArgumentException("no payloads");
+        }
+        this.values = values;
+    }
+
+    public static Payloads of(List<byte[]> explicit) {
+        return new Payloads(explicit.toArray(new byte[0][]));
+    }
+
+    /**
+     * @param size             bytes per value
+     * @param randomBytesRatio fraction of each value that is random (0 to 1); the rest are zeros
+     * @param seed             random seed
+     */
+    public static Payloads generate(int size, double randomBytesRatio, long seed) {
+        if (randomBytesRatio < 0 || randomBytesRatio > 1) {
+            throw new IllegalArgumentException("random bytes ratio must be 0..1, got " + randomBytesRatio);
+        }
+        int count = (int) Math.max(1, Math.min(GENERATED, GENERATED_BYTES_CAP / Math.max(1, size)));
+        int random = (int) Math.round(size * randomBytesRatio);
+        SplittableRandom rng = new SplittableRandom(seed);
+        byte[][] values = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            byte[] v = new byte[size];
+            for (int b = 0; b < random; b++) {
+                v[b] = (byte) rng.nextInt(256);
+            }
+            values[i] = v;
+        }
+        return new Payloads(values);
+    }
+
+    // HOT PATH
+    public byte[] valueFor(long messageIndex) {
+        return values[(int) (messageIndex % values.length)];
+    }
+
+    public int count() {
+        return values.length;
+    }
+}
