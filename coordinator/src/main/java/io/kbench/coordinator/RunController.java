@@ -69,8 +69,9 @@ public final class RunController {
      * @param completed true when the run ran its course
      * @param resultFile the result.json written (also for a failed run), or null if it could not be written
      * @param error      why it failed, or null
+     * @param summary    the run's figures (of what was gathered, for a failed run)
      */
-    public record Outcome(boolean completed, Path resultFile, String error) { }
+    public record Outcome(boolean completed, Path resultFile, String error, Summary summary) { }
 
     private final Workload workload;
     private final Profile profile;
@@ -121,7 +122,7 @@ public final class RunController {
 
     private Outcome run(List<WorkerClient> clients) {
         Instant startedAt = Instant.now();
-        String runId = RUN_ID_TIME.format(startedAt) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        String runId = newRunId();
         List<WorkerClient.Identity> ids = identifyAll(clients);
         Plan plan = Planner.plan(workload, clients.size(), runId);
         List<ClockEstimator.Estimate> clocks = new ArrayList<>();
@@ -217,8 +218,7 @@ public final class RunController {
         printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,
                 workload.subscriptionsPerTopic());
         issues.forEach(i -> printer.line("  issue: " + i));
-        Path dir = options.outputDir() != null ? options.outputDir()
-                : Path.of("results", workload.name() + "-" + runId);
+        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         Path file = null;
         try {
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
@@ -227,7 +227,7 @@ public final class RunController {
         } catch (IOException e) {
             printer.line("could not write results to " + dir + ": " + e.getMessage());
         }
-        return new Outcome(error == null, file, error);
+        return new Outcome(error == null, file, error, summary);
     }
 
     private List<WorkerClient.Identity> identifyAll(List<WorkerClient> clients) {
@@ -294,6 +294,16 @@ public final class RunController {
             }
             sleep(200);
         }
+    }
+
+    /** {@code results/<name>-<run id>}: where results go without {@code --output}. */
+    public static Path defaultOutput(String name, String id) {
+        return Path.of("results", name + "-" + id);
+    }
+
+    /** A new run id: UTC time and 16 random bits. */
+    public static String newRunId() {
+        return RUN_ID_TIME.format(Instant.now()) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     }
 
     /** End of the last measured interval in which anything was sent (the producers' end in a count run). */

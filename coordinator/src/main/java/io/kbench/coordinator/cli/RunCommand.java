@@ -2,13 +2,19 @@ package io.kbench.coordinator.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,6 +29,9 @@ import picocli.CommandLine.Parameters;
             "With no --workers, workers run in this process (over gRPC on loopback). With no bootstrap servers",
             "(neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded single-node Kafka",
             "broker (KRaft) is started on loopback for the run and removed afterwards.",
+            "",
+            "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes",
+            "its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
             "",
             "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or",
             "unreachable worker/cluster."})
@@ -47,7 +56,7 @@ public final class RunCommand implements Callable<Integer> {
     String bootstrapServers;
 
     @Option(names = "--output", paramLabel = "DIR",
-            description = "Directory for result.json (default: results/<workload>-<run id>).")
+            description = "Directory for result.json (default: results/<workload>-<run id>); for a sweep, the directory of its runs and table.")
     Path output;
 
     @Option(names = "--local-workers", paramLabel = "N", defaultValue = "1",
@@ -61,24 +70,43 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--keep-topics", description = "Leave the run's topics on the cluster afterwards.")
     boolean keepTopics;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = {"Override a profile key, repeatable: producer.acks=all, consumer.fetch.min.bytes=1024,",
+                "topic.min.insync.replicas=2, replicationFactor=3, bootstrap.servers=b1:9092."})
+    List<String> set = new ArrayList<>();
+
     public RunCommand(LocalEnvironment local) {
         this.local = local;
     }
 
     @Override
     public Integer call() {
-        Workload workload = Workload.load(workloadFile);
+        Sweep sweep = Sweep.load(workloadFile);
+        Workload workload = sweep.base();
         Profile profile = driverFile == null ? Profile.defaults() : Profile.load(driverFile);
+        try {
+            profile = profile.with(overrides());
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--set: " + e.getMessage());
+        }
         if (localWorkers < 1 || localWorkers > 64) {
             throw new UserException("--local-workers must be 1 to 64, got " + localWorkers);
         }
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
-        if (workload.warmupSeconds() % intervalSeconds != 0 || workload.durationSeconds() % intervalSeconds != 0) {
-            // durationSeconds is 0 for a record-count run: that is a multiple of anything
-            throw new UserException("warmupSeconds (" + workload.warmupSeconds() + ") and durationSeconds ("
-                    + workload.durationSeconds() + ") must be multiples of --interval " + intervalSeconds);
+        for (Sweep.Point p : sweep.points()) {
+            Workload w = p.workload();
+            if (w.warmupSeconds() % intervalSeconds != 0 || w.durationSeconds() % intervalSeconds != 0) {
+                // durationSeconds is 0 for a record-count run: that is a multiple of anything
+                throw new UserException("warmupSeconds (" + w.warmupSeconds() + ") and durationSeconds ("
+                        + w.durationSeconds() + ") must be multiples of --interval " + intervalSeconds);
+            }
+            try {
+                profile.with(p.profileOverrides());
+            } catch (IllegalArgumentException e) {
+                throw new UserException(workloadFile + ": matrix: " + e.getMessage());
+            }
         }
         for (String w : workers) {
             if (!ADDRESS.matcher(w).matches()) {
@@ -97,27 +125,90 @@ public final class RunCommand implements Callable<Integer> {
                 System.out.println("embedded broker ready at " + bootstrap);
             }
             List<String> addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : workers;
-            RunController controller = new RunController(workload, profile.withBootstrapServers(bootstrap),
-                    addresses, new RunController.Options(output, keepTopics, intervalSeconds * 1_000_000L),
-                    System.out);
+            Profile resolved = profile.withBootstrapServers(bootstrap);
             // Ctrl-C / SIGTERM: stop the workers, keep the results so far, remove what was started locally
+            AtomicReference<RunController> current = new AtomicReference<>();
+            AtomicBoolean interrupted = new AtomicBoolean();
             Thread onSignal = new Thread(() -> {
-                controller.interrupt("interrupted (SIGINT/SIGTERM)");
-                try {
-                    controller.awaitDone(30_000);
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
+                interrupted.set(true);
+                RunController c = current.get();
+                if (c != null) {
+                    c.interrupt("interrupted (SIGINT/SIGTERM)");
+                    try {
+                        c.awaitDone(30_000);
+                    } catch (InterruptedException ignored) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
                 env.close();
             }, "kbench-interrupt");
             Runtime.getRuntime().addShutdownHook(onSignal);
-            RunController.Outcome outcome = controller.run();
             try {
-                Runtime.getRuntime().removeShutdownHook(onSignal);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is already running; it closes the environment
+                return sweep.isSweep() ? runSweep(sweep, resolved, addresses, current, interrupted)
+                        : runOne(workload, resolved, addresses, output, current).completed() ? 0 : 1;
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onSignal);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is already running; it closes the environment
+                }
             }
-            return outcome.completed() ? 0 : 1;
         }
+    }
+
+    private RunController.Outcome runOne(Workload workload, Profile profile, List<String> addresses, Path dir,
+                                         AtomicReference<RunController> current) {
+        RunController controller = new RunController(workload, profile, addresses,
+                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), System.out);
+        current.set(controller);
+        return controller.run();
+    }
+
+    private int runSweep(Sweep sweep, Profile profile, List<String> addresses, AtomicReference<RunController> current,
+                         AtomicBoolean interrupted) {
+        Path base = output != null ? output : RunController.defaultOutput(sweep.base().name() + "-sweep", RunController.newRunId());
+        SweepReport report = new SweepReport(sweep.axes());
+        List<Sweep.Point> points = sweep.points();
+        boolean allCompleted = true;
+        for (int i = 0; i < points.size(); i++) {
+            Sweep.Point p = points.get(i);
+            if (interrupted.get()) {
+                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null));
+                allCompleted = false;
+                continue;
+            }
+            System.out.printf("%n=== sweep %d/%d: %s ===%n", i + 1, points.size(), p.label());
+            Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
+            try {
+                RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), addresses, dir, current);
+                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary()));
+                allCompleted &= o.completed();
+            } catch (UserException e) {
+                // e.g. the cluster refused this combination's settings: record it and go on with the next
+                System.out.println("combination failed: " + e.getMessage());
+                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null));
+                allCompleted = false;
+            }
+        }
+        report.print(System.out);
+        try {
+            report.write(base);
+            System.out.println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json"));
+        } catch (java.io.IOException e) {
+            System.out.println("could not write the sweep table to " + base + ": " + e.getMessage());
+        }
+        return allCompleted ? 0 : 1;
+    }
+
+    private Map<String, String> overrides() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String s : set) {
+            int eq = s.indexOf('=');
+            if (eq < 1) {
+                throw new UserException("--set '" + s + "': expected KEY=VALUE, e.g. producer.acks=all");
+            }
+            m.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+        }
+        return m;
     }
 }

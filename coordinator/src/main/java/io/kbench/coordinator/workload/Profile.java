@@ -93,6 +93,76 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         return new Profile(name, driver, bootstrap, rf, common, producer, consumer, admin, topic);
     }
 
+    /** Sections a dotted override key may start with, e.g. {@code producer.batch.size}. */
+    public static final List<String> SECTIONS = List.of("producer", "consumer", "admin", "topic", "common");
+
+    /**
+     * Why {@code key} cannot be overridden ({@code --set} or a sweep's matrix), or null when it can:
+     * {@code replicationFactor}, {@code bootstrap.servers}, or {@code <section>.<property>}.
+     */
+    public static String overrideKeyProblem(String key) {
+        if (key.equals("replicationFactor") || key.equals("bootstrap.servers")) {
+            return null;
+        }
+        int dot = key.indexOf('.');
+        String section = dot < 0 ? key : key.substring(0, dot);
+        if (dot < 0 || dot == key.length() - 1 || !SECTIONS.contains(section)) {
+            return "'" + key + "' is not a profile key; allowed: replicationFactor, bootstrap.servers, or "
+                    + String.join(".<property>, ", SECTIONS) + ".<property>";
+        }
+        String property = key.substring(dot + 1);
+        if (section.equals("producer") && property.endsWith(".serializer")
+                || section.equals("consumer") && (property.endsWith(".deserializer") || property.equals("group.id"))) {
+            return key + " is set by kbench";
+        }
+        return null;
+    }
+
+    /**
+     * This profile with overrides applied ({@code producer.acks -> all}, {@code replicationFactor -> 3}).
+     *
+     * @throws IllegalArgumentException naming the first key or value that cannot be applied
+     */
+    public Profile with(Map<String, String> overrides) {
+        String servers = bootstrapServers;
+        int rf = replicationFactor;
+        Map<String, Map<String, String>> sections = new LinkedHashMap<>();
+        sections.put("common", new LinkedHashMap<>(common));
+        sections.put("producer", new LinkedHashMap<>(producer));
+        sections.put("consumer", new LinkedHashMap<>(consumer));
+        sections.put("admin", new LinkedHashMap<>(admin));
+        sections.put("topic", new LinkedHashMap<>(topic));
+        for (Map.Entry<String, String> o : overrides.entrySet()) {
+            String problem = overrideKeyProblem(o.getKey());
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            if (o.getKey().equals("replicationFactor")) {
+                rf = replicationFactor(o.getValue());
+            } else if (o.getKey().equals("bootstrap.servers")) {
+                servers = o.getValue();
+            } else {
+                int dot = o.getKey().indexOf('.');
+                sections.get(o.getKey().substring(0, dot)).put(o.getKey().substring(dot + 1), o.getValue());
+            }
+        }
+        return new Profile(name, driver, servers, rf, sections.get("common"), sections.get("producer"),
+                sections.get("consumer"), sections.get("admin"), sections.get("topic"));
+    }
+
+    /** Parses a replication factor given as text. */
+    public static int replicationFactor(String value) {
+        try {
+            int rf = Integer.parseInt(value.trim());
+            if (rf >= 1 && rf <= Short.MAX_VALUE) {
+                return rf;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("replicationFactor must be a whole number 1 to 32767, got '" + value + "'");
+    }
+
     /** True when a property's value must never be printed or written. */
     public static boolean isSecret(String key) {
         return SECRET.matcher(key).matches();

@@ -2,7 +2,6 @@ package io.kbench.coordinator.workload;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,7 +36,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     public static final List<String> KEYS = List.of("name", "topics", "partitionsPerTopic", "messageSize",
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
-            "payloadFile", "payloadDelimiter", "randomBytesRatio");
+            "payloadFile", "payloadDelimiter", "randomBytesRatio", "matrix");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -77,8 +76,11 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
      * @throws InvalidConfigException listing every problem with its {@code file:line:column}
      */
     public static Workload load(Path path) {
-        List<ConfigError> errors = new ArrayList<>();
-        YamlMap y = YamlMap.read(path, errors);
+        return Sweep.load(path).base();
+    }
+
+    /** Reads the workload fields of {@code y} (the matrix already taken out), adding problems to its errors. */
+    static Workload parse(YamlMap y, Path path, List<ConfigError> errors) {
         String fileName = path.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         String name = y.string("name", fileName);
         int topics = (int) y.integer("topics", 1, 1, 10_000, "1 to 10000");
@@ -142,7 +144,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         }
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
-            throw new InvalidConfigException(errors);
+            return null;
         }
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,

@@ -54,6 +54,13 @@ final class YamlMap {
         }
     }
 
+    private YamlMap(String file, Node node, List<ConfigError> errors, Map<String, NodeTuple> entries) {
+        this.file = file;
+        this.node = node;
+        this.errors = errors;
+        this.entries.putAll(entries);
+    }
+
     /**
      * Parses {@code path} as a YAML mapping. Syntax errors and a top level that is not a mapping are thrown
      * as {@link InvalidConfigException}.
@@ -91,10 +98,36 @@ final class YamlMap {
         return file;
     }
 
+    /** The value node of {@code key}, or null. */
+    Node node(String key) {
+        NodeTuple t = entries.get(key);
+        return t == null ? null : t.getValueNode();
+    }
+
+    /** Removes {@code key} (read separately, e.g. the matrix). */
+    void remove(String key) {
+        entries.remove(key);
+    }
+
+    /**
+     * A copy whose {@code key} has {@code value} (a node from elsewhere in the file, so errors about it point
+     * at it), collecting errors into {@code into}.
+     */
+    YamlMap with(Map<String, Node> overrides, List<ConfigError> into) {
+        YamlMap copy = new YamlMap(file, node, into, entries);
+        overrides.forEach((k, v) -> {
+            NodeTuple old = entries.get(k);
+            copy.entries.put(k, new NodeTuple(old != null ? old.getKeyNode() : v, v));
+        });
+        return copy;
+    }
+
+
     boolean has(String key) {
         return entries.containsKey(key);
     }
 
+    /** Reports a problem at a node's position. */
     void error(Node at, String message) {
         Mark m = at.getStartMark();
         errors.add(new ConfigError(file, m.getLine() + 1, m.getColumn() + 1, message));

@@ -1,0 +1,143 @@
+package io.kbench.coordinator.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.Metric;
+import io.kbench.coordinator.merge.Summary;
+
+/**
+ * The comparison of a sweep's combinations: one row each with throughput, publish latency p50/p99/p99.9
+ * and end-to-end p99, printed as a table and written as {@code sweep.csv} and {@code sweep.json}.
+ * Latencies are in milliseconds in the table and CSV, microseconds in the JSON.
+ */
+public final class SweepReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One combination's outcome; {@code summary} is null when it produced no figures. */
+    public record Row(Map<String, String> values, String status, Path result, Summary summary) { }
+
+    private final List<String> axes;
+    private final List<Row> rows = new ArrayList<>();
+
+    public SweepReport(List<String> axes) {
+        this.axes = List.copyOf(axes);
+    }
+
+    public void add(Row row) {
+        rows.add(row);
+    }
+
+    public List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    private static final String[] FIGURES = {"status", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms", "pub p99.9 ms",
+        "e2e p99 ms"};
+
+    private List<String> figures(Row r) {
+        List<String> f = new ArrayList<>();
+        f.add(r.status());
+        Summary s = r.summary();
+        if (s == null) {
+            for (int i = 1; i < FIGURES.length; i++) {
+                f.add("");
+            }
+            return f;
+        }
+        LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
+        f.add(String.format(Locale.ROOT, "%.1f", s.publishRate()));
+        f.add(String.format(Locale.ROOT, "%.2f", s.publishMBps()));
+        f.add(ms(lat.p50()));
+        f.add(ms(lat.p99()));
+        f.add(ms(lat.p999()));
+        f.add(ms(s.stats(Metric.END_TO_END).p99()));
+        return f;
+    }
+
+    private static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
+    }
+
+    /** Prints the comparison table. */
+    public void print(PrintStream out) {
+        List<List<String>> table = new ArrayList<>();
+        List<String> header = new ArrayList<>(axes);
+        header.addAll(List.of(FIGURES));
+        table.add(header);
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            axes.forEach(a -> line.add(r.values().get(a)));
+            line.addAll(figures(r));
+            table.add(line);
+        }
+        int[] width = new int[header.size()];
+        for (List<String> line : table) {
+            for (int i = 0; i < line.size(); i++) {
+                width[i] = Math.max(width[i], line.get(i).length());
+            }
+        }
+        out.println();
+        out.println("sweep: " + rows.size() + " combination(s)");
+        for (List<String> line : table) {
+            StringBuilder b = new StringBuilder(" ");
+            for (int i = 0; i < line.size(); i++) {
+                String cell = line.get(i);
+                b.append(' ');
+                b.append(i < axes.size() ? String.format("%-" + width[i] + "s", cell) : String.format("%" + width[i] + "s", cell));
+            }
+            out.println(b);
+        }
+    }
+
+    /** Writes {@code sweep.csv} and {@code sweep.json} into {@code dir}. */
+    public void write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder csv = new StringBuilder();
+        List<String> header = new ArrayList<>(axes);
+        header.addAll(List.of("status", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms", "publishP999Ms",
+                "endToEndP99Ms", "result"));
+        csv.append(String.join(",", header.stream().map(SweepReport::csv).toList())).append('\n');
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            axes.forEach(a -> line.add(r.values().get(a)));
+            line.addAll(figures(r));
+            line.add(r.result() == null ? "" : r.result().toString());
+            csv.append(String.join(",", line.stream().map(SweepReport::csv).toList())).append('\n');
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("values", r.values());
+            j.put("status", r.status());
+            j.put("result", r.result() == null ? null : r.result().toString());
+            if (r.summary() != null) {
+                Summary s = r.summary();
+                j.put("publishRate", s.publishRate());
+                j.put("publishMBps", s.publishMBps());
+                j.put("consumeRate", s.consumeRate());
+                j.put("publishLatencyMicros", s.stats(Metric.PUBLISH_LATENCY));
+                j.put("publishResponseMicros", s.stats(Metric.PUBLISH_RESPONSE));
+                j.put("endToEndLatencyMicros", s.stats(Metric.END_TO_END));
+            }
+            json.add(j);
+        }
+        Files.writeString(dir.resolve("sweep.csv"), csv.toString());
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("axes", axes);
+        doc.put("runs", json);
+        JSON.writeValue(dir.resolve("sweep.json").toFile(), doc);
+    }
+
+    private static String csv(String cell) {
+        return cell.contains(",") || cell.contains("\"") ? "\"" + cell.replace("\"", "\"\"") + "\"" : cell;
+    }
+}

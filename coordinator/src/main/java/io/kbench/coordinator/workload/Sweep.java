@@ -1,0 +1,166 @@
+package io.kbench.coordinator.workload;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * A workload file read whole: the base workload and, when the file has a {@code matrix}, every combination
+ * of its values, in order (the first matrix key varies slowest). A matrix key is a workload field
+ * ({@code messageSize: [100, 1024]}) or a profile key ({@code producer.batch.size: [8192, 16384]},
+ * {@code replicationFactor: [1, 3]}). Every combination is validated as a workload on its own, and a bad
+ * value is reported at its own position in the file.
+ *
+ * <pre>
+ * matrix:
+ *   producer.batch.size: [8192, 16384, 32768, 51200]
+ *   producer.acks: [1, all]
+ * </pre>
+ *
+ * @param base   the workload without matrix overrides
+ * @param axes   the matrix keys, in file order (empty: not a sweep)
+ * @param points one per combination; a single point with an empty label when there is no matrix
+ */
+public record Sweep(Workload base, List<String> axes, List<Point> points) {
+    /** Most combinations one sweep may have. */
+    public static final int MAX_POINTS = 1000;
+
+    /**
+     * One combination.
+     *
+     * @param label            {@code key=value, key=value} (empty without a matrix)
+     * @param values           the combination's value per matrix key
+     * @param workload         the workload with the combination's workload overrides
+     * @param profileOverrides the combination's profile overrides, for {@link Profile#with}
+     */
+    public record Point(String label, Map<String, String> values, Workload workload, Map<String, String> profileOverrides) {
+    }
+
+    public boolean isSweep() {
+        return !axes.isEmpty();
+    }
+
+    /**
+     * Reads, validates and expands a workload file.
+     *
+     * @throws InvalidConfigException listing every problem with its {@code file:line:column}
+     */
+    public static Sweep load(Path path) {
+        List<ConfigError> errors = new ArrayList<>();
+        YamlMap y = YamlMap.read(path, errors);
+        Node matrix = y.node("matrix");
+        y.remove("matrix");
+        Workload base = Workload.parse(y, path, errors);
+        Map<String, List<ScalarNode>> axes = matrix == null ? Map.of() : axes(y, matrix);
+        if (!errors.isEmpty()) {
+            throw new InvalidConfigException(errors);
+        }
+        List<Map<String, ScalarNode>> combos = new ArrayList<>();
+        combos.add(new LinkedHashMap<>());
+        for (Map.Entry<String, List<ScalarNode>> axis : axes.entrySet()) {
+            List<Map<String, ScalarNode>> next = new ArrayList<>();
+            for (Map<String, ScalarNode> c : combos) {
+                for (ScalarNode v : axis.getValue()) {
+                    Map<String, ScalarNode> m = new LinkedHashMap<>(c);
+                    m.put(axis.getKey(), v);
+                    next.add(m);
+                }
+            }
+            combos = next;
+        }
+        if (combos.size() > MAX_POINTS) {
+            y.error(matrix, "the matrix has " + combos.size() + " combinations; at most " + MAX_POINTS + " allowed");
+            throw new InvalidConfigException(errors);
+        }
+        LinkedHashSet<ConfigError> pointErrors = new LinkedHashSet<>();
+        List<Point> points = new ArrayList<>();
+        for (Map<String, ScalarNode> combo : combos) {
+            Map<String, Node> workloadOverrides = new LinkedHashMap<>();
+            Map<String, String> profileOverrides = new LinkedHashMap<>();
+            Map<String, String> values = new LinkedHashMap<>();
+            for (Map.Entry<String, ScalarNode> e : combo.entrySet()) {
+                values.put(e.getKey(), e.getValue().getValue());
+                if (Workload.KEYS.contains(e.getKey())) {
+                    workloadOverrides.put(e.getKey(), e.getValue());
+                } else {
+                    profileOverrides.put(e.getKey(), e.getValue().getValue());
+                    if (e.getKey().equals("replicationFactor")) {
+                        try {
+                            Profile.replicationFactor(e.getValue().getValue());
+                        } catch (IllegalArgumentException bad) {
+                            pointErrors.add(new ConfigError(y.file(), e.getValue().getStartMark().getLine() + 1,
+                                    e.getValue().getStartMark().getColumn() + 1, "matrix: " + bad.getMessage()));
+                        }
+                    }
+                }
+            }
+            List<ConfigError> these = new ArrayList<>();
+            Workload w = workloadOverrides.isEmpty() ? base : Workload.parse(y.with(workloadOverrides, these), path, these);
+            pointErrors.addAll(these);
+            String label = String.join(", ", values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            points.add(new Point(label, values, w, profileOverrides));
+        }
+        if (!pointErrors.isEmpty()) {
+            throw new InvalidConfigException(new ArrayList<>(pointErrors));
+        }
+        return new Sweep(base, List.copyOf(axes.keySet()), points);
+    }
+
+    private static Map<String, List<ScalarNode>> axes(YamlMap y, Node matrix) {
+        Map<String, List<ScalarNode>> axes = new LinkedHashMap<>();
+        if (!(matrix instanceof MappingNode m) || m.getValue().isEmpty()) {
+            y.error(matrix, "matrix must map keys to lists of values, e.g. 'producer.acks: [1, all]'");
+            return axes;
+        }
+        for (NodeTuple t : m.getValue()) {
+            if (!(t.getKeyNode() instanceof ScalarNode k)) {
+                y.error(t.getKeyNode(), "matrix keys must be plain names");
+                continue;
+            }
+            String key = k.getValue();
+            if (key.equals("name") || key.equals("matrix")) {
+                y.error(k, "matrix cannot vary '" + key + "'");
+                continue;
+            }
+            if (!Workload.KEYS.contains(key)) {
+                String problem = Profile.overrideKeyProblem(key);
+                if (problem != null) {
+                    String near = Names.closest(key, Workload.KEYS);
+                    y.error(k, "matrix key " + problem.replace(" is not a profile key;", " is neither a workload key"
+                            + (near == null ? "" : " (did you mean '" + near + "'?)") + " nor a profile key;"));
+                    continue;
+                }
+            }
+            if (!(t.getValueNode() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+                y.error(t.getValueNode(), "matrix." + key + " must be a non-empty list of values, e.g. [1, 2]");
+                continue;
+            }
+            List<ScalarNode> values = new ArrayList<>();
+            for (Node v : seq.getValue()) {
+                if (v instanceof ScalarNode s) {
+                    values.add(s);
+                } else {
+                    y.error(v, "matrix." + key + " values must be plain values");
+                }
+            }
+            if (axes.put(key, values) != null) {
+                y.error(k, "matrix key '" + key + "' appears twice");
+            }
+        }
+        return axes;
+    }
+
+    /** For tests: the points' labels. */
+    List<String> labels() {
+        return points.stream().map(Point::label).toList();
+    }
+}

@@ -1,0 +1,102 @@
+package io.kbench.coordinator.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SweepTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String text) throws IOException {
+        Path p = dir.resolve("sweep.yaml");
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void shouldExpandEveryCombinationWithTheFirstKeyVaryingSlowest() throws IOException {
+        Sweep s = Sweep.load(file("""
+                durationSeconds: 10
+                messageSize: 100
+                matrix:
+                  producer.batch.size: [8192, 16384]
+                  messageSize: [100, 1024, 4096]
+                """));
+        assertTrue(s.isSweep());
+        assertEquals(List.of("producer.batch.size", "messageSize"), s.axes());
+        assertEquals(List.of(
+                "producer.batch.size=8192, messageSize=100", "producer.batch.size=8192, messageSize=1024",
+                "producer.batch.size=8192, messageSize=4096", "producer.batch.size=16384, messageSize=100",
+                "producer.batch.size=16384, messageSize=1024", "producer.batch.size=16384, messageSize=4096"),
+                s.labels());
+        Sweep.Point p = s.points().get(4);
+        assertEquals(1024, p.workload().messageSize());
+        assertEquals(Map.of("producer.batch.size", "16384"), p.profileOverrides());
+        assertEquals(100, s.base().messageSize());
+    }
+
+    @Test
+    void shouldBeASinglePointWithoutAMatrix() throws IOException {
+        Sweep s = Sweep.load(file("durationSeconds: 10\n"));
+        assertFalse(s.isSweep());
+        assertEquals(1, s.points().size());
+        assertEquals("", s.points().get(0).label());
+    }
+
+    @Test
+    void shouldReportABadMatrixValueAtItsOwnPosition() throws IOException {
+        Path p = file("""
+                durationSeconds: 10
+                matrix:
+                  messageSize: [100, -1, 200]
+                  replicationFactor: [1, three]
+                """);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+        assertEquals(List.of(
+                p + ":4:26: matrix: replicationFactor must be a whole number 1 to 32767, got 'three'",
+                p + ":3:22: messageSize is -1; allowed: 1 to 104857600 bytes"),
+                e.errors().stream().map(ConfigError::toString).toList());
+    }
+
+    @Test
+    void shouldRejectUnknownMatrixKeysAndNonListValues() throws IOException {
+        Path p = file("""
+                durationSeconds: 10
+                matrix:
+                  mesageSize: [1, 2]
+                  producer.acks: all
+                  name: [a, b]
+                """);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+        List<String> errors = e.errors().stream().map(ConfigError::toString).toList();
+        assertEquals(3, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith(p + ":3:3: matrix key 'mesageSize' is neither a workload key (did you mean 'messageSize'?) nor a profile key"), errors.get(0));
+        assertEquals(p + ":4:18: matrix.producer.acks must be a non-empty list of values, e.g. [1, 2]", errors.get(1));
+        assertEquals(p + ":5:3: matrix cannot vary 'name'", errors.get(2));
+    }
+
+    @Test
+    void shouldApplyProfileOverridesAndRefuseKbenchOwnedKeys() {
+        Profile p = Profile.defaults().with(Map.of("producer.acks", "all", "replicationFactor", "3",
+                "topic.min.insync.replicas", "2"));
+        assertEquals("all", p.producer().get("acks"));
+        assertEquals(3, p.replicationFactor());
+        assertEquals("2", p.topic().get("min.insync.replicas"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Profile.defaults().with(Map.of("consumer.group.id", "x")));
+        assertEquals("consumer.group.id is set by kbench", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Profile.defaults().with(Map.of("acks", "1")));
+        assertTrue(e.getMessage().startsWith("'acks' is not a profile key"), e.getMessage());
+    }
+}

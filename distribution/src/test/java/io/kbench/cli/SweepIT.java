@@ -1,0 +1,58 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.embedded.EmbeddedKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A two-value sweep runs both combinations against a real broker and ends with its comparison table. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class SweepIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRunEachCombinationAndWriteTheComparisonTable() throws Exception {
+        Path workload = dir.resolve("acks-sweep.yaml");
+        Files.writeString(workload, """
+                partitionsPerTopic: 3
+                messageSize: 200
+                producerRate: 5000
+                numRecords: 5000
+                matrix:
+                  producer.acks: [1, all]
+                """);
+        Path out = dir.resolve("out");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    out.toString(), workload.toString()));
+        }
+        List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
+        assertEquals(3, csv.size(), csv.toString());
+        assertEquals("producer.acks,status,publishRate,publishMBps,publishP50Ms,publishP99Ms,publishP999Ms,endToEndP99Ms,result",
+                csv.get(0));
+        assertTrue(csv.get(1).startsWith("1,COMPLETED,"), csv.get(1));
+        assertTrue(csv.get(2).startsWith("all,COMPLETED,"), csv.get(2));
+
+        JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
+        assertEquals(2, sweep.get("runs").size());
+        for (int i = 0; i < 2; i++) {
+            JsonNode run = sweep.get("runs").get(i);
+            assertTrue(run.get("publishLatencyMicros").get("p99").asLong() > 0);
+            JsonNode result = new ObjectMapper().readTree(Path.of(run.get("result").asText()).toFile());
+            assertEquals(5000, result.get("summary").get("sent").asLong());
+            assertEquals(i == 0 ? "1" : "all", result.get("profile").get("producer").get("acks").asText(),
+                    "each combination runs with its own profile override");
+        }
+    }
+}
