@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.RunCommand;
+import io.kbench.coordinator.cli.ValidateCommand;
 import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.workload.ConfigError;
 import io.kbench.coordinator.workload.InvalidConfigException;
@@ -30,6 +31,7 @@ public final class Main {
         Logging.configure(args);
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
+        cli.addSubcommand("validate", new ValidateCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println("kbench: " + e.getMessage() + " (see 'kbench " + e.getCommandLine().getCommandName() + " --help')");

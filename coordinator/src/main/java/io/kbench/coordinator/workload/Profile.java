@@ -163,6 +163,24 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         throw new IllegalArgumentException("replicationFactor must be a whole number 1 to 32767, got '" + value + "'");
     }
 
+    /**
+     * True when {@code path} looks like a profile rather than a workload: it has a key only profiles have
+     * (driver, bootstrap.servers, replicationFactor or a property map). An unreadable file is not a profile.
+     */
+    public static boolean looksLikeProfile(Path path) {
+        try {
+            YamlMap y = YamlMap.read(path, new ArrayList<>());
+            for (String k : KEYS) {
+                if (!k.equals("name") && y.has(k)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (InvalidConfigException e) {
+            return false;
+        }
+    }
+
     /** True when a property's value must never be printed or written. */
     public static boolean isSecret(String key) {
         return SECRET.matcher(key).matches();

@@ -1,0 +1,66 @@
+package io.kbench.coordinator.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.kbench.coordinator.workload.ConfigError;
+import io.kbench.coordinator.workload.InvalidConfigException;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Sweep;
+import io.kbench.coordinator.workload.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code kbench validate}: checks workload and profile files without contacting anything. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Checks workload and profile files (a file with a profile key such as producer, consumer,",
+            "bootstrap.servers or replicationFactor is read as a profile) and prints each problem as",
+            "file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
+public final class ValidateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Workload or profile files (YAML).")
+    List<Path> files;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int invalid = 0;
+        for (Path f : files) {
+            try {
+                out.println("ok: " + f + " (" + describe(f) + ")");
+            } catch (InvalidConfigException e) {
+                invalid++;
+                for (ConfigError c : e.errors()) {
+                    err.println(c);
+                }
+            }
+        }
+        out.flush();
+        err.flush();
+        return invalid == 0 ? 0 : 2;
+    }
+
+    private static String describe(Path f) {
+        if (Profile.looksLikeProfile(f)) {
+            Profile p = Profile.load(f);
+            return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
+                    + ", replication factor " + p.replicationFactor();
+        }
+        Sweep s = Sweep.load(f);
+        Workload w = s.base();
+        String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
+                : w.durationSeconds() + " s";
+        String rate = w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate());
+        return "workload " + w.name() + ": " + w.topics() + " topic(s) x " + w.partitionsPerTopic() + " partitions, "
+                + w.producerCount() + " producer(s), " + w.consumerCount() + " consumer(s), " + rate + ", " + amount
+                + (s.isSweep() ? ", sweep of " + s.points().size() + " combinations" : "");
+    }
+}

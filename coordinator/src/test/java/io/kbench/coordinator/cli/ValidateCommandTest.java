@@ -1,0 +1,38 @@
+package io.kbench.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ValidateCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldPassValidFilesAndListEveryProblemOfInvalidOnes() throws IOException {
+        Path workload = Files.writeString(dir.resolve("w.yaml"), "durationSeconds: 5\npartitionsPerTopic: 3\n");
+        Path profile = Files.writeString(dir.resolve("p.yaml"), "replicationFactor: 3\nproducer:\n  acks: all\n");
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), "durationSeconds: 5\nproducersPerTopc: 2\n");
+        Path badProfile = Files.writeString(dir.resolve("bp.yaml"), "replicationFactor: 0\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = new CommandLine(new ValidateCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(workload.toString(), profile.toString(), bad.toString(), badProfile.toString());
+        assertEquals(2, rc);
+        assertEquals("ok: " + workload + " (workload w: 1 topic(s) x 3 partitions, 1 producer(s), 1 consumer(s), unthrottled, 5 s)\n"
+                + "ok: " + profile + " (profile p: no bootstrap.servers, replication factor 3)\n", out.toString());
+        String[] lines = err.toString().split("\n");
+        assertEquals(2, lines.length, err.toString());
+        assertEquals(bad + ":2:1: unknown workload key 'producersPerTopc' (did you mean 'producersPerTopic'?); allowed: "
+                + String.join(", ", io.kbench.coordinator.workload.Workload.KEYS), lines[0]);
+        assertEquals(badProfile + ":1:20: replicationFactor is 0; allowed: 1 to 32767", lines[1]);
+    }
+}
