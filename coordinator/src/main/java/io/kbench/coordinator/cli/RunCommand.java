@@ -75,6 +75,14 @@ public final class RunCommand implements Callable<Integer> {
                 "topic.min.insync.replicas=2, replicationFactor=3, bootstrap.servers=b1:9092."})
     List<String> set = new ArrayList<>();
 
+    @Option(names = {"--producer-config", "--producer.config"}, paramLabel = "FILE",
+            description = "Kafka producer .properties file, applied over the profile's producer map (bootstrap.servers in it sets the cluster).")
+    Path producerConfig;
+
+    @Option(names = {"--consumer-config", "--consumer.config"}, paramLabel = "FILE",
+            description = "Kafka consumer .properties file, applied over the profile's consumer map.")
+    Path consumerConfig;
+
     public RunCommand(LocalEnvironment local) {
         this.local = local;
     }
@@ -202,6 +210,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private Map<String, String> overrides() {
         Map<String, String> m = new LinkedHashMap<>();
+        properties(producerConfig, "producer", m);
+        properties(consumerConfig, "consumer", m);
         for (String s : set) {
             int eq = s.indexOf('=');
             if (eq < 1) {
@@ -210,5 +220,23 @@ public final class RunCommand implements Callable<Integer> {
             m.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
         }
         return m;
+    }
+
+    /** A Kafka client .properties file as overrides of one profile section. */
+    private static void properties(Path file, String section, Map<String, String> into) {
+        if (file == null) {
+            return;
+        }
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UserException("--" + section + "-config: " + file + " not found");
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new UserException("--" + section + "-config: cannot read " + file + ": " + e.getMessage());
+        }
+        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+            into.put(key.equals("bootstrap.servers") ? key : section + "." + key, p.getProperty(key).trim());
+        }
     }
 }
