@@ -134,7 +134,8 @@ public final class RunController {
         }
         out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s%n",
                 runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
-                workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
+                workload.producerCount() == 0 ? "consumers only"
+                        : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s");
@@ -201,9 +202,9 @@ public final class RunController {
         List<MergedInterval> intervals = merger.intervals();
         long measureEnd = workload.numRecords() > 0 ? lastSendingInterval(intervals, measureStart) : plannedEnd;
         Summary summary = Summary.of(intervals, measureStart, measureEnd);
-        long expected = summary.acked() * workload.subscriptionsPerTopic();
+        long expected = expectedReceived(summary.acked());
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
-            issues.add(String.format("consumers received %,d of the %,d acknowledged messages (x%d subscriptions)",
+            issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
                     summary.received(), expected, workload.subscriptionsPerTopic()));
         }
         List<ResultDocument.WorkerEntry> entries = new ArrayList<>();
@@ -250,12 +251,22 @@ public final class RunController {
         // the first worker creates the topics, before anyone builds clients for them
         List<byte[]> payloads = workload.payloadValues();
         List<WorkerClient.Share> shares = new ArrayList<>();
+        List<String> names = plan.topics().stream().map(Plan.Topic::name).toList();
         for (int i = 0; i < clients.size(); i++) {
-            shares.add(new WorkerClient.Share(runId, offsets.get(i), profile, i == 0 ? plan.topics() : List.of(),
+            boolean first = i == 0;
+            shares.add(new WorkerClient.Share(runId, offsets.get(i), profile,
+                    first && !workload.existingTopics() ? plan.topics() : List.of(),
+                    first && workload.existingTopics() ? names : List.of(),
                     plan.workers().get(i), workload, payloads, options.intervalMicros()));
         }
         WorkerClient first = clients.get(0);
-        setup(() -> first.prepare(shares.get(0)));
+        Map<String, Integer> topicPartitions = setup(() -> first.prepare(shares.get(0))).topicPartitions();
+        Map<String, Integer> groupPartitions = new HashMap<>();
+        for (Plan.WorkerAssignment a : plan.workers()) {
+            for (Plan.ConsumerTask c : a.consumers()) {
+                groupPartitions.put(c.group(), topicPartitions.getOrDefault(c.topic(), workload.partitionsPerTopic()));
+            }
+        }
         List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
         for (int i = 1; i < clients.size(); i++) {
             int w = i;
@@ -279,7 +290,8 @@ public final class RunController {
                     assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
                 }
             }
-            boolean complete = allJoined && assigned.values().stream().allMatch(n -> n == workload.partitionsPerTopic());
+            boolean complete = allJoined && groupPartitions.entrySet().stream()
+                    .allMatch(g -> assigned.getOrDefault(g.getKey(), 0).intValue() == g.getValue());
             if (failure.get() != null) {
                 throw new UserException(failure.get());
             }
@@ -289,11 +301,19 @@ public final class RunController {
             }
             if (System.nanoTime() > deadline) {
                 throw new UserException("consumers did not get their partitions within " + READY_TIMEOUT.toSeconds()
-                        + " s (assigned per group: " + assigned + ", partitions per topic: "
-                        + workload.partitionsPerTopic() + ")");
+                        + " s (assigned per group: " + assigned + ", partitions per group: " + groupPartitions + ")");
             }
             sleep(200);
         }
+    }
+
+    /**
+     * Messages the consumers must receive before the run may stop: every acknowledged message once per
+     * subscription; in a run without producers, {@code numRecords} per subscription (0 for a timed one).
+     */
+    private long expectedReceived(long acked) {
+        long perSubscription = workload.producerCount() == 0 ? workload.numRecords() : acked;
+        return perSubscription * workload.subscriptionsPerTopic();
     }
 
     /** {@code results/<name>-<run id>}: where results go without {@code --output}. */
@@ -306,11 +326,16 @@ public final class RunController {
         return RUN_ID_TIME.format(Instant.now()) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     }
 
-    /** End of the last measured interval in which anything was sent (the producers' end in a count run). */
-    private static long lastSendingInterval(List<MergedInterval> intervals, long measureStart) {
+    /**
+     * End of the last measured interval in which anything was sent (the producers' end in a count run), or
+     * received when the run has no producers.
+     */
+    private long lastSendingInterval(List<MergedInterval> intervals, long measureStart) {
+        boolean consumersOnly = workload.producerCount() == 0;
         long end = measureStart;
         for (MergedInterval i : intervals) {
-            if (i.counters().sent() > 0 && i.startMicros() >= measureStart) {
+            long moved = consumersOnly ? i.counters().received() : i.counters().sent();
+            if (moved > 0 && i.startMicros() >= measureStart) {
                 end = Math.max(end, i.endMicros());
             }
         }
@@ -332,7 +357,7 @@ public final class RunController {
                 drainStart = now;
             }
             var totals = merger.totals();
-            long expected = totals.acked() * workload.subscriptionsPerTopic();
+            long expected = expectedReceived(totals.acked());
             if (workload.consumerCount() == 0 || totals.received() >= expected) {
                 return;
             }
@@ -340,7 +365,8 @@ public final class RunController {
                 lastReceived = totals.received();
                 lastProgress = now;
             }
-            if (now - lastProgress > DRAIN_IDLE.toNanos() || now - drainStart > DRAIN_MAX.toNanos()) {
+            boolean consumersOnly = workload.producerCount() == 0;
+            if (now - lastProgress > DRAIN_IDLE.toNanos() || !consumersOnly && now - drainStart > DRAIN_MAX.toNanos()) {
                 issues.add("consumers stopped making progress while draining");
                 return;
             }

@@ -20,11 +20,19 @@ public interface Driver extends AutoCloseable {
 
     /**
      * Creates the topics and returns once every partition has a leader. Topics that already exist with the
-     * same partition count are accepted.
+     * same partition count are accepted but not counted as created.
      *
+     * @return the names of the topics this call created (so that only those are deleted afterwards)
      * @throws DriverException when a topic cannot be created, with the cluster's reason
      */
-    void createTopics(List<TopicSpec> topics, Duration timeout);
+    List<String> createTopics(List<TopicSpec> topics, Duration timeout);
+
+    /**
+     * The partition count of each of {@code topics}, which must exist.
+     *
+     * @throws DriverException naming a topic that does not exist, or when the cluster does not answer
+     */
+    java.util.Map<String, Integer> describeTopics(List<String> topics, Duration timeout);
 
     /** Deletes the topics, ignoring ones that do not exist; best effort, bounded by {@code timeout}. */
     void deleteTopics(List<String> topics, Duration timeout);

@@ -37,6 +37,8 @@ final class LoadRun {
     private final RunSpec spec;
     private final Driver driver;
     private final RunClock clock;
+    private final List<String> createdTopics;
+    private final java.util.Map<String, Integer> topicPartitions;
     private final ErrorSlot sendErrors = new ErrorSlot();
     private final ErrorSlot fatal = new ErrorSlot();
     private final List<ProducerLoop> producerLoops = new ArrayList<>();
@@ -55,10 +57,13 @@ final class LoadRun {
     private long nextSequence;
     private boolean ended;
 
-    private LoadRun(RunSpec spec, Driver driver, RunClock clock) {
+    private LoadRun(RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
+                    java.util.Map<String, Integer> topicPartitions) {
         this.spec = spec;
         this.driver = driver;
         this.clock = clock;
+        this.createdTopics = List.copyOf(createdTopics);
+        this.topicPartitions = java.util.Map.copyOf(topicPartitions);
         List<ProducerMetrics> pm = new ArrayList<>();
         List<ConsumerMetrics> cm = new ArrayList<>();
         Payloads payloads = spec.payloads().isEmpty()
@@ -109,10 +114,17 @@ final class LoadRun {
         Driver driver = factory.create(spec.driverConfig());
         try {
             driver.checkReachable(REACH_TIMEOUT);
+            List<String> created = List.of();
+            java.util.Map<String, Integer> partitions = new java.util.LinkedHashMap<>();
             if (!spec.createTopics().isEmpty()) {
-                driver.createTopics(spec.createTopics(), TOPIC_TIMEOUT);
+                created = driver.createTopics(spec.createTopics(), TOPIC_TIMEOUT);
+                spec.createTopics().forEach(t -> partitions.put(t.name(), t.partitions()));
             }
-            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), NanoClock.SYSTEM));
+            if (!spec.existingTopics().isEmpty()) {
+                partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
+            }
+            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), NanoClock.SYSTEM),
+                    created, partitions);
         } catch (RuntimeException e) {
             driver.close();
             throw e;
@@ -146,7 +158,7 @@ final class LoadRun {
                 throw new IllegalStateException(f);
             }
         }
-        return new PrepareStatus(ready, cs);
+        return new PrepareStatus(ready, cs, topicPartitions);
     }
 
     /** Starts producers and the snapshot stream. Times are coordinator time. */
@@ -225,7 +237,7 @@ final class LoadRun {
 
     /**
      * Normal end: stop producers (if still sending) and consumers, send the last snapshot, close clients, then
-     * delete {@code topics} (only the worker that created them is asked to).
+     * delete those of {@code topics} that this run created (never a topic that was there before).
      */
     void stop(List<String> topics) {
         synchronized (this) {
@@ -242,8 +254,9 @@ final class LoadRun {
         consumerLoops.forEach(ConsumerLoop::stop);
         join(consumerThreads);
         finishSnapshots(null);
-        if (!topics.isEmpty()) {
-            closeQuietly(() -> driver.deleteTopics(topics, Duration.ofSeconds(30)));
+        List<String> delete = topics.stream().filter(createdTopics::contains).toList();
+        if (!delete.isEmpty()) {
+            closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(30)));
         }
         closeQuietly(driver::close);
         state = State.ENDED;

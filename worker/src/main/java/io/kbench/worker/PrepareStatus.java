@@ -2,8 +2,11 @@ package io.kbench.worker;
 
 import java.util.List;
 
-/** Readiness of a prepared run: every local consumer's group membership and partition count. */
-public record PrepareStatus(boolean ready, List<Consumer> consumers) {
+/**
+ * Readiness of a prepared run: every local consumer's group membership and partition count, and the
+ * partition counts of the topics this worker created or checked.
+ */
+public record PrepareStatus(boolean ready, List<Consumer> consumers, java.util.Map<String, Integer> topicPartitions) {
     /** One local consumer's state. */
     public record Consumer(int index, String group, int assignedPartitions, boolean joined) { }
 }

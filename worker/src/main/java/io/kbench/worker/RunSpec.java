@@ -23,16 +23,19 @@ import io.kbench.driver.TopicSpec;
  * @param keys              how keys are chosen
  * @param keyCount          number of distinct keys
  * @param zipfExponent      exponent for Zipf keys
+ * @param existingTopics    topics this worker checks exist (instead of creating topics)
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
-                      double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent) {
+                      double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
+                      List<String> existingTopics) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
         payloads = List.copyOf(payloads);
+        existingTopics = List.copyOf(existingTopics);
     }
 
     /**

@@ -22,7 +22,7 @@ public final class Planner {
      * @param workload the validated workload
      * @param workers  number of workers, at least 1
      * @param runId    unique run id; topic names are {@code kbench-<runId>-t<i>}, groups
-     *                 {@code kbench-<runId>-t<i>-s<j>}
+     *                 {@code kbench-<runId>-t<i>-s<j>} (explicit {@code topicNames} are used as they are)
      */
     public static Plan plan(Workload workload, int workers, String runId) {
         if (workers < 1) {
@@ -31,7 +31,8 @@ public final class Planner {
         String prefix = "kbench-" + runId;
         List<Plan.Topic> topics = new ArrayList<>();
         for (int t = 0; t < workload.topics(); t++) {
-            topics.add(new Plan.Topic(prefix + "-t" + t, workload.partitionsPerTopic()));
+            String name = workload.topicNames().isEmpty() ? prefix + "-t" + t : workload.topicNames().get(t);
+            topics.add(new Plan.Topic(name, workload.partitionsPerTopic()));
         }
         List<List<Plan.ProducerTask>> producers = new ArrayList<>();
         List<List<Plan.ConsumerTask>> consumers = new ArrayList<>();
@@ -39,9 +40,10 @@ public final class Planner {
             producers.add(new ArrayList<>());
             consumers.add(new ArrayList<>());
         }
-        long[] rates = RateSplit.split(workload.producerRate(), workload.producerCount());
-        long[] limits = workload.numRecords() > 0 ? RateSplit.split(workload.numRecords(), workload.producerCount())
-                : new long[workload.producerCount()];
+        int producerCount = workload.producerCount();
+        long[] rates = producerCount == 0 ? new long[0] : RateSplit.split(workload.producerRate(), producerCount);
+        long[] limits = workload.numRecords() > 0 && producerCount > 0 ? RateSplit.split(workload.numRecords(), producerCount)
+                : new long[producerCount];
         int next = 0;
         int index = 0;
         for (Plan.Topic topic : topics) {
@@ -52,9 +54,10 @@ public final class Planner {
             }
         }
         index = 0;
-        for (Plan.Topic topic : topics) {
+        for (int t = 0; t < topics.size(); t++) {
+            Plan.Topic topic = topics.get(t);
             for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
-                String group = topic.name() + "-s" + s;
+                String group = prefix + "-t" + t + "-s" + s;
                 for (int c = 0; c < workload.consumersPerSubscription(); c++) {
                     consumers.get(next).add(new Plan.ConsumerTask(index++, topic.name(), group));
                     next = (next + 1) % workers;

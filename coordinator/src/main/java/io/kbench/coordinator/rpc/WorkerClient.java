@@ -3,6 +3,7 @@ package io.kbench.coordinator.rpc;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.grpc.Context;
@@ -61,16 +62,22 @@ public final class WorkerClient implements AutoCloseable {
     /** Worker identity as it answered Identify. */
     public record Identity(String id, String version, String host, int cores, String busyRunId) { }
 
-    /** Readiness of a worker's share: every local consumer's group and partition count. */
-    public record Readiness(boolean ready, List<ConsumerReadiness> consumers) { }
+    /**
+     * Readiness of a worker's share: every local consumer's group and partition count, and the partition
+     * counts of the topics it created or checked.
+     */
+    public record Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions) { }
 
     /** One consumer's assignment state. */
     public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined) { }
 
-    /** Everything a worker needs to prepare its share; {@code payloads} are a payload file's values or empty. */
+    /**
+     * Everything a worker needs to prepare its share; {@code payloads} are a payload file's values or empty;
+     * {@code createTopics} and {@code existingTopics} are given to one worker only.
+     */
     public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
-                        Plan.WorkerAssignment assignment, Workload workload, List<byte[]> payloads,
-                        long intervalMicros) { }
+                        List<String> existingTopics, Plan.WorkerAssignment assignment, Workload workload,
+                        List<byte[]> payloads, long intervalMicros) { }
 
     /** Receives one Run stream's events, on gRPC threads. */
     public interface RunListener {
@@ -144,6 +151,7 @@ public final class WorkerClient implements AutoCloseable {
                 .setMessageSize(share.workload().messageSize())
                 .setIntervalMicros(share.intervalMicros())
                 .setPayloads(payloads(share))
+                .addAllExistingTopics(share.existingTopics())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -168,7 +176,7 @@ public final class WorkerClient implements AutoCloseable {
             for (ConsumerState c : r.getConsumersList()) {
                 cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined()));
             }
-            return new Readiness(r.getReady(), cs);
+            return new Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
         } catch (StatusRuntimeException e) {
             throw translate(e, "prepare");
         }

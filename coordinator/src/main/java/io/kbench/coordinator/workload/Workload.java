@@ -18,25 +18,32 @@ import java.util.List;
  * @param producerRate             messages per second for the whole workload, or -1 for unthrottled
  * @param warmupSeconds            seconds of load before measurement starts (streamed, not summarized)
  * @param durationSeconds          measured seconds of load after warm-up, or 0 when {@code numRecords} is set
- * @param numRecords               messages to send in all (warm-up included), or 0 when time-bound
+ * @param numRecords               messages to send in all (warm-up included), or 0 when time-bound; in a
+ *                                 run without producers, messages each subscription reads
  * @param keyDistribution          how keys are chosen
  * @param keys                     number of distinct keys
  * @param zipfExponent             exponent of the Zipf key distribution
  * @param payloadFile              file whose delimited records are the message values, or null
  * @param payloadDelimiter         delimiter of the payload file's records
  * @param randomBytesRatio         fraction of each generated value that is random (the rest zeros)
+ * @param topicNames               explicit topic names, or empty for generated ones
+ * @param existingTopics           the named topics exist already: kbench neither creates nor deletes them
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
                        int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
-                       double randomBytesRatio) {
+                       double randomBytesRatio, List<String> topicNames, boolean existingTopics) {
+
+    public Workload {
+        topicNames = List.copyOf(topicNames);
+    }
 
     /** The keys a workload file may contain. */
     public static final List<String> KEYS = List.of("name", "topics", "partitionsPerTopic", "messageSize",
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
-            "payloadFile", "payloadDelimiter", "randomBytesRatio", "matrix");
+            "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics", "matrix");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -59,7 +66,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0);
+                1000, 1.0, null, "\n", 1.0, List.of(), false);
     }
 
     public int producerCount() {
@@ -83,10 +90,32 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     static Workload parse(YamlMap y, Path path, List<ConfigError> errors) {
         String fileName = path.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         String name = y.string("name", fileName);
-        int topics = (int) y.integer("topics", 1, 1, 10_000, "1 to 10000");
+        List<String> names = y.strings("topicNames");
+        boolean existing = y.bool("existingTopics", false);
+        int topics = (int) y.integer("topics", names == null ? 1 : names.size(), 1, 10_000, "1 to 10000");
+        if (names != null) {
+            if (y.has("topics") && topics != names.size()) {
+                y.errorAt("topics", "topics is " + topics + " but topicNames lists " + names.size() + "; give one of them");
+            }
+            topics = names.size();
+            for (String n : names) {
+                if (!TOPIC_NAME.matcher(n).matches() || n.equals(".") || n.equals("..")) {
+                    y.errorAtValue("topicNames", "'" + n + "' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)");
+                }
+            }
+            if (new java.util.HashSet<>(names).size() != names.size()) {
+                y.errorAtValue("topicNames", "topicNames lists a name twice");
+            }
+        }
+        if (existing && names == null) {
+            y.errorAt("existingTopics", "existingTopics needs topicNames: the topics to use");
+        }
+        if (existing && y.has("partitionsPerTopic")) {
+            y.errorAt("partitionsPerTopic", "partitionsPerTopic cannot be set with existingTopics: the topics have theirs");
+        }
         int partitions = (int) y.integer("partitionsPerTopic", 1, 1, 100_000, "1 to 100000");
         int size = (int) y.integer("messageSize", 1024, 1, 100 * 1024 * 1024, "1 to 104857600 bytes");
-        int producers = (int) y.integer("producersPerTopic", 1, 1, 10_000, "1 to 10000");
+        int producers = (int) y.integer("producersPerTopic", 1, 0, 10_000, "0 to 10000");
         int subscriptions = (int) y.integer("subscriptionsPerTopic", 1, 0, 1_000, "0 to 1000");
         int consumers = (int) y.integer("consumersPerSubscription", 1, 1, 10_000, "1 to 10000");
         long rate = y.integer("producerRate", UNTHROTTLED, -1, 1_000_000_000L,
@@ -103,13 +132,22 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         double ratio = y.decimal("randomBytesRatio", 1.0, 0, 1, "0 to 1 (fraction of each value that is random)");
 
         int producerCount = topics * producers;
+        if (producers == 0) {
+            if (!existing || subscriptions == 0) {
+                y.errorAt("producersPerTopic", "a run without producers reads existing topics: it needs existingTopics: true, "
+                        + "topicNames and at least one subscription");
+            }
+            if (y.has("producerRate") || payloadFile != null || keyDistribution != KeyDistribution.none) {
+                y.errorAt("producersPerTopic", "producerRate, payloadFile and keys apply to producers; this run has none");
+            }
+        }
         if (y.has("durationSeconds") == y.has("numRecords")) {
             y.errorAt(y.has("durationSeconds") ? "numRecords" : "name",
                     "give exactly one of durationSeconds (measured seconds, 1 to 604800) or numRecords (messages in all)");
         }
         if (rate == 0) {
             y.errorAt("producerRate", "producerRate is 0; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s");
-        } else if (rate > 0 && rate < producerCount) {
+        } else if (rate > 0 && producerCount > 0 && rate < producerCount) {
             y.errorAt("producerRate", "producerRate " + rate + " is below the number of producers ("
                     + producerCount + "); every producer needs at least 1 msg/s");
         }
@@ -148,8 +186,10 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         }
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
-                zipf, resolvedPayload, delimiter, ratio);
+                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing);
     }
+
+    private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
     /** The payload file's values, or an empty list for generated values. */
     public List<byte[]> payloadValues() {

@@ -196,6 +196,39 @@ final class YamlMap {
         return fallback;
     }
 
+    boolean bool(String key, boolean fallback) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return fallback;
+        }
+        if (t.getValueNode() instanceof ScalarNode s && (s.getValue().equals("true") || s.getValue().equals("false"))) {
+            return Boolean.parseBoolean(s.getValue());
+        }
+        error(t.getValueNode(), key + " must be true or false");
+        return fallback;
+    }
+
+    /** A list of non-empty strings, e.g. {@code [a, b]}; null when the key is absent. */
+    List<String> strings(String key) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        if (t.getValueNode() instanceof org.yaml.snakeyaml.nodes.SequenceNode seq && !seq.getValue().isEmpty()) {
+            for (Node n : seq.getValue()) {
+                if (n instanceof ScalarNode s && !s.getValue().isEmpty()) {
+                    out.add(s.getValue());
+                } else {
+                    error(n, key + " must list plain, non-empty names");
+                }
+            }
+            return out;
+        }
+        error(t.getValueNode(), key + " must be a non-empty list, e.g. [orders, payments]");
+        return out;
+    }
+
     /** One of {@code allowed} (exact spelling); reports the closest on a miss. */
     String choice(String key, String fallback, List<String> allowed) {
         String v = string(key, fallback);

@@ -61,6 +61,11 @@ class WorkloadTest {
         "keyDistribution: zipff|2:1|keyDistribution 'zipff' is not known (did you mean 'zipf'?); allowed: none, roundRobin, random, zipf",
         "randomBytesRatio: 1.5|2:19|randomBytesRatio is 1.5; allowed: 0 to 1 (fraction of each value that is random)",
         "payloadDelimiter: ','|2:1|payloadDelimiter applies only with a payloadFile",
+        "producersPerTopic: 0|2:1|a run without producers reads existing topics: it needs existingTopics: true, topicNames and at least one subscription",
+        "existingTopics: true|2:1|existingTopics needs topicNames: the topics to use",
+        "topicNames: [ok, 'bad name']|2:13|'bad name' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)",
+        "topicNames: [a, b]\\ntopics: 3|3:1|topics is 3 but topicNames lists 2; give one of them",
+        "topicNames: [a]\\nexistingTopics: true\\npartitionsPerTopic: 3|4:1|partitionsPerTopic cannot be set with existingTopics: the topics have theirs",
         "topics: [1, 2]|2:9|topics must be a whole number (1 to 10000)",
         "name: x\\nname: y|3:1|duplicate key 'name'",
     })

@@ -83,21 +83,27 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
-    public void createTopics(List<TopicSpec> topics, Duration timeout) {
+    public List<String> createTopics(List<TopicSpec> topics, Duration timeout) {
         List<NewTopic> create = new ArrayList<>();
         for (TopicSpec t : topics) {
             create.add(new NewTopic(t.name(), t.partitions(), (short) t.replicationFactor()).configs(t.config()));
         }
         long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> created = new ArrayList<>();
         try {
-            try {
-                admin().createTopics(create).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new DriverException("cannot create topics: " + rootMessage(e), e, false);
+            Map<String, org.apache.kafka.common.KafkaFuture<Void>> results = admin().createTopics(create).values();
+            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> r : results.entrySet()) {
+                try {
+                    r.getValue().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    created.add(r.getKey());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new DriverException("cannot create topic " + r.getKey() + ": " + rootMessage(e), e, false);
+                    }
                 }
             }
             awaitLeaders(topics, deadline);
+            return created;
         } catch (TimeoutException e) {
             throw new DriverException("topics not created within " + timeout.toSeconds() + " s at " + bootstrap(), e, true);
         } catch (InterruptedException e) {
@@ -132,6 +138,28 @@ final class KafkaDriver implements Driver {
                 throw new TimeoutException("partitions without leader");
             }
             Thread.sleep(50);
+        }
+    }
+
+    @Override
+    public Map<String, Integer> describeTopics(List<String> topics, Duration timeout) {
+        try {
+            Map<String, TopicDescription> d = admin().describeTopics(topics).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Map<String, Integer> out = new java.util.LinkedHashMap<>();
+            topics.forEach(t -> out.put(t, d.get(t).partitions().size()));
+            return out;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new DriverException("topic does not exist at " + bootstrap() + ": " + rootMessage(e)
+                        + " (existingTopics: true reads topics that are already there)", e, false);
+            }
+            throw new DriverException("cannot describe topics " + topics + ": " + rootMessage(e), e, false);
+        } catch (TimeoutException e) {
+            throw new DriverException("topics " + topics + " not described within " + timeout.toSeconds() + " s", e, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while describing topics", e, false);
         }
     }
 

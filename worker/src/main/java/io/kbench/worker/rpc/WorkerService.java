@@ -90,7 +90,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         try {
             PrepareStatus status = runs.prepare(toSpec(request, remote()));
-            PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready());
+            PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready())
+                    .putAllTopicPartitions(status.topicPartitions());
             for (PrepareStatus.Consumer c : status.consumers()) {
                 b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
                         .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined()));
@@ -178,7 +179,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
         return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
-                r.getKeys().getZipfExponent());
+                r.getKeys().getZipfExponent(), r.getExistingTopicsList());
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {
