@@ -1,7 +1,6 @@
 package io.kbench.coordinator;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,7 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
-import io.kbench.coordinator.report.ProgressPrinter;
+import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.rpc.WorkerClient;
@@ -77,13 +76,13 @@ public final class RunController {
     private final Profile profile;
     private final List<String> addresses;
     private final Options options;
-    private final PrintStream out;
+    private final RunReporter out;
     private final MicrosClock clock = MicrosClock.SYSTEM;
     private final AtomicReference<String> failure = new AtomicReference<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
-                         PrintStream out) {
+                         RunReporter out) {
         if (profile.bootstrapServers() == null) {
             throw new IllegalArgumentException("profile without bootstrap servers");
         }
@@ -132,13 +131,13 @@ public final class RunController {
             clocks.add(est);
             offsets.add(est.offsetMicros());
         }
-        out.printf("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s%n",
+        out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s",
                 runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
                 workload.producerCount() == 0 ? "consumers only"
                         : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
-                        : workload.durationSeconds() + " s");
+                        : workload.durationSeconds() + " s"));
         List<String> topicNames = plan.topics().stream().map(Plan.Topic::name).toList();
         try {
             prepareAll(clients, plan, offsets, runId);
@@ -152,7 +151,8 @@ public final class RunController {
         // a record-count run ends when its producers have sent their share (bounded by the longest duration)
         long plannedEnd = measureStart + (workload.numRecords() > 0 ? MAX_RECORDS_RUN.toNanos() / 1000
                 : workload.durationSeconds() * 1_000_000L);
-        ProgressPrinter printer = new ProgressPrinter(out, runStart, measureStart);
+        RunReporter printer = out;
+        printer.started(runStart, measureStart);
         IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
         CountDownLatch ended = new CountDownLatch(clients.size());
         for (WorkerClient c : clients) {
@@ -183,7 +183,7 @@ public final class RunController {
 
         String error = failure.get();
         if (error != null) {
-            printer.line("run failed: " + error + "; stopping all workers");
+            printer.info("run failed: " + error + "; stopping all workers");
         }
         // a graceful stop lets every reachable worker send its last snapshot; a stream that stays open after
         // that is cancelled, which ends that worker's lease
@@ -200,7 +200,10 @@ public final class RunController {
         merger.finish().forEach(printer::interval);
         issues.addAll(0, merger.issues());
         List<MergedInterval> intervals = merger.intervals();
-        long measureEnd = workload.numRecords() > 0 ? lastSendingInterval(intervals, measureStart) : plannedEnd;
+        // a record-count run ends when its last producer finished (each worker reports that instant)
+        long measureEnd = workload.numRecords() == 0 ? plannedEnd
+                : workload.producerCount() > 0 && merger.producersDoneMicros() > measureStart ? merger.producersDoneMicros()
+                : lastSendingInterval(intervals, measureStart);
         Summary summary = Summary.of(intervals, measureStart, measureEnd);
         long expected = expectedReceived(summary.acked());
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
@@ -218,15 +221,15 @@ public final class RunController {
         String status = error == null ? "COMPLETED" : "FAILED";
         printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,
                 workload.subscriptionsPerTopic());
-        issues.forEach(i -> printer.line("  issue: " + i));
+        issues.forEach(i -> printer.info("  issue: " + i));
         Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         Path file = null;
         try {
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
                     entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, issues));
-            printer.line("result: " + file);
+            printer.info("result: " + file);
         } catch (IOException e) {
-            printer.line("could not write results to " + dir + ": " + e.getMessage());
+            printer.info("could not write results to " + dir + ": " + e.getMessage());
         }
         return new Outcome(error == null, file, error, summary);
     }

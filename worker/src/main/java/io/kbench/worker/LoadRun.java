@@ -207,7 +207,8 @@ final class LoadRun {
                 return;
             }
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
-                    startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), false, sendErrors.take()));
+                    startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), producersDoneMicros(), false,
+                    sendErrors.take()));
             nextSequence = seq + 1;
             String f = fatal.take();
             if (!f.isEmpty()) {
@@ -226,6 +227,18 @@ final class LoadRun {
             }
         }
         return true;
+    }
+
+    /** Coordinator time at which the last producer finished, or 0 while any runs (and without producers). */
+    private long producersDoneMicros() {
+        long last = Long.MIN_VALUE;
+        for (ProducerLoop p : producerLoops) {
+            if (!p.done()) {
+                return 0;
+            }
+            last = Math.max(last, p.doneNanos());
+        }
+        return last == Long.MIN_VALUE ? 0 : clock.coordinatorMicros(last);
     }
 
     private void emit(IntervalSnapshot s) {
@@ -304,7 +317,7 @@ final class LoadRun {
         String f = fatal.take();
         to.onSnapshot(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                 Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
-                producersDone(), true, f.isEmpty() ? error : f));
+                producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f));
         if (abortReason == null) {
             to.onEnd();
         } else {

@@ -41,6 +41,7 @@ final class ProducerLoop implements Runnable {
     private volatile long endNanos;
     private volatile boolean stopped;
     private volatile boolean done;
+    private volatile long doneNanos;
 
     ProducerLoop(String name, ProducerHandle handle, ProducerMetrics metrics, RunClock clock, long ratePerSecond,
                  long recordLimit, Payloads payloads, Keys keys, ErrorSlot fatal) {
@@ -84,8 +85,14 @@ final class ProducerLoop implements Runnable {
         } catch (RuntimeException | Error e) {
             fatal.offer(name + " failed: " + ErrorSlot.describe(e));
         } finally {
+            doneNanos = clock.nanoClock().nanoTime();
             done = true;
         }
+    }
+
+    /** When the loop finished (after its flush), {@link System#nanoTime()} units; valid once {@link #done()}. */
+    long doneNanos() {
+        return doneNanos;
     }
 
     // HOT PATH

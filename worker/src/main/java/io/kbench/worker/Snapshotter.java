@@ -33,8 +33,8 @@ final class Snapshotter {
         this.consumers = List.copyOf(consumers);
     }
 
-    IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone, boolean last,
-                             String error) {
+    IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone,
+                             long producersDoneMicros, boolean last, String error) {
         latency.reset();
         response.reset();
         delay.reset();
@@ -70,7 +70,7 @@ final class Snapshotter {
                 c - clamped, n - negative,
                 LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
                 LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
-                producersDone, last, error);
+                producersDone, producersDoneMicros, last, error);
         sent = s;
         acked = a;
         failed = f;

@@ -5,13 +5,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
@@ -36,8 +34,6 @@ import picocli.CommandLine.Parameters;
             "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or",
             "unreachable worker/cluster."})
 public final class RunCommand implements Callable<Integer> {
-    private static final Pattern ADDRESS = Pattern.compile("^[^\\s:,]+:\\d{1,5}$|^\\[[0-9a-fA-F:]+\\]:\\d{1,5}$");
-
     private final LocalEnvironment local;
 
     @Parameters(index = "0", paramLabel = "WORKLOAD", description = "Workload file (YAML), e.g. workloads/quickstart.yaml")
@@ -97,9 +93,6 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserException("--set: " + e.getMessage());
         }
-        if (localWorkers < 1 || localWorkers > 64) {
-            throw new UserException("--local-workers must be 1 to 64, got " + localWorkers);
-        }
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
@@ -116,71 +109,27 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UserException(workloadFile + ": matrix: " + e.getMessage());
             }
         }
-        for (String w : workers) {
-            if (!ADDRESS.matcher(w).matches()) {
-                throw new UserException("--workers: '" + w + "' is not HOST:PORT");
-            }
-        }
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
-        if (bootstrap == null && !workers.isEmpty()) {
-            throw new UserException("no Kafka cluster given: use --bootstrap-servers or set bootstrap.servers in the "
-                    + "profile (an embedded broker is started only for in-process workers)");
-        }
-        try (LocalEnvironment env = local) {
-            if (bootstrap == null) {
-                System.out.println("starting an embedded Kafka broker (KRaft, single node) on loopback ...");
-                bootstrap = env.startBroker();
-                System.out.println("embedded broker ready at " + bootstrap);
-            }
-            List<String> addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : workers;
-            Profile resolved = profile.withBootstrapServers(bootstrap);
-            // Ctrl-C / SIGTERM: stop the workers, keep the results so far, remove what was started locally
-            AtomicReference<RunController> current = new AtomicReference<>();
-            AtomicBoolean interrupted = new AtomicBoolean();
-            Thread onSignal = new Thread(() -> {
-                interrupted.set(true);
-                RunController c = current.get();
-                if (c != null) {
-                    c.interrupt("interrupted (SIGINT/SIGTERM)");
-                    try {
-                        c.awaitDone(30_000);
-                    } catch (InterruptedException ignored) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                env.close();
-            }, "kbench-interrupt");
-            Runtime.getRuntime().addShutdownHook(onSignal);
-            try {
-                return sweep.isSweep() ? runSweep(sweep, resolved, addresses, current, interrupted)
-                        : runOne(workload, resolved, addresses, output, current).completed() ? 0 : 1;
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(onSignal);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is already running; it closes the environment
-                }
-            }
+        try (Session session = new Session(local, workers, bootstrap, localWorkers, System.out)) {
+            Profile resolved = profile.withBootstrapServers(session.bootstrap());
+            return sweep.isSweep() ? runSweep(sweep, resolved, session)
+                    : runOne(workload, resolved, output, session).completed() ? 0 : 1;
         }
     }
 
-    private RunController.Outcome runOne(Workload workload, Profile profile, List<String> addresses, Path dir,
-                                         AtomicReference<RunController> current) {
-        RunController controller = new RunController(workload, profile, addresses,
-                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), System.out);
-        current.set(controller);
-        return controller.run();
+    private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
+        return session.run(new RunController(workload, profile, session.addresses(),
+                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), new ProgressPrinter(System.out)));
     }
 
-    private int runSweep(Sweep sweep, Profile profile, List<String> addresses, AtomicReference<RunController> current,
-                         AtomicBoolean interrupted) {
+    private int runSweep(Sweep sweep, Profile profile, Session session) {
         Path base = output != null ? output : RunController.defaultOutput(sweep.base().name() + "-sweep", RunController.newRunId());
         SweepReport report = new SweepReport(sweep.axes());
         List<Sweep.Point> points = sweep.points();
         boolean allCompleted = true;
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
-            if (interrupted.get()) {
+            if (session.interrupted()) {
                 report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null));
                 allCompleted = false;
                 continue;
@@ -188,7 +137,7 @@ public final class RunCommand implements Callable<Integer> {
             System.out.printf("%n=== sweep %d/%d: %s ===%n", i + 1, points.size(), p.label());
             Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
             try {
-                RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), addresses, dir, current);
+                RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary()));
                 allCompleted &= o.completed();
             } catch (UserException e) {
@@ -210,8 +159,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private Map<String, String> overrides() {
         Map<String, String> m = new LinkedHashMap<>();
-        properties(producerConfig, "producer", m);
-        properties(consumerConfig, "consumer", m);
+        PropertiesFiles.apply(producerConfig, "producer", "--producer-config", m);
+        PropertiesFiles.apply(consumerConfig, "consumer", "--consumer-config", m);
         for (String s : set) {
             int eq = s.indexOf('=');
             if (eq < 1) {
@@ -220,23 +169,5 @@ public final class RunCommand implements Callable<Integer> {
             m.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
         }
         return m;
-    }
-
-    /** A Kafka client .properties file as overrides of one profile section. */
-    private static void properties(Path file, String section, Map<String, String> into) {
-        if (file == null) {
-            return;
-        }
-        java.util.Properties p = new java.util.Properties();
-        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file)) {
-            p.load(r);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new UserException("--" + section + "-config: " + file + " not found");
-        } catch (java.io.IOException | IllegalArgumentException e) {
-            throw new UserException("--" + section + "-config: cannot read " + file + ": " + e.getMessage());
-        }
-        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
-            into.put(key.equals("bootstrap.servers") ? key : section + "." + key, p.getProperty(key).trim());
-        }
     }
 }

@@ -31,6 +31,7 @@ public final class IntervalMerger {
     private final List<String> issues = new ArrayList<>();
     private final Map<String, Counters> perWorker = new HashMap<>();
     private Counters totals = Counters.ZERO;
+    private long producersDoneMicros;
     private long nextToEmit;
 
     private static final class Pending {
@@ -74,6 +75,7 @@ public final class IntervalMerger {
             lastSequence.put(s.workerId(), s.sequence());
         }
         producersDone.put(s.workerId(), s.producersDone());
+        producersDoneMicros = Math.max(producersDoneMicros, s.producersDoneMicros());
         if (s.sequence() < nextToEmit) {
             issues.add("worker " + s.workerId() + ": snapshot " + s.sequence() + " arrived after its interval was reported");
             return List.of();
@@ -157,6 +159,11 @@ public final class IntervalMerger {
     /** True once every worker reported that its producers stopped and all their sends completed. */
     public synchronized boolean allProducersDone() {
         return producersDone.values().stream().allMatch(Boolean::booleanValue);
+    }
+
+    /** The latest instant at which a worker's producers finished (coordinator µs), 0 if none has. */
+    public synchronized long producersDoneMicros() {
+        return producersDoneMicros;
     }
 
     /** Gaps, repeats and missing snapshots seen so far. */

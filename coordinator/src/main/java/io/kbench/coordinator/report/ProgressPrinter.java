@@ -14,19 +14,24 @@ import io.kbench.coordinator.merge.Summary;
  *
  * <p>Threads: called from gRPC threads as intervals complete; synchronized so lines never interleave.
  */
-public final class ProgressPrinter {
+public final class ProgressPrinter implements RunReporter {
     private static final double MB = 1024.0 * 1024.0;
 
     private final PrintStream out;
-    private final long runStartMicros;
-    private final long measureStartMicros;
+    private long runStartMicros;
+    private long measureStartMicros;
 
-    public ProgressPrinter(PrintStream out, long runStartMicros, long measureStartMicros) {
+    public ProgressPrinter(PrintStream out) {
         this.out = out;
-        this.runStartMicros = runStartMicros;
-        this.measureStartMicros = measureStartMicros;
     }
 
+    @Override
+    public synchronized void started(long runStart, long measureStart) {
+        this.runStartMicros = runStart;
+        this.measureStartMicros = measureStart;
+    }
+
+    @Override
     public synchronized void interval(MergedInterval i) {
         double secs = i.seconds();
         var c = i.counters();
@@ -45,6 +50,7 @@ public final class ProgressPrinter {
         }
     }
 
+    @Override
     public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         out.println();
         out.println(title);
@@ -82,7 +88,8 @@ public final class ProgressPrinter {
         return String.format(Locale.ROOT, "%.0f", m);
     }
 
-    public synchronized void line(String text) {
+    @Override
+    public synchronized void info(String text) {
         out.println(text);
     }
 }

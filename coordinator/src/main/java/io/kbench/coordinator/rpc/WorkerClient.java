@@ -211,7 +211,7 @@ public final class WorkerClient implements AutoCloseable {
                         s.getHistograms().getPublishResponse().toByteArray(),
                         s.getHistograms().getPublishDelay().toByteArray(),
                         s.getHistograms().getEndToEnd().toByteArray(),
-                        s.getProducersDone(), s.getLast(), s.getError()));
+                        s.getProducersDone(), s.getProducersDoneMicros(), s.getLast(), s.getError()));
             }
 
             @Override

@@ -242,6 +242,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                                 .setPublishDelay(ByteString.copyFrom(s.publishDelay()))
                                 .setEndToEnd(ByteString.copyFrom(s.endToEnd())))
                         .setProducersDone(s.producersDone())
+                        .setProducersDoneMicros(s.producersDoneMicros())
                         .setLast(s.last())
                         .setError(s.error())
                         .build());

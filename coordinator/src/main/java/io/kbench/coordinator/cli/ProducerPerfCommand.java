@@ -1,0 +1,146 @@
+package io.kbench.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.kbench.coordinator.RunController;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.ProducerPerfReporter;
+import io.kbench.coordinator.workload.PayloadFile;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kbench producer-perf}: {@code kafka-producer-perf-test}'s flags and output lines, run on kbench's
+ * workers, rate schedule and histograms.
+ */
+@Command(name = "producer-perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"kafka-producer-perf-test's flags and output, run by kbench: the same window and total lines on",
+            "stdout; kbench's own lines and the response time (intended send -> ack) on stderr; result.json too.",
+            "Values of --record-size are random bytes (the Kafka tool uses random letters, which compress better).",
+            "Without --bootstrap-server and --workers, an embedded broker and an in-process worker are used."})
+public final class ProducerPerfCommand implements Callable<Integer> {
+    private final LocalEnvironment local;
+
+    @Option(names = "--topic", required = true, description = "Produce records to this topic.")
+    String topic;
+
+    @Option(names = "--num-records", required = true, description = "Number of records to produce.")
+    long numRecords;
+
+    @Option(names = "--record-size", description = "Record size in bytes (or --payload-file).")
+    Integer recordSize;
+
+    @Option(names = "--payload-file", description = "File of payloads, split at --payload-delimiter, sent in turn.")
+    Path payloadFile;
+
+    @Option(names = "--payload-delimiter", defaultValue = "\n", description = "Payload file delimiter (default: newline).")
+    String payloadDelimiter;
+
+    @Option(names = "--throughput", required = true,
+            description = "Messages/sec for all producers together; -1 (or any value <= 0) for unthrottled.")
+    long throughput;
+
+    @Option(names = "--bootstrap-server", description = "The Kafka cluster (or bootstrap.servers in a properties option).")
+    String bootstrapServer;
+
+    @Option(names = {"--producer-props", "--command-property"}, arity = "1..*", paramLabel = "PROP=VALUE",
+            description = "Producer properties.")
+    List<String> props = new ArrayList<>();
+
+    @Option(names = {"--producer.config", "--command-config"}, paramLabel = "FILE", description = "Producer properties file.")
+    Path config;
+
+    @Option(names = "--reporting-interval", defaultValue = "5000", paramLabel = "INTERVAL-MS",
+            description = "Window line interval in ms, whole seconds (default: ${DEFAULT-VALUE}).")
+    long reportingIntervalMs;
+
+    @Option(names = {"--print-metrics", "--payload-monotonic"}, hidden = true)
+    List<Boolean> unsupportedFlags = new ArrayList<>();
+
+    @Option(names = {"--transactional-id", "--transaction-duration-ms", "--warmup-records"}, hidden = true)
+    List<String> unsupportedValues = new ArrayList<>();
+
+    @Option(names = "--partitions", description = "kbench: create the topic with N partitions if it is missing "
+            + "(without it the topic must exist, except on the embedded broker, where it is created with 1).")
+    Integer partitions;
+
+    @Option(names = "--producers", defaultValue = "1", description = "kbench: producers sharing --num-records and "
+            + "--throughput (default: ${DEFAULT-VALUE}).")
+    int producers;
+
+    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
+    List<String> workers = new ArrayList<>();
+
+    @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
+    Path output;
+
+    public ProducerPerfCommand(LocalEnvironment local) {
+        this.local = local;
+    }
+
+    @Override
+    public Integer call() {
+        if (!unsupportedFlags.isEmpty() || !unsupportedValues.isEmpty()) {
+            throw new UserException("--print-metrics, --payload-monotonic, --transactional-id, --transaction-duration-ms "
+                    + "and --warmup-records are not supported by kbench producer-perf yet");
+        }
+        if ((recordSize == null) == (payloadFile == null)) {
+            throw new UserException("give exactly one of --record-size or --payload-file");
+        }
+        if (recordSize != null && (recordSize < 1 || recordSize > 100 * 1024 * 1024)) {
+            throw new UserException("--record-size must be 1 to 104857600, got " + recordSize);
+        }
+        if (producers < 1 || producers > 10_000 || numRecords < producers) {
+            throw new UserException("--num-records (" + numRecords + ") must be at least --producers (" + producers
+                    + "), which must be 1 to 10000");
+        }
+        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0) {
+            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ...), got " + reportingIntervalMs);
+        }
+        long rate = throughput <= 0 ? Workload.UNTHROTTLED : Math.max(throughput, producers);
+        String payload = null;
+        if (payloadFile != null) {
+            try {
+                PayloadFile.read(payloadFile, payloadDelimiter);
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                throw new UserException("--payload-file " + payloadFile + ": " + e.getMessage());
+            }
+            payload = payloadFile.toAbsolutePath().toString();
+        }
+        Map<String, String> overrides = new LinkedHashMap<>();
+        PropertiesFiles.apply(config, "producer", "--producer.config", overrides);
+        for (String p : props) {
+            int eq = p.indexOf('=');
+            if (eq < 1) {
+                throw new UserException("--producer-props '" + p + "': expected PROP=VALUE");
+            }
+            String key = p.substring(0, eq).trim();
+            overrides.put(key.equals("bootstrap.servers") ? key : "producer." + key, p.substring(eq + 1).trim());
+        }
+        Profile profile;
+        try {
+            profile = Profile.defaults().with(overrides);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--producer-props: " + e.getMessage());
+        }
+        String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
+        boolean embedded = bootstrap == null && workers.isEmpty();
+        boolean existing = partitions == null && !embedded;
+        Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
+                recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
+                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing);
+        try (Session session = new Session(local, workers, bootstrap, 1, System.err)) {
+            RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
+                    session.addresses(), new RunController.Options(output, true, reportingIntervalMs * 1000L),
+                    new ProducerPerfReporter(System.out, System.err)));
+            return o.completed() ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.kbench.coordinator.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+
+import io.kbench.coordinator.RunController;
+import io.kbench.coordinator.UserException;
+
+/**
+ * The cluster and workers of one command ({@code run}, {@code producer-perf} ...): the given ones, or an
+ * embedded broker and in-process workers started here; and Ctrl-C / SIGTERM handling, which interrupts the
+ * current run (its partial results are written) and then stops what was started locally.
+ *
+ * <p>Threads: the command's thread; the shutdown hook's thread.
+ */
+final class Session implements AutoCloseable {
+    private static final Pattern ADDRESS = Pattern.compile("^[^\\s:,]+:\\d{1,5}$|^\\[[0-9a-fA-F:]+\\]:\\d{1,5}$");
+
+    private final LocalEnvironment env;
+    private final String bootstrap;
+    private final List<String> addresses;
+    private final AtomicReference<RunController> current = new AtomicReference<>();
+    private final AtomicBoolean interrupted = new AtomicBoolean();
+    private final Thread onSignal;
+
+    /**
+     * @param workers   worker addresses, or empty for in-process workers
+     * @param bootstrap the cluster, or null for an embedded broker (only with in-process workers)
+     * @param info      where to say what is being started
+     */
+    Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, PrintStream info) {
+        for (String w : workers) {
+            if (!ADDRESS.matcher(w).matches()) {
+                throw new UserException("--workers: '" + w + "' is not HOST:PORT");
+            }
+        }
+        if (localWorkers < 1 || localWorkers > 64) {
+            throw new UserException("--local-workers must be 1 to 64, got " + localWorkers);
+        }
+        if (bootstrap == null && !workers.isEmpty()) {
+            throw new UserException("no Kafka cluster given: use --bootstrap-servers or set bootstrap.servers in the "
+                    + "profile (an embedded broker is started only for in-process workers)");
+        }
+        this.env = env;
+        this.onSignal = new Thread(this::interruptAndClose, "kbench-interrupt");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        try {
+            if (bootstrap == null) {
+                info.println("starting an embedded Kafka broker (KRaft, single node) on loopback ...");
+                bootstrap = env.startBroker();
+                info.println("embedded broker ready at " + bootstrap);
+            }
+            this.bootstrap = bootstrap;
+            this.addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : List.copyOf(workers);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    String bootstrap() {
+        return bootstrap;
+    }
+
+    List<String> addresses() {
+        return addresses;
+    }
+
+    /** True once Ctrl-C / SIGTERM arrived: further runs of a sweep are skipped. */
+    boolean interrupted() {
+        return interrupted.get();
+    }
+
+    RunController.Outcome run(RunController controller) {
+        current.set(controller);
+        return controller.run();
+    }
+
+    private void interruptAndClose() {
+        interrupted.set(true);
+        RunController c = current.get();
+        if (c != null) {
+            c.interrupt("interrupted (SIGINT/SIGTERM)");
+            try {
+                c.awaitDone(30_000);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        env.close();
+    }
+
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException shuttingDown) {
+            return; // the hook is running and closes the environment
+        }
+        env.close();
+    }
+}

@@ -1,0 +1,23 @@
+package io.kbench.coordinator.report;
+
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+
+/**
+ * What a run shows its user while it goes: kbench's own progress lines ({@link ProgressPrinter}) or the
+ * Kafka perf tools' line shapes. Called from the coordinator's thread and from gRPC threads as intervals
+ * complete; implementations serialize their output.
+ */
+public interface RunReporter {
+    /** A line of information about the run (plan, failure, issue, where results went). */
+    void info(String line);
+
+    /** The agreed start instant and the end of warm-up are known (coordinator time, µs). */
+    void started(long runStartMicros, long measureStartMicros);
+
+    /** One interval merged across all workers. */
+    void interval(MergedInterval interval);
+
+    /** The run's figures, once at the end. */
+    void summary(String title, Summary summary, int subscriptionsPerTopic);
+}
