@@ -200,10 +200,14 @@ public final class RunController {
         merger.finish().forEach(printer::interval);
         issues.addAll(0, merger.issues());
         List<MergedInterval> intervals = merger.intervals();
-        // a record-count run ends when its last producer finished (each worker reports that instant)
+        // a record-count run ends when its last producer finished, a consumer-only one with its last receipt
+        // (each worker reports those instants)
         long measureEnd = workload.numRecords() == 0 ? plannedEnd
-                : workload.producerCount() > 0 && merger.producersDoneMicros() > measureStart ? merger.producersDoneMicros()
-                : lastSendingInterval(intervals, measureStart);
+                : workload.producerCount() > 0 ? merger.producersDoneMicros()
+                : merger.lastReceiveMicros();
+        if (workload.numRecords() > 0 && measureEnd <= measureStart) {
+            measureEnd = lastSendingInterval(intervals, measureStart);
+        }
         Summary summary = Summary.of(intervals, measureStart, measureEnd);
         long expected = expectedReceived(summary.acked());
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {

@@ -6,8 +6,9 @@ import io.kbench.driver.ConsumerHandle;
 
 /**
  * The poll loop of one consumer, on its own thread, from prepare until stop: it polls before the run starts
- * so the consumer joins its group and gets its partitions before any message is sent. It closes the consumer
- * on its own thread when stopped (Kafka consumers are single-threaded).
+ * so the consumer joins its group and gets its partitions before any message is sent, while the consumer is
+ * held (partitions paused) so nothing is read before the start instant, when the loop releases it. It
+ * closes the consumer on its own thread when stopped (Kafka consumers are single-threaded).
  */
 final class ConsumerLoop implements Runnable {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
@@ -18,6 +19,7 @@ final class ConsumerLoop implements Runnable {
     private final ErrorSlot fatal;
     private volatile boolean stopped;
     private volatile boolean done;
+    private volatile long releaseAtNanos = Long.MAX_VALUE;
 
     ConsumerLoop(String name, ConsumerHandle handle, ConsumerMetrics metrics, ErrorSlot fatal) {
         this.name = name;
@@ -28,6 +30,11 @@ final class ConsumerLoop implements Runnable {
 
     ConsumerHandle handle() {
         return handle;
+    }
+
+    /** Releases the held consumer at {@code nanoTime} (the run's start instant); called when the run starts. */
+    void releaseAt(long nanoTime) {
+        releaseAtNanos = nanoTime;
     }
 
     void stop() {
@@ -42,8 +49,14 @@ final class ConsumerLoop implements Runnable {
     @Override
     public void run() {
         try {
+            boolean held = true;
             while (!stopped) {
-                handle.poll(POLL_TIMEOUT, metrics);
+                if (held && System.nanoTime() >= releaseAtNanos) {
+                    handle.release();
+                    held = false;
+                }
+                handle.poll(held ? Duration.ofMillis(Math.max(1, Math.min(POLL_TIMEOUT.toMillis(),
+                        (releaseAtNanos - System.nanoTime()) / 1_000_000))) : POLL_TIMEOUT, metrics);
             }
         } catch (RuntimeException | Error e) {
             fatal.offer(name + " failed: " + ErrorSlot.describe(e));

@@ -12,7 +12,8 @@ public final class ConsumerMetrics implements RecordListener {
     final LatencyRecorder endToEnd = new LatencyRecorder();
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
-    private long receivedMicros;
+    /** Coordinator time of the latest poll that returned messages; written once per such poll. */
+    private volatile long receivedMicros;
 
     public ConsumerMetrics(RunClock clock) {
         this.clock = clock;
@@ -22,6 +23,11 @@ public final class ConsumerMetrics implements RecordListener {
     @Override
     public void onPollReturned() {
         receivedMicros = clock.coordinatorMicrosNow();
+    }
+
+    /** Coordinator time of the latest poll that returned messages, 0 if none did. */
+    long lastReceiveMicros() {
+        return receivedMicros;
     }
 
     // HOT PATH

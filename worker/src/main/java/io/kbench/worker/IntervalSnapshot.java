@@ -9,5 +9,5 @@ public record IntervalSnapshot(
         long sent, long acked, long failed, long ackedBytes, long received, long receivedBytes,
         long clamped, long negativeEndToEnd,
         byte[] publishLatency, byte[] publishResponse, byte[] publishDelay, byte[] endToEnd,
-        boolean producersDone, long producersDoneMicros, boolean last, String error) {
+        boolean producersDone, long producersDoneMicros, long lastReceiveMicros, boolean last, String error) {
 }

@@ -73,6 +73,7 @@ final class LoadRun {
             for (RunSpec.Consumer c : spec.consumers()) {
                 ConsumerMetrics metrics = new ConsumerMetrics(clock);
                 ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
+                handle.hold(!spec.consumersFromBeginning());
                 String name = "consumer " + c.index();
                 consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal));
                 cm.add(metrics);
@@ -177,6 +178,7 @@ final class LoadRun {
             t.setDaemon(true);
             producerThreads.add(t);
         }
+        consumerLoops.forEach(c -> c.releaseAt(startNanos));
         producerThreads.forEach(Thread::start);
         snapshotThread = new Thread(this::streamSnapshots, "kbench-snapshots-" + spec.runId());
         snapshotThread.setDaemon(true);

@@ -24,12 +24,13 @@ import io.kbench.driver.TopicSpec;
  * @param keyCount          number of distinct keys
  * @param zipfExponent      exponent for Zipf keys
  * @param existingTopics    topics this worker checks exist (instead of creating topics)
+ * @param consumersFromBeginning consumers read from the beginning at the start (catch-up), else from the end
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
-                      List<String> existingTopics) {
+                      List<String> existingTopics, boolean consumersFromBeginning) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);

@@ -58,7 +58,9 @@ final class Snapshotter {
             p.response.addIntervalTo(response);
             p.delay.addIntervalTo(delay);
         }
+        long lastReceive = 0;
         for (ConsumerMetrics m : consumers) {
+            lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
             r += m.received.get();
             rb += m.receivedBytes.get();
             c += m.endToEnd.clamped();
@@ -70,7 +72,7 @@ final class Snapshotter {
                 c - clamped, n - negative,
                 LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
                 LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
-                producersDone, producersDoneMicros, last, error);
+                producersDone, producersDoneMicros, lastReceive, last, error);
         sent = s;
         acked = a;
         failed = f;

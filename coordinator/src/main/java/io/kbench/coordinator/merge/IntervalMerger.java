@@ -32,6 +32,7 @@ public final class IntervalMerger {
     private final Map<String, Counters> perWorker = new HashMap<>();
     private Counters totals = Counters.ZERO;
     private long producersDoneMicros;
+    private long lastReceiveMicros;
     private long nextToEmit;
 
     private static final class Pending {
@@ -76,6 +77,7 @@ public final class IntervalMerger {
         }
         producersDone.put(s.workerId(), s.producersDone());
         producersDoneMicros = Math.max(producersDoneMicros, s.producersDoneMicros());
+        lastReceiveMicros = Math.max(lastReceiveMicros, s.lastReceiveMicros());
         if (s.sequence() < nextToEmit) {
             issues.add("worker " + s.workerId() + ": snapshot " + s.sequence() + " arrived after its interval was reported");
             return List.of();
@@ -164,6 +166,11 @@ public final class IntervalMerger {
     /** The latest instant at which a worker's producers finished (coordinator µs), 0 if none has. */
     public synchronized long producersDoneMicros() {
         return producersDoneMicros;
+    }
+
+    /** The latest instant any consumer received messages (coordinator µs), 0 if none has. */
+    public synchronized long lastReceiveMicros() {
+        return lastReceiveMicros;
     }
 
     /** Gaps, repeats and missing snapshots seen so far. */

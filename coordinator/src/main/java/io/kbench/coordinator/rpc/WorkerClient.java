@@ -152,6 +152,9 @@ public final class WorkerClient implements AutoCloseable {
                 .setIntervalMicros(share.intervalMicros())
                 .setPayloads(payloads(share))
                 .addAllExistingTopics(share.existingTopics())
+                .setConsumerStart(share.workload().producerCount() == 0
+                        ? io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING
+                        : io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_END)
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -211,7 +214,8 @@ public final class WorkerClient implements AutoCloseable {
                         s.getHistograms().getPublishResponse().toByteArray(),
                         s.getHistograms().getPublishDelay().toByteArray(),
                         s.getHistograms().getEndToEnd().toByteArray(),
-                        s.getProducersDone(), s.getProducersDoneMicros(), s.getLast(), s.getError()));
+                        s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
+                        s.getError()));
             }
 
             @Override

@@ -27,10 +27,23 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     private final KafkaConsumer<byte[], byte[]> consumer;
     private volatile int assigned;
     private volatile boolean joined;
+    private volatile boolean holding;
+    private boolean holdAtEnd;
 
     KafkaConsumerHandle(KafkaConsumer<byte[], byte[]> consumer, String topic) {
         this.consumer = consumer;
         consumer.subscribe(List.of(topic), this);
+    }
+
+    @Override
+    public void hold(boolean atEnd) {
+        holdAtEnd = atEnd;
+        holding = true;
+    }
+
+    @Override
+    public void release() {
+        holding = false;
     }
 
     // HOT PATH
@@ -38,6 +51,9 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     public int poll(Duration timeout, RecordListener listener) {
         ConsumerRecords<byte[], byte[]> records;
         try {
+            if (!holding && !consumer.paused().isEmpty()) {
+                consumer.resume(consumer.paused());
+            }
             records = consumer.poll(timeout);
         } catch (WakeupException e) {
             return 0;
@@ -80,6 +96,19 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        if (holding && !partitions.isEmpty()) {
+            consumer.pause(partitions);
+            if (holdAtEnd) {
+                consumer.seekToEnd(partitions);
+                // resolve the end offsets now, before the run starts: resolved lazily at resume time, the
+                // "end" would already include the run's first messages, which would then never be read
+                for (TopicPartition tp : partitions) {
+                    consumer.position(tp);
+                }
+            } else {
+                consumer.seekToBeginning(partitions);
+            }
+        }
         assigned = consumer.assignment().size();
         joined = true;
     }

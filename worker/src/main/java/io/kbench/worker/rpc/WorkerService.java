@@ -179,7 +179,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
         return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
-                r.getKeys().getZipfExponent(), r.getExistingTopicsList());
+                r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING);
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {
@@ -243,6 +244,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                                 .setEndToEnd(ByteString.copyFrom(s.endToEnd())))
                         .setProducersDone(s.producersDone())
                         .setProducersDoneMicros(s.producersDoneMicros())
+                        .setLastReceiveMicros(s.lastReceiveMicros())
                         .setLast(s.last())
                         .setError(s.error())
                         .build());
