@@ -139,8 +139,10 @@ public final class RunController {
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
         List<String> topicNames = plan.topics().stream().map(Plan.Topic::name).toList();
+        long prepareStart = clock.micros();
         try {
             prepareAll(clients, plan, offsets, runId);
+            out.prepared(prepareStart, clock.micros());
         } catch (RuntimeException e) {
             stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>());
             throw e;

@@ -3,6 +3,7 @@ package io.kbench.cli;
 import java.io.PrintWriter;
 
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.cli.ConsumerPerfCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
 import io.kbench.coordinator.cli.RunCommand;
 import io.kbench.coordinator.cli.ValidateCommand;
@@ -34,6 +35,7 @@ public final class Main {
         cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
         cli.addSubcommand("validate", new ValidateCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
+        cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println("kbench: " + e.getMessage() + " (see 'kbench " + e.getCommandLine().getCommandName() + " --help')");

@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * MB is 1,048,576 bytes, as the Kafka tools print it.
  */
 public record Summary(long sent, long acked, long failed, long received, long clamped, long negativeEndToEnd,
-                      double measuredSeconds, long measuredAcked, long measuredReceived,
+                      double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
                       double publishRate, double publishMBps, double consumeRate, double consumeMBps,
                       EnumMap<Metric, Histogram> histograms) {
     private static final double MB = 1024.0 * 1024.0;
@@ -43,7 +43,7 @@ public record Summary(long sent, long acked, long failed, long received, long cl
         }
         double seconds = (windowEnd - measureStartMicros) / 1e6;
         return new Summary(all.sent(), all.acked(), all.failed(), all.received(), all.clamped(),
-                all.negativeEndToEnd(), seconds, window.acked(), window.received(),
+                all.negativeEndToEnd(), seconds, window.acked(), window.received(), window.receivedBytes(),
                 rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
                 rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms);
     }

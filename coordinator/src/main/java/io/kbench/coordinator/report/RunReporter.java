@@ -12,6 +12,13 @@ public interface RunReporter {
     /** A line of information about the run (plan, failure, issue, where results went). */
     void info(String line);
 
+    /**
+     * Every consumer group owns all its partitions: preparing began at {@code prepareStartMicros} and was
+     * complete at {@code readyMicros} (coordinator time).
+     */
+    default void prepared(long prepareStartMicros, long readyMicros) {
+    }
+
     /** The agreed start instant and the end of warm-up are known (coordinator time, µs). */
     void started(long runStartMicros, long measureStartMicros);
 

@@ -17,20 +17,58 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kbench producer-perf prints kafka-producer-perf-test's lines. The patterns are the shapes of Kafka 4.3.1's
- * ProducerPerformance output, e.g.
+ * kbench producer-perf and consumer-perf print the Kafka tools' lines. The patterns are the shapes of Kafka
+ * 4.3.1's ProducerPerformance and ConsumerPerformance output, e.g.
  * {@code 99005 records sent, 49453.0 records/sec (4.72 MB/sec), 307.2 ms avg latency, 660.0 ms max latency.}
+ * and {@code 2026-11-22 11:43:07:412, 2026-11-22 11:43:08:709, 28.6102, 22.0588, 300000, 231303.0069, 648, 649,
+ * 44.0836, 462249.6148}.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class ProducerPerfIT {
+class PerfToolsIT {
     private static final Pattern WINDOW = Pattern.compile(
             "\\d+ records sent, \\d+\\.\\d records/sec \\(\\d+\\.\\d{2} MB/sec\\), \\d+\\.\\d ms avg latency, \\d+\\.\\d ms max latency\\.");
     private static final Pattern TOTAL = Pattern.compile(
             "(\\d+) records sent, (\\d+\\.\\d{6}) records/sec \\(\\d+\\.\\d{2} MB/sec\\), \\d+\\.\\d{2} ms avg latency, "
                     + "\\d+\\.\\d{2} ms max latency, \\d+ ms 50th, \\d+ ms 95th, \\d+ ms 99th, \\d+ ms 99\\.9th\\.");
 
+    private static final String CONSUMER_HEADER = "start.time, end.time, data.consumed.in.MB, MB.sec, "
+            + "data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec";
+    private static final Pattern CONSUMER_ROW = Pattern.compile(
+            "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d:\\d{3}, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d:\\d{3}, "
+                    + "(\\d+\\.\\d{4}), \\d+\\.\\d{4}, (\\d+), \\d+\\.\\d{4}, \\d+, \\d+, \\d+\\.\\d{4}, \\d+\\.\\d{4}");
+
     @TempDir
     Path dir;
+
+    private static String captureStdout(String... args) {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            int rc = Main.execute(args);
+            assertEquals(0, rc, captured.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(stdout);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldPrintTheConsumerToolsHeaderAndRowForACatchUpRead() {
+        try (io.kbench.embedded.EmbeddedKafka kafka = io.kbench.embedded.EmbeddedKafka.builder().start()) {
+            captureStdout("producer-perf", "--topic", "cp", "--partitions", "3", "--num-records", "10000",
+                    "--record-size", "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(),
+                    "--output", dir.resolve("fill").toString());
+            List<String> lines = captureStdout("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(),
+                    "--topic", "cp", "--messages", "10000", "--output", dir.resolve("read").toString()).lines().toList();
+            assertEquals(2, lines.size(), lines.toString());
+            assertEquals(CONSUMER_HEADER, lines.get(0));
+            Matcher row = CONSUMER_ROW.matcher(lines.get(1));
+            assertTrue(row.matches(), "not a consumer-perf row: " + lines.get(1));
+            assertEquals("10000", row.group(2));
+            assertEquals(10000 * 100 / 1048576.0, Double.parseDouble(row.group(1)), 0.0001);
+        }
+    }
 
     @Test
     void shouldPrintTheKafkaToolsLinesOnTheEmbeddedDefault() {

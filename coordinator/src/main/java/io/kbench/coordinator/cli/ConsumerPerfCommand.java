@@ -1,0 +1,122 @@
+package io.kbench.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.kbench.coordinator.RunController;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.ConsumerPerfReporter;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kbench consumer-perf}: {@code kafka-consumer-perf-test}'s flags and output, a catch-up read of an
+ * existing topic from its beginning by one consumer group, on kbench's workers.
+ */
+@Command(name = "consumer-perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"kafka-consumer-perf-test's flags and output, run by kbench: a new consumer group reads an existing",
+            "topic from the beginning. Prints the tool's header and row on stdout (rebalance.time.ms: joining until all",
+            "partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json.",
+            "The run ends once --num-records were read, or after 10 s without progress."})
+public final class ConsumerPerfCommand implements Callable<Integer> {
+    private final LocalEnvironment local;
+
+    @Option(names = "--bootstrap-server", required = true, description = "The Kafka cluster.")
+    String bootstrapServer;
+
+    @Option(names = "--topic", required = true, description = "The topic to consume from (it must exist).")
+    String topic;
+
+    @Option(names = {"--num-records", "--messages"}, required = true, description = "Messages to read.")
+    long numRecords;
+
+    @Option(names = {"--consumer.config", "--command-config"}, paramLabel = "FILE", description = "Consumer properties file.")
+    Path config;
+
+    @Option(names = "--command-property", arity = "1..*", paramLabel = "PROP=VALUE", description = "Consumer properties.")
+    List<String> props = new ArrayList<>();
+
+    @Option(names = "--fetch-size", description = "max.partition.fetch.bytes of the consumer.")
+    Integer fetchSize;
+
+    @Option(names = "--socket-buffer-size", description = "receive.buffer.bytes of the consumer.")
+    Integer socketBufferSize;
+
+    @Option(names = "--hide-header", description = "Print only the row.")
+    boolean hideHeader;
+
+    @Option(names = "--date-format", defaultValue = "yyyy-MM-dd HH:mm:ss:SSS",
+            description = "Format of start.time and end.time (default: ${DEFAULT-VALUE}).")
+    String dateFormat;
+
+    @Option(names = {"--show-detailed-stats", "--print-metrics", "--from-latest"}, hidden = true)
+    List<Boolean> unsupportedFlags = new ArrayList<>();
+
+    @Option(names = {"--group", "--include", "--reporting-interval", "--timeout"}, hidden = true)
+    List<String> unsupportedValues = new ArrayList<>();
+
+    @Option(names = "--consumers", defaultValue = "1",
+            description = "kbench: consumers in the group (default: ${DEFAULT-VALUE}).")
+    int consumers;
+
+    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
+    List<String> workers = new ArrayList<>();
+
+    @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
+    Path output;
+
+    public ConsumerPerfCommand(LocalEnvironment local) {
+        this.local = local;
+    }
+
+    @Override
+    public Integer call() {
+        if (!unsupportedFlags.isEmpty() || !unsupportedValues.isEmpty()) {
+            throw new UserException("--show-detailed-stats, --print-metrics, --from-latest, --group, --include, "
+                    + "--reporting-interval and --timeout are not supported by kbench consumer-perf yet");
+        }
+        if (numRecords < 1 || consumers < 1 || consumers > 10_000) {
+            throw new UserException("--num-records must be >= 1 and --consumers 1 to 10000");
+        }
+        try {
+            java.time.format.DateTimeFormatter.ofPattern(dateFormat);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
+        }
+        Map<String, String> overrides = new LinkedHashMap<>();
+        PropertiesFiles.apply(config, "consumer", "--consumer.config", overrides);
+        for (String p : props) {
+            int eq = p.indexOf('=');
+            if (eq < 1) {
+                throw new UserException("--command-property '" + p + "': expected PROP=VALUE");
+            }
+            overrides.put("consumer." + p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+        }
+        if (fetchSize != null) {
+            overrides.put("consumer.max.partition.fetch.bytes", fetchSize.toString());
+        }
+        if (socketBufferSize != null) {
+            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString());
+        }
+        Profile profile;
+        try {
+            profile = Profile.defaults().with(overrides);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--command-property: " + e.getMessage());
+        }
+        Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
+                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true);
+        try (Session session = new Session(local, workers, bootstrapServer, 1, System.err)) {
+            RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
+                    session.addresses(), new RunController.Options(output, true, 1_000_000L),
+                    new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat)));
+            return o.completed() ? 0 : 1;
+        }
+    }
+}
