@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kbench.coordinator.merge.CatchUp;
 import io.kbench.coordinator.merge.IntervalMerger;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
@@ -79,6 +80,8 @@ public final class RunController {
     private final RunReporter out;
     private final MicrosClock clock = MicrosClock.SYSTEM;
     private final AtomicReference<String> failure = new AtomicReference<>();
+    /** When a backlog run's consumers were released (coordinator µs), 0 before. */
+    private volatile long releaseMicros;
     private final CountDownLatch done = new CountDownLatch(1);
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
@@ -181,7 +184,7 @@ public final class RunController {
             });
         }
         List<String> issues = new ArrayList<>();
-        awaitEnd(merger, plannedEnd, issues);
+        awaitEnd(clients, runId, merger, plannedEnd, issues);
 
         String error = failure.get();
         if (error != null) {
@@ -224,15 +227,25 @@ public final class RunController {
                     clocks.get(i).offsetMicros(), clocks.get(i).uncertaintyMicros(), a.producers().size(),
                     a.consumers().size(), a.rate(), t.sent(), t.acked(), t.failed(), t.received()));
         }
+        CatchUp catchUp = releaseMicros == 0 ? null
+                : CatchUp.of(intervals, releaseMicros, workload.subscriptionsPerTopic());
+        if (releaseMicros != 0 && catchUp == null) {
+            issues.add("the consumers did not catch up with the backlog");
+        }
         String status = error == null ? "COMPLETED" : "FAILED";
         printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,
                 workload.subscriptionsPerTopic());
+        if (catchUp != null) {
+            printer.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
+                    catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
+                    workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
+        }
         issues.forEach(i -> printer.info("  issue: " + i));
         Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         Path file = null;
         try {
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
-                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, issues));
+                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp, issues));
             printer.info("result: " + file);
         } catch (IOException e) {
             printer.info("could not write results to " + dir + ": " + e.getMessage());
@@ -351,12 +364,25 @@ public final class RunController {
         return end;
     }
 
-    private void awaitEnd(IntervalMerger merger, long plannedEnd, List<String> issues) {
+    private void awaitEnd(List<WorkerClient> clients, String runId, IntervalMerger merger, long plannedEnd,
+                          List<String> issues) {
         long lastReceived = -1;
         long lastProgress = System.nanoTime();
         long drainStart = 0;
         while (failure.get() == null) {
             sleep(100);
+            if (workload.consumerBacklogRecords() > 0 && releaseMicros == 0) {
+                boolean built = merger.totals().acked() >= workload.consumerBacklogRecords();
+                if (built || merger.allProducersDone()) {
+                    if (!built) {
+                        issues.add(String.format("the backlog of %,d messages was not reached (%,d acknowledged); "
+                                + "consumers started when the producers finished", workload.consumerBacklogRecords(),
+                                merger.totals().acked()));
+                    }
+                    releaseConsumers(clients, runId, merger.totals().acked());
+                }
+                continue;
+            }
             boolean sending = workload.numRecords() == 0 && clock.micros() < plannedEnd;
             if (sending || !merger.allProducersDone()) {
                 continue;
@@ -380,6 +406,24 @@ public final class RunController {
                 return;
             }
         }
+    }
+
+    /** Releases every worker's held consumers (a backlog run). */
+    private void releaseConsumers(List<WorkerClient> clients, String runId, long acked) {
+        releaseMicros = clock.micros();
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (WorkerClient c : clients) {
+            calls.add(CompletableFuture.runAsync(() -> c.startConsumers(runId)));
+        }
+        for (CompletableFuture<Void> f : calls) {
+            try {
+                joinUnwrapped(f);
+            } catch (WorkerCallException e) {
+                failure.compareAndSet(null, e.getMessage());
+            }
+        }
+        out.info(String.format("backlog built (%,d of %,d messages acknowledged, as last reported); consumers start reading",
+                acked, workload.consumerBacklogRecords()));
     }
 
     private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues) {

@@ -34,7 +34,7 @@ final class ConsumerLoop implements Runnable {
 
     /** Releases the held consumer at {@code nanoTime} (the run's start instant); called when the run starts. */
     void releaseAt(long nanoTime) {
-        releaseAtNanos = nanoTime;
+        releaseAtNanos = Math.min(releaseAtNanos, nanoTime);
     }
 
     void stop() {

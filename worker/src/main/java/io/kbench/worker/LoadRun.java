@@ -178,12 +178,20 @@ final class LoadRun {
             t.setDaemon(true);
             producerThreads.add(t);
         }
-        consumerLoops.forEach(c -> c.releaseAt(startNanos));
+        if (!spec.holdConsumers()) {
+            consumerLoops.forEach(c -> c.releaseAt(startNanos));
+        }
         producerThreads.forEach(Thread::start);
         snapshotThread = new Thread(this::streamSnapshots, "kbench-snapshots-" + spec.runId());
         snapshotThread.setDaemon(true);
         state = State.RUNNING;
         snapshotThread.start();
+    }
+
+    /** Releases held consumers now (a backlog run's producers have built the backlog). */
+    void startConsumers() {
+        long now = clock.nanoClock().nanoTime();
+        consumerLoops.forEach(c -> c.releaseAt(now));
     }
 
     /** Moves the lease to a new stream (a coordinator retransmitting Run). */

@@ -91,6 +91,13 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
+    /** Releases the run's held consumers; a no-op for an unknown or ended run. */
+    public synchronized void startConsumers(String runId) {
+        if (current != null && current.spec().runId().equals(runId) && current.state() == LoadRun.State.RUNNING) {
+            current.startConsumers();
+        }
+    }
+
     /** Stops the run (normal end) and deletes {@code topics}; a no-op for an unknown or ended run. */
     public void stop(String runId, List<String> topics) {
         LoadRun run;

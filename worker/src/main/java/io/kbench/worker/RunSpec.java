@@ -25,12 +25,13 @@ import io.kbench.driver.TopicSpec;
  * @param zipfExponent      exponent for Zipf keys
  * @param existingTopics    topics this worker checks exist (instead of creating topics)
  * @param consumersFromBeginning consumers read from the beginning at the start (catch-up), else from the end
+ * @param holdConsumers     consumers stay held after the start until {@link LoadRun#startConsumers()}
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
-                      List<String> existingTopics, boolean consumersFromBeginning) {
+                      List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.kbench.coordinator.merge.CatchUp;
 import io.kbench.coordinator.merge.Counters;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
@@ -43,13 +44,14 @@ public final class ResultDocument {
     /**
      * @param status  COMPLETED or FAILED
      * @param error   why the run failed, or null
+     * @param catchUp the catch-up read of a backlog run, or null
      * @param issues  problems seen (missing snapshots, incomplete drain), possibly empty
      */
     public static Map<String, Object> build(String runId, String status, String error, Instant startedAt,
                                             Workload workload, Profile profile, List<WorkerEntry> workers,
                                             List<String> topics, long runStartMicros, long measureStartMicros,
                                             long measureEndMicros, List<MergedInterval> intervals, Summary summary,
-                                            List<String> issues) {
+                                            CatchUp catchUp, List<String> issues) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("kbenchVersion", Versions.kbench());
         doc.put("runId", runId);
@@ -68,7 +70,11 @@ public final class ResultDocument {
             list.add(interval(i, measureStartMicros));
         }
         doc.put("intervals", list);
-        doc.put("summary", summary(summary));
+        Map<String, Object> sum = summary(summary);
+        if (catchUp != null) {
+            sum.put("catchUp", catchUp);
+        }
+        doc.put("summary", sum);
         Map<String, Object> histograms = new LinkedHashMap<>();
         for (Metric m : Metric.values()) {
             histograms.put(m.key(), Base64.getEncoder().encodeToString(LatencyHistograms.encode(summary.histograms().get(m))));

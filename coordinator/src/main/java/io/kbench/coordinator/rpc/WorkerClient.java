@@ -155,6 +155,7 @@ public final class WorkerClient implements AutoCloseable {
                 .setConsumerStart(share.workload().producerCount() == 0
                         ? io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING
                         : io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_END)
+                .setHoldConsumers(share.workload().consumerBacklogRecords() > 0)
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -236,6 +237,15 @@ public final class WorkerClient implements AutoCloseable {
         Context.CancellableContext ctx = runContext;
         if (ctx != null) {
             ctx.cancel(null);
+        }
+    }
+
+    /** Releases the run's held consumers (a backlog run). */
+    public void startConsumers(String runId) {
+        try {
+            call(CALL_TIMEOUT).startConsumers(io.kbench.protocol.rpc.StartConsumersRequest.newBuilder().setRunId(runId).build());
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "start consumers");
         }
     }
 

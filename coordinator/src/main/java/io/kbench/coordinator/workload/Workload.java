@@ -28,12 +28,14 @@ import java.util.List;
  * @param randomBytesRatio         fraction of each generated value that is random (the rest zeros)
  * @param topicNames               explicit topic names, or empty for generated ones
  * @param existingTopics           the named topics exist already: kbench neither creates nor deletes them
+ * @param consumerBacklogRecords   messages produced before consumers start reading (0: read from the start)
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
                        int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
-                       double randomBytesRatio, List<String> topicNames, boolean existingTopics) {
+                       double randomBytesRatio, List<String> topicNames, boolean existingTopics,
+                       long consumerBacklogRecords) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
@@ -43,7 +45,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     public static final List<String> KEYS = List.of("name", "topics", "partitionsPerTopic", "messageSize",
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
-            "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics", "matrix");
+            "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
+            "consumerBacklogRecords", "consumerBacklogBytes", "matrix");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -66,7 +69,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false);
+                1000, 1.0, null, "\n", 1.0, List.of(), false, 0);
     }
 
     public int producerCount() {
@@ -180,13 +183,33 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         } else if (y.has("payloadDelimiter")) {
             y.errorAt("payloadDelimiter", "payloadDelimiter applies only with a payloadFile");
         }
+        long backlog = y.integer("consumerBacklogRecords", 0, 1, 1_000_000_000_000L, "1 to 1000000000000 messages");
+        long backlogBytes = y.integer("consumerBacklogBytes", 0, 1, Long.MAX_VALUE / 2, "1 or more bytes");
+        if (y.has("consumerBacklogRecords") || y.has("consumerBacklogBytes")) {
+            String key = y.has("consumerBacklogRecords") ? "consumerBacklogRecords" : "consumerBacklogBytes";
+            if (y.has("consumerBacklogRecords") && y.has("consumerBacklogBytes")) {
+                y.errorAt("consumerBacklogBytes", "give consumerBacklogRecords or consumerBacklogBytes, not both");
+            }
+            if (producers == 0 || subscriptions == 0) {
+                y.errorAt(key, key + " needs producers (to build the backlog) and consumers (to read it)");
+            }
+            if (y.has("consumerBacklogBytes")) {
+                backlog = Math.max(1, (backlogBytes + size - 1) / size);
+                if (payloadFile != null) {
+                    y.errorAt(key, "with a payloadFile give consumerBacklogRecords (the values' sizes vary)");
+                }
+            }
+            if (records > 0 && backlog >= records) {
+                y.errorAt(key, "the backlog (" + backlog + " messages) must be smaller than numRecords (" + records + ")");
+            }
+        }
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             return null;
         }
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
-                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing);
+                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog);
     }
 
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");

@@ -117,6 +117,14 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     }
 
     @Override
+    public void startConsumers(io.kbench.protocol.rpc.StartConsumersRequest request,
+                               StreamObserver<io.kbench.protocol.rpc.StartConsumersResponse> response) {
+        runs.startConsumers(request.getRunId());
+        response.onNext(io.kbench.protocol.rpc.StartConsumersResponse.getDefaultInstance());
+        response.onCompleted();
+    }
+
+    @Override
     public void stop(StopRequest request, StreamObserver<StopResponse> response) {
         try {
             runs.stop(request.getRunId(), request.getDeleteTopicsList());
@@ -180,7 +188,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
-                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING);
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
+                r.getHoldConsumers());
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {

@@ -1,0 +1,60 @@
+package io.kbench.coordinator.merge;
+
+import java.util.List;
+
+/**
+ * The catch-up read of a backlog run: consumers released at {@code releaseMicros} with a backlog of
+ * {@code backlogRecords} acknowledged messages, caught up (received the backlog, once per subscription)
+ * {@code seconds} later. Counts at instants inside an interval are interpolated linearly within it, so the
+ * figures are not bound to the interval length. Pure.
+ *
+ * @param backlogRecords messages acknowledged before the release (one subscription's share to read)
+ * @param releaseMillis  when the consumers were released, coordinator time
+ * @param seconds        from the release until the backlog was read by every subscription
+ * @param rate           messages read per second during the catch-up (all subscriptions)
+ * @param mbps           MB (1,048,576 bytes) read per second during the catch-up
+ */
+public record CatchUp(long backlogRecords, long releaseMillis, double seconds, double rate, double mbps) {
+    private static final double MB = 1024.0 * 1024.0;
+
+    /** The catch-up, or null when the consumers never caught up with the backlog. */
+    public static CatchUp of(List<MergedInterval> intervals, long releaseMicros, int subscriptions) {
+        double backlog = cumulativeAt(intervals, releaseMicros, true);
+        double target = backlog * subscriptions;
+        double received = 0;
+        double bytes = 0;
+        for (MergedInterval i : intervals) {
+            long n = i.counters().received();
+            if (received + n >= target && n > 0) {
+                double fraction = (target - received) / n;
+                double end = i.startMicros() + fraction * (i.endMicros() - i.startMicros());
+                double seconds = Math.max(1e-6, (end - releaseMicros) / 1e6);
+                double avgBytes = i.counters().receivedBytes() / (double) n;
+                bytes = target * avgBytes;
+                return new CatchUp(Math.round(backlog), releaseMicros / 1000, round(seconds, 3),
+                        round(target / seconds, 1), round(bytes / MB / seconds, 2));
+            }
+            received += n;
+        }
+        return null;
+    }
+
+    /** Acked (or received) messages up to {@code micros}, interpolated within the interval holding it. */
+    static double cumulativeAt(List<MergedInterval> intervals, long micros, boolean acked) {
+        double sum = 0;
+        for (MergedInterval i : intervals) {
+            long n = acked ? i.counters().acked() : i.counters().received();
+            if (i.endMicros() <= micros) {
+                sum += n;
+            } else if (i.startMicros() < micros) {
+                sum += n * (double) (micros - i.startMicros()) / (i.endMicros() - i.startMicros());
+            }
+        }
+        return sum;
+    }
+
+    private static double round(double v, int decimals) {
+        double f = Math.pow(10, decimals);
+        return Math.round(v * f) / f;
+    }
+}

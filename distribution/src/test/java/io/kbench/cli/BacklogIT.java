@@ -1,0 +1,52 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.embedded.EmbeddedKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A backlog run: consumers wait until the backlog is built, then the catch-up read is measured. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class BacklogIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldReportTheCatchUpReadRateOfTheBacklog() throws Exception {
+        Path workload = Files.writeString(dir.resolve("backlog.yaml"), """
+                partitionsPerTopic: 3
+                messageSize: 100
+                producerRate: 5000
+                consumerBacklogRecords: 15000
+                durationSeconds: 8
+                """);
+        Path out = dir.resolve("out");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    out.toString(), workload.toString()));
+        }
+        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
+        JsonNode s = r.get("summary");
+        assertEquals(s.get("acked").asLong(), s.get("received").asLong(), "everything read in the end");
+        JsonNode c = s.get("catchUp");
+        assertTrue(c != null, s.toString());
+        assertTrue(c.get("backlogRecords").asLong() >= 15_000, c.toString());
+        // the consumers were held: nothing received in the first 3 seconds (15,000 at 5,000 msg/s)
+        for (int i = 0; i < 2; i++) {
+            assertEquals(0, r.get("intervals").get(i).get("consume").get("received").asLong(), "interval " + i);
+        }
+        // catching up means reading faster than the producers write
+        assertTrue(c.get("rate").asDouble() > 5_000, c.toString());
+        assertTrue(c.get("seconds").asDouble() > 0, c.toString());
+        assertEquals(0, r.get("issues").size(), r.get("issues").toString());
+    }
+}
