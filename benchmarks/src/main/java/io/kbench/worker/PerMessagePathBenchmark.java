@@ -53,7 +53,7 @@ public class PerMessagePathBenchmark {
         ErrorSlot errors = new ErrorSlot();
         ProducerMetrics metrics = new ProducerMetrics(NanoClock.SYSTEM, errors);
         loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, 0,
-                Payloads.generate(100, 1.0, 1), Keys.of(Keys.Distribution.ZIPF, 1000, 1.0, 1), errors);
+                Payloads.generate(100, 1.0, 1), Keys.of(Keys.Distribution.ZIPF, 1000, 1.0, 1), 0, 0, errors);
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
         consumer = new ConsumerMetrics(clock);
         stamp = clock.coordinatorMicrosNow();
@@ -96,6 +96,14 @@ public class PerMessagePathBenchmark {
 
         @Override
         public void flush() {
+        }
+
+        @Override
+        public void beginTransaction() {
+        }
+
+        @Override
+        public void commitTransaction() {
         }
 
         @Override

@@ -90,7 +90,9 @@ public final class RunController {
             throw new IllegalArgumentException("profile without bootstrap servers");
         }
         this.workload = workload;
-        this.profile = profile;
+        // consumers of a transactional run see only committed messages unless the profile says otherwise
+        this.profile = workload.transactional() && !profile.consumer().containsKey("isolation.level")
+                ? profile.with(java.util.Map.of("consumer.isolation.level", "read_committed")) : profile;
         this.addresses = List.copyOf(workerAddresses);
         this.options = options;
         this.out = out;

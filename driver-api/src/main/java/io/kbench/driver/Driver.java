@@ -45,6 +45,15 @@ public interface Driver extends AutoCloseable {
     ProducerHandle createProducer(String topic, String clientId, ProducerListener listener);
 
     /**
+     * Builds a transactional producer for {@code topic} with the given transactional id, ready for
+     * {@link ProducerHandle#beginTransaction()}.
+     *
+     * @throws DriverException when the cluster refuses transactions
+     */
+    ProducerHandle createTransactionalProducer(String topic, String clientId, String transactionalId,
+                                               ProducerListener listener);
+
+    /**
      * Builds a consumer of {@code topic} in consumer group {@code group} and subscribes it. Partitions are
      * assigned while {@link ConsumerHandle#poll} is being called.
      */

@@ -23,6 +23,16 @@ public interface ProducerHandle {
      */
     void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos);
 
+    /** Starts a transaction (transactional producers only). */
+    void beginTransaction();
+
+    /**
+     * Commits the open transaction, blocking until it is committed (transactional producers only).
+     *
+     * @throws DriverException when the commit fails; the producer cannot continue
+     */
+    void commitTransaction();
+
     /** Blocks until every message sent so far has completed (acknowledged or failed). */
     void flush();
 

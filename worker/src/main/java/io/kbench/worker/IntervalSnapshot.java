@@ -8,6 +8,6 @@ public record IntervalSnapshot(
         long sequence, long startMicros, long endMicros,
         long sent, long acked, long failed, long ackedBytes, long received, long receivedBytes,
         long clamped, long negativeEndToEnd,
-        byte[] publishLatency, byte[] publishResponse, byte[] publishDelay, byte[] endToEnd,
+        byte[] publishLatency, byte[] publishResponse, byte[] publishDelay, byte[] endToEnd, byte[] transactionCommit,
         boolean producersDone, long producersDoneMicros, long lastReceiveMicros, boolean last, String error) {
 }

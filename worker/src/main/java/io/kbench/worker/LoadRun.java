@@ -80,12 +80,16 @@ final class LoadRun {
             }
             for (RunSpec.Producer p : spec.producers()) {
                 ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors);
-                ProducerHandle handle = driver.createProducer(p.topic(), clientId("p", p.index()), metrics);
+                ProducerHandle handle = spec.transactional()
+                        ? driver.createTransactionalProducer(p.topic(), clientId("p", p.index()),
+                                "kbench-" + spec.runId() + "-p" + p.index(), metrics)
+                        : driver.createProducer(p.topic(), clientId("p", p.index()), metrics);
                 producerHandles.add(handle);
                 Keys keys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(),
                         spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
-                        p.ratePerSecond(), p.recordLimit(), payloads, keys, fatal));
+                        p.ratePerSecond(), p.recordLimit(), payloads, keys, spec.transactionRecords(),
+                        spec.transactionMillis(), fatal));
                 pm.add(metrics);
             }
         } catch (RuntimeException e) {

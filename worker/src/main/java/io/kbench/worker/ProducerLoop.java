@@ -17,6 +17,11 @@ import io.kbench.driver.ProducerHandle;
  *
  * <p>Unthrottled (rate -1), it sends back to back and a message's intended time is its send time.
  *
+ * <p>Transactional, it opens a transaction before a message when none is open and commits it after
+ * {@code transactionRecords} messages or once it has been open {@code transactionMillis} (checked per message
+ * and after every park), recording each commit's duration; the last transaction is committed at the end.
+ * A commit blocks the loop, so sends fall behind their schedule meanwhile, and response time shows it.
+ *
  * <p>Messages whose intended time is before the end instant are sent, at most {@code recordLimit} of them
  * when one is set; then the loop flushes and reports done. Message {@code i} carries the key and value that
  * {@link Keys} and {@link Payloads} prepared for index {@code i}.
@@ -35,6 +40,12 @@ final class ProducerLoop implements Runnable {
     private final long limit;
     private final Payloads payloads;
     private final Keys keys;
+    private final long transactionRecords;
+    private final long transactionNanos;
+    private final boolean transactional;
+    private boolean inTransaction;
+    private long transactionStartNanos;
+    private long transactionCount;
     private final ErrorSlot fatal;
     private final String name;
     private volatile long startNanos;
@@ -44,7 +55,8 @@ final class ProducerLoop implements Runnable {
     private volatile long doneNanos;
 
     ProducerLoop(String name, ProducerHandle handle, ProducerMetrics metrics, RunClock clock, long ratePerSecond,
-                 long recordLimit, Payloads payloads, Keys keys, ErrorSlot fatal) {
+                 long recordLimit, Payloads payloads, Keys keys, long transactionRecords, long transactionMillis,
+                 ErrorSlot fatal) {
         this.name = name;
         this.handle = handle;
         this.metrics = metrics;
@@ -53,6 +65,9 @@ final class ProducerLoop implements Runnable {
         this.limit = recordLimit > 0 ? recordLimit : Long.MAX_VALUE;
         this.payloads = payloads;
         this.keys = keys;
+        this.transactionRecords = transactionRecords;
+        this.transactionNanos = transactionMillis * 1_000_000L;
+        this.transactional = transactionRecords > 0 || transactionMillis > 0;
         this.fatal = fatal;
     }
 
@@ -80,6 +95,9 @@ final class ProducerLoop implements Runnable {
                 sendOnSchedule();
             }
             if (!stopped) {
+                if (inTransaction) {
+                    commit();
+                }
                 handle.flush();
             }
         } catch (RuntimeException | Error e) {
@@ -125,6 +143,10 @@ final class ProducerLoop implements Runnable {
                 return;
             }
             now = nanos.nanoTime();
+            if (inTransaction && transactionNanos > 0 && now - transactionStartNanos >= transactionNanos) {
+                commit();
+                now = nanos.nanoTime();
+            }
             long wait = Math.min(Math.max(next - now, SLICE_NANOS), MAX_PARK_NANOS);
             LockSupport.parkNanos(Math.min(wait, end - now));
         }
@@ -132,9 +154,27 @@ final class ProducerLoop implements Runnable {
 
     // HOT PATH (package-private for the JMH benchmark)
     void send(long index, long intendedNanos, long sendNanos) {
+        if (transactional && !inTransaction) {
+            handle.beginTransaction();
+            inTransaction = true;
+            transactionStartNanos = sendNanos;
+            transactionCount = 0;
+        }
         handle.send(keys.keyFor(index), payloads.valueFor(index), clock.coordinatorMicros(intendedNanos),
                 intendedNanos, sendNanos);
         metrics.onSent(intendedNanos, sendNanos);
+        if (transactional && (++transactionCount == transactionRecords
+                || transactionNanos > 0 && sendNanos - transactionStartNanos >= transactionNanos)) {
+            commit();
+        }
+    }
+
+    /** Commits the open transaction (blocking), recording how long the commit took. */
+    private void commit() {
+        long t0 = System.nanoTime();
+        handle.commitTransaction();
+        metrics.commit.record((System.nanoTime() - t0) / 1000);
+        inTransaction = false;
     }
 
     private void parkUntil(long deadline) {

@@ -18,6 +18,8 @@ public final class ProducerMetrics implements ProducerListener {
     final LatencyRecorder latency = new LatencyRecorder();
     final LatencyRecorder response = new LatencyRecorder();
     final LatencyRecorder delay = new LatencyRecorder();
+    /** Transaction commit durations; written by the load thread. */
+    final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter sent = new SingleWriterCounter();
     final SingleWriterCounter acked = new SingleWriterCounter();
     final SingleWriterCounter ackedBytes = new SingleWriterCounter();

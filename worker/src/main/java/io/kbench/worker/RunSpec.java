@@ -26,18 +26,26 @@ import io.kbench.driver.TopicSpec;
  * @param existingTopics    topics this worker checks exist (instead of creating topics)
  * @param consumersFromBeginning consumers read from the beginning at the start (catch-up), else from the end
  * @param holdConsumers     consumers stay held after the start until {@link LoadRun#startConsumers()}
+ * @param transactionRecords commit a transaction after this many messages (0: not by count)
+ * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
-                      List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers) {
+                      List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
+                      long transactionRecords, long transactionMillis) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
         payloads = List.copyOf(payloads);
         existingTopics = List.copyOf(existingTopics);
+    }
+
+    /** True when producers are transactional. */
+    public boolean transactional() {
+        return transactionRecords > 0 || transactionMillis > 0;
     }
 
     /**

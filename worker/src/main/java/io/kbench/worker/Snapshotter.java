@@ -19,6 +19,7 @@ final class Snapshotter {
     private final Histogram response = LatencyHistograms.create();
     private final Histogram delay = LatencyHistograms.create();
     private final Histogram endToEnd = LatencyHistograms.create();
+    private final Histogram commit = LatencyHistograms.create();
     private long sent;
     private long acked;
     private long failed;
@@ -39,6 +40,7 @@ final class Snapshotter {
         response.reset();
         delay.reset();
         endToEnd.reset();
+        commit.reset();
         long s = 0;
         long a = 0;
         long f = 0;
@@ -57,6 +59,7 @@ final class Snapshotter {
             p.latency.addIntervalTo(latency);
             p.response.addIntervalTo(response);
             p.delay.addIntervalTo(delay);
+            p.commit.addIntervalTo(commit);
         }
         long lastReceive = 0;
         for (ConsumerMetrics m : consumers) {
@@ -71,7 +74,7 @@ final class Snapshotter {
                 s - sent, a - acked, f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
                 c - clamped, n - negative,
                 LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
-                LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
+                LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
                 producersDone, producersDoneMicros, lastReceive, last, error);
         sent = s;
         acked = a;

@@ -90,6 +90,7 @@ public final class IntervalMerger {
         add(p.histograms, Metric.PUBLISH_RESPONSE, s.publishResponse());
         add(p.histograms, Metric.PUBLISH_DELAY, s.publishDelay());
         add(p.histograms, Metric.END_TO_END, s.endToEnd());
+        add(p.histograms, Metric.TRANSACTION_COMMIT, s.transactionCommit());
         p.reported.add(s.workerId());
         if (!s.error().isEmpty()) {
             p.errors.add(s.workerId() + ": " + s.error());

@@ -9,7 +9,9 @@ public enum Metric {
     /** Intended send time to send() called. */
     PUBLISH_DELAY("publishDelayMicros"),
     /** Intended send time to consumer receipt, coordinator time on both ends. */
-    END_TO_END("endToEndLatencyMicros");
+    END_TO_END("endToEndLatencyMicros"),
+    /** Duration of a transaction commit (transactional runs). */
+    TRANSACTION_COMMIT("transactionCommitMicros");
 
     private final String key;
 

@@ -9,6 +9,6 @@ package io.kbench.coordinator.merge;
  */
 public record WorkerSnapshot(String workerId, long sequence, long startMicros, long endMicros,
                              Counters counters, byte[] publishLatency, byte[] publishResponse, byte[] publishDelay,
-                             byte[] endToEnd, boolean producersDone, long producersDoneMicros,
+                             byte[] endToEnd, byte[] transactionCommit, boolean producersDone, long producersDoneMicros,
                              long lastReceiveMicros, boolean last, String error) {
 }

@@ -64,6 +64,9 @@ public final class ProgressPrinter implements RunReporter {
         row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
         row("publish delay", s.stats(Metric.PUBLISH_DELAY));
         row("end-to-end", s.stats(Metric.END_TO_END));
+        if (s.stats(Metric.TRANSACTION_COMMIT).count() > 0) {
+            row("txn commit", s.stats(Metric.TRANSACTION_COMMIT));
+        }
         if (s.clamped() > 0 || s.negativeEndToEnd() > 0) {
             out.println(String.format(Locale.ROOT, "  %,d samples above the 1 h histogram range (clamped), %,d negative end-to-end samples (recorded as 0)",
                     s.clamped(), s.negativeEndToEnd()));

@@ -156,6 +156,8 @@ public final class WorkerClient implements AutoCloseable {
                         ? io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING
                         : io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_END)
                 .setHoldConsumers(share.workload().consumerBacklogRecords() > 0)
+                .setTransactionRecords(share.workload().transactionRecords())
+                .setTransactionMillis(share.workload().transactionMillis())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -215,6 +217,7 @@ public final class WorkerClient implements AutoCloseable {
                         s.getHistograms().getPublishResponse().toByteArray(),
                         s.getHistograms().getPublishDelay().toByteArray(),
                         s.getHistograms().getEndToEnd().toByteArray(),
+                        s.getHistograms().getTransactionCommit().toByteArray(),
                         s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
                         s.getError()));
             }

@@ -29,13 +29,15 @@ import java.util.List;
  * @param topicNames               explicit topic names, or empty for generated ones
  * @param existingTopics           the named topics exist already: kbench neither creates nor deletes them
  * @param consumerBacklogRecords   messages produced before consumers start reading (0: read from the start)
+ * @param transactionRecords       transactional producers commit after this many messages (0: not by count)
+ * @param transactionMillis        ... or once a transaction is open this long (0: not by time)
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
                        int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
-                       long consumerBacklogRecords) {
+                       long consumerBacklogRecords, long transactionRecords, long transactionMillis) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
@@ -46,7 +48,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
-            "consumerBacklogRecords", "consumerBacklogBytes", "matrix");
+            "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis", "matrix");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -69,7 +71,12 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0);
+                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0);
+    }
+
+    /** True when producers are transactional. */
+    public boolean transactional() {
+        return transactionRecords > 0 || transactionMillis > 0;
     }
 
     public int producerCount() {
@@ -203,13 +210,19 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 y.errorAt(key, "the backlog (" + backlog + " messages) must be smaller than numRecords (" + records + ")");
             }
         }
+        long txRecords = y.integer("transactionRecords", 0, 1, 1_000_000_000L, "1 to 1000000000 messages per transaction");
+        long txMillis = y.integer("transactionMillis", 0, 1, 900_000, "1 to 900000 ms (the broker's transaction.max.timeout.ms)");
+        if ((txRecords > 0 || txMillis > 0) && producers == 0) {
+            y.errorAt(txRecords > 0 ? "transactionRecords" : "transactionMillis", "transactions need producers");
+        }
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             return null;
         }
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
-                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog);
+                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
+                txRecords, txMillis);
     }
 
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");

@@ -104,6 +104,6 @@ class IntervalMergerTest {
         byte[] e = LatencyHistograms.encode(latency);
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());
         return new WorkerSnapshot(worker, seq, seq * 1_000_000, (seq + 1) * 1_000_000,
-                new Counters(acked, acked, 0, acked * 100, 0, 0, 0, 0), e, empty, empty, empty, true, 0, 0, last, "");
+                new Counters(acked, acked, 0, acked * 100, 0, 0, 0, 0), e, empty, empty, empty, empty, true, 0, 0, last, "");
     }
 }

@@ -195,6 +195,26 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public ProducerHandle createTransactionalProducer(String topic, String clientId, String transactionalId,
+                                                      ProducerListener listener) {
+        Map<String, Object> p = new HashMap<>(config.common());
+        p.putAll(config.producer());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        KafkaProducer<byte[], byte[]> producer = null;
+        try {
+            producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+            producer.initTransactions();
+            return new KafkaProducerHandle(producer, topic, listener);
+        } catch (KafkaException e) {
+            if (producer != null) {
+                producer.close(Duration.ZERO);
+            }
+            throw new DriverException("cannot create a transactional producer: " + rootMessage(e), e, false);
+        }
+    }
+
+    @Override
     public ConsumerHandle createConsumer(String topic, String group, String clientId) {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

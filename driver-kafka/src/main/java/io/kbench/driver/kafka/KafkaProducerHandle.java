@@ -62,6 +62,24 @@ final class KafkaProducerHandle implements ProducerHandle {
     }
 
     @Override
+    public void beginTransaction() {
+        try {
+            producer.beginTransaction();
+        } catch (RuntimeException e) {
+            throw new io.kbench.driver.DriverException("cannot begin a transaction: " + e.getMessage(), e, false);
+        }
+    }
+
+    @Override
+    public void commitTransaction() {
+        try {
+            producer.commitTransaction();
+        } catch (RuntimeException e) {
+            throw new io.kbench.driver.DriverException("transaction commit failed: " + e.getMessage(), e, false);
+        }
+    }
+
+    @Override
     public void flush() {
         producer.flush();
     }

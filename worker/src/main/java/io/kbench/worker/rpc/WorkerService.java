@@ -189,7 +189,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
-                r.getHoldConsumers());
+                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis());
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {
@@ -250,7 +250,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                                 .setPublishLatency(ByteString.copyFrom(s.publishLatency()))
                                 .setPublishResponse(ByteString.copyFrom(s.publishResponse()))
                                 .setPublishDelay(ByteString.copyFrom(s.publishDelay()))
-                                .setEndToEnd(ByteString.copyFrom(s.endToEnd())))
+                                .setEndToEnd(ByteString.copyFrom(s.endToEnd()))
+                                .setTransactionCommit(ByteString.copyFrom(s.transactionCommit())))
                         .setProducersDone(s.producersDone())
                         .setProducersDoneMicros(s.producersDoneMicros())
                         .setLastReceiveMicros(s.lastReceiveMicros())
