@@ -159,7 +159,10 @@ public final class RunController {
         long plannedEnd = measureStart + (workload.numRecords() > 0 ? MAX_RECORDS_RUN.toNanos() / 1000
                 : workload.durationSeconds() * 1_000_000L);
         RunReporter printer = out;
-        printer.started(runStart, measureStart);
+        // warm-up by count: lines are warm-up until the interval that completes it (then the reporter learns
+        // where measurement starts); the summary recomputes it from the merged intervals
+        printer.started(runStart, workload.warmupRecords() > 0 ? Long.MAX_VALUE : measureStart);
+        java.util.concurrent.atomic.AtomicLong liveAcked = new java.util.concurrent.atomic.AtomicLong();
         IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
         CountDownLatch ended = new CountDownLatch(clients.size());
         for (WorkerClient c : clients) {
@@ -167,7 +170,14 @@ public final class RunController {
                 @Override
                 public void onSnapshot(WorkerSnapshot s) {
                     try {
-                        merger.add(s).forEach(printer::interval);
+                        for (MergedInterval i : merger.add(s)) {
+                            printer.interval(i);
+                            long before = liveAcked.getAndAdd(i.counters().acked());
+                            long threshold = workload.warmupRecords();
+                            if (threshold > 0 && before < threshold && before + i.counters().acked() >= threshold) {
+                                printer.started(runStart, i.endMicros());
+                            }
+                        }
                     } catch (IllegalArgumentException e) {
                         failure.compareAndSet(null, "worker " + c.address() + ": " + e.getMessage());
                     }
@@ -207,6 +217,9 @@ public final class RunController {
         merger.finish().forEach(printer::interval);
         issues.addAll(0, merger.issues());
         List<MergedInterval> intervals = merger.intervals();
+        if (workload.warmupRecords() > 0) {
+            measureStart = Summary.warmupEndByRecords(intervals, workload.warmupRecords(), measureStart);
+        }
         // a record-count run ends when its last producer finished, a consumer-only one with its last receipt
         // (each worker reports those instants)
         long measureEnd = workload.numRecords() == 0 ? plannedEnd

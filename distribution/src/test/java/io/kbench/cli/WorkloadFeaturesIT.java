@@ -84,6 +84,39 @@ class WorkloadFeaturesIT {
         }
     }
 
+    @Test
+    void shouldEndAWarmupByCountWithTheIntervalInWhichItWasReached() throws Exception {
+        Path workload = Files.writeString(dir.resolve("warm.yaml"), """
+                partitionsPerTopic: 3
+                messageSize: 100
+                producerRate: 2000
+                numRecords: 8000
+                warmupRecords: 3000
+                """);
+        Path out = dir.resolve("warm");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    out.toString(), workload.toString()));
+        }
+        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
+        JsonNode s = r.get("summary");
+        assertEquals(8000, s.get("sent").asLong(), "numRecords includes the warm-up records");
+        long ackedInWarmup = 0;
+        long measuredStart = r.get("measureStartMillis").asLong();
+        for (JsonNode i : r.get("intervals")) {
+            boolean warm = i.get("warmup").asBoolean();
+            assertEquals(i.get("startMillis").asLong() < measuredStart, warm, i.toString());
+            if (warm) {
+                ackedInWarmup += i.get("publish").get("acked").asLong();
+            }
+        }
+        // the warm-up ends with the interval that reached 3,000 (2,000 msg/s: the second one)
+        org.junit.jupiter.api.Assertions.assertTrue(ackedInWarmup >= 3000 && ackedInWarmup < 3000 + 2100,
+                "acked in warm-up " + ackedInWarmup);
+        assertEquals(8000 - ackedInWarmup, s.get("publishLatencyMicros").get("count").asLong(),
+                "the summary's histograms leave the warm-up out");
+    }
+
     private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());

@@ -9,8 +9,9 @@ import io.kbench.driver.ProducerListener;
  * thread calls {@link #onAck} and {@link #onError}. A few primitive operations each: an ack reads the clock
  * once and records into two single-writer histograms.
  *
- * <p>Writers: {@code delay} and {@code sent} by the load thread; {@code latency}, {@code response},
- * {@code acked} and {@code ackedBytes} by the I/O thread; {@code failed} by either (atomic). Readers: the
+ * <p>Writers: {@code delay}, {@code commit} and {@code sent} by the load thread; {@code latency},
+ * {@code response} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
+ * histogram's count); {@code failed} by either (atomic). Readers: the
  * snapshot thread.
  */
 public final class ProducerMetrics implements ProducerListener {
@@ -21,7 +22,6 @@ public final class ProducerMetrics implements ProducerListener {
     /** Transaction commit durations; written by the load thread. */
     final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter sent = new SingleWriterCounter();
-    final SingleWriterCounter acked = new SingleWriterCounter();
     final SingleWriterCounter ackedBytes = new SingleWriterCounter();
     final AtomicLong failed = new AtomicLong();
     private final ErrorSlot errors;
@@ -43,7 +43,6 @@ public final class ProducerMetrics implements ProducerListener {
         long now = clock.nanoTime();
         latency.record((now - sendNanos) / 1000);
         response.record((now - intendedNanos) / 1000);
-        acked.add(1);
         ackedBytes.add(valueBytes);
     }
 

@@ -8,7 +8,9 @@ import org.HdrHistogram.Histogram;
 /**
  * Harvests one interval from every producer's and consumer's recorders into an {@link IntervalSnapshot}:
  * histograms are moved out of the recorders (so each sample lands in exactly one interval) and added per
- * metric across producers/consumers; counters are turned from running totals into interval deltas.
+ * metric across producers/consumers; counters are turned from running totals into interval deltas. The
+ * interval's acknowledged count is its publish-latency histogram's count (every ack records exactly one
+ * latency), so counts and histograms never disagree at an interval boundary.
  *
  * <p>Threads: one harvesting thread at a time (the snapshot thread, then the thread that stops the run).
  */
@@ -21,7 +23,6 @@ final class Snapshotter {
     private final Histogram endToEnd = LatencyHistograms.create();
     private final Histogram commit = LatencyHistograms.create();
     private long sent;
-    private long acked;
     private long failed;
     private long ackedBytes;
     private long received;
@@ -42,7 +43,6 @@ final class Snapshotter {
         endToEnd.reset();
         commit.reset();
         long s = 0;
-        long a = 0;
         long f = 0;
         long ab = 0;
         long r = 0;
@@ -52,7 +52,6 @@ final class Snapshotter {
         for (ProducerMetrics p : producers) {
             // counters first: a sample counted here is in this or the next interval's histogram, never lost
             s += p.sent.get();
-            a += p.acked.get();
             ab += p.ackedBytes.get();
             f += p.failed.get();
             c += p.latency.clamped() + p.response.clamped() + p.delay.clamped();
@@ -71,13 +70,12 @@ final class Snapshotter {
             m.endToEnd.addIntervalTo(endToEnd);
         }
         IntervalSnapshot snap = new IntervalSnapshot(sequence, startMicros, endMicros,
-                s - sent, a - acked, f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
+                s - sent, latency.getTotalCount(), f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
                 c - clamped, n - negative,
                 LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
                 LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
                 producersDone, producersDoneMicros, lastReceive, last, error);
         sent = s;
-        acked = a;
         failed = f;
         ackedBytes = ab;
         received = r;

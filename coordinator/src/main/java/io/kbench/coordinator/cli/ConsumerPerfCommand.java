@@ -111,7 +111,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("--command-property: " + e.getMessage());
         }
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
-                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0);
+                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0);
         try (Session session = new Session(local, workers, bootstrapServer, 1, System.err)) {
             RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
                     session.addresses(), new RunController.Options(output, true, 1_000_000L),

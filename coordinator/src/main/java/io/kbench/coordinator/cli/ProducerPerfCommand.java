@@ -135,7 +135,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
-                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0);
+                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0);
         try (Session session = new Session(local, workers, bootstrap, 1, System.err)) {
             RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
                     session.addresses(), new RunController.Options(output, true, reportingIntervalMs * 1000L),

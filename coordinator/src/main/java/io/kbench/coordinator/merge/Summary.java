@@ -48,6 +48,21 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                 rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms);
     }
 
+    /**
+     * End of the warm-up of a warm-up-by-count run: the end of the interval in which the cumulative
+     * acknowledged count reached {@code records}, or {@code fallback} if it never did.
+     */
+    public static long warmupEndByRecords(List<MergedInterval> intervals, long records, long fallback) {
+        long acked = 0;
+        for (MergedInterval i : intervals) {
+            acked += i.counters().acked();
+            if (acked >= records) {
+                return i.endMicros();
+            }
+        }
+        return fallback;
+    }
+
     private static double rate(double amount, double seconds) {
         return seconds <= 0 ? 0 : Math.round(amount / seconds * 100) / 100.0;
     }

@@ -31,13 +31,16 @@ import java.util.List;
  * @param consumerBacklogRecords   messages produced before consumers start reading (0: read from the start)
  * @param transactionRecords       transactional producers commit after this many messages (0: not by count)
  * @param transactionMillis        ... or once a transaction is open this long (0: not by time)
+ * @param warmupRecords            warm-up by count: it ends with the interval in which this many messages were
+ *                                 acknowledged (0: by {@code warmupSeconds})
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
                        int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
-                       long consumerBacklogRecords, long transactionRecords, long transactionMillis) {
+                       long consumerBacklogRecords, long transactionRecords, long transactionMillis,
+                       long warmupRecords) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
@@ -48,7 +51,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "producersPerTopic", "subscriptionsPerTopic", "consumersPerSubscription", "producerRate",
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
-            "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis", "matrix");
+            "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
+            "warmupRecords", "matrix");
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -71,7 +75,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0);
+                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0);
     }
 
     /** True when producers are transactional. */
@@ -215,6 +219,16 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         if ((txRecords > 0 || txMillis > 0) && producers == 0) {
             y.errorAt(txRecords > 0 ? "transactionRecords" : "transactionMillis", "transactions need producers");
         }
+        long warmupRecords = y.integer("warmupRecords", 0, 1, 1_000_000_000_000L, "1 to 1000000000000 messages");
+        if (y.has("warmupRecords")) {
+            if (y.has("warmupSeconds")) {
+                y.errorAt("warmupRecords", "give warmupSeconds or warmupRecords, not both");
+            }
+            if (records == 0 || warmupRecords >= records || producers == 0) {
+                y.errorAt("warmupRecords", "warmupRecords needs producers and a numRecords larger than it "
+                        + "(numRecords counts the warm-up records too)");
+            }
+        }
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             return null;
@@ -222,7 +236,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis);
+                txRecords, txMillis, warmupRecords);
     }
 
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");

@@ -44,6 +44,14 @@ class CatchUpTest {
     }
 
     @Test
+    void shouldEndAWarmupByCountWithTheIntervalThatCompletesIt() {
+        List<MergedInterval> is = intervals(new long[] {400, 400, 400}, new long[] {0, 0, 0});
+        assertEquals(2_000_000, Summary.warmupEndByRecords(is, 500, -1));
+        assertEquals(2_000_000, Summary.warmupEndByRecords(is, 800, -1));
+        assertEquals(-1, Summary.warmupEndByRecords(is, 5_000, -1));
+    }
+
+    @Test
     void shouldBeAbsentWhenTheConsumersNeverCaughtUp() {
         assertNull(CatchUp.of(intervals(new long[] {1000, 1000}, new long[] {0, 500}), 1_000_000, 1));
     }

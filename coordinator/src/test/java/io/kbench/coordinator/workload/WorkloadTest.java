@@ -63,6 +63,7 @@ class WorkloadTest {
         "payloadDelimiter: ','|2:1|payloadDelimiter applies only with a payloadFile",
         "subscriptionsPerTopic: 0\\nconsumerBacklogRecords: 10|3:1|consumerBacklogRecords needs producers (to build the backlog) and consumers (to read it)",
         "consumerBacklogRecords: 10\\nconsumerBacklogBytes: 100|3:1|give consumerBacklogRecords or consumerBacklogBytes, not both",
+        "warmupRecords: 10|2:1|warmupRecords needs producers and a numRecords larger than it (numRecords counts the warm-up records too)",
         "transactionMillis: 1000000|2:20|transactionMillis is 1000000; allowed: 1 to 900000 ms (the broker's transaction.max.timeout.ms)",
         "producersPerTopic: 0|2:1|a run without producers reads existing topics: it needs existingTopics: true, topicNames and at least one subscription",
         "existingTopics: true|2:1|existingTopics needs topicNames: the topics to use",
