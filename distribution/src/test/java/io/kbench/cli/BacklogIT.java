@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.embedded.EmbeddedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,12 +28,10 @@ class BacklogIT {
                 consumerBacklogRecords: 15000
                 durationSeconds: 8
                 """);
-        Path out = dir.resolve("out");
+        JsonNode r;
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                    out.toString(), workload.toString()));
+            r = InProcessRun.run(kafka, workload, dir.resolve("out"));
         }
-        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
         JsonNode s = r.get("summary");
         assertEquals(s.get("acked").asLong(), s.get("received").asLong(), "everything read in the end");
         JsonNode c = s.get("catchUp");

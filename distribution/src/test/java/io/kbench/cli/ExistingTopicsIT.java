@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.embedded.EmbeddedKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -43,11 +42,10 @@ class ExistingTopicsIT {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
             String bootstrap = kafka.bootstrapServers();
             // created by this run, kept on request
-            assertEquals(0, Main.execute("run", "--bootstrap-servers", bootstrap, "--keep-topics", "--output",
-                    dir.resolve("fill1").toString(), fill.toString()));
+            InProcessRun.run(kafka, fill, dir.resolve("fill1"), "--keep-topics");
             assertEquals(Set.of("catchup"), topics(bootstrap));
 
-            JsonNode r = run(bootstrap, read, dir.resolve("read"));
+            JsonNode r = InProcessRun.run(kafka, read, dir.resolve("read"));
             assertEquals("COMPLETED", r.get("status").asText());
             assertEquals(0, r.get("summary").get("sent").asLong());
             assertEquals(5000, r.get("summary").get("received").asLong());
@@ -68,7 +66,7 @@ class ExistingTopicsIT {
                     producerRate: 2000
                     numRecords: 2000
                     """);
-            JsonNode again = run(bootstrap, produce, dir.resolve("fill2"));
+            JsonNode again = InProcessRun.run(kafka, produce, dir.resolve("fill2"));
             assertEquals(2000, again.get("summary").get("acked").asLong());
             assertEquals(2000, again.get("summary").get("received").asLong(), "old records must not be read");
             assertTrue(again.get("summary").get("endToEndLatencyMicros").get("max").asLong() < 5_000_000,
@@ -76,11 +74,6 @@ class ExistingTopicsIT {
             // not created by this run (it existed), so not deleted although --keep-topics is not given
             assertEquals(Set.of("catchup"), topics(bootstrap), "a topic kbench did not create must never be deleted");
         }
-    }
-
-    private static JsonNode run(String bootstrap, Path workload, Path out) throws Exception {
-        assertEquals(0, Main.execute("run", "--bootstrap-servers", bootstrap, "--output", out.toString(), workload.toString()));
-        return new ObjectMapper().readTree(out.resolve("result.json").toFile());
     }
 
     private static Set<String> topics(String bootstrap) throws Exception {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.embedded.EmbeddedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,12 +29,10 @@ class TransactionsIT {
                 numRecords: 10000
                 transactionRecords: 100
                 """);
-        Path out = dir.resolve("out");
+        JsonNode r;
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                    out.toString(), workload.toString()));
+            r = InProcessRun.run(kafka, workload, dir.resolve("out"));
         }
-        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
         JsonNode s = r.get("summary");
         assertEquals(10_000, s.get("acked").asLong());
         assertEquals(10_000, s.get("received").asLong(), "read_committed consumers see every committed record");

@@ -13,7 +13,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.embedded.EmbeddedKafka;
 import io.kbench.worker.Keys;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -51,12 +50,8 @@ class WorkloadFeaturesIT {
                 producerRate: -1
                 numRecords: %d
                 """.formatted(PARTITIONS, KEYS, RECORDS));
-        Path out = dir.resolve("out");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            int rc = Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--keep-topics",
-                    "--output", out.toString(), workload.toString());
-            assertEquals(0, rc);
-            JsonNode result = new ObjectMapper().readTree(out.resolve("result.json").toFile());
+            JsonNode result = InProcessRun.run(kafka, workload, dir.resolve("out"), "--keep-topics");
             assertEquals(RECORDS, result.get("summary").get("sent").asLong(), "numRecords stops exactly");
             assertEquals(RECORDS, result.get("summary").get("received").asLong());
             String topic = result.get("topics").get(0).asText();
@@ -93,12 +88,10 @@ class WorkloadFeaturesIT {
                 numRecords: 8000
                 warmupRecords: 3000
                 """);
-        Path out = dir.resolve("warm");
+        JsonNode r;
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                    out.toString(), workload.toString()));
+            r = InProcessRun.run(kafka, workload, dir.resolve("warm"));
         }
-        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
         JsonNode s = r.get("summary");
         assertEquals(8000, s.get("sent").asLong(), "numRecords includes the warm-up records");
         long ackedInWarmup = 0;

@@ -91,32 +91,18 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         }
         Map<String, String> overrides = new LinkedHashMap<>();
         PropertiesFiles.apply(config, "consumer", "--consumer.config", overrides);
-        for (String p : props) {
-            int eq = p.indexOf('=');
-            if (eq < 1) {
-                throw new UserException("--command-property '" + p + "': expected PROP=VALUE");
-            }
-            overrides.put("consumer." + p.substring(0, eq).trim(), p.substring(eq + 1).trim());
-        }
+        PropertiesFiles.applyPairs(props, "consumer", "--command-property", overrides);
         if (fetchSize != null) {
             overrides.put("consumer.max.partition.fetch.bytes", fetchSize.toString());
         }
         if (socketBufferSize != null) {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString());
         }
-        Profile profile;
-        try {
-            profile = Profile.defaults().with(overrides);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("--command-property: " + e.getMessage());
-        }
+        Profile profile = PropertiesFiles.profile(Profile.defaults(), overrides, "--command-property");
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0);
-        try (Session session = new Session(local, workers, bootstrapServer, 1, System.err)) {
-            RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
-                    session.addresses(), new RunController.Options(output, true, 1_000_000L),
-                    new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat)));
-            return o.completed() ? 0 : 1;
-        }
+        return Session.runOnce(local, workers, bootstrapServer, workload, profile,
+                new RunController.Options(output, true, 1_000_000L),
+                new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat));
     }
 }

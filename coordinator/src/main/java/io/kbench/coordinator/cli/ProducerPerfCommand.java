@@ -116,31 +116,16 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         }
         Map<String, String> overrides = new LinkedHashMap<>();
         PropertiesFiles.apply(config, "producer", "--producer.config", overrides);
-        for (String p : props) {
-            int eq = p.indexOf('=');
-            if (eq < 1) {
-                throw new UserException("--producer-props '" + p + "': expected PROP=VALUE");
-            }
-            String key = p.substring(0, eq).trim();
-            overrides.put(key.equals("bootstrap.servers") ? key : "producer." + key, p.substring(eq + 1).trim());
-        }
-        Profile profile;
-        try {
-            profile = Profile.defaults().with(overrides);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("--producer-props: " + e.getMessage());
-        }
+        PropertiesFiles.applyPairs(props, "producer", "--producer-props", overrides);
+        Profile profile = PropertiesFiles.profile(Profile.defaults(), overrides, "--producer-props");
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
         boolean embedded = bootstrap == null && workers.isEmpty();
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
                 Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0);
-        try (Session session = new Session(local, workers, bootstrap, 1, System.err)) {
-            RunController.Outcome o = session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
-                    session.addresses(), new RunController.Options(output, true, reportingIntervalMs * 1000L),
-                    new ProducerPerfReporter(System.out, System.err)));
-            return o.completed() ? 0 : 1;
-        }
+        return Session.runOnce(local, workers, bootstrap, workload, profile,
+                new RunController.Options(output, true, reportingIntervalMs * 1000L),
+                new ProducerPerfReporter(System.out, System.err));
     }
 }

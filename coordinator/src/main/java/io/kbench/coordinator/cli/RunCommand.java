@@ -88,11 +88,7 @@ public final class RunCommand implements Callable<Integer> {
         Sweep sweep = Sweep.load(workloadFile);
         Workload workload = sweep.base();
         Profile profile = driverFile == null ? Profile.defaults() : Profile.load(driverFile);
-        try {
-            profile = profile.with(overrides());
-        } catch (IllegalArgumentException e) {
-            throw new UserException("--set: " + e.getMessage());
-        }
+        profile = PropertiesFiles.profile(profile, overrides(), "--set");
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
@@ -161,13 +157,7 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, String> m = new LinkedHashMap<>();
         PropertiesFiles.apply(producerConfig, "producer", "--producer-config", m);
         PropertiesFiles.apply(consumerConfig, "consumer", "--consumer-config", m);
-        for (String s : set) {
-            int eq = s.indexOf('=');
-            if (eq < 1) {
-                throw new UserException("--set '" + s + "': expected KEY=VALUE, e.g. producer.acks=all");
-            }
-            m.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
-        }
+        PropertiesFiles.applyPairs(set, null, "--set", m);
         return m;
     }
 }

@@ -8,6 +8,9 @@ import java.util.regex.Pattern;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
 
 /**
  * The cluster and workers of one command ({@code run}, {@code producer-perf} ...): the given ones, or an
@@ -77,6 +80,15 @@ final class Session implements AutoCloseable {
     RunController.Outcome run(RunController controller) {
         current.set(controller);
         return controller.run();
+    }
+
+    /** One run of {@code workload} in a session of its own; returns the exit code (0 completed, 1 failed). */
+    static int runOnce(LocalEnvironment env, List<String> workers, String bootstrap, Workload workload, Profile profile,
+                       RunController.Options options, RunReporter reporter) {
+        try (Session session = new Session(env, workers, bootstrap, 1, System.err)) {
+            return session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
+                    session.addresses(), options, reporter)).completed() ? 0 : 1;
+        }
     }
 
     private void interruptAndClose() {

@@ -1,0 +1,27 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.embedded.EmbeddedKafka;
+
+/** Runs {@code kbench run} in this JVM (in-process worker) against a test's broker and reads its result.json. */
+final class InProcessRun {
+    private InProcessRun() { }
+
+    /** Runs {@code workload}, expects exit code 0, and returns {@code out/result.json}. */
+    static JsonNode run(EmbeddedKafka kafka, Path workload, Path out, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", kafka.bootstrapServers(),
+                "--output", out.toString()));
+        args.addAll(List.of(extraArgs));
+        args.add(workload.toString());
+        assertEquals(0, Main.execute(args.toArray(new String[0])), "kbench " + args);
+        return new ObjectMapper().readTree(out.resolve("result.json").toFile());
+    }
+}
