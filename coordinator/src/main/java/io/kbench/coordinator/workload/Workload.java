@@ -210,8 +210,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                     y.errorAt(key, "with a payloadFile give consumerBacklogRecords (the values' sizes vary)");
                 }
             }
-            if (records > 0 && backlog >= records) {
-                y.errorAt(key, "the backlog (" + backlog + " messages) must be smaller than numRecords (" + records + ")");
+            if (records > 0 && backlog > records) {
+                y.errorAt(key, "the backlog (" + backlog + " messages) cannot be larger than numRecords (" + records
+                        + "); equal means: build the backlog, stop producing, then read it");
             }
         }
         long txRecords = y.integer("transactionRecords", 0, 1, 1_000_000_000L, "1 to 1000000000 messages per transaction");
