@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 
 /** {@code kbench broker}: the embedded KRaft broker on its own, for trying kbench against a "cluster". */
 @Command(name = "broker", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a real Kafka broker (KRaft, combined broker+controller) in a temporary directory",
-            "and serves until stopped (Ctrl-C / SIGTERM), then removes the directory."})
+        description = {"Starts an embedded Kafka broker for trying kbench.",
+            "",
+            "A real Kafka broker (KRaft, combined broker+controller) in a temporary directory; serves until stopped (Ctrl-C / SIGTERM), then removes the directory."})
 public final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "9092", description = "Client port (default: ${DEFAULT-VALUE}).")
     int port;

@@ -19,8 +19,7 @@ import picocli.CommandLine.Command;
  * broker. Errors the user can fix print one line each and exit 2; a bug prints its stack trace and exits 1.
  */
 @Command(name = "kbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Distributed benchmark framework for Apache Kafka.",
-        subcommands = {WorkerCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
+        description = "Distributed benchmark framework for Apache Kafka.")
 public final class Main {
     /** Exit code for bad input or an unreachable worker or cluster. */
     static final int USAGE = 2;
@@ -33,9 +32,12 @@ public final class Main {
         Logging.configure(args);
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
+        cli.addSubcommand("worker", new WorkerCommand());
         cli.addSubcommand("validate", new ValidateCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
+        cli.addSubcommand("broker", new BrokerCommand());
+        cli.addSubcommand("help", new CommandLine.HelpCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println("kbench: " + e.getMessage() + " (see 'kbench " + e.getCommandLine().getCommandName() + " --help')");

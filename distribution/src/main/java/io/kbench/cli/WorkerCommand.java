@@ -9,9 +9,9 @@ import picocli.CommandLine.Option;
 
 /** {@code kbench worker}: serves runs to coordinators until stopped (Ctrl-C / SIGTERM). */
 @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a worker: waits for a coordinator ('kbench run --workers ...') and runs its share of",
-            "the producers and consumers, streaming histograms back every interval. One run at a time; if the",
-            "coordinator goes away, the run's load stops within a few seconds."})
+        description = {"Serves runs to coordinators (one at a time).",
+            "",
+            "Waits for a coordinator ('kbench run --workers ...') and runs its share of the producers and consumers, streaming histograms back every interval. If the coordinator goes away, the run's load stops within a few seconds."})
 public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "7070", description = "TCP port to listen on (default: ${DEFAULT-VALUE}).")
     int port;

@@ -20,10 +20,9 @@ import picocli.CommandLine.Option;
  * existing topic from its beginning by one consumer group, on kbench's workers.
  */
 @Command(name = "consumer-perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"kafka-consumer-perf-test's flags and output, run by kbench: a new consumer group reads an existing",
-            "topic from the beginning. Prints the tool's header and row on stdout (rebalance.time.ms: joining until all",
-            "partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json.",
-            "The run ends once --num-records were read, or after 10 s without progress."})
+        description = {"kafka-consumer-perf-test's flags and output, run by kbench.",
+            "",
+            "A new consumer group reads an existing topic from the beginning. Prints the Kafka tool's header and row on stdout (rebalance.time.ms: from preparing until all partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json. The run ends once --num-records were read, or after 10 s without progress."})
 public final class ConsumerPerfCommand implements Callable<Integer> {
     private final LocalEnvironment local;
 

@@ -21,10 +21,9 @@ import picocli.CommandLine.Option;
  * workers, rate schedule and histograms.
  */
 @Command(name = "producer-perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"kafka-producer-perf-test's flags and output, run by kbench: the same window and total lines on",
-            "stdout; kbench's own lines and the response time (intended send -> ack) on stderr; result.json too.",
-            "Values of --record-size are random bytes (the Kafka tool uses random letters, which compress better).",
-            "Without --bootstrap-server and --workers, an embedded broker and an in-process worker are used."})
+        description = {"kafka-producer-perf-test's flags and output, run by kbench.",
+            "",
+            "Prints the Kafka tool's window and total lines on stdout; kbench's own lines and the response time (intended send -> ack) go to stderr, and result.json is written too. Values of --record-size are random bytes (the Kafka tool uses random letters, which compress better). Without --bootstrap-server and --workers, an embedded broker and an in-process worker are used."})
 public final class ProducerPerfCommand implements Callable<Integer> {
     private final LocalEnvironment local;
 

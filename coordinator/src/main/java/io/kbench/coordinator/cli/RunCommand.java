@@ -20,19 +20,15 @@ import picocli.CommandLine.Parameters;
 
 /** {@code kbench run}: the coordinator. */
 @Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {
-            "Runs a workload: splits its producers, consumers and rate across the workers, starts them at one",
-            "instant, merges their histograms every interval and writes result.json.",
+        description = {"Runs a workload or a sweep across workers.",
             "",
-            "With no --workers, workers run in this process (over gRPC on loopback). With no bootstrap servers",
-            "(neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded single-node Kafka",
-            "broker (KRaft) is started on loopback for the run and removed afterwards.",
+            "Splits the workload's producers, consumers and rate across the workers, starts them at one instant, merges their histograms every interval and writes result.json.",
             "",
-            "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes",
-            "its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
+            "With no --workers, workers run in this process (over gRPC on loopback). With no bootstrap servers (neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded single-node Kafka broker (KRaft) is started on loopback for the run and removed afterwards.",
             "",
-            "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or",
-            "unreachable worker/cluster."})
+            "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
+            "",
+            "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or unreachable worker/cluster."})
 public final class RunCommand implements Callable<Integer> {
     private final LocalEnvironment local;
 

@@ -18,9 +18,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code kbench validate}: checks workload and profile files without contacting anything. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Checks workload and profile files (a file with a profile key such as producer, consumer,",
-            "bootstrap.servers or replicationFactor is read as a profile) and prints each problem as",
-            "file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
+        description = {"Checks workload and profile files.",
+            "",
+            "A file with a profile key (driver, bootstrap.servers, replicationFactor or a property map) is read as a profile, any other as a workload. Every problem is printed as file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
 public final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
