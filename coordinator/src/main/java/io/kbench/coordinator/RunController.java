@@ -25,6 +25,7 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
+import io.kbench.coordinator.report.HistogramLogs;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.rpc.WorkerCallException;
@@ -164,12 +165,15 @@ public final class RunController {
         printer.started(runStart, workload.warmupRecords() > 0 ? Long.MAX_VALUE : measureStart);
         java.util.concurrent.atomic.AtomicLong liveAcked = new java.util.concurrent.atomic.AtomicLong();
         IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
+        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
+        HistogramLogs hlogs = new HistogramLogs(dir, runStart, workload.transactional());
         CountDownLatch ended = new CountDownLatch(clients.size());
         for (WorkerClient c : clients) {
             c.run(runId, runStart, plannedEnd, new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(WorkerSnapshot s) {
                     try {
+                        hlogs.add(s);
                         for (MergedInterval i : merger.add(s)) {
                             printer.interval(i);
                             long before = liveAcked.getAndAdd(i.counters().acked());
@@ -178,7 +182,7 @@ public final class RunController {
                                 printer.started(runStart, i.endMicros());
                             }
                         }
-                    } catch (IllegalArgumentException e) {
+                    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
                         failure.compareAndSet(null, "worker " + c.address() + ": " + e.getMessage());
                     }
                 }
@@ -215,6 +219,7 @@ public final class RunController {
             clients.forEach(WorkerClient::cancelRun);
         }
         merger.finish().forEach(printer::interval);
+        hlogs.close();
         issues.addAll(0, merger.issues());
         List<MergedInterval> intervals = merger.intervals();
         if (workload.warmupRecords() > 0) {
@@ -256,7 +261,6 @@ public final class RunController {
                     workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
         }
         issues.forEach(i -> printer.info("  issue: " + i));
-        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         Path file = null;
         try {
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,

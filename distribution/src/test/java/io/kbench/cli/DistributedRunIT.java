@@ -98,6 +98,21 @@ class DistributedRunIT {
                 assertEquals(m.get("count").asLong(), h.getTotalCount(), metric + " histogram count");
             }
             assertTrue(result.get("intervals").size() >= 22);
+            // the raw interval histograms are kept per worker and metric, and add up to the run's acks
+            long logged = 0;
+            for (String worker : new String[] {"w1", "w2"}) {
+                for (String metric : new String[] {"publishLatencyMicros", "publishResponseMicros", "publishDelayMicros",
+                        "endToEndLatencyMicros"}) {
+                    assertTrue(Files.exists(out.resolve(worker + "." + metric + ".hlog")), worker + " " + metric);
+                }
+                org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(
+                        out.resolve(worker + ".publishLatencyMicros.hlog").toFile());
+                org.HdrHistogram.EncodableHistogram h;
+                while ((h = reader.nextIntervalHistogram()) != null) {
+                    logged += ((Histogram) h).getTotalCount();
+                }
+            }
+            assertEquals(s.get("acked").asLong(), logged, "acks in the .hlog files");
             assertEquals(0, result.get("issues").size(), result.get("issues").toString());
         }
     }

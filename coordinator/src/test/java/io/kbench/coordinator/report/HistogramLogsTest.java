@@ -1,0 +1,59 @@
+package io.kbench.coordinator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import io.kbench.coordinator.merge.Counters;
+import io.kbench.coordinator.merge.Metric;
+import io.kbench.coordinator.merge.WorkerSnapshot;
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HistogramLogsTest {
+    @TempDir
+    Path dir;
+
+    private static WorkerSnapshot snapshot(String worker, long seq, long... latencies) {
+        Histogram h = LatencyHistograms.create();
+        for (long v : latencies) {
+            h.recordValue(v);
+        }
+        byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());
+        long start = 1_000_000_000L + seq * 1_000_000;
+        return new WorkerSnapshot(worker, seq, start, start + 1_000_000, Counters.ZERO, LatencyHistograms.encode(h),
+                empty, empty, empty, empty, false, 0, 0, false, "");
+    }
+
+    @Test
+    void shouldWriteOneLogPerWorkerAndMetricThatHdrHistogramReadsBack() throws IOException {
+        try (HistogramLogs logs = new HistogramLogs(dir, 1_000_000_000L, false)) {
+            logs.add(snapshot("w:1", 0, 100, 200, 300));
+            logs.add(snapshot("w:1", 1, 5_000));
+            logs.add(snapshot("w2", 0, 7));
+        }
+        Path file = dir.resolve(HistogramLogs.fileName("w:1", Metric.PUBLISH_LATENCY));
+        assertEquals("w_1.publishLatencyMicros.hlog", file.getFileName().toString());
+        HistogramLogReader reader = new HistogramLogReader(file.toFile());
+        Histogram first = (Histogram) reader.nextIntervalHistogram();
+        Histogram second = (Histogram) reader.nextIntervalHistogram();
+        assertNull(reader.nextIntervalHistogram());
+        assertEquals(3, first.getTotalCount());
+        assertEquals(true, first.valuesAreEquivalent(300, first.getMaxValue()));
+        assertEquals(1, second.getTotalCount());
+        assertNull(second.getTag(), "untagged, so HistogramLogProcessor reads it without options");
+        assertEquals(1_000_000_000L / 1000 + 1000, second.getStartTimeStamp(), "absolute start of interval 1, ms");
+        assertFalse(Files.exists(dir.resolve(HistogramLogs.fileName("w2", Metric.TRANSACTION_COMMIT))));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(8, files.count(), "2 workers x 4 metrics");
+        }
+    }
+}
