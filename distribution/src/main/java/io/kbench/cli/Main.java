@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
+import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
 import io.kbench.coordinator.cli.RunCommand;
 import io.kbench.coordinator.cli.ValidateCommand;
@@ -34,6 +35,7 @@ public final class Main {
         cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
         cli.addSubcommand("worker", new WorkerCommand());
         cli.addSubcommand("validate", new ValidateCommand());
+        cli.addSubcommand("merge", new MergeCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("broker", new BrokerCommand());

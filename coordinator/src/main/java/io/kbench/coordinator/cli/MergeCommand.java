@@ -1,0 +1,57 @@
+package io.kbench.coordinator.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.coordinator.RunController;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.ProgressPrinter;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultMerge;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kbench merge}: combines results of runs that ran at the same time into one result.json. */
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        description = {"Combines results of concurrent runs into one.",
+            "",
+            "For runs that loaded one cluster at the same time (for example from two coordinators): counts and rates add, and the encoded histograms are added, so every percentile is exact over all samples. Writes result.json and prints the summary."})
+public final class MergeCommand implements Callable<Integer> {
+    @Parameters(arity = "2..*", paramLabel = "RESULT", description = "result.json files (or directories holding one).")
+    List<Path> results;
+
+    @Option(names = "--output", paramLabel = "DIR", description = "Directory for the merged result.json (default: results/merged-<id>).")
+    Path output;
+
+    @Override
+    public Integer call() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<ResultMerge.Source> sources = new ArrayList<>();
+        for (Path p : results) {
+            Path file = p.toFile().isDirectory() ? p.resolve("result.json") : p;
+            try {
+                sources.add(new ResultMerge.Source(file.toString(), json.readTree(file.toFile())));
+            } catch (IOException e) {
+                throw new UserException(file + ": cannot read as JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+        ResultMerge.Merged merged;
+        try {
+            merged = ResultMerge.combine(sources);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+        Path dir = output != null ? output : RunController.defaultOutput("merged", RunController.newRunId());
+        Path file = ResultDocument.write(dir, merged.document());
+        ProgressPrinter printer = new ProgressPrinter(System.out);
+        printer.summary("kbench merge of " + sources.size() + " results: " + merged.document().get("status"),
+                merged.summary(), 1);
+        printer.info("result: " + file);
+        return 0;
+    }
+}
