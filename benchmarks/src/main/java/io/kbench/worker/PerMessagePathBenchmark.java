@@ -40,10 +40,16 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class PerMessagePathBenchmark {
     private static final int BATCH = 500;
+    /** Producer-partition streams the verifying consumer sees: 10 producers x 6 partitions. */
+    private static final int STREAMS = 60;
+    /** Messages in a row from one stream (a producer batch in a fetch). */
+    private static final int RUN = 50;
 
     private ProducerLoop loop;
     private RateSchedule schedule;
     private ConsumerMetrics consumer;
+    private ConsumerMetrics verifying;
+    private final long[] sequences = new long[STREAMS];
     private long index;
     private long stamp;
 
@@ -55,7 +61,8 @@ public class PerMessagePathBenchmark {
         loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, 0,
                 Payloads.generate(100, 1.0, 1), Keys.of(Keys.Distribution.ZIPF, 1000, 1.0, 1), 0, 0, errors);
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
-        consumer = new ConsumerMetrics(clock);
+        consumer = new ConsumerMetrics(clock, null);
+        verifying = new ConsumerMetrics(clock, new SequenceTracker(7, 65_536));
         stamp = clock.coordinatorMicrosNow();
     }
 
@@ -72,7 +79,21 @@ public class PerMessagePathBenchmark {
         if (index++ % BATCH == 0) {
             consumer.onPollReturned();
         }
-        consumer.onRecord(100, stamp);
+        consumer.onRecord(100, stamp, 0, io.kbench.driver.RecordListener.NO_PRODUCER, 0);
+    }
+
+    /**
+     * The consumer path with verification: the same plus sequence tracking, over 60 streams that take turns
+     * in runs of 50 messages (as batches of one producer and partition arrive in a fetch).
+     */
+    @Benchmark
+    public void consumerReceiveVerified() {
+        long i = index++;
+        if (i % BATCH == 0) {
+            verifying.onPollReturned();
+        }
+        int stream = (int) ((i / RUN) % STREAMS);
+        verifying.onRecord(100, stamp, stream % 6, SequenceTracker.producerId(7, stream / 6), sequences[stream]++);
     }
 
     /** Baseline: one clock read. */
@@ -104,6 +125,11 @@ public class PerMessagePathBenchmark {
 
         @Override
         public void commitTransaction() {
+        }
+
+        @Override
+        public java.util.Map<String, Double> metrics() {
+            return java.util.Map.of();
         }
 
         @Override

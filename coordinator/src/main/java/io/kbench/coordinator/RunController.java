@@ -50,6 +50,9 @@ import io.kbench.protocol.MicrosClock;
 public final class RunController {
     /** Pings per worker; the first ones are slow (class loading, JIT), best-of-N keeps the tightest. */
     private static final int CLOCK_SAMPLES = 24;
+    /** Pings per re-estimate during the run, and how often. */
+    private static final int RECHECK_SAMPLES = 12;
+    private static final Duration RECHECK_EVERY = Duration.ofSeconds(10);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration START_DELAY = Duration.ofMillis(1500);
     private static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
@@ -81,6 +84,8 @@ public final class RunController {
     private final RunReporter out;
     private final MicrosClock clock = MicrosClock.SYSTEM;
     private final AtomicReference<String> failure = new AtomicReference<>();
+    /** Longest time a consumer took from being built to its first assignment (µs), as prepare reported. */
+    private volatile long rebalanceMicros;
     /** When a backlog run's consumers were released (coordinator µs), 0 before. */
     private volatile long releaseMicros;
     private final CountDownLatch done = new CountDownLatch(1);
@@ -130,12 +135,14 @@ public final class RunController {
         String runId = newRunId();
         List<WorkerClient.Identity> ids = identifyAll(clients);
         Plan plan = Planner.plan(workload, clients.size(), runId);
-        List<ClockEstimator.Estimate> clocks = new ArrayList<>();
+        List<ClockEstimator.WorkerClock> clocks = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
-        for (WorkerClient client : clients) {
-            ClockEstimator.Estimate est = setup(() -> client.clock(CLOCK_SAMPLES, clock));
-            clocks.add(est);
-            offsets.add(est.offsetMicros());
+        for (int i = 0; i < clients.size(); i++) {
+            WorkerClient client = clients.get(i);
+            ClockEstimator.WorkerClock wc = ids.get(i).clockId().equals(clock.id()) ? ClockEstimator.WorkerClock.same()
+                    : ClockEstimator.WorkerClock.estimated(setup(() -> client.clock(CLOCK_SAMPLES, clock)));
+            clocks.add(wc);
+            offsets.add(wc.offset());
         }
         out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s",
                 runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
@@ -148,7 +155,7 @@ public final class RunController {
         long prepareStart = clock.micros();
         try {
             prepareAll(clients, plan, offsets, runId);
-            out.prepared(prepareStart, clock.micros());
+            out.prepared(prepareStart, clock.micros(), rebalanceMicros);
         } catch (RuntimeException e) {
             stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>());
             throw e;
@@ -160,6 +167,7 @@ public final class RunController {
         long plannedEnd = measureStart + (workload.numRecords() > 0 ? MAX_RECORDS_RUN.toNanos() / 1000
                 : workload.durationSeconds() * 1_000_000L);
         RunReporter printer = out;
+        printer.saturationThreshold(workload.saturationDelayMillis() * 1000);
         // warm-up by count: lines are warm-up until the interval that completes it (then the reporter learns
         // where measurement starts); the summary recomputes it from the merged intervals
         printer.started(runStart, workload.warmupRecords() > 0 ? Long.MAX_VALUE : measureStart);
@@ -200,7 +208,23 @@ public final class RunController {
             });
         }
         List<String> issues = new ArrayList<>();
-        awaitEnd(clients, runId, merger, plannedEnd, issues);
+        List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
+        List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
+        printer.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
+        Thread recheck = new Thread(() -> recheckClocks(clients, clocks, runId, producing, consuming, printer),
+                "kbench-clock-recheck");
+        recheck.setDaemon(true);
+        recheck.start();
+        try {
+            awaitEnd(clients, runId, merger, plannedEnd, issues);
+        } finally {
+            recheck.interrupt();
+            try {
+                recheck.join(15_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
 
         String error = failure.get();
         if (error != null) {
@@ -233,7 +257,14 @@ public final class RunController {
         if (workload.numRecords() > 0 && measureEnd <= measureStart) {
             measureEnd = lastSendingInterval(intervals, measureStart);
         }
-        Summary summary = Summary.of(intervals, measureStart, measureEnd);
+        Summary summary = Summary.of(intervals, measureStart, measureEnd, workload.saturationDelayMillis() * 1000)
+                .withClocks(ClockEstimator.endToEndBound(clocks, producing, consuming));
+        if (workload.verification() && workload.consumerCount() > 0) {
+            // the tail never received counts as lost only when the run had the chance to drain
+            long expectedDistinct = error == null && workload.producerCount() > 0
+                    ? summary.acked() * workload.subscriptionsPerTopic() : 0;
+            summary = summary.withVerification(merger.totals(), expectedDistinct);
+        }
         long expected = expectedReceived(summary.acked());
         if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
             issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
@@ -243,9 +274,11 @@ public final class RunController {
         for (int i = 0; i < clients.size(); i++) {
             Plan.WorkerAssignment a = plan.workers().get(i);
             var t = merger.totals(ids.get(i).id());
+            ClockEstimator.WorkerClock wc = clocks.get(i);
             entries.add(new ResultDocument.WorkerEntry(ids.get(i).id(), clients.get(i).address(),
-                    clocks.get(i).offsetMicros(), clocks.get(i).uncertaintyMicros(), a.producers().size(),
-                    a.consumers().size(), a.rate(), t.sent(), t.acked(), t.failed(), t.received()));
+                    wc.initialOffset(), wc.uncertainty(), wc.offset() - wc.initialOffset(), wc.estimates(),
+                    wc.corrections(), a.producers().size(), a.consumers().size(), a.rate(), t.sent(), t.acked(),
+                    t.failed(), t.received()));
         }
         CatchUp catchUp = releaseMicros == 0 ? null
                 : CatchUp.of(intervals, releaseMicros, workload.subscriptionsPerTopic());
@@ -264,7 +297,8 @@ public final class RunController {
         Path file = null;
         try {
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
-                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp, issues));
+                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp,
+                    rebalanceMicros, issues));
             printer.info("result: " + file);
         } catch (IOException e) {
             printer.info("could not write results to " + dir + ": " + e.getMessage());
@@ -329,6 +363,7 @@ public final class RunController {
                 allJoined &= r.ready();
                 for (WorkerClient.ConsumerReadiness c : r.consumers()) {
                     assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
+                    rebalanceMicros = Math.max(rebalanceMicros, c.joinMicros());
                 }
             }
             boolean complete = allJoined && groupPartitions.entrySet().stream()
@@ -424,6 +459,43 @@ public final class RunController {
                 issues.add("consumers stopped making progress while draining");
                 return;
             }
+        }
+    }
+
+    /**
+     * Re-estimates the clock offsets of workers that do not share the coordinator's clock every
+     * {@link #RECHECK_EVERY} until interrupted, and hands a worker its new offset when the estimate is
+     * replaced. A worker that does not answer is skipped: its run stream reports the failure.
+     */
+    private void recheckClocks(List<WorkerClient> clients, List<ClockEstimator.WorkerClock> clocks, String runId,
+                               List<Boolean> producing, List<Boolean> consuming, RunReporter printer) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(RECHECK_EVERY.toMillis());
+                boolean changed = false;
+                for (int i = 0; i < clients.size(); i++) {
+                    ClockEstimator.WorkerClock wc = clocks.get(i);
+                    if (wc.sameClock()) {
+                        continue;
+                    }
+                    try {
+                        ClockEstimator.Estimate e = clients.get(i).clock(RECHECK_SAMPLES, clock);
+                        synchronized (wc) {
+                            if (wc.offer(e)) {
+                                clients.get(i).adjustClock(runId, wc.offset());
+                                changed = true;
+                            }
+                        }
+                    } catch (WorkerCallException e) {
+                        // the run stream reports an unreachable worker
+                    }
+                }
+                if (changed) {
+                    printer.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
+                }
+            }
+        } catch (InterruptedException e) {
+            // the run ended
         }
     }
 

@@ -31,4 +31,43 @@ class ClockEstimatorTest {
         assertTrue(Math.abs(e.offsetMicros() - (-20_000)) <= e.uncertaintyMicros(), e.toString());
         assertEquals(500, e.uncertaintyMicros());
     }
+
+    @Test
+    void shouldReplaceAnEstimateOnlyWhenTighterOrContradicted() {
+        ClockEstimator.WorkerClock wc = ClockEstimator.WorkerClock.estimated(new ClockEstimator.Estimate(50_000, 400));
+        assertTrue(!wc.offer(new ClockEstimator.Estimate(50_300, 900)), "looser and consistent: kept");
+        assertEquals(50_000, wc.offset());
+        assertTrue(wc.offer(new ClockEstimator.Estimate(50_100, 200)), "tighter: taken");
+        assertEquals(50_100, wc.offset());
+        // the clocks drifted 2 ms apart: the intervals no longer overlap, so the looser new one is taken
+        assertTrue(wc.offer(new ClockEstimator.Estimate(52_100, 600)));
+        assertEquals(52_100, wc.offset());
+        assertEquals(4, wc.estimates());
+        assertEquals(2, wc.corrections());
+        assertEquals(2_000, wc.maxStep());
+        assertEquals(600 + 2_000, wc.uncertainty(), "largest ± in effect plus largest correction");
+    }
+
+    @Test
+    void shouldNeverReestimateTheCoordinatorsOwnClock() {
+        ClockEstimator.WorkerClock same = ClockEstimator.WorkerClock.same();
+        assertTrue(!same.offer(new ClockEstimator.Estimate(300, 100)));
+        assertEquals(0, same.offset());
+        assertEquals(0, same.uncertainty());
+    }
+
+    @Test
+    void shouldBoundEndToEndErrorByTheWorstProducerConsumerPair() {
+        ClockEstimator.WorkerClock a = ClockEstimator.WorkerClock.estimated(new ClockEstimator.Estimate(0, 300));
+        ClockEstimator.WorkerClock b = ClockEstimator.WorkerClock.estimated(new ClockEstimator.Estimate(50_000, 500));
+        ClockEstimator.WorkerClock c = ClockEstimator.WorkerClock.same();
+        // a produces, b and c consume
+        assertEquals(800, ClockEstimator.endToEndBound(List.of(a, b, c), List.of(true, false, false),
+                List.of(false, true, true)));
+        // one worker doing both: its offset error cancels
+        assertEquals(0, ClockEstimator.endToEndBound(List.of(b), List.of(true), List.of(true)));
+        // ... except for a correction made while messages were in flight
+        b.offer(new ClockEstimator.Estimate(50_120, 100));
+        assertEquals(120, ClockEstimator.endToEndBound(List.of(b), List.of(true), List.of(true)));
+    }
 }

@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * One subscribed consumer.
  *
- * <p>Threads: owned by one load thread, which calls {@link #poll} and {@link #close}. {@link #wakeup()},
+ * <p>Threads: owned by one load thread, which calls {@link #poll}, {@link #lag}, {@link #metrics} and
+ * {@link #close}. {@link #wakeup()},
  * {@link #assignedPartitions()}, {@link #joined()} and {@link #release()} may be called from any thread.
  */
 public interface ConsumerHandle {
@@ -35,6 +36,23 @@ public interface ConsumerHandle {
 
     /** True once this consumer has completed at least one group rebalance. */
     boolean joined();
+
+    /** {@link System#nanoTime()} when this consumer was first assigned partitions; meaningful once joined. */
+    long joinedNanos();
+
+    /**
+     * Messages not yet read from the partitions assigned now: the sum over them of log end offset minus
+     * position, as of the latest fetch responses (no request is made); -1 when not known for any of them.
+     * Owning thread only.
+     */
+    long lag();
+
+    /**
+     * The client's own metrics that explain a result (e.g. {@code fetch-latency-avg},
+     * {@code records-lag-max}), by the client's metric names; metrics without a value yet are left out.
+     * Owning thread only.
+     */
+    java.util.Map<String, Double> metrics();
 
     /** Leaves the group and releases the consumer. */
     void close();

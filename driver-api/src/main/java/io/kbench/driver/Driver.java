@@ -38,20 +38,12 @@ public interface Driver extends AutoCloseable {
     void deleteTopics(List<String> topics, Duration timeout);
 
     /**
-     * Builds a producer for {@code topic}. Completions of its sends are reported to {@code listener}.
+     * Builds a producer as {@code options} say; a transactional one is ready for
+     * {@link ProducerHandle#beginTransaction()}. Completions of its sends are reported to {@code listener}.
      *
-     * @param clientId a unique, readable client id for this producer (shows up in broker logs and metrics)
+     * @throws DriverException when the client cannot be built or the cluster refuses transactions
      */
-    ProducerHandle createProducer(String topic, String clientId, ProducerListener listener);
-
-    /**
-     * Builds a transactional producer for {@code topic} with the given transactional id, ready for
-     * {@link ProducerHandle#beginTransaction()}.
-     *
-     * @throws DriverException when the cluster refuses transactions
-     */
-    ProducerHandle createTransactionalProducer(String topic, String clientId, String transactionalId,
-                                               ProducerListener listener);
+    ProducerHandle createProducer(ProducerOptions options, ProducerListener listener);
 
     /**
      * Builds a consumer of {@code topic} in consumer group {@code group} and subscribes it. Partitions are

@@ -36,6 +36,13 @@ public interface ProducerHandle {
     /** Blocks until every message sent so far has completed (acknowledged or failed). */
     void flush();
 
+    /**
+     * The client's own metrics that explain a result (e.g. {@code record-queue-time-avg},
+     * {@code request-latency-avg}, {@code batch-size-avg}), by the client's metric names; metrics without a
+     * value yet are left out. Any thread.
+     */
+    java.util.Map<String, Double> metrics();
+
     /** Closes the producer, waiting at most {@code timeout} for messages still buffered. */
     void close(Duration timeout);
 }

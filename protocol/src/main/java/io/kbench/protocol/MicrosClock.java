@@ -14,6 +14,7 @@ public final class MicrosClock {
 
     private final long anchorNanos;
     private final long anchorMicros;
+    private final String id = java.util.UUID.randomUUID().toString();
 
     /**
      * A clock anchored now, shifted by {@code skewMicros} (tests use a skew to play a host whose clock is off).
@@ -24,6 +25,14 @@ public final class MicrosClock {
         long after = System.nanoTime();
         this.anchorNanos = before + (after - before) / 2;
         this.anchorMicros = wall + skewMicros;
+    }
+
+    /**
+     * Identity of this clock instance: two parties reading clocks with the same id read the same clock, so
+     * the offset between them is exactly 0 (an in-process worker and its coordinator).
+     */
+    public String id() {
+        return id;
     }
 
     /** Microseconds since the epoch, now. */

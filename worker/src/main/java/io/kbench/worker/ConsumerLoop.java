@@ -12,6 +12,8 @@ import io.kbench.driver.ConsumerHandle;
  */
 final class ConsumerLoop implements Runnable {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    /** How often lag and client metrics are sampled (on this thread: Kafka consumers are single-threaded). */
+    private static final long SAMPLE_NANOS = 200_000_000L;
 
     private final String name;
     private final ConsumerHandle handle;
@@ -20,8 +22,11 @@ final class ConsumerLoop implements Runnable {
     private volatile boolean stopped;
     private volatile boolean done;
     private volatile long releaseAtNanos = Long.MAX_VALUE;
+    private final long createdNanos;
 
-    ConsumerLoop(String name, ConsumerHandle handle, ConsumerMetrics metrics, ErrorSlot fatal) {
+    /** @param createdNanos when the consumer was built (subscribed), for its join time */
+    ConsumerLoop(String name, ConsumerHandle handle, ConsumerMetrics metrics, ErrorSlot fatal, long createdNanos) {
+        this.createdNanos = createdNanos;
         this.name = name;
         this.handle = handle;
         this.metrics = metrics;
@@ -30,6 +35,10 @@ final class ConsumerLoop implements Runnable {
 
     ConsumerHandle handle() {
         return handle;
+    }
+
+    ConsumerMetrics metrics() {
+        return metrics;
     }
 
     /** Releases the held consumer at {@code nanoTime} (the run's start instant); called when the run starts. */
@@ -50,6 +59,7 @@ final class ConsumerLoop implements Runnable {
     public void run() {
         try {
             boolean held = true;
+            long nextSample = 0;
             while (!stopped) {
                 if (held && System.nanoTime() >= releaseAtNanos) {
                     handle.release();
@@ -57,6 +67,18 @@ final class ConsumerLoop implements Runnable {
                 }
                 handle.poll(held ? Duration.ofMillis(Math.max(1, Math.min(POLL_TIMEOUT.toMillis(),
                         (releaseAtNanos - System.nanoTime()) / 1_000_000))) : POLL_TIMEOUT, metrics);
+                long now = System.nanoTime();
+                if (metrics.joinMicros == 0 && handle.joined()) {
+                    metrics.joinMicros = Math.max(1, (handle.joinedNanos() - createdNanos) / 1000);
+                }
+                if (now - nextSample >= 0) {
+                    nextSample = now + SAMPLE_NANOS;
+                    metrics.lag = handle.lag();
+                    metrics.clientMetrics = handle.metrics();
+                }
+            }
+            if (metrics.tracker != null) {
+                metrics.tracker.finish();
             }
         } catch (RuntimeException | Error e) {
             fatal.offer(name + " failed: " + ErrorSlot.describe(e));

@@ -12,11 +12,21 @@ public final class ConsumerMetrics implements RecordListener {
     final LatencyRecorder endToEnd = new LatencyRecorder();
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
+    /** Verification of producer sequences, or null when verification is off. */
+    final SequenceTracker tracker;
     /** Coordinator time of the latest poll that returned messages; written once per such poll. */
     private volatile long receivedMicros;
+    /** Lag of the consumer's partitions as last sampled, -1 unknown; written by the consumer's thread. */
+    volatile long lag = -1;
+    /** The client's metrics as last sampled on the consumer's thread. */
+    volatile java.util.Map<String, Double> clientMetrics = java.util.Map.of();
+    /** Microseconds from building the consumer to its first assignment; 0 until joined. */
+    volatile long joinMicros;
 
-    public ConsumerMetrics(RunClock clock) {
+    /** @param tracker the run's sequence tracker for this consumer, or null without verification */
+    public ConsumerMetrics(RunClock clock, SequenceTracker tracker) {
         this.clock = clock;
+        this.tracker = tracker;
     }
 
     // HOT PATH
@@ -32,11 +42,14 @@ public final class ConsumerMetrics implements RecordListener {
 
     // HOT PATH
     @Override
-    public void onRecord(int valueBytes, long stampMicros) {
+    public void onRecord(int valueBytes, long stampMicros, int partition, long producerId, long sequence) {
         received.add(1);
         receivedBytes.add(valueBytes);
         if (stampMicros != NO_STAMP) {
             endToEnd.record(receivedMicros - stampMicros);
+        }
+        if (producerId != NO_PRODUCER && tracker != null) {
+            tracker.record(producerId, partition, sequence);
         }
     }
 }

@@ -9,6 +9,7 @@ import io.kbench.driver.ConsumerHandle;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverFactory;
 import io.kbench.driver.ProducerHandle;
+import io.kbench.driver.ProducerOptions;
 import io.kbench.protocol.MicrosClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,8 @@ final class LoadRun {
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration REACH_TIMEOUT = Duration.ofSeconds(10);
     private static final long JOIN_MILLIS = 15_000;
+    /** Producer-partition streams one consumer verifies at most (about 6 MB). */
+    private static final int MAX_STREAMS = 65_536;
 
     enum State { PREPARED, RUNNING, ENDED }
 
@@ -71,19 +74,21 @@ final class LoadRun {
                 : Payloads.of(spec.payloads());
         try {
             for (RunSpec.Consumer c : spec.consumers()) {
-                ConsumerMetrics metrics = new ConsumerMetrics(clock);
+                ConsumerMetrics metrics = new ConsumerMetrics(clock,
+                        spec.verification() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null);
+                long created = System.nanoTime();
                 ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
                 handle.hold(!spec.consumersFromBeginning());
                 String name = "consumer " + c.index();
-                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal));
+                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal, created));
                 cm.add(metrics);
             }
             for (RunSpec.Producer p : spec.producers()) {
                 ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors);
-                ProducerHandle handle = spec.transactional()
-                        ? driver.createTransactionalProducer(p.topic(), clientId("p", p.index()),
-                                "kbench-" + spec.runId() + "-p" + p.index(), metrics)
-                        : driver.createProducer(p.topic(), clientId("p", p.index()), metrics);
+                ProducerHandle handle = driver.createProducer(new ProducerOptions(p.topic(), clientId("p", p.index()),
+                        spec.transactional() ? "kbench-" + spec.runId() + "-p" + p.index() : null,
+                        spec.verification() ? SequenceTracker.producerId(spec.runNonce(), p.index())
+                                : ProducerOptions.NO_VERIFICATION), metrics);
                 producerHandles.add(handle);
                 Keys keys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(),
                         spec.runId().hashCode() * 31L + p.index());
@@ -96,7 +101,7 @@ final class LoadRun {
             closeClientsNow();
             throw e;
         }
-        this.snapshotter = new Snapshotter(pm, cm);
+        this.snapshotter = new Snapshotter(pm, cm, producerHandles);
         for (int i = 0; i < consumerLoops.size(); i++) {
             Thread t = new Thread(consumerLoops.get(i), "kbench-consumer-" + spec.consumers().get(i).index());
             t.setDaemon(true);
@@ -154,7 +159,8 @@ final class LoadRun {
         for (int i = 0; i < consumerLoops.size(); i++) {
             ConsumerHandle h = consumerLoops.get(i).handle();
             RunSpec.Consumer c = spec.consumers().get(i);
-            cs.add(new PrepareStatus.Consumer(c.index(), c.group(), h.assignedPartitions(), h.joined()));
+            cs.add(new PrepareStatus.Consumer(c.index(), c.group(), h.assignedPartitions(), h.joined(),
+                    consumerLoops.get(i).metrics().joinMicros));
             ready &= h.joined();
         }
         if (state == State.PREPARED) {
@@ -190,6 +196,11 @@ final class LoadRun {
         snapshotThread.setDaemon(true);
         state = State.RUNNING;
         snapshotThread.start();
+    }
+
+    /** Uses a newer estimate of the clock offset from now on. */
+    void adjustClock(long offsetMicros) {
+        clock.adjust(offsetMicros);
     }
 
     /** Releases held consumers now (a backlog run's producers have built the backlog). */

@@ -4,17 +4,28 @@ import io.kbench.protocol.MicrosClock;
 
 /**
  * Converts between this worker's monotonic clock and coordinator time (µs since epoch on the coordinator)
- * with the offset the coordinator estimated: worker clock = coordinator clock + offset. Immutable.
+ * with the offset the coordinator estimated: worker clock = coordinator clock + offset. The coordinator
+ * re-estimates the offset during the run ({@link #adjust}); conversions from then on use the new one.
+ * Thread-safe.
  */
 public final class RunClock {
     private final MicrosClock local;
-    private final long offsetMicros;
+    private volatile long offsetMicros;
     private final NanoClock nanos;
 
     public RunClock(MicrosClock local, long offsetMicros, NanoClock nanos) {
         this.local = local;
         this.offsetMicros = offsetMicros;
         this.nanos = nanos;
+    }
+
+    /** Replaces the offset with a newer estimate. */
+    public void adjust(long newOffsetMicros) {
+        this.offsetMicros = newOffsetMicros;
+    }
+
+    public long offsetMicros() {
+        return offsetMicros;
     }
 
     /** Coordinator time now. */

@@ -91,6 +91,13 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
+    /** Replaces the run's clock offset with a newer estimate; a no-op for an unknown or ended run. */
+    public synchronized void adjustClock(String runId, long offsetMicros) {
+        if (current != null && current.spec().runId().equals(runId) && current.state() != LoadRun.State.ENDED) {
+            current.adjustClock(offsetMicros);
+        }
+    }
+
     /** Releases the run's held consumers; a no-op for an unknown or ended run. */
     public synchronized void startConsumers(String runId) {
         if (current != null && current.spec().runId().equals(runId) && current.state() == LoadRun.State.RUNNING) {

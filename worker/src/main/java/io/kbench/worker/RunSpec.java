@@ -28,19 +28,25 @@ import io.kbench.driver.TopicSpec;
  * @param holdConsumers     consumers stay held after the start until {@link LoadRun#startConsumers()}
  * @param transactionRecords commit a transaction after this many messages (0: not by count)
  * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
+ * @param verification      stamp producer ids and sequence numbers; consumers verify them
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
-                      long transactionRecords, long transactionMillis) {
+                      long transactionRecords, long transactionMillis, boolean verification) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
         payloads = List.copyOf(payloads);
         existingTopics = List.copyOf(existingTopics);
+    }
+
+    /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */
+    public int runNonce() {
+        return runId.hashCode();
     }
 
     /** True when producers are transactional. */

@@ -2,6 +2,7 @@ package io.kbench.worker;
 
 import java.util.List;
 
+import io.kbench.protocol.ClientMetricsMerge;
 import io.kbench.protocol.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
@@ -29,10 +30,15 @@ final class Snapshotter {
     private long receivedBytes;
     private long clamped;
     private long negative;
+    private Verification verification = Verification.ZERO;
+    private final List<io.kbench.driver.ProducerHandle> producerClients;
 
-    Snapshotter(List<ProducerMetrics> producers, List<ConsumerMetrics> consumers) {
+    /** @param producerClients the producers' handles, whose client metrics are read at each harvest */
+    Snapshotter(List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
+                List<io.kbench.driver.ProducerHandle> producerClients) {
         this.producers = List.copyOf(producers);
         this.consumers = List.copyOf(consumers);
+        this.producerClients = List.copyOf(producerClients);
     }
 
     IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone,
@@ -61,7 +67,20 @@ final class Snapshotter {
             p.commit.addIntervalTo(commit);
         }
         long lastReceive = 0;
+        Verification v = Verification.ZERO;
+        long lag = 0;
+        boolean lagKnown = false;
+        ClientMetricsMerge consumerMetrics = new ClientMetricsMerge();
         for (ConsumerMetrics m : consumers) {
+            if (m.tracker != null) {
+                v = v.plus(m.tracker);
+            }
+            long l = m.lag;
+            if (l >= 0) {
+                lag += l;
+                lagKnown = true;
+            }
+            consumerMetrics.add(m.clientMetrics, 1);
             lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
             r += m.received.get();
             rb += m.receivedBytes.get();
@@ -69,9 +88,18 @@ final class Snapshotter {
             n += m.endToEnd.negative();
             m.endToEnd.addIntervalTo(endToEnd);
         }
+        ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
+        for (io.kbench.driver.ProducerHandle h : producerClients) {
+            try {
+                producerMetrics.add(h.metrics(), 1);
+            } catch (RuntimeException e) {
+                // a closed client has no metrics; the interval goes without them
+            }
+        }
         IntervalSnapshot snap = new IntervalSnapshot(sequence, startMicros, endMicros,
                 s - sent, latency.getTotalCount(), f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
-                c - clamped, n - negative,
+                c - clamped, n - negative, v.minus(verification), lagKnown ? lag : -1,
+                producerMetrics.result(), producerMetrics.clients(), consumerMetrics.result(), consumerMetrics.clients(),
                 LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
                 LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
                 producersDone, producersDoneMicros, lastReceive, last, error);
@@ -82,6 +110,7 @@ final class Snapshotter {
         receivedBytes = rb;
         clamped = c;
         negative = n;
+        verification = v;
         return snap;
     }
 }

@@ -122,7 +122,8 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
-                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0);
+                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0,
+                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS); // no verification headers: as the Kafka tool sends
         return Session.runOnce(local, workers, bootstrap, workload, profile,
                 new RunController.Options(output, true, reportingIntervalMs * 1000L),
                 new ProducerPerfReporter(System.out, System.err));

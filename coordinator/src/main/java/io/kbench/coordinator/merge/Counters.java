@@ -11,14 +11,27 @@ package io.kbench.coordinator.merge;
  * @param receivedBytes    value bytes received
  * @param clamped          latency samples above the histogram range, recorded as its maximum
  * @param negativeEndToEnd end-to-end samples below zero, recorded as 0
+ * @param lost             verification: messages missing from a producer's sequence in a partition
+ * @param duplicated       verification: messages received again
+ * @param outOfOrder       verification: messages received after a later one of the same producer and partition
+ * @param verified         verification: distinct messages of the run's producers received
+ * @param untracked        verification: messages beyond the consumers' tracking bound
  */
 public record Counters(long sent, long acked, long failed, long ackedBytes, long received, long receivedBytes,
-                       long clamped, long negativeEndToEnd) {
+                       long clamped, long negativeEndToEnd, long lost, long duplicated, long outOfOrder,
+                       long verified, long untracked) {
     public static final Counters ZERO = new Counters(0, 0, 0, 0, 0, 0, 0, 0);
+
+    /** Counters without verification counts. */
+    public Counters(long sent, long acked, long failed, long ackedBytes, long received, long receivedBytes,
+                    long clamped, long negativeEndToEnd) {
+        this(sent, acked, failed, ackedBytes, received, receivedBytes, clamped, negativeEndToEnd, 0, 0, 0, 0, 0);
+    }
 
     public Counters plus(Counters o) {
         return new Counters(sent + o.sent, acked + o.acked, failed + o.failed, ackedBytes + o.ackedBytes,
                 received + o.received, receivedBytes + o.receivedBytes, clamped + o.clamped,
-                negativeEndToEnd + o.negativeEndToEnd);
+                negativeEndToEnd + o.negativeEndToEnd, lost + o.lost, duplicated + o.duplicated,
+                outOfOrder + o.outOfOrder, verified + o.verified, untracked + o.untracked);
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.kbench.protocol.ClientMetricsMerge;
 import io.kbench.protocol.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
@@ -42,6 +43,9 @@ public final class IntervalMerger {
         final EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
         final List<String> reported = new ArrayList<>();
         final List<String> errors = new ArrayList<>();
+        long lag = -1;
+        final ClientMetricsMerge producerClients = new ClientMetricsMerge();
+        final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
     }
 
     public IntervalMerger(List<String> workerIds) {
@@ -92,6 +96,11 @@ public final class IntervalMerger {
         add(p.histograms, Metric.END_TO_END, s.endToEnd());
         add(p.histograms, Metric.TRANSACTION_COMMIT, s.transactionCommit());
         p.reported.add(s.workerId());
+        if (s.consumerLag() >= 0) {
+            p.lag = Math.max(0, p.lag) + s.consumerLag();
+        }
+        p.producerClients.add(s.producerMetrics().values(), s.producerMetrics().clients());
+        p.consumerClients.add(s.consumerMetrics().values(), s.consumerMetrics().clients());
         if (!s.error().isEmpty()) {
             p.errors.add(s.workerId() + ": " + s.error());
         }
@@ -126,7 +135,9 @@ public final class IntervalMerger {
             }
             pending.remove(seq);
             MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters, p.histograms, p.reported.size(),
-                    List.copyOf(p.errors));
+                    List.copyOf(p.errors), p.lag,
+                    new ClientSample(p.producerClients.clients(), p.producerClients.result()),
+                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()));
             merged.add(m);
             nextToEmit = seq + 1;
             out.add(m);

@@ -14,20 +14,54 @@ import org.HdrHistogram.Histogram;
  * its length. Latency histograms add every interval from the end of warm-up on, including the drain after
  * the producers stopped (messages sent in the window and received late belong to the window).
  * MB is 1,048,576 bytes, as the Kafka tools print it.
+ *
+ * <p>{@code verification} is null when the run did not verify; {@code endToEndUncertaintyMicros} bounds the
+ * clock error in every end-to-end sample (0 until {@link #withClocks} sets it).
  */
 public record Summary(long sent, long acked, long failed, long received, long clamped, long negativeEndToEnd,
                       double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
                       double publishRate, double publishMBps, double consumeRate, double consumeMBps,
-                      EnumMap<Metric, Histogram> histograms) {
+                      EnumMap<Metric, Histogram> histograms, Verification verification,
+                      long endToEndUncertaintyMicros, long saturatedIntervals) {
     private static final double MB = 1024.0 * 1024.0;
+
+    /**
+     * What verification found over the whole run.
+     *
+     * @param lost       acknowledged messages a subscription never received: gaps in the sequences, and at the
+     *                   end the acknowledged count (times subscriptions) minus the distinct messages received,
+     *                   whichever is larger
+     * @param duplicated messages received more than once (per subscription)
+     * @param outOfOrder messages received after a later one of their producer and partition
+     * @param untracked  messages beyond the consumers' tracking bound (not verified)
+     */
+    public record Verification(long lost, long duplicated, long outOfOrder, long untracked) { }
+
+    /** This summary with verification figures: gaps found plus the tail never received. */
+    public Summary withVerification(Counters totals, long expectedDistinct) {
+        long lost = Math.max(totals.lost(), expectedDistinct - totals.verified() - totals.untracked());
+        return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
+                measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
+                new Verification(Math.max(0, lost), totals.duplicated(), totals.outOfOrder(), totals.untracked()),
+                endToEndUncertaintyMicros, saturatedIntervals);
+    }
+
+    /** This summary with the clock error bound of its end-to-end samples. */
+    public Summary withClocks(long uncertaintyMicros) {
+        return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
+                measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
+                verification, uncertaintyMicros, saturatedIntervals);
+    }
 
     /**
      * @param intervals          every merged interval of the run
      * @param measureStartMicros end of warm-up, coordinator time
      * @param measureEndMicros   instant the producers stopped, coordinator time
      */
-    public static Summary of(List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros) {
+    public static Summary of(List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros,
+                             long saturationMicros) {
         Counters all = Counters.ZERO;
+        long saturated = 0;
         Counters window = Counters.ZERO;
         long windowEnd = measureStartMicros;
         EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
@@ -37,6 +71,7 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                 i.histograms().forEach((m, h) -> histograms.get(m).add(h));
                 if (i.startMicros() < measureEndMicros) {
                     window = window.plus(i.counters());
+                    saturated += i.saturated(saturationMicros) ? 1 : 0;
                     windowEnd = Math.max(windowEnd, Math.min(i.endMicros(), measureEndMicros));
                 }
             }
@@ -45,7 +80,8 @@ public record Summary(long sent, long acked, long failed, long received, long cl
         return new Summary(all.sent(), all.acked(), all.failed(), all.received(), all.clamped(),
                 all.negativeEndToEnd(), seconds, window.acked(), window.received(), window.receivedBytes(),
                 rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
-                rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms);
+                rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms, null, 0,
+                saturated);
     }
 
     /**

@@ -20,6 +20,8 @@ public final class ProgressPrinter implements RunReporter {
     private final PrintStream out;
     private long runStartMicros;
     private long measureStartMicros;
+    private long saturationMicros = Long.MAX_VALUE;
+    private long clockBoundMicros;
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
@@ -32,6 +34,16 @@ public final class ProgressPrinter implements RunReporter {
     }
 
     @Override
+    public synchronized void saturationThreshold(long micros) {
+        this.saturationMicros = micros;
+    }
+
+    @Override
+    public synchronized void clockBound(long micros) {
+        this.clockBoundMicros = micros;
+    }
+
+    @Override
     public synchronized void interval(MergedInterval i) {
         double secs = i.seconds();
         var c = i.counters();
@@ -39,12 +51,25 @@ public final class ProgressPrinter implements RunReporter {
         LatencyStats resp = LatencyStats.of(i.histogram(Metric.PUBLISH_RESPONSE));
         LatencyStats e2e = LatencyStats.of(i.histogram(Metric.END_TO_END));
         String phase = i.startMicros() < measureStartMicros ? " warmup" : "";
+        StringBuilder notes = new StringBuilder();
+        if (c.failed() > 0) {
+            notes.append(String.format(Locale.ROOT, " | %,d failed", c.failed()));
+        }
+        if (c.lost() + c.duplicated() + c.outOfOrder() > 0) {
+            notes.append(String.format(Locale.ROOT, " | %,d lost %,d dup %,d out-of-order", c.lost(), c.duplicated(),
+                    c.outOfOrder()));
+        }
+        if (i.saturated(saturationMicros)) {
+            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",
+                    ms(LatencyStats.of(i.histogram(Metric.PUBLISH_DELAY)).p99())));
+        }
         out.println(String.format(Locale.ROOT,
-                "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms%s | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s ms",
+                "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",
                 (i.endMicros() - runStartMicros) / 1e6, phase,
                 c.acked() / secs, c.ackedBytes() / MB / secs, ms(lat.p50()), ms(lat.p99()), ms(resp.p99()),
-                c.failed() > 0 ? String.format(Locale.ROOT, " (%,d failed)", c.failed()) : "",
-                c.received() / secs, c.receivedBytes() / MB / secs, ms(e2e.p50()), ms(e2e.p99())));
+                c.received() / secs, c.receivedBytes() / MB / secs, ms(e2e.p50()), ms(e2e.p99()),
+                clockBoundMicros > 0 ? " ±" + ms(clockBoundMicros) : "",
+                i.consumerLag() > 0 ? String.format(Locale.ROOT, " lag %,d", i.consumerLag()) : "", notes));
         for (String e : i.errors()) {
             out.println("        error: " + e);
         }
@@ -64,8 +89,23 @@ public final class ProgressPrinter implements RunReporter {
         row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
         row("publish delay", s.stats(Metric.PUBLISH_DELAY));
         row("end-to-end", s.stats(Metric.END_TO_END));
+        if (s.endToEndUncertaintyMicros() > 0 && s.stats(Metric.END_TO_END).count() > 0) {
+            out.println(String.format(Locale.ROOT, "  end-to-end p99 = %s ms ± %s ms (clock offset bound across workers)",
+                    ms(s.stats(Metric.END_TO_END).p99()), ms(s.endToEndUncertaintyMicros())));
+        }
         if (s.stats(Metric.TRANSACTION_COMMIT).count() > 0) {
             row("txn commit", s.stats(Metric.TRANSACTION_COMMIT));
+        }
+        if (s.verification() != null) {
+            Summary.Verification v = s.verification();
+            out.println(String.format(Locale.ROOT, "  verification: %,d lost, %,d duplicated, %,d out of order%s",
+                    v.lost(), v.duplicated(), v.outOfOrder(),
+                    v.untracked() > 0 ? String.format(Locale.ROOT, " (%,d untracked)", v.untracked()) : ""));
+        }
+        if (s.saturatedIntervals() > 0) {
+            out.println(String.format(Locale.ROOT, "  %,d measured interval(s) GENERATOR SATURATED: the load generator fell "
+                    + "behind its schedule (publish delay p99 above %s ms); their response times include its backlog",
+                    s.saturatedIntervals(), ms(saturationMicros)));
         }
         if (s.clamped() > 0 || s.negativeEndToEnd() > 0) {
             out.println(String.format(Locale.ROOT, "  %,d samples above the 1 h histogram range (clamped), %,d negative end-to-end samples (recorded as 0)",

@@ -33,9 +33,12 @@ public final class ResultDocument {
 
     /**
      * One worker as the result lists it: its share (producers, consumers, target rate in msg/s, -1
-     * unthrottled), its clock offset to the coordinator, and the counts it reported over the whole run.
+     * unthrottled), its clock (offset to the coordinator as first estimated, the bound on the error of every
+     * offset in effect, how far re-estimation moved it, estimates taken and corrections made), and the counts
+     * it reported over the whole run.
      */
     public record WorkerEntry(String id, String address, long clockOffsetMicros, long clockUncertaintyMicros,
+                              long clockDriftMicros, int clockEstimates, int clockCorrections,
                               int producers, int consumers, long targetRate, long sent, long acked, long failed,
                               long received) { }
 
@@ -45,13 +48,14 @@ public final class ResultDocument {
      * @param status  COMPLETED or FAILED
      * @param error   why the run failed, or null
      * @param catchUp the catch-up read of a backlog run, or null
+     * @param rebalanceMicros longest time a consumer took from subscribing to its first assignment
      * @param issues  problems seen (missing snapshots, incomplete drain), possibly empty
      */
     public static Map<String, Object> build(String runId, String status, String error, Instant startedAt,
                                             Workload workload, Profile profile, List<WorkerEntry> workers,
                                             List<String> topics, long runStartMicros, long measureStartMicros,
                                             long measureEndMicros, List<MergedInterval> intervals, Summary summary,
-                                            CatchUp catchUp, List<String> issues) {
+                                            CatchUp catchUp, long rebalanceMicros, List<String> issues) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("kbenchVersion", Versions.kbench());
         doc.put("runId", runId);
@@ -61,16 +65,17 @@ public final class ResultDocument {
         doc.put("startMillis", runStartMicros / 1000);
         doc.put("measureStartMillis", measureStartMicros / 1000);
         doc.put("measureEndMillis", measureEndMicros / 1000);
+        doc.put("saturationThresholdMicros", workload.saturationDelayMillis() * 1000);
         doc.put("workload", workload);
         doc.put("profile", profile.redacted());
         doc.put("topics", topics);
         doc.put("workers", workers);
         List<Map<String, Object>> list = new ArrayList<>();
         for (MergedInterval i : intervals) {
-            list.add(interval(i, measureStartMicros));
+            list.add(interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000, workload.verification()));
         }
         doc.put("intervals", list);
-        Map<String, Object> sum = summary(summary);
+        Map<String, Object> sum = summary(summary, rebalanceMicros);
         if (catchUp != null) {
             sum.put("catchUp", catchUp);
         }
@@ -84,7 +89,8 @@ public final class ResultDocument {
         return doc;
     }
 
-    private static Map<String, Object> interval(MergedInterval i, long measureStartMicros) {
+    private static Map<String, Object> interval(MergedInterval i, long measureStartMicros, long saturationMicros,
+                                                boolean verification) {
         Counters c = i.counters();
         double secs = i.seconds();
         Map<String, Object> m = new LinkedHashMap<>();
@@ -92,6 +98,7 @@ public final class ResultDocument {
         m.put("startMillis", i.startMicros() / 1000);
         m.put("endMillis", i.endMicros() / 1000);
         m.put("warmup", i.startMicros() < measureStartMicros);
+        m.put("saturated", i.saturated(saturationMicros));
         m.put("workers", i.workers());
         Map<String, Object> pub = new LinkedHashMap<>();
         pub.put("sent", c.sent());
@@ -110,14 +117,33 @@ public final class ResultDocument {
         con.put("rate", round(c.received() / secs));
         con.put("MBps", round(c.receivedBytes() / MB / secs));
         con.put("endToEndLatencyMicros", LatencyStats.of(i.histogram(Metric.END_TO_END)));
+        con.put("lag", i.consumerLag() < 0 ? null : i.consumerLag());
         m.put("consume", con);
+        if (verification) {
+            m.put("verification", verification(c.lost(), c.duplicated(), c.outOfOrder(), c.untracked()));
+        }
         m.put("clamped", c.clamped());
         m.put("negativeEndToEnd", c.negativeEndToEnd());
+        Map<String, Object> client = new LinkedHashMap<>();
+        client.put("producer", i.producerClients().values().isEmpty() ? null : new java.util.TreeMap<>(i.producerClients().values()));
+        client.put("consumer", i.consumerClients().values().isEmpty() ? null : new java.util.TreeMap<>(i.consumerClients().values()));
+        m.put("client", client);
         m.put("errors", i.errors());
         return m;
     }
 
-    private static Map<String, Object> summary(Summary s) {
+    private static Map<String, Object> verification(long lost, long duplicated, long outOfOrder, long untracked) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("lost", lost);
+        v.put("duplicated", duplicated);
+        v.put("outOfOrder", outOfOrder);
+        if (untracked > 0) {
+            v.put("untracked", untracked);
+        }
+        return v;
+    }
+
+    private static Map<String, Object> summary(Summary s, long rebalanceMicros) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sent", s.sent());
         m.put("acked", s.acked());
@@ -131,9 +157,47 @@ public final class ResultDocument {
         for (Metric metric : Metric.values()) {
             m.put(metric.key(), s.stats(metric));
         }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> e2e = JSON.convertValue(s.stats(Metric.END_TO_END), Map.class);
+        e2e.put("uncertaintyMicros", s.endToEndUncertaintyMicros());
+        m.put(Metric.END_TO_END.key(), e2e);
+        m.put("saturatedIntervals", s.saturatedIntervals());
+        m.put("consume", consume(s, rebalanceMicros));
+        if (s.verification() != null) {
+            Summary.Verification v = s.verification();
+            m.put("verification", verification(v.lost(), v.duplicated(), v.outOfOrder(), v.untracked()));
+        }
         m.put("clamped", s.clamped());
         m.put("negativeEndToEnd", s.negativeEndToEnd());
         return m;
+    }
+
+    /**
+     * The figures kafka-consumer-perf-test prints, for the measured window: data consumed (MB, messages),
+     * MB/s and msg/s over rebalance plus fetch time, rebalance time (longest time a consumer took from
+     * subscribing to its first assignment), fetch time (the measured window: consumers are held until the
+     * start instant, so it holds no rebalance), and MB/s and msg/s over fetch time only.
+     */
+    static Map<String, Object> consume(Summary s, long rebalanceMicros) {
+        double mb = s.measuredReceivedBytes() / MB;
+        long rebalanceMs = rebalanceMicros / 1000;
+        long fetchMs = Math.round(s.measuredSeconds() * 1000);
+        double total = (rebalanceMs + fetchMs) / 1000.0;
+        double fetch = fetchMs / 1000.0;
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("MB", round4(mb));
+        c.put("messages", s.measuredReceived());
+        c.put("MBps", total <= 0 ? 0 : round4(mb / total));
+        c.put("messagesPerSecond", total <= 0 ? 0 : round4(s.measuredReceived() / total));
+        c.put("rebalanceTimeMs", rebalanceMs);
+        c.put("fetchTimeMs", fetchMs);
+        c.put("fetchMBps", fetch <= 0 ? 0 : round4(mb / fetch));
+        c.put("fetchMessagesPerSecond", fetch <= 0 ? 0 : round4(s.measuredReceived() / fetch));
+        return c;
+    }
+
+    private static double round4(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
     }
 
     private static double round(double v) {

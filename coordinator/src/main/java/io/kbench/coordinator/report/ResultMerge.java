@@ -59,6 +59,13 @@ public final class ResultMerge {
         double consumeRate = 0;
         double consumeMBps = 0;
         boolean allCompleted = true;
+        boolean verified = true;
+        long lost = 0;
+        long duplicated = 0;
+        long outOfOrder = 0;
+        long untracked = 0;
+        long uncertainty = 0;
+        long saturatedIntervals = 0;
         List<Object> workers = new ArrayList<>();
         List<Map<String, Object>> from = new ArrayList<>();
         for (Source src : sources) {
@@ -78,6 +85,16 @@ public final class ResultMerge {
             publishMBps += s.path("publishMBps").asDouble();
             consumeRate += s.path("consumeRate").asDouble();
             consumeMBps += s.path("consumeMBps").asDouble();
+            JsonNode v = s.get("verification");
+            verified &= v != null;
+            if (v != null) {
+                lost += v.path("lost").asLong();
+                duplicated += v.path("duplicated").asLong();
+                outOfOrder += v.path("outOfOrder").asLong();
+                untracked += v.path("untracked").asLong();
+            }
+            uncertainty = Math.max(uncertainty, s.path(Metric.END_TO_END.key()).path("uncertaintyMicros").asLong());
+            saturatedIntervals += s.path("saturatedIntervals").asLong();
             for (Metric m : Metric.values()) {
                 JsonNode h = r.get("histograms").get(m.key());
                 if (h != null) {
@@ -99,7 +116,9 @@ public final class ResultMerge {
             from.add(f);
         }
         Summary merged = new Summary(sent, acked, failed, received, clamped, negative, seconds, 0, 0, 0,
-                round(publishRate), round(publishMBps), round(consumeRate), round(consumeMBps), histograms);
+                round(publishRate), round(publishMBps), round(consumeRate), round(consumeMBps), histograms,
+                verified ? new Summary.Verification(lost, duplicated, outOfOrder, untracked) : null, uncertainty,
+                saturatedIntervals);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("kbenchVersion", io.kbench.protocol.Versions.kbench());
         doc.put("merged", from);
@@ -117,6 +136,19 @@ public final class ResultMerge {
         summary.put("consumeMBps", merged.consumeMBps());
         for (Metric m : Metric.values()) {
             summary.put(m.key(), LatencyStats.of(histograms.get(m)));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> e2e = new com.fasterxml.jackson.databind.ObjectMapper()
+                .convertValue(LatencyStats.of(histograms.get(Metric.END_TO_END)), Map.class);
+        e2e.put("uncertaintyMicros", uncertainty);
+        summary.put(Metric.END_TO_END.key(), e2e);
+        summary.put("saturatedIntervals", saturatedIntervals);
+        if (verified) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("lost", lost);
+            v.put("duplicated", duplicated);
+            v.put("outOfOrder", outOfOrder);
+            summary.put("verification", v);
         }
         summary.put("clamped", clamped);
         summary.put("negativeEndToEnd", negative);

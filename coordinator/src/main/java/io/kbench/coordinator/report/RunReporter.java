@@ -14,13 +14,25 @@ public interface RunReporter {
 
     /**
      * Every consumer group owns all its partitions: preparing began at {@code prepareStartMicros} and was
-     * complete at {@code readyMicros} (coordinator time).
+     * complete at {@code readyMicros} (coordinator time); the slowest consumer took {@code rebalanceMicros}
+     * from subscribing to its first assignment.
      */
-    default void prepared(long prepareStartMicros, long readyMicros) {
+    default void prepared(long prepareStartMicros, long readyMicros, long rebalanceMicros) {
+    }
+
+    /** The publish-delay p99 above which an interval is marked generator-saturated (µs). */
+    default void saturationThreshold(long micros) {
     }
 
     /** The agreed start instant and the end of warm-up are known (coordinator time, µs). */
     void started(long runStartMicros, long measureStartMicros);
+
+    /**
+     * The bound on the clock error of end-to-end samples (µs), as now known; called before the first interval
+     * and whenever a re-estimate of a worker's clock changes it.
+     */
+    default void clockBound(long micros) {
+    }
 
     /** One interval merged across all workers. */
     void interval(MergedInterval interval);

@@ -13,6 +13,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.kbench.coordinator.ClockEstimator;
+import io.kbench.coordinator.merge.ClientSample;
 import io.kbench.coordinator.merge.Counters;
 import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
@@ -52,6 +53,7 @@ public final class WorkerClient implements AutoCloseable {
     private static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(120);
     /** Stop closes clients (bounded at 15 s each on the worker) and deletes topics (30 s). */
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    private static final String METRICS_WINDOW = "metrics.sample.window.ms";
 
     private final String address;
     private final ManagedChannel channel;
@@ -59,8 +61,11 @@ public final class WorkerClient implements AutoCloseable {
     private final WorkerGrpc.WorkerStub async;
     private volatile Context.CancellableContext runContext;
 
-    /** Worker identity as it answered Identify. */
-    public record Identity(String id, String version, String host, int cores, String busyRunId) { }
+    /**
+     * Worker identity as it answered Identify; {@code clockId} names the clock it reads (equal to the
+     * coordinator's own for an in-process worker).
+     */
+    public record Identity(String id, String version, String host, int cores, String busyRunId, String clockId) { }
 
     /**
      * Readiness of a worker's share: every local consumer's group and partition count, and the partition
@@ -68,8 +73,8 @@ public final class WorkerClient implements AutoCloseable {
      */
     public record Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions) { }
 
-    /** One consumer's assignment state. */
-    public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined) { }
+    /** One consumer's assignment state; {@code joinMicros} from building it to its first assignment. */
+    public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined, long joinMicros) { }
 
     /**
      * Everything a worker needs to prepare its share; {@code payloads} are a payload file's values or empty;
@@ -117,7 +122,8 @@ public final class WorkerClient implements AutoCloseable {
         try {
             IdentifyResponse r = call(CALL_TIMEOUT).identify(IdentifyRequest.newBuilder()
                     .setCoordinatorVersion(Versions.kbench()).setProtocolVersion(Versions.PROTOCOL).build());
-            return new Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId());
+            return new Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId(),
+                    r.getClockId());
         } catch (StatusRuntimeException e) {
             throw translate(e, "identify");
         }
@@ -144,6 +150,16 @@ public final class WorkerClient implements AutoCloseable {
         DriverConfig.Builder driver = DriverConfig.newBuilder().setName(p.driver())
                 .putAllCommon(p.common()).putCommon("bootstrap.servers", p.bootstrapServers())
                 .putAllProducer(p.producer()).putAllConsumer(p.consumer()).putAllAdmin(p.admin());
+        // the clients' windowed metrics (averages, maxima) cover about one reporting interval, not 30 s
+        if (!p.common().containsKey(METRICS_WINDOW)) {
+            String window = Long.toString(Math.max(1, share.intervalMicros() / 1000));
+            if (!p.producer().containsKey(METRICS_WINDOW)) {
+                driver.putProducer(METRICS_WINDOW, window);
+            }
+            if (!p.consumer().containsKey(METRICS_WINDOW)) {
+                driver.putConsumer(METRICS_WINDOW, window);
+            }
+        }
         PrepareRequest.Builder b = PrepareRequest.newBuilder()
                 .setRunId(share.runId())
                 .setClockOffsetMicros(share.clockOffsetMicros())
@@ -158,6 +174,7 @@ public final class WorkerClient implements AutoCloseable {
                 .setHoldConsumers(share.workload().consumerBacklogRecords() > 0)
                 .setTransactionRecords(share.workload().transactionRecords())
                 .setTransactionMillis(share.workload().transactionMillis())
+                .setVerification(share.workload().verification())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (share.workload().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -180,7 +197,8 @@ public final class WorkerClient implements AutoCloseable {
             PrepareResponse r = call(PREPARE_TIMEOUT).prepare(b.build());
             List<ConsumerReadiness> cs = new ArrayList<>();
             for (ConsumerState c : r.getConsumersList()) {
-                cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined()));
+                cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined(),
+                        c.getJoinMicros()));
             }
             return new Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
         } catch (StatusRuntimeException e) {
@@ -212,14 +230,17 @@ public final class WorkerClient implements AutoCloseable {
                 listener.onSnapshot(new WorkerSnapshot(s.getWorkerId(), s.getSequence(), s.getStartMicros(),
                         s.getEndMicros(),
                         new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
-                                c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd()),
+                                c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(),
+                                c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked()),
                         s.getHistograms().getPublishLatency().toByteArray(),
                         s.getHistograms().getPublishResponse().toByteArray(),
                         s.getHistograms().getPublishDelay().toByteArray(),
                         s.getHistograms().getEndToEnd().toByteArray(),
                         s.getHistograms().getTransactionCommit().toByteArray(),
                         s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
-                        s.getError()));
+                        s.getError(), s.getConsumerLag(),
+                        new ClientSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),
+                        new ClientSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap())));
             }
 
             @Override
@@ -240,6 +261,16 @@ public final class WorkerClient implements AutoCloseable {
         Context.CancellableContext ctx = runContext;
         if (ctx != null) {
             ctx.cancel(null);
+        }
+    }
+
+    /** Hands the worker a newer estimate of its clock offset for the run. */
+    public void adjustClock(String runId, long offsetMicros) {
+        try {
+            call(CALL_TIMEOUT).adjustClock(io.kbench.protocol.rpc.AdjustClockRequest.newBuilder().setRunId(runId)
+                    .setClockOffsetMicros(offsetMicros).build());
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "adjust clock");
         }
     }
 

@@ -33,6 +33,10 @@ import java.util.List;
  * @param transactionMillis        ... or once a transaction is open this long (0: not by time)
  * @param warmupRecords            warm-up by count: it ends with the interval in which this many messages were
  *                                 acknowledged (0: by {@code warmupSeconds})
+ * @param verification             messages carry producer ids and sequence numbers; consumers count lost,
+ *                                 duplicated and out-of-order messages
+ * @param saturationDelayMillis    an interval whose publish delay p99 exceeds this is marked "generator
+ *                                 saturated" (the load generator fell behind its schedule)
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -40,7 +44,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
-                       long warmupRecords) {
+                       long warmupRecords, boolean verification, long saturationDelayMillis) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
@@ -52,7 +56,10 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
             "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
-            "warmupRecords", "matrix");
+            "warmupRecords", "verification", "saturationDelayMillis", "matrix");
+
+    /** Default of {@code saturationDelayMillis}. */
+    public static final long DEFAULT_SATURATION_DELAY_MILLIS = 10;
 
     /** Unthrottled rate. */
     public static final long UNTHROTTLED = -1;
@@ -75,7 +82,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0);
+                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS);
     }
 
     /** True when producers are transactional. */
@@ -230,6 +237,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                         + "(numRecords counts the warm-up records too)");
             }
         }
+        boolean verification = y.bool("verification", true);
+        long saturation = y.integer("saturationDelayMillis", DEFAULT_SATURATION_DELAY_MILLIS, 1, 3_600_000,
+                "1 to 3600000 ms");
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             return null;
@@ -237,7 +247,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis, warmupRecords);
+                txRecords, txMillis, warmupRecords, verification, saturation);
     }
 
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");

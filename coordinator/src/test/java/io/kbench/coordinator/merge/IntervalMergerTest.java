@@ -54,7 +54,7 @@ class IntervalMergerTest {
             merged.add(m.histogram(Metric.PUBLISH_LATENCY));
         }
         assertSamePercentiles(truth, merged);
-        Summary s = Summary.of(emitted, 0, Long.MAX_VALUE);
+        Summary s = Summary.of(emitted, 0, Long.MAX_VALUE, 10_000);
         assertSamePercentiles(truth, s.histograms().get(Metric.PUBLISH_LATENCY));
         assertEquals(truth.getTotalCount(), s.acked());
         assertTrue(merger.issues().isEmpty(), merger.issues().toString());

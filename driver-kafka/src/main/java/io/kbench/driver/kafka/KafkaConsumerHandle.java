@@ -27,6 +27,7 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     private final KafkaConsumer<byte[], byte[]> consumer;
     private volatile int assigned;
     private volatile boolean joined;
+    private volatile long joinedNanos;
     private volatile boolean holding;
     private boolean holdAtEnd;
 
@@ -68,10 +69,34 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
         for (ConsumerRecord<byte[], byte[]> r : records) {
             Header h = r.headers().lastHeader(Stamp.HEADER);
             byte[] v = h == null ? null : h.value();
-            listener.onRecord(Math.max(0, r.serializedValueSize()),
-                    v == null || v.length != 8 ? RecordListener.NO_STAMP : Stamp.read(v));
+            int size = Math.max(0, r.serializedValueSize());
+            if (v != null && v.length == Stamp.VERIFIED) {
+                listener.onRecord(size, Stamp.read(v, 0), r.partition(), Stamp.read(v, 8), Stamp.read(v, 16));
+            } else {
+                listener.onRecord(size, v != null && v.length == Stamp.STAMP_ONLY ? Stamp.read(v, 0)
+                        : RecordListener.NO_STAMP, r.partition(), RecordListener.NO_PRODUCER, 0);
+            }
         }
         return n;
+    }
+
+    @Override
+    public long lag() {
+        long sum = 0;
+        boolean known = false;
+        for (TopicPartition tp : consumer.assignment()) {
+            java.util.OptionalLong l = consumer.currentLag(tp);
+            if (l.isPresent()) {
+                sum += l.getAsLong();
+                known = true;
+            }
+        }
+        return known ? sum : -1;
+    }
+
+    @Override
+    public java.util.Map<String, Double> metrics() {
+        return ClientMetrics.pick(consumer.metrics(), "consumer-fetch-manager-metrics", ClientMetrics.CONSUMER);
     }
 
     @Override
@@ -87,6 +112,11 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     @Override
     public boolean joined() {
         return joined;
+    }
+
+    @Override
+    public long joinedNanos() {
+        return joinedNanos;
     }
 
     @Override
@@ -110,6 +140,9 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
             }
         }
         assigned = consumer.assignment().size();
+        if (!joined) {
+            joinedNanos = System.nanoTime();
+        }
         joined = true;
     }
 

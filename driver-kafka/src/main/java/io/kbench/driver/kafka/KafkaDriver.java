@@ -15,6 +15,7 @@ import io.kbench.driver.DriverConfig;
 import io.kbench.driver.DriverException;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
+import io.kbench.driver.ProducerOptions;
 import io.kbench.driver.TopicSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -182,35 +183,32 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
-    public ProducerHandle createProducer(String topic, String clientId, ProducerListener listener) {
+    public ProducerHandle createProducer(ProducerOptions options, ProducerListener listener) {
         Map<String, Object> p = new HashMap<>(config.common());
         p.putAll(config.producer());
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        try {
-            return new KafkaProducerHandle(new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
-                    topic, listener);
-        } catch (KafkaException e) {
-            throw new DriverException("cannot create producer: " + rootMessage(e), e, false);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, options.clientId());
+        if (options.verification() && p.containsKey(ProducerConfig.PARTITIONER_CLASS_CONFIG)) {
+            throw new DriverException("partitioner.class cannot be used with verification (kbench numbers "
+                    + "messages per partition, so it chooses their partitions); set verification: false in the workload");
         }
-    }
-
-    @Override
-    public ProducerHandle createTransactionalProducer(String topic, String clientId, String transactionalId,
-                                                      ProducerListener listener) {
-        Map<String, Object> p = new HashMap<>(config.common());
-        p.putAll(config.producer());
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        if (options.transactional()) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, options.transactionalId());
+        }
         KafkaProducer<byte[], byte[]> producer = null;
         try {
             producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-            producer.initTransactions();
-            return new KafkaProducerHandle(producer, topic, listener);
+            if (options.transactional()) {
+                producer.initTransactions();
+            }
+            Object batch = p.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG, 16384);
+            int batchSize = batch instanceof Number n ? n.intValue() : Integer.parseInt(batch.toString().trim());
+            return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize);
         } catch (KafkaException e) {
             if (producer != null) {
                 producer.close(Duration.ZERO);
             }
-            throw new DriverException("cannot create a transactional producer: " + rootMessage(e), e, false);
+            throw new DriverException("cannot create " + (options.transactional() ? "a transactional producer: "
+                    : "producer: ") + rootMessage(e), e, false);
         }
     }
 

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * One Kafka producer. HOT PATH: {@link #send} allocates nothing of ours.
@@ -21,8 +22,14 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * in flight when the ring comes round is left alone and a fresh completion is used instead (only when more
  * than {@link #RING_SIZE} sends are in flight at once).
  *
+ * <p>With verification, the handle chooses each message's partition itself so that it can number the
+ * messages per partition before the header is written: a keyed message goes where Kafka's default
+ * partitioner puts it (murmur2 of the key modulo the partition count: the same partition), an unkeyed one
+ * to the current "sticky" partition, which moves to another random partition after {@code batch.size}
+ * bytes (the uniform sticky partitioning of KIP-794 without its adaptive weighting by broker load).
+ *
  * <p>Threads: {@link #send}, {@link #flush} and {@link #close} on the owning load thread; completions on
- * the producer's sender thread.
+ * the producer's sender thread; {@link #metrics()} on any thread.
  */
 final class KafkaProducerHandle implements ProducerHandle {
     static final int RING_SIZE = 1 << 14;
@@ -30,35 +37,86 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final ProducerListener listener;
-    private final byte[] stamp = new byte[8];
-    private final List<Header> headers = List.of(new RecordHeader(Stamp.HEADER, stamp));
+    private final byte[] stamp;
+    private final List<Header> headers;
     private final Completion[] ring = new Completion[RING_SIZE];
     private long cursor;
+    /** Verification: next sequence number per partition; null without verification. */
+    private final long[] sequences;
+    private final int batchSize;
+    private final java.util.SplittableRandom random;
+    private int stickyPartition;
+    private long stickyBytes;
 
-    KafkaProducerHandle(KafkaProducer<byte[], byte[]> producer, String topic, ProducerListener listener) {
+    /**
+     * @param producerId {@link io.kbench.driver.ProducerOptions#NO_VERIFICATION}, or the id to stamp with
+     *                   per-partition sequence numbers
+     * @param batchSize  the producer's {@code batch.size}, bytes (when sticky partitions move on)
+     */
+    KafkaProducerHandle(KafkaProducer<byte[], byte[]> producer, String topic, ProducerListener listener,
+                        long producerId, int batchSize) {
         this.producer = producer;
         this.topic = topic;
         this.listener = listener;
+        this.batchSize = Math.max(1, batchSize);
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Completion(listener);
         }
+        if (producerId >= 0) {
+            stamp = new byte[Stamp.VERIFIED];
+            Stamp.write(stamp, 8, producerId);
+            sequences = new long[producer.partitionsFor(topic).size()];
+            random = new java.util.SplittableRandom(producerId);
+            stickyPartition = random.nextInt(sequences.length);
+        } else {
+            stamp = new byte[Stamp.STAMP_ONLY];
+            sequences = null;
+            random = null;
+        }
+        headers = List.of(new RecordHeader(Stamp.HEADER, stamp));
     }
 
     // HOT PATH
     @Override
     public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
-        Stamp.write(stamp, stampMicros);
+        Stamp.write(stamp, 0, stampMicros);
+        Integer partition = null;
+        if (sequences != null) {
+            int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length : sticky(value.length);
+            Stamp.write(stamp, 16, sequences[p]++);
+            partition = p;
+        }
         Completion c = ring[(int) (cursor++ & (RING_SIZE - 1))];
         if (c.inFlight) {
             c = new Completion(listener);
         }
         c.arm(intendedNanos, sendNanos, value.length);
         try {
-            producer.send(new ProducerRecord<>(topic, null, null, key, value, headers), c);
+            producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers), c);
         } catch (RuntimeException e) {
-            // the client throws (rather than calling back) when closed or interrupted
+            // the client throws (rather than calling back) when closed or interrupted: nothing was appended,
+            // so the sequence number is not used
+            if (partition != null) {
+                sequences[partition]--;
+            }
             c.failIfInFlight(e);
         }
+    }
+
+    /** The sticky partition for an unkeyed message of {@code bytes}, moving on after batch.size bytes. */
+    private int sticky(int bytes) {
+        if (stickyBytes >= batchSize && sequences.length > 1) {
+            int next = random.nextInt(sequences.length - 1);
+            stickyPartition = next >= stickyPartition ? next + 1 : next;
+            stickyBytes = 0;
+        }
+        stickyBytes += bytes;
+        return stickyPartition;
+    }
+
+    @Override
+    public java.util.Map<String, Double> metrics() {
+        return ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
     }
 
     @Override

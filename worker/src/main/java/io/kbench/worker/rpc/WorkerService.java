@@ -13,6 +13,7 @@ import io.grpc.stub.StreamObserver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.TopicSpec;
 import io.kbench.protocol.Versions;
+import io.kbench.protocol.rpc.ClientMetrics;
 import io.kbench.protocol.rpc.ClockPingRequest;
 import io.kbench.protocol.rpc.ClockPingResponse;
 import io.kbench.protocol.rpc.ConsumerAssignment;
@@ -76,6 +77,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 .setHost(hostName())
                 .setCores(Runtime.getRuntime().availableProcessors())
                 .setBusyRunId(runs.busyRunId())
+                .setClockId(runs.clock().id())
                 .build());
         response.onCompleted();
     }
@@ -94,7 +96,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                     .putAllTopicPartitions(status.topicPartitions());
             for (PrepareStatus.Consumer c : status.consumers()) {
                 b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
-                        .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined()));
+                        .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined())
+                        .setJoinMicros(c.joinMicros()));
             }
             response.onNext(b.build());
             response.onCompleted();
@@ -114,6 +117,14 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         } catch (RuntimeException e) {
             response.onError(toStatus(e));
         }
+    }
+
+    @Override
+    public void adjustClock(io.kbench.protocol.rpc.AdjustClockRequest request,
+                            StreamObserver<io.kbench.protocol.rpc.AdjustClockResponse> response) {
+        runs.adjustClock(request.getRunId(), request.getClockOffsetMicros());
+        response.onNext(io.kbench.protocol.rpc.AdjustClockResponse.getDefaultInstance());
+        response.onCompleted();
     }
 
     @Override
@@ -189,7 +200,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
-                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis());
+                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification());
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {
@@ -245,7 +256,12 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                         .setCounters(Counters.newBuilder().setSent(s.sent()).setAcked(s.acked()).setFailed(s.failed())
                                 .setAckedBytes(s.ackedBytes()).setReceived(s.received())
                                 .setReceivedBytes(s.receivedBytes()).setClamped(s.clamped())
-                                .setNegativeEndToEnd(s.negativeEndToEnd()))
+                                .setNegativeEndToEnd(s.negativeEndToEnd())
+                                .setLost(s.verification().lost())
+                                .setDuplicated(s.verification().duplicated())
+                                .setOutOfOrder(s.verification().outOfOrder())
+                                .setVerified(s.verification().verified())
+                                .setUntracked(s.verification().untracked()))
                         .setHistograms(Histograms.newBuilder()
                                 .setPublishLatency(ByteString.copyFrom(s.publishLatency()))
                                 .setPublishResponse(ByteString.copyFrom(s.publishResponse()))
@@ -255,6 +271,11 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                         .setProducersDone(s.producersDone())
                         .setProducersDoneMicros(s.producersDoneMicros())
                         .setLastReceiveMicros(s.lastReceiveMicros())
+                        .setConsumerLag(s.consumerLag())
+                        .setProducerMetrics(ClientMetrics.newBuilder().setClients(s.producerClients())
+                                .putAllValues(s.producerMetrics()))
+                        .setConsumerMetrics(ClientMetrics.newBuilder().setClients(s.consumerClients())
+                                .putAllValues(s.consumerMetrics()))
                         .setLast(s.last())
                         .setError(s.error())
                         .build());

@@ -1,0 +1,23 @@
+package io.kbench.driver;
+
+/**
+ * How to build one producer.
+ *
+ * @param topic           the topic it sends to
+ * @param clientId        a unique, readable client id (shows up in broker logs and metrics)
+ * @param transactionalId the transactional id for a transactional producer, or null
+ * @param producerId      when {@code >= 0}, every message carries this id and a sequence number per partition
+ *                        (0, 1, 2 ... for each partition the producer writes to), which consumers hand to
+ *                        {@link RecordListener#onRecord} for verification; {@link #NO_VERIFICATION} for none
+ */
+public record ProducerOptions(String topic, String clientId, String transactionalId, long producerId) {
+    public static final long NO_VERIFICATION = -1;
+
+    public boolean transactional() {
+        return transactionalId != null;
+    }
+
+    public boolean verification() {
+        return producerId >= 0;
+    }
+}

@@ -1,0 +1,42 @@
+package io.kbench.driver.kafka;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
+/**
+ * Picks the client-wide metrics that explain a benchmark result out of a Kafka client's metrics: those of
+ * one group, named in a fixed list, tagged with nothing but the client id (not per node, topic or
+ * partition). Values without samples (NaN, infinite) are left out.
+ */
+final class ClientMetrics {
+    /** Producer metrics (group {@code producer-metrics}). */
+    static final Set<String> PRODUCER = Set.of("record-queue-time-avg", "record-queue-time-max",
+            "request-latency-avg", "request-latency-max", "batch-size-avg", "records-per-request-avg",
+            "compression-rate-avg", "produce-throttle-time-avg", "produce-throttle-time-max", "record-retry-rate",
+            "record-error-rate", "bufferpool-wait-ratio", "requests-in-flight");
+    /** Consumer fetch metrics (group {@code consumer-fetch-manager-metrics}). */
+    static final Set<String> CONSUMER = Set.of("fetch-latency-avg", "fetch-latency-max", "records-lag-max",
+            "fetch-size-avg", "records-per-request-avg", "fetch-throttle-time-avg", "fetch-throttle-time-max",
+            "fetch-rate");
+
+    private ClientMetrics() { }
+
+    static Map<String, Double> pick(Map<MetricName, ? extends Metric> all, String group, Set<String> names) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<MetricName, ? extends Metric> e : all.entrySet()) {
+            MetricName n = e.getKey();
+            if (!n.group().equals(group) || !names.contains(n.name())
+                    || n.tags().size() > 1 || n.tags().size() == 1 && !n.tags().containsKey("client-id")) {
+                continue;
+            }
+            if (e.getValue().metricValue() instanceof Number v && Double.isFinite(v.doubleValue())) {
+                out.put(n.name(), v.doubleValue());
+            }
+        }
+        return out;
+    }
+}
