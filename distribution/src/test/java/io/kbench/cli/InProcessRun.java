@@ -17,9 +17,15 @@ final class InProcessRun {
 
     /** Runs {@code workload}, expects exit code 0, and returns {@code out/result.json}. */
     static JsonNode run(EmbeddedKafka kafka, Path workload, Path out, String... extraArgs) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", kafka.bootstrapServers(),
-                "--output", out.toString()));
-        args.addAll(List.of(extraArgs));
+        List<String> more = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers()));
+        more.addAll(List.of(extraArgs));
+        return run(workload, out, more);
+    }
+
+    /** Runs {@code workload} with {@code extraArgs} (which name the cluster), expects exit code 0. */
+    static JsonNode run(Path workload, Path out, List<String> extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "--output", out.toString()));
+        args.addAll(extraArgs);
         args.add(workload.toString());
         assertEquals(0, Main.execute(args.toArray(new String[0])), "kbench " + args);
         return new ObjectMapper().readTree(out.resolve("result.json").toFile());
