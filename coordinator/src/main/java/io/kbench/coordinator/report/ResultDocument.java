@@ -132,7 +132,8 @@ public final class ResultDocument {
         return m;
     }
 
-    private static Map<String, Object> verification(long lost, long duplicated, long outOfOrder, long untracked) {
+    /** A verification object: lost, duplicated, out of order, and untracked when there were any. */
+    static Map<String, Object> verification(long lost, long duplicated, long outOfOrder, long untracked) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("lost", lost);
         v.put("duplicated", duplicated);
@@ -157,10 +158,7 @@ public final class ResultDocument {
         for (Metric metric : Metric.values()) {
             m.put(metric.key(), s.stats(metric));
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> e2e = JSON.convertValue(s.stats(Metric.END_TO_END), Map.class);
-        e2e.put("uncertaintyMicros", s.endToEndUncertaintyMicros());
-        m.put(Metric.END_TO_END.key(), e2e);
+        m.put(Metric.END_TO_END.key(), endToEnd(s.stats(Metric.END_TO_END), s.endToEndUncertaintyMicros()));
         m.put("saturatedIntervals", s.saturatedIntervals());
         m.put("consume", consume(s, rebalanceMicros));
         if (s.verification() != null) {
@@ -170,6 +168,14 @@ public final class ResultDocument {
         m.put("clamped", s.clamped());
         m.put("negativeEndToEnd", s.negativeEndToEnd());
         return m;
+    }
+
+    /** The end-to-end latency object with the clock error bound of its samples. */
+    static Map<String, Object> endToEnd(LatencyStats stats, long uncertaintyMicros) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> e2e = JSON.convertValue(stats, Map.class);
+        e2e.put("uncertaintyMicros", uncertaintyMicros);
+        return e2e;
     }
 
     /**

@@ -137,18 +137,11 @@ public final class ResultMerge {
         for (Metric m : Metric.values()) {
             summary.put(m.key(), LatencyStats.of(histograms.get(m)));
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> e2e = new com.fasterxml.jackson.databind.ObjectMapper()
-                .convertValue(LatencyStats.of(histograms.get(Metric.END_TO_END)), Map.class);
-        e2e.put("uncertaintyMicros", uncertainty);
-        summary.put(Metric.END_TO_END.key(), e2e);
+        summary.put(Metric.END_TO_END.key(), ResultDocument.endToEnd(LatencyStats.of(histograms.get(Metric.END_TO_END)),
+                uncertainty));
         summary.put("saturatedIntervals", saturatedIntervals);
         if (verified) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("lost", lost);
-            v.put("duplicated", duplicated);
-            v.put("outOfOrder", outOfOrder);
-            summary.put("verification", v);
+            summary.put("verification", ResultDocument.verification(lost, duplicated, outOfOrder, untracked));
         }
         summary.put("clamped", clamped);
         summary.put("negativeEndToEnd", negative);
