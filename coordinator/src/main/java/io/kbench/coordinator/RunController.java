@@ -28,11 +28,14 @@ import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Fault;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.MicrosClock;
+import io.kbench.protocol.Versions;
 
 /**
  * Runs one workload across workers: identify, clock offsets, plan, prepare (topics, clients, consumers
@@ -80,6 +83,8 @@ public final class RunController {
     private final Workload workload;
     private final Profile profile;
     private final List<String> addresses;
+    private final ClientSecurity security;
+    private final ClusterControl cluster;
     private final Options options;
     private final RunReporter out;
     private final MicrosClock clock = MicrosClock.SYSTEM;
@@ -92,9 +97,36 @@ public final class RunController {
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
                          RunReporter out) {
+        this(workload, profile, workerAddresses, ClientSecurity.NONE, null, options, out);
+    }
+
+    /**
+     * @param security how to authenticate to the workers and check them
+     * @param cluster  the local embedded cluster the workload's faults act on, or null when the cluster is not
+     *                 kbench's own (a workload with faults is then refused)
+     * @throws UserException when the workload schedules faults this cluster cannot take
+     */
+    public RunController(Workload workload, Profile profile, List<String> workerAddresses, ClientSecurity security,
+                         ClusterControl cluster, Options options, RunReporter out) {
         if (profile.bootstrapServers() == null) {
             throw new IllegalArgumentException("profile without bootstrap servers");
         }
+        if (!workload.faults().isEmpty()) {
+            if (cluster == null) {
+                throw new UserException("workload " + workload.name() + " schedules faults: they act only on the "
+                        + "embedded cluster kbench starts itself (no --bootstrap-servers, no bootstrap.servers, no --workers; "
+                        + "e.g. --brokers 3); kbench never stops brokers of another cluster");
+            }
+            for (Fault f : workload.faults()) {
+                if (f.broker() > cluster.brokers()) {
+                    throw new UserException("workload " + workload.name() + ": fault '" + f.describe() + "' names broker "
+                            + f.broker() + ", but the embedded cluster has " + cluster.brokers()
+                            + " (start more with --brokers N)");
+                }
+            }
+        }
+        this.security = security;
+        this.cluster = cluster;
         this.workload = workload;
         // consumers of a transactional run see only committed messages unless the profile says otherwise
         this.profile = workload.transactional() && !profile.consumer().containsKey("isolation.level")
@@ -121,7 +153,7 @@ public final class RunController {
         List<WorkerClient> clients = new ArrayList<>();
         try {
             for (String a : addresses) {
-                clients.add(new WorkerClient(a));
+                clients.add(new WorkerClient(a, security));
             }
             return run(clients);
         } finally {
@@ -157,7 +189,7 @@ public final class RunController {
             prepareAll(clients, plan, offsets, runId);
             out.prepared(prepareStart, clock.micros(), rebalanceMicros);
         } catch (RuntimeException e) {
-            stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>());
+            stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>(), Set.of());
             throw e;
         }
 
@@ -176,7 +208,12 @@ public final class RunController {
         Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         HistogramLogs hlogs = new HistogramLogs(dir, runStart, workload.transactional());
         CountDownLatch ended = new CountDownLatch(clients.size());
-        for (WorkerClient c : clients) {
+        FaultTimeline faults = new FaultTimeline();
+        printer.faults(faults);
+        Map<Integer, String> lost = new java.util.concurrent.ConcurrentHashMap<>();
+        for (int w = 0; w < clients.size(); w++) {
+            WorkerClient c = clients.get(w);
+            int index = w;
             c.run(runId, runStart, plannedEnd, new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(WorkerSnapshot s) {
@@ -196,8 +233,12 @@ public final class RunController {
                 }
 
                 @Override
-                public void onError(String reason) {
+                public void onError(String reason, boolean connectionLost) {
                     failure.compareAndSet(null, reason);
+                    if (connectionLost) {
+                        lost.put(index, reason);
+                        merger.workerLost(ids.get(index).id()).forEach(printer::interval);
+                    }
                     ended.countDown();
                 }
 
@@ -215,12 +256,19 @@ public final class RunController {
                 "kbench-clock-recheck");
         recheck.setDaemon(true);
         recheck.start();
+        Thread faulter = new Thread(() -> injectFaults(runStart, faults, printer), "kbench-faults");
+        faulter.setDaemon(true);
+        if (!workload.faults().isEmpty()) {
+            faulter.start();
+        }
         try {
             awaitEnd(clients, runId, merger, plannedEnd, issues);
         } finally {
             recheck.interrupt();
+            faulter.interrupt();
             try {
                 recheck.join(15_000);
+                faulter.join(120_000); // a broker being restarted is left serving, not half started
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -232,7 +280,7 @@ public final class RunController {
         }
         // a graceful stop lets every reachable worker send its last snapshot; a stream that stays open after
         // that is cancelled, which ends that worker's lease
-        stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, issues);
+        stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, issues, lost.keySet());
         try {
             if (!ended.await(20, TimeUnit.SECONDS)) {
                 issues.add("some workers did not close their run stream within 20 s; cancelled");
@@ -293,12 +341,21 @@ public final class RunController {
                     catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
                     workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
         }
+        for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
+            printer.info("  lost worker " + ids.get(l.getKey()).id() + " (" + clients.get(l.getKey()).address() + "): "
+                    + l.getValue() + "; the other workers were stopped");
+        }
         issues.forEach(i -> printer.info("  issue: " + i));
         Path file = null;
         try {
+            List<ResultDocument.LostWorker> lostWorkers = new ArrayList<>();
+            for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
+                lostWorkers.add(new ResultDocument.LostWorker(ids.get(l.getKey()).id(), clients.get(l.getKey()).address(),
+                        l.getValue(), merger.received(ids.get(l.getKey()).id()) - 1));
+            }
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
                     entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp,
-                    rebalanceMicros, issues));
+                    rebalanceMicros, issues, lostWorkers, faults));
             printer.info("result: " + file);
         } catch (IOException e) {
             printer.info("could not write results to " + dir + ": " + e.getMessage());
@@ -312,7 +369,12 @@ public final class RunController {
         for (WorkerClient c : clients) {
             WorkerClient.Identity id = setup(c::identify);
             if (!id.busyRunId().isEmpty()) {
-                throw new UserException("worker " + c.address() + " is busy with run " + id.busyRunId());
+                throw new UserException("worker " + c.address() + " is busy with run " + id.busyRunId()
+                        + " of the coordinator at " + id.busyCoordinator() + "; wait for it to end or stop that coordinator");
+            }
+            if (!id.version().equals(Versions.kbench())) {
+                out.info("note: worker " + c.address() + " runs kbench " + id.version() + ", this coordinator "
+                        + Versions.kbench() + " (same protocol " + Versions.PROTOCOL + ")");
             }
             if (!seen.add(id.id())) {
                 throw new UserException("worker " + id.id() + " is listed twice (" + c.address() + ")");
@@ -425,6 +487,12 @@ public final class RunController {
         long drainStart = 0;
         while (failure.get() == null) {
             sleep(100);
+            long failed = merger.totals().failed();
+            if (workload.maxSendErrors() >= 0 && failed > workload.maxSendErrors()) {
+                failure.compareAndSet(null, String.format("%,d sends failed, more than maxSendErrors (%,d)", failed,
+                        workload.maxSendErrors()));
+                return;
+            }
             if (workload.consumerBacklogRecords() > 0 && releaseMicros == 0) {
                 boolean built = merger.totals().acked() >= workload.consumerBacklogRecords();
                 if (built || merger.allProducersDone()) {
@@ -499,6 +567,42 @@ public final class RunController {
         }
     }
 
+    /**
+     * Runs the workload's faults against the local cluster, each at its instant after {@code runStart}, until
+     * all are done or the thread is interrupted (the run ended). A fault that fails ends the run.
+     */
+    private void injectFaults(long runStart, FaultTimeline timeline, RunReporter printer) {
+        for (Fault f : workload.faults()) {
+            long at = runStart + f.atSeconds() * 1_000_000L;
+            long wait;
+            while ((wait = at - clock.micros()) > 0) {
+                try {
+                    Thread.sleep(Math.max(1, Math.min(wait / 1000, 200)));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            int event = timeline.begin(f, clock.micros());
+            printer.info(String.format("  fault: %s broker %d (at %d s)", f.action() == Fault.Action.stop ? "stopping"
+                    : "starting", f.broker(), f.atSeconds()));
+            try {
+                if (f.action() == Fault.Action.stop) {
+                    cluster.stopBroker(f.broker());
+                } else {
+                    cluster.startBroker(f.broker());
+                }
+                long done = clock.micros();
+                timeline.done(event, done, null);
+                printer.info(String.format("  fault: broker %d %s after %.1f s", f.broker(),
+                        f.action() == Fault.Action.stop ? "stopped" : "serves again", (done - at) / 1e6));
+            } catch (RuntimeException e) {
+                timeline.done(event, 0, e.getMessage());
+                failure.compareAndSet(null, "fault '" + f.describe() + "' failed: " + e.getMessage());
+                return;
+            }
+        }
+    }
+
     /** Releases every worker's held consumers (a backlog run). */
     private void releaseConsumers(List<WorkerClient> clients, String runId, long acked) {
         releaseMicros = clock.micros();
@@ -517,11 +621,21 @@ public final class RunController {
                 acked, workload.consumerBacklogRecords()));
     }
 
-    private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues) {
+    /**
+     * Stops the run on every worker not in {@code lost} (their connection is gone; their lease ends the load),
+     * in parallel; the first reachable worker deletes {@code deleteTopics}.
+     */
+    private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues,
+                         Set<Integer> lost) {
         List<CompletableFuture<Void>> stops = new ArrayList<>();
+        boolean deleting = false;
         for (int i = 0; i < clients.size(); i++) {
+            if (lost.contains(i)) {
+                continue;
+            }
             WorkerClient c = clients.get(i);
-            List<String> delete = i == 0 ? deleteTopics : List.of();
+            List<String> delete = deleting ? List.of() : deleteTopics;
+            deleting = true;
             stops.add(CompletableFuture.runAsync(() -> c.stop(runId, delete)));
         }
         for (CompletableFuture<Void> f : stops) {

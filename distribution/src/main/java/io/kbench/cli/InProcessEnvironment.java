@@ -3,13 +3,15 @@ package io.kbench.cli;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kbench.coordinator.ClusterControl;
 import io.kbench.coordinator.cli.LocalEnvironment;
 import io.kbench.embedded.EmbeddedKafka;
 import io.kbench.protocol.MicrosClock;
 import io.kbench.worker.WorkerServer;
 
 /**
- * The local default of {@code kbench run}: an embedded single-node KRaft broker and in-process workers on
+ * The local default of {@code kbench run}: an embedded KRaft cluster (one node unless {@code --brokers} says
+ * more; its brokers can be stopped and started for a workload's faults) and in-process workers on
  * loopback ports, reached over real gRPC. {@link #close()} stops workers, then the broker (which removes
  * its data directory). Idempotent and thread-safe: a Ctrl-C hook may close it while a run is ending.
  */
@@ -18,9 +20,33 @@ final class InProcessEnvironment implements LocalEnvironment {
     private EmbeddedKafka kafka;
 
     @Override
-    public synchronized String startBroker() {
-        kafka = EmbeddedKafka.builder().start();
+    public synchronized String startBroker(int brokers) {
+        kafka = EmbeddedKafka.builder().nodes(brokers).start();
         return kafka.bootstrapServers();
+    }
+
+    @Override
+    public synchronized ClusterControl cluster() {
+        EmbeddedKafka k = kafka;
+        if (k == null) {
+            return null;
+        }
+        return new ClusterControl() {
+            @Override
+            public int brokers() {
+                return k.size();
+            }
+
+            @Override
+            public void stopBroker(int id) {
+                k.stopNode(id);
+            }
+
+            @Override
+            public void startBroker(int id) {
+                k.startNode(id);
+            }
+        };
     }
 
     @Override

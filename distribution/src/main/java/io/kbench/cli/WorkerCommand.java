@@ -1,8 +1,12 @@
 package io.kbench.cli;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.kbench.coordinator.UserException;
+import io.kbench.protocol.ClusterToken;
 import io.kbench.protocol.MicrosClock;
+import io.kbench.worker.WorkerSecurity;
 import io.kbench.worker.WorkerServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +15,11 @@ import picocli.CommandLine.Option;
 @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Serves runs to coordinators (one at a time).",
             "",
-            "Waits for a coordinator ('kbench run --workers ...') and runs its share of the producers and consumers, streaming histograms back every interval. If the coordinator goes away, the run's load stops within a few seconds."})
+            "Waits for a coordinator ('kbench run --workers ...') and runs its share of the producers and consumers, streaming histograms back every interval. The open run stream is the run's lease: if the coordinator goes away (killed, host or network down), the load stops within a few seconds and the worker is free for the next run.",
+            "",
+            "Only a coordinator presenting the cluster token (--token-file, or $" + ClusterToken.ENV + ") may call it; with --tls-client-ca only one holding a certificate signed by that CA. A worker that authenticates nobody serves only on a loopback address, or with --insecure.",
+            "",
+            "Exit codes: 0 stopped, 2 bad option or the port cannot be bound."})
 public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "7070", description = "TCP port to listen on (default: ${DEFAULT-VALUE}).")
     int port;
@@ -23,6 +31,24 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--id", description = "Worker id in results (default: HOST:PORT).")
     String id;
 
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File whose first line is the cluster token coordinators must present (at least 16 characters; keep it mode 0600). Without it, $" + ClusterToken.ENV + " is read.")
+    Path tokenFile;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "This worker's certificate chain (PEM): serve over TLS.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key of --tls-cert (PEM, PKCS#8, unencrypted).")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PEM",
+            description = "Mutual TLS: accept only coordinators whose client certificate is signed by this CA (PEM).")
+    Path tlsClientCa;
+
+    @Option(names = "--insecure",
+            description = "Accept work from anyone who can reach the port, on a non-loopback address, without a token or mutual TLS. Only on a network you trust.")
+    boolean insecure;
+
     @Option(names = "--clock-skew-micros", hidden = true, defaultValue = "0",
             description = "Test only: shift this worker's clock.")
     long skewMicros;
@@ -30,16 +56,27 @@ public final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (port < 1 || port > 65535) {
-            throw new io.kbench.coordinator.UserException("--port must be 1 to 65535, got " + port);
+            throw new UserException("--port must be 1 to 65535, got " + port);
         }
+        WorkerSecurity security;
         WorkerServer server;
         try {
-            server = WorkerServer.start(bind, port, id, skewMicros == 0 ? MicrosClock.SYSTEM : new MicrosClock(skewMicros));
-        } catch (java.io.UncheckedIOException e) {
-            throw new io.kbench.coordinator.UserException(e.getMessage());
+            ClusterToken token = ClusterToken.resolve(tokenFile, System.getenv());
+            if (tokenFile != null && ClusterToken.readableByOthers(tokenFile)) {
+                System.err.println("kbench worker: warning: token file " + tokenFile
+                        + " is readable by other users; chmod 600 it");
+            }
+            security = new WorkerSecurity(token, tlsCert, tlsKey, tlsClientCa, insecure);
+            server = WorkerServer.start(bind, port, id, skewMicros == 0 ? MicrosClock.SYSTEM : new MicrosClock(skewMicros),
+                    security);
+        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kbench-worker-shutdown"));
-        System.out.println("kbench worker " + server.id() + " listening on " + bind + ":" + server.port());
+        System.out.println("kbench worker " + server.id() + " listening on " + bind + ":" + server.port() + " ("
+                + (security.tls() ? (tlsClientCa != null ? "mutual TLS" : "TLS") : "plaintext")
+                + (security.token() != null ? ", cluster token from " + security.token().source() : "")
+                + (security.authenticates() ? "" : ", unauthenticated: anyone who reaches the port can start load") + ")");
         server.awaitTermination();
         return 0;
     }

@@ -51,7 +51,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A fatal fault inside a Kafka server calls {@code Exit.halt}, which would kill the hosting JVM; while a
  * cluster runs, halt and exit procedures are replaced by ones that log the fault and mark the cluster failed.
- * Thread-safety: {@link #start} and {@link #close} are called by one owner thread.
+ * {@link #stopNode} and {@link #startNode} take one node down and bring it back (fault injection).
+ * Thread-safety: {@link #start} is called once; {@link #stopNode}, {@link #startNode} and {@link #close} are
+ * synchronized and may come from different threads.
  */
 public final class EmbeddedKafka implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
@@ -60,10 +62,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path dir;
     private final String host;
     private final List<Node> nodes;
+    private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
     private volatile String fault;
     private boolean closed;
 
-    private record Node(int id, int port, int controllerPort, KafkaRaftServer server) { }
+    private record Node(int id, int port, int controllerPort, Properties config, KafkaRaftServer server) { }
 
     private EmbeddedKafka(Path dir, String host, List<Node> nodes) {
         this.dir = dir;
@@ -146,7 +149,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
                     server.startup();
-                    return new Node(nodeId, p[0], p[1], server);
+                    return new Node(nodeId, p[0], p[1], props, server);
                 }));
             }
             for (CompletableFuture<Node> f : starting) {
@@ -257,6 +260,58 @@ public final class EmbeddedKafka implements AutoCloseable {
         return dir;
     }
 
+    /**
+     * Shuts node {@code id} (1-based) down and waits until it has stopped; the other nodes keep serving
+     * (with 3 or more nodes the controller quorum survives one). Its data stays for {@link #startNode}.
+     *
+     * @throws IllegalArgumentException for an unknown id; IllegalStateException if it is already stopped
+     */
+    public synchronized void stopNode(int id) {
+        Node n = node(id);
+        if (!stopped.add(id)) {
+            throw new IllegalStateException("broker " + id + " is already stopped");
+        }
+        LOG.info("embedded Kafka: stopping node {}", id);
+        n.server().shutdown();
+        n.server().awaitShutdown();
+    }
+
+    /**
+     * Starts the stopped node {@code id} again on its old data, id and ports, and waits until the cluster
+     * sees every node registered again.
+     *
+     * @throws IllegalArgumentException for an unknown id; IllegalStateException if it is running or does not
+     *                                  come back within the ready timeout
+     */
+    public synchronized void startNode(int id) {
+        Node n = node(id);
+        if (!stopped.contains(id)) {
+            throw new IllegalStateException("broker " + id + " is not stopped");
+        }
+        LOG.info("embedded Kafka: starting node {} again", id);
+        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(n.config(), false), Time.SYSTEM);
+        server.startup();
+        nodes.set(nodes.indexOf(n), new Node(id, n.port(), n.controllerPort(), n.config(), server));
+        stopped.remove(id);
+        try {
+            awaitReady();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("broker " + id + " did not rejoin: " + rootMessage(e), e);
+        }
+    }
+
+    private Node node(int id) {
+        for (Node n : nodes) {
+            if (n.id() == id) {
+                return n;
+            }
+        }
+        throw new IllegalArgumentException("no broker " + id + " (this cluster has 1 to " + nodes.size() + ")");
+    }
+
     /** A fatal fault a server reported, or null. */
     public String fault() {
         return fault;
@@ -264,13 +319,16 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Stops every node (in parallel) and deletes the data directory. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (Node n : nodes) {
+            if (stopped.contains(n.id())) {
+                continue;
+            }
             stopping.add(CompletableFuture.runAsync(() -> {
                 n.server().shutdown();
                 n.server().awaitShutdown();

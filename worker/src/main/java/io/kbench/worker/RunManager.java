@@ -52,6 +52,11 @@ public final class RunManager implements AutoCloseable {
         return active() ? current.spec().runId() : "";
     }
 
+    /** The address of the coordinator whose run holds this worker, or an empty string. */
+    public synchronized String busyCoordinator() {
+        return active() ? current.spec().coordinator() : "";
+    }
+
     private boolean active() {
         return current != null && current.state() != LoadRun.State.ENDED;
     }

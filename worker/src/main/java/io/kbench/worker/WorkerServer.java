@@ -7,14 +7,19 @@ import java.util.concurrent.TimeUnit;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.kbench.protocol.MicrosClock;
+import io.kbench.worker.rpc.TokenCheck;
 import io.kbench.worker.rpc.WorkerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A running worker: the gRPC server on its address, and the {@link RunManager} behind it.
+ *
+ * <p>Who may call is {@link WorkerSecurity}'s business: the cluster token is checked on every call before
+ * anything else runs, and TLS (optionally mutual) wraps the connection.
  *
  * <p>"Started" means bound: {@link #start} returns once the port accepts connections. Keepalive pings
  * every few seconds let the worker notice a coordinator that vanished without closing its connection (host
@@ -44,13 +49,35 @@ public final class WorkerServer implements AutoCloseable {
      * @param clock    the worker's clock (tests pass a skewed one)
      */
     public static WorkerServer start(String bind, int port, String workerId, MicrosClock clock) {
+        return start(bind, port, workerId, clock, WorkerSecurity.NONE);
+    }
+
+    /**
+     * Binds and starts a worker that accepts work only as {@code security} allows.
+     *
+     * @throws IllegalArgumentException when {@code security} does not fit {@code bind} (see
+     *                                  {@link WorkerSecurity#check}) or its TLS files cannot be used
+     */
+    public static WorkerServer start(String bind, int port, String workerId, MicrosClock clock,
+                                     WorkerSecurity security) {
+        security.check(bind);
         if (workerId == null && port == 0) {
             throw new IllegalArgumentException("a worker on a free port (0) needs an explicit id");
         }
         String id = workerId != null ? workerId : hostName() + ":" + port;
+        io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls = security.sslContext();
         RunManager runs = new RunManager(id, clock);
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port))
-                .addService(ServerInterceptors.intercept(new WorkerService(runs), WorkerService.interceptor()))
+        ServerServiceDefinition service = ServerInterceptors.intercept(new WorkerService(runs), WorkerService.interceptor());
+        if (security.token() != null) {
+            // interceptors run last-added first: the token is checked before anything else sees the call
+            service = ServerInterceptors.intercept(service, new TokenCheck(security.token(), id));
+        }
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port));
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        Server server = builder
+                .addService(service)
                 .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveTime(1, TimeUnit.SECONDS)
@@ -63,7 +90,10 @@ public final class WorkerServer implements AutoCloseable {
             runs.close();
             throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
         }
-        LOG.info("worker {} listening on {}:{}", id, bind, server.getPort());
+        LOG.info("worker {} listening on {}:{} ({}{}{})", id, bind, server.getPort(),
+                security.tls() ? (security.clientCa() != null ? "mutual TLS" : "TLS") : "plaintext",
+                security.token() != null ? ", cluster token required" : "",
+                security.authenticates() ? "" : ", unauthenticated");
         return new WorkerServer(server, runs);
     }
 

@@ -67,6 +67,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
     List<String> workers = new ArrayList<>();
 
+    @picocli.CommandLine.Mixin
+    WorkerConnectionOptions connection = new WorkerConnectionOptions();
+
     @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
     Path output;
 
@@ -100,8 +103,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         Profile profile = PropertiesFiles.profile(Profile.defaults(), overrides, "--command-property");
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS);
-        return Session.runOnce(local, workers, bootstrapServer, workload, profile,
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of());
+        return Session.runOnce(local, workers, bootstrapServer,
+                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 new RunController.Options(output, true, 1_000_000L),
                 new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat));
     }

@@ -8,8 +8,11 @@ import java.util.List;
  * distribution, which may depend on the worker and embedded-kafka modules; the coordinator may not.
  */
 public interface LocalEnvironment extends AutoCloseable {
-    /** Starts a single-node Kafka broker on loopback and returns its bootstrap servers. */
-    String startBroker();
+    /** Starts a Kafka cluster of {@code brokers} nodes on loopback and returns its bootstrap servers. */
+    String startBroker(int brokers);
+
+    /** The cluster {@link #startBroker} started, for faults; null before. */
+    io.kbench.coordinator.ClusterControl cluster();
 
     /** Starts {@code count} workers on loopback and returns their {@code host:port} addresses. */
     List<String> startWorkers(int count);

@@ -77,6 +77,9 @@ public final class ProducerPerfCommand implements Callable<Integer> {
     @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
     List<String> workers = new ArrayList<>();
 
+    @picocli.CommandLine.Mixin
+    WorkerConnectionOptions connection = new WorkerConnectionOptions();
+
     @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
     Path output;
 
@@ -123,8 +126,9 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
                 Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0,
-                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS); // no verification headers: as the Kafka tool sends
-        return Session.runOnce(local, workers, bootstrap, workload, profile,
+                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of()); // no verification headers: as the Kafka tool sends
+        return Session.runOnce(local, workers, bootstrap,
+                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 new RunController.Options(output, true, reportingIntervalMs * 1000L),
                 new ProducerPerfReporter(System.out, System.err));
     }

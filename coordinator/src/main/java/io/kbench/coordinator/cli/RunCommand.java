@@ -14,7 +14,9 @@ import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.rpc.ClientSecurity;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -27,6 +29,8 @@ import picocli.CommandLine.Parameters;
             "With no --workers, workers run in this process (over gRPC on loopback). With no bootstrap servers (neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded single-node Kafka broker (KRaft) is started on loopback for the run and removed afterwards.",
             "",
             "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
+            "",
+            "Workers given with --workers are reached with the cluster token (--token-file or $KBENCH_TOKEN) and, with --tls, over TLS. If a worker is lost during the run (killed, host or network down), the others are stopped within seconds and result.json keeps what was gathered, with status FAILED and the lost worker named.",
             "",
             "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or unreachable worker/cluster."})
 public final class RunCommand implements Callable<Integer> {
@@ -54,6 +58,13 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--local-workers", paramLabel = "N", defaultValue = "1",
             description = "In-process workers to start when --workers is not given (default: ${DEFAULT-VALUE}).")
     int localWorkers;
+
+    @Option(names = "--brokers", paramLabel = "N", defaultValue = "1",
+            description = "Nodes of the embedded cluster started when no cluster is given, 1 to 9 (default: ${DEFAULT-VALUE}); a workload's faults stop and start them.")
+    int brokers;
+
+    @Mixin
+    WorkerConnectionOptions connection = new WorkerConnectionOptions();
 
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
             description = "Reporting interval in seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
@@ -102,7 +113,8 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
-        try (Session session = new Session(local, workers, bootstrap, localWorkers, System.out)) {
+        ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
+        try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, System.out)) {
             Profile resolved = profile.withBootstrapServers(session.bootstrap());
             return sweep.isSweep() ? runSweep(sweep, resolved, session)
                     : runOne(workload, resolved, output, session).completed() ? 0 : 1;
@@ -110,7 +122,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
-        return session.run(new RunController(workload, profile, session.addresses(),
+        return session.run(session.controller(workload, profile,
                 new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), new ProgressPrinter(System.out)));
     }
 

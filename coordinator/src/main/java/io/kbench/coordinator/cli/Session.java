@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 
@@ -23,6 +24,7 @@ final class Session implements AutoCloseable {
     private static final Pattern ADDRESS = Pattern.compile("^[^\\s:,]+:\\d{1,5}$|^\\[[0-9a-fA-F:]+\\]:\\d{1,5}$");
 
     private final LocalEnvironment env;
+    private final ClientSecurity security;
     private final String bootstrap;
     private final List<String> addresses;
     private final AtomicReference<RunController> current = new AtomicReference<>();
@@ -32,13 +34,23 @@ final class Session implements AutoCloseable {
     /**
      * @param workers   worker addresses, or empty for in-process workers
      * @param bootstrap the cluster, or null for an embedded broker (only with in-process workers)
+     * @param security  how to authenticate to the given workers (in-process ones need nothing)
+     * @param brokers   nodes of the embedded cluster, when one is started
      * @param info      where to say what is being started
      */
-    Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, PrintStream info) {
+    Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, ClientSecurity security,
+            int brokers, PrintStream info) {
         for (String w : workers) {
             if (!ADDRESS.matcher(w).matches()) {
                 throw new UserException("--workers: '" + w + "' is not HOST:PORT");
             }
+        }
+        if (brokers < 1 || brokers > 9) {
+            throw new UserException("--brokers must be 1 to 9, got " + brokers);
+        }
+        if (brokers > 1 && bootstrap != null) {
+            throw new UserException("--brokers sizes the embedded cluster; it cannot be used with a cluster given by "
+                    + "--bootstrap-servers or bootstrap.servers");
         }
         if (localWorkers < 1 || localWorkers > 64) {
             throw new UserException("--local-workers must be 1 to 64, got " + localWorkers);
@@ -48,13 +60,15 @@ final class Session implements AutoCloseable {
                     + "profile (an embedded broker is started only for in-process workers)");
         }
         this.env = env;
+        this.security = workers.isEmpty() ? ClientSecurity.NONE : security;
         this.onSignal = new Thread(this::interruptAndClose, "kbench-interrupt");
         Runtime.getRuntime().addShutdownHook(onSignal);
         try {
             if (bootstrap == null) {
-                info.println("starting an embedded Kafka broker (KRaft, single node) on loopback ...");
-                bootstrap = env.startBroker();
-                info.println("embedded broker ready at " + bootstrap);
+                info.println(brokers == 1 ? "starting an embedded Kafka broker (KRaft, single node) on loopback ..."
+                        : "starting an embedded Kafka cluster (KRaft, " + brokers + " nodes) on loopback ...");
+                bootstrap = env.startBroker(brokers);
+                info.println((brokers == 1 ? "embedded broker" : "embedded cluster") + " ready at " + bootstrap);
             }
             this.bootstrap = bootstrap;
             this.addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : List.copyOf(workers);
@@ -77,17 +91,22 @@ final class Session implements AutoCloseable {
         return interrupted.get();
     }
 
+    /** A controller for one run on this session's workers and cluster. */
+    RunController controller(Workload workload, Profile profile, RunController.Options options, RunReporter reporter) {
+        return new RunController(workload, profile.withBootstrapServers(bootstrap), addresses, security, env.cluster(),
+                options, reporter);
+    }
+
     RunController.Outcome run(RunController controller) {
         current.set(controller);
         return controller.run();
     }
 
     /** One run of {@code workload} in a session of its own; returns the exit code (0 completed, 1 failed). */
-    static int runOnce(LocalEnvironment env, List<String> workers, String bootstrap, Workload workload, Profile profile,
-                       RunController.Options options, RunReporter reporter) {
-        try (Session session = new Session(env, workers, bootstrap, 1, System.err)) {
-            return session.run(new RunController(workload, profile.withBootstrapServers(session.bootstrap()),
-                    session.addresses(), options, reporter)).completed() ? 0 : 1;
+    static int runOnce(LocalEnvironment env, List<String> workers, String bootstrap, ClientSecurity security,
+                       Workload workload, Profile profile, RunController.Options options, RunReporter reporter) {
+        try (Session session = new Session(env, workers, bootstrap, 1, security, 1, System.err)) {
+            return session.run(session.controller(workload, profile, options, reporter)).completed() ? 0 : 1;
         }
     }
 

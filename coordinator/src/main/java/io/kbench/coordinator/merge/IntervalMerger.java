@@ -145,6 +145,22 @@ public final class IntervalMerger {
         return out;
     }
 
+    /**
+     * A worker's stream broke without its last snapshot (process killed, host or network gone): its last
+     * received snapshot is taken as its last, so intervals no longer wait for it. Returns the intervals that
+     * completes, in order. A worker that already ended is left as it is.
+     */
+    public synchronized List<MergedInterval> workerLost(String workerId) {
+        Long want = expected.get(workerId);
+        if (want == null || lastSequence.containsKey(workerId)) {
+            return List.of();
+        }
+        lastSequence.put(workerId, want - 1);
+        issues.add("worker " + workerId + ": lost after " + (want == 0 ? "no snapshot"
+                : want == 1 ? "interval 0" : "intervals 0 to " + (want - 1)) + "; later intervals lack its figures");
+        return emitComplete(false);
+    }
+
     /** Ends merging: hands out every interval still incomplete (recording who is missing). */
     public synchronized List<MergedInterval> finish() {
         for (String w : workers) {
@@ -163,6 +179,11 @@ public final class IntervalMerger {
     /** Sums of everything received so far, complete intervals or not. */
     public synchronized Counters totals() {
         return totals;
+    }
+
+    /** How many snapshots (sequence numbers) have arrived from one worker so far. */
+    public synchronized long received(String workerId) {
+        return expected.getOrDefault(workerId, 0L);
     }
 
     /** Sums of everything received from one worker so far. */

@@ -3,6 +3,7 @@ package io.kbench.coordinator.report;
 import java.io.PrintStream;
 import java.util.Locale;
 
+import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Metric;
@@ -22,6 +23,7 @@ public final class ProgressPrinter implements RunReporter {
     private long measureStartMicros;
     private long saturationMicros = Long.MAX_VALUE;
     private long clockBoundMicros;
+    private FaultTimeline faults = new FaultTimeline();
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
@@ -44,6 +46,11 @@ public final class ProgressPrinter implements RunReporter {
     }
 
     @Override
+    public synchronized void faults(FaultTimeline timeline) {
+        this.faults = timeline;
+    }
+
+    @Override
     public synchronized void interval(MergedInterval i) {
         double secs = i.seconds();
         var c = i.counters();
@@ -54,6 +61,9 @@ public final class ProgressPrinter implements RunReporter {
         StringBuilder notes = new StringBuilder();
         if (c.failed() > 0) {
             notes.append(String.format(Locale.ROOT, " | %,d failed", c.failed()));
+        }
+        for (String down : faults.downDuring(i.startMicros(), i.endMicros())) {
+            notes.append(" | ").append(down);
         }
         if (c.lost() + c.duplicated() + c.outOfOrder() > 0) {
             notes.append(String.format(Locale.ROOT, " | %,d lost %,d dup %,d out-of-order", c.lost(), c.duplicated(),

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.CatchUp;
 import io.kbench.coordinator.merge.Counters;
 import io.kbench.coordinator.merge.LatencyStats;
@@ -42,6 +43,13 @@ public final class ResultDocument {
                               int producers, int consumers, long targetRate, long sent, long acked, long failed,
                               long received) { }
 
+    /**
+     * A worker whose connection broke during the run (process killed, host or network down).
+     *
+     * @param lastInterval the last interval it reported (-1: none); later intervals lack its figures
+     */
+    public record LostWorker(String id, String address, String reason, long lastInterval) { }
+
     private ResultDocument() { }
 
     /**
@@ -50,12 +58,15 @@ public final class ResultDocument {
      * @param catchUp the catch-up read of a backlog run, or null
      * @param rebalanceMicros longest time a consumer took from subscribing to its first assignment
      * @param issues  problems seen (missing snapshots, incomplete drain), possibly empty
+     * @param lostWorkers workers whose connection broke during the run, possibly empty
+     * @param faults  the faults injected into the local cluster, and when
      */
     public static Map<String, Object> build(String runId, String status, String error, Instant startedAt,
                                             Workload workload, Profile profile, List<WorkerEntry> workers,
                                             List<String> topics, long runStartMicros, long measureStartMicros,
                                             long measureEndMicros, List<MergedInterval> intervals, Summary summary,
-                                            CatchUp catchUp, long rebalanceMicros, List<String> issues) {
+                                            CatchUp catchUp, long rebalanceMicros, List<String> issues,
+                                            List<LostWorker> lostWorkers, FaultTimeline faults) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("kbenchVersion", Versions.kbench());
         doc.put("runId", runId);
@@ -70,9 +81,25 @@ public final class ResultDocument {
         doc.put("profile", profile.redacted());
         doc.put("topics", topics);
         doc.put("workers", workers);
+        doc.put("lostWorkers", lostWorkers);
+        List<Map<String, Object>> injected = new ArrayList<>();
+        for (FaultTimeline.Event e : faults.events()) {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("action", e.fault().action().name());
+            f.put("broker", e.fault().broker());
+            f.put("atSeconds", e.fault().atSeconds());
+            f.put("requestedMillis", e.requestMicros() / 1000);
+            f.put("doneMillis", e.doneMicros() == 0 ? null : e.doneMicros() / 1000);
+            f.put("error", e.error());
+            injected.add(f);
+        }
+        doc.put("faults", injected);
         List<Map<String, Object>> list = new ArrayList<>();
         for (MergedInterval i : intervals) {
-            list.add(interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000, workload.verification()));
+            Map<String, Object> m = interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000,
+                    workload.verification());
+            m.put("faults", faults.downDuring(i.startMicros(), i.endMicros()));
+            list.add(m);
         }
         doc.put("intervals", list);
         Map<String, Object> sum = summary(summary, rebalanceMicros);

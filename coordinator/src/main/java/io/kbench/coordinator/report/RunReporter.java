@@ -34,6 +34,10 @@ public interface RunReporter {
     default void clockBound(long micros) {
     }
 
+    /** The run's fault timeline: intervals in which a broker was down may be marked. */
+    default void faults(io.kbench.coordinator.FaultTimeline timeline) {
+    }
+
     /** One interval merged across all workers. */
     void interval(MergedInterval interval);
 

@@ -6,7 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
 import io.grpc.Context;
+import io.grpc.ForwardingClientCall;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -23,6 +30,7 @@ import com.google.protobuf.ByteString;
 import io.kbench.protocol.rpc.KeyDistribution;
 import io.kbench.protocol.rpc.KeySpec;
 import io.kbench.protocol.rpc.PayloadSpec;
+import io.kbench.protocol.ClusterToken;
 import io.kbench.protocol.MicrosClock;
 import io.kbench.protocol.Versions;
 import io.kbench.protocol.rpc.ClockPingRequest;
@@ -56,16 +64,19 @@ public final class WorkerClient implements AutoCloseable {
     private static final String METRICS_WINDOW = "metrics.sample.window.ms";
 
     private final String address;
+    private final boolean tls;
     private final ManagedChannel channel;
     private final WorkerGrpc.WorkerBlockingStub blocking;
     private final WorkerGrpc.WorkerStub async;
     private volatile Context.CancellableContext runContext;
 
     /**
-     * Worker identity as it answered Identify; {@code clockId} names the clock it reads (equal to the
-     * coordinator's own for an in-process worker).
+     * Worker identity as it answered Identify; {@code busyRunId} and {@code busyCoordinator} name the run
+     * holding it and that run's coordinator (empty when idle); {@code clockId} names the clock it reads (equal
+     * to the coordinator's own for an in-process worker).
      */
-    public record Identity(String id, String version, String host, int cores, String busyRunId, String clockId) { }
+    public record Identity(String id, String version, String host, int cores, String busyRunId,
+                           String busyCoordinator, String clockId) { }
 
     /**
      * Readiness of a worker's share: every local consumer's group and partition count, and the partition
@@ -88,18 +99,54 @@ public final class WorkerClient implements AutoCloseable {
     public interface RunListener {
         void onSnapshot(WorkerSnapshot snapshot);
 
-        /** The stream failed; {@code reason} is one line. */
-        void onError(String reason);
+        /**
+         * The stream failed; {@code reason} is one line. {@code lost} is true when the connection to the worker
+         * failed (process gone, host or network down), false when the worker ended the stream with an error.
+         */
+        void onError(String reason, boolean lost);
 
         /** The stream completed normally after the last snapshot. */
         void onCompleted();
     }
 
-    /** @param address {@code host:port} of the worker */
+    /** @param address {@code host:port} of a worker on loopback, reached in plaintext without a token */
     public WorkerClient(String address) {
+        this(address, ClientSecurity.NONE);
+    }
+
+    /**
+     * @param address  {@code host:port} of the worker
+     * @param security token and TLS settings ({@link ClientSecurity#check() checked} by the caller)
+     */
+    public WorkerClient(String address, ClientSecurity security) {
         this.address = address;
-        this.channel = NettyChannelBuilder.forTarget(address)
-                .usePlaintext()
+        this.tls = security.tls();
+        NettyChannelBuilder builder = NettyChannelBuilder.forTarget(address);
+        if (security.tls()) {
+            builder.sslContext(security.sslContext()).useTransportSecurity();
+            if (security.serverName() != null) {
+                builder.overrideAuthority(security.serverName());
+            }
+        } else {
+            builder.usePlaintext();
+        }
+        if (security.token() != null) {
+            ClusterToken token = security.token();
+            builder.intercept(new ClientInterceptor() {
+                @Override
+                public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options,
+                                                             Channel next) {
+                    return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+                        @Override
+                        public void start(Listener<R> listener, Metadata headers) {
+                            token.addTo(headers);
+                            super.start(listener, headers);
+                        }
+                    };
+                }
+            });
+        }
+        this.channel = builder
                 .keepAliveTime(2, TimeUnit.SECONDS)
                 .keepAliveTimeout(2, TimeUnit.SECONDS)
                 .keepAliveWithoutCalls(true)
@@ -122,8 +169,15 @@ public final class WorkerClient implements AutoCloseable {
         try {
             IdentifyResponse r = call(CALL_TIMEOUT).identify(IdentifyRequest.newBuilder()
                     .setCoordinatorVersion(Versions.kbench()).setProtocolVersion(Versions.PROTOCOL).build());
+            if (r.getProtocolVersion() != Versions.PROTOCOL) {
+                // a worker older than the protocol check would answer without refusing: check here too
+                throw new WorkerCallException(WorkerCallException.Kind.REFUSED, "worker " + address + " speaks protocol "
+                        + r.getProtocolVersion() + " (kbench " + r.getVersion() + "), this coordinator "
+                        + Versions.PROTOCOL + " (kbench " + Versions.kbench() + "): run the same kbench version on both",
+                        null);
+            }
             return new Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId(),
-                    r.getClockId());
+                    r.getBusyCoordinator(), r.getClockId());
         } catch (StatusRuntimeException e) {
             throw translate(e, "identify");
         }
@@ -245,8 +299,16 @@ public final class WorkerClient implements AutoCloseable {
 
             @Override
             public void onError(Throwable t) {
-                listener.onError(translate(t instanceof StatusRuntimeException e ? e
-                        : Status.fromThrowable(t).asRuntimeException(), "run stream").getMessage());
+                StatusRuntimeException e = t instanceof StatusRuntimeException sre ? sre
+                        : Status.fromThrowable(t).asRuntimeException();
+                // a worker ends its stream with ABORTED and a reason; UNAVAILABLE means the connection is gone
+                Status.Code code = e.getStatus().getCode();
+                boolean lost = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
+                        || code == Status.Code.UNKNOWN && e.getStatus().getCause() != null;
+                String reason = translate(e, "run stream").getMessage();
+                listener.onError(lost && !reason.startsWith("cannot reach") ? "lost worker " + address + ": "
+                        + (e.getStatus().getDescription() == null ? code.toString() : e.getStatus().getDescription())
+                        : reason, lost);
             }
 
             @Override
@@ -296,6 +358,16 @@ public final class WorkerClient implements AutoCloseable {
     private WorkerCallException translate(StatusRuntimeException e, String what) {
         Status s = e.getStatus();
         String desc = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
+        javax.net.ssl.SSLException tlsFailure = cause(e, javax.net.ssl.SSLException.class);
+        if (tlsFailure != null) {
+            return new WorkerCallException(WorkerCallException.Kind.REFUSED, "TLS handshake with worker " + address
+                    + " failed (" + what + "): " + tlsFailure.getMessage() + (tls
+                    ? " (check --tls-ca, --tls-cert/--tls-key and the worker's certificate)"
+                    : " (the worker serves TLS: give --tls and --tls-ca)"), e);
+        }
+        if (s.getCode() == Status.Code.UNAUTHENTICATED) {
+            return new WorkerCallException(WorkerCallException.Kind.REFUSED, desc, e);
+        }
         boolean transport = s.getCause() != null || s.getCode() == Status.Code.DEADLINE_EXCEEDED && what.equals("identify");
         if (s.getCode() == Status.Code.UNAVAILABLE && transport || s.getCode() == Status.Code.DEADLINE_EXCEEDED && transport) {
             String cause = s.getCause() != null && s.getCause().getMessage() != null ? s.getCause().getMessage() : desc;
@@ -303,12 +375,25 @@ public final class WorkerClient implements AutoCloseable {
             return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE,
                     "cannot reach worker " + address + " (" + what + "): " + cause, e);
         }
+        if (s.getCode() == Status.Code.UNAVAILABLE && !tls && desc.contains("Network closed")) {
+            return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE, "worker " + address + " (" + what
+                    + ") closed the connection: " + desc + " (if the worker serves TLS, give --tls and --tls-ca)", e);
+        }
         WorkerCallException.Kind kind = switch (s.getCode()) {
             case INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND -> WorkerCallException.Kind.REFUSED;
             case UNAVAILABLE -> WorkerCallException.Kind.CLUSTER_UNREACHABLE;
             default -> WorkerCallException.Kind.FAILED;
         };
         return new WorkerCallException(kind, "worker " + address + " (" + what + "): " + desc, e);
+    }
+
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kbench.coordinator.workload;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,6 +38,10 @@ import java.util.List;
  *                                 duplicated and out-of-order messages
  * @param saturationDelayMillis    an interval whose publish delay p99 exceeds this is marked "generator
  *                                 saturated" (the load generator fell behind its schedule)
+ * @param maxSendErrors            the run ends (FAILED) once more sends than this have failed; -1: no limit,
+ *                                 failures are counted and the run goes on
+ * @param faults                   brokers of the local embedded cluster to stop and start during the run, in
+ *                                 time order
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -44,10 +49,12 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
-                       long warmupRecords, boolean verification, long saturationDelayMillis) {
+                       long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
+                       List<Fault> faults) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
+        faults = List.copyOf(faults);
     }
 
     /** The keys a workload file may contain. */
@@ -56,7 +63,13 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "warmupSeconds", "durationSeconds", "numRecords", "keyDistribution", "keys", "zipfExponent",
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
             "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
-            "warmupRecords", "verification", "saturationDelayMillis", "matrix");
+            "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "matrix");
+
+    /** Keys of one entry of {@code faults}. */
+    public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");
+
+    /** No limit on failed sends. */
+    public static final long NO_ERROR_LIMIT = -1;
 
     /** Default of {@code saturationDelayMillis}. */
     public static final long DEFAULT_SATURATION_DELAY_MILLIS = 10;
@@ -82,7 +95,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                                  long producerRate, int warmupSeconds, int durationSeconds) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS);
+                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
+                NO_ERROR_LIMIT, List.of());
     }
 
     /** True when producers are transactional. */
@@ -240,6 +254,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         boolean verification = y.bool("verification", true);
         long saturation = y.integer("saturationDelayMillis", DEFAULT_SATURATION_DELAY_MILLIS, 1, 3_600_000,
                 "1 to 3600000 ms");
+        long maxSendErrors = y.integer("maxSendErrors", NO_ERROR_LIMIT, -1, 1_000_000_000_000L,
+                "-1 for no limit, or 0 to 1000000000000 failed sends");
+        List<Fault> faults = faults(y, warmup + duration, records > 0);
         y.rejectUnknown(KEYS, "workload");
         if (!errors.isEmpty()) {
             return null;
@@ -247,7 +264,47 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis, warmupRecords, verification, saturation);
+                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults);
+    }
+
+    /**
+     * Reads {@code faults}: each stops or starts a broker at a whole second of the run, in time order; a broker
+     * is stopped only while running and started only while stopped.
+     */
+    private static List<Fault> faults(YamlMap y, int runSeconds, boolean byRecords) {
+        List<YamlMap> entries = y.mappings("faults", "[{at: 10, action: stop, broker: 2}, {at: 20, action: start, broker: 2}]");
+        if (entries == null) {
+            return List.of();
+        }
+        List<Fault> out = new ArrayList<>();
+        java.util.Set<Integer> down = new java.util.HashSet<>();
+        int previous = -1;
+        for (YamlMap f : entries) {
+            String limit = byRecords ? "0 to 604800 s after the start" : "0 to " + runSeconds + " s (warm-up + duration)";
+            int at = (int) f.integer("at", -1, 0, byRecords ? 604_800 : runSeconds, limit);
+            String action = f.choice("action", null, List.of("stop", "start"));
+            int broker = (int) f.integer("broker", -1, 1, 9, "a broker id of the embedded cluster, 1 to 9");
+            f.rejectUnknown(FAULT_KEYS, "fault");
+            if (!f.has("at") || !f.has("action") || !f.has("broker")) {
+                f.error(f.node(), "a fault needs at (seconds after the start), action (stop or start) and broker (id)");
+                continue;
+            }
+            if (at < 0 || action == null || broker < 1) {
+                continue; // reported above
+            }
+            if (at < previous) {
+                f.errorAt("at", "faults must be listed in time order (" + at + " s comes after " + previous + " s)");
+            }
+            previous = at;
+            Fault.Action a = Fault.Action.valueOf(action);
+            if (a == Fault.Action.stop && !down.add(broker)) {
+                f.errorAt("action", "broker " + broker + " is already stopped at " + at + " s");
+            } else if (a == Fault.Action.start && !down.remove(broker)) {
+                f.errorAt("action", "broker " + broker + " is not stopped at " + at + " s; only a stopped broker can be started");
+            }
+            out.add(new Fault(at, a, broker));
+        }
+        return out;
     }
 
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");

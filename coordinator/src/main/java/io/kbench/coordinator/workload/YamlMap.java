@@ -229,6 +229,35 @@ final class YamlMap {
         return out;
     }
 
+    /**
+     * A list of mappings, e.g. {@code [{at: 10, action: stop}]}, each read like a file's top level (positions
+     * and errors included); null when the key is absent.
+     */
+    List<YamlMap> mappings(String key, String example) {
+        NodeTuple t = entries.get(key);
+        if (t == null) {
+            return null;
+        }
+        List<YamlMap> out = new ArrayList<>();
+        if (t.getValueNode() instanceof org.yaml.snakeyaml.nodes.SequenceNode seq && !seq.getValue().isEmpty()) {
+            for (Node n : seq.getValue()) {
+                if (n instanceof MappingNode) {
+                    out.add(new YamlMap(file, n, errors));
+                } else {
+                    error(n, key + " must list mappings, e.g. " + example);
+                }
+            }
+            return out;
+        }
+        error(t.getValueNode(), key + " must be a non-empty list of mappings, e.g. " + example);
+        return out;
+    }
+
+    /** The node this map was read from (for errors about the whole mapping). */
+    Node node() {
+        return node;
+    }
+
     /** One of {@code allowed} (exact spelling); reports the closest on a miss. */
     String choice(String key, String fallback, List<String> allowed) {
         String v = string(key, fallback);

@@ -77,6 +77,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 .setHost(hostName())
                 .setCores(Runtime.getRuntime().availableProcessors())
                 .setBusyRunId(runs.busyRunId())
+                .setBusyCoordinator(runs.busyCoordinator())
                 .setClockId(runs.clock().id())
                 .build());
         response.onCompleted();
