@@ -237,6 +237,7 @@ public final class RunController {
                     failure.compareAndSet(null, reason);
                     if (connectionLost) {
                         lost.put(index, reason);
+                        c.abandon();
                         merger.workerLost(ids.get(index).id()).forEach(printer::interval);
                     }
                     ended.countDown();
@@ -342,8 +343,8 @@ public final class RunController {
                     workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
         }
         for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
-            printer.info("  lost worker " + ids.get(l.getKey()).id() + " (" + clients.get(l.getKey()).address() + "): "
-                    + l.getValue() + "; the other workers were stopped");
+            printer.info("  lost worker " + ids.get(l.getKey()).id() + ": " + l.getValue()
+                    + "; the other workers were stopped");
         }
         issues.forEach(i -> printer.info("  issue: " + i));
         Path file = null;
@@ -628,6 +629,7 @@ public final class RunController {
     private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues,
                          Set<Integer> lost) {
         List<CompletableFuture<Void>> stops = new ArrayList<>();
+        List<Integer> stopped = new ArrayList<>();
         boolean deleting = false;
         for (int i = 0; i < clients.size(); i++) {
             if (lost.contains(i)) {
@@ -636,13 +638,16 @@ public final class RunController {
             WorkerClient c = clients.get(i);
             List<String> delete = deleting ? List.of() : deleteTopics;
             deleting = true;
-            stops.add(CompletableFuture.runAsync(() -> c.stop(runId, delete)));
+            stops.add(CompletableFuture.runAsync(() -> c.stop(runId, delete, failure.get() != null)));
+            stopped.add(i);
         }
-        for (CompletableFuture<Void> f : stops) {
+        for (int i = 0; i < stops.size(); i++) {
             try {
-                joinUnwrapped(f);
+                joinUnwrapped(stops.get(i));
             } catch (WorkerCallException e) {
-                issues.add(e.getMessage());
+                if (!lost.contains(stopped.get(i))) { // a worker lost meanwhile is reported as lost
+                    issues.add(e.getMessage());
+                }
             }
         }
     }

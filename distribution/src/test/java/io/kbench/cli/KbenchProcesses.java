@@ -29,7 +29,13 @@ final class KbenchProcesses implements AutoCloseable {
     }
 
     Process start(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-jar", jar.toString()));
+        return startIn(List.of(), name, args);
+    }
+
+    /** Starts a kbench command behind {@code prefix} (e.g. {@code ip netns exec NS}, which execs it). */
+    Process startIn(List<String> prefix, String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(javaBin(), "-Xmx512m", "-jar", jar.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(logs.resolve(name + ".out").toFile())
@@ -57,13 +63,18 @@ final class KbenchProcesses implements AutoCloseable {
 
     /** Waits until something accepts TCP connections on 127.0.0.1:port. */
     static void awaitListening(int port, Process owner) throws InterruptedException {
+        awaitListening("127.0.0.1", port, owner);
+    }
+
+    /** Waits until something accepts TCP connections on host:port. */
+    static void awaitListening(String host, int port, Process owner) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!owner.isAlive()) {
                 throw new IllegalStateException("process exited with " + owner.exitValue() + " before listening on " + port);
             }
             try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                s.connect(new InetSocketAddress(host, port), 200);
                 return;
             } catch (IOException notYet) {
                 Thread.sleep(100);

@@ -274,10 +274,12 @@ final class LoadRun {
     }
 
     /**
-     * Normal end: stop producers (if still sending) and consumers, send the last snapshot, close clients, then
-     * delete those of {@code topics} that this run created (never a topic that was there before).
+     * Ordered end: stop producers (if still sending) and consumers, send the last snapshot, close clients, then
+     * delete those of {@code topics} that this run created (never a topic that was there before). When the
+     * run failed ({@code runFailed}), producers are closed at once (threads blocked in send() are
+     * interrupted) and deletion is bounded at 5 s: the cluster may be what failed.
      */
-    void stop(List<String> topics) {
+    void stop(List<String> topics, boolean runFailed) {
         synchronized (this) {
             if (ended) {
                 return;
@@ -285,16 +287,23 @@ final class LoadRun {
             ended = true;
         }
         producerLoops.forEach(ProducerLoop::stop);
+        if (runFailed) {
+            LOG.info("run {} failed at the coordinator: stopping at once", spec.runId());
+            for (ProducerHandle h : producerHandles) {
+                closeQuietly(() -> h.close(Duration.ZERO));
+            }
+            producerThreads.forEach(Thread::interrupt);
+        }
         join(producerThreads);
         for (ProducerHandle h : producerHandles) {
-            closeQuietly(() -> h.close(Duration.ofSeconds(5)));
+            closeQuietly(() -> h.close(Duration.ofSeconds(runFailed ? 0 : 5)));
         }
         consumerLoops.forEach(ConsumerLoop::stop);
         join(consumerThreads);
         finishSnapshots(null);
         List<String> delete = topics.stream().filter(createdTopics::contains).toList();
         if (!delete.isEmpty()) {
-            closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(30)));
+            closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(runFailed ? 5 : 30)));
         }
         closeQuietly(driver::close);
         state = State.ENDED;

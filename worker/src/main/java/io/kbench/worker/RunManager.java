@@ -110,8 +110,11 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
-    /** Stops the run (normal end) and deletes {@code topics}; a no-op for an unknown or ended run. */
-    public void stop(String runId, List<String> topics) {
+    /**
+     * Stops the run and deletes {@code topics} (of those it created); at once, without draining, when
+     * {@code runFailed}. A no-op for an unknown or ended run.
+     */
+    public void stop(String runId, List<String> topics, boolean runFailed) {
         LoadRun run;
         synchronized (this) {
             if (current == null || !current.spec().runId().equals(runId)) {
@@ -119,7 +122,7 @@ public final class RunManager implements AutoCloseable {
             }
             run = current;
         }
-        run.stop(topics);
+        run.stop(topics, runFailed);
         LOG.info("run {} stopped", runId);
     }
 

@@ -69,6 +69,7 @@ public final class WorkerClient implements AutoCloseable {
     private final WorkerGrpc.WorkerBlockingStub blocking;
     private final WorkerGrpc.WorkerStub async;
     private volatile Context.CancellableContext runContext;
+    private volatile Context.CancellableContext stopContext;
 
     /**
      * Worker identity as it answered Identify; {@code busyRunId} and {@code busyCoordinator} name the run
@@ -305,10 +306,15 @@ public final class WorkerClient implements AutoCloseable {
                 Status.Code code = e.getStatus().getCode();
                 boolean lost = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
                         || code == Status.Code.UNKNOWN && e.getStatus().getCause() != null;
-                String reason = translate(e, "run stream").getMessage();
-                listener.onError(lost && !reason.startsWith("cannot reach") ? "lost worker " + address + ": "
-                        + (e.getStatus().getDescription() == null ? code.toString() : e.getStatus().getDescription())
-                        : reason, lost);
+                if (lost) {
+                    Throwable cause = e.getStatus().getCause();
+                    String detail = cause != null && cause.getMessage() != null ? cause.getMessage()
+                            : e.getStatus().getDescription() != null ? e.getStatus().getDescription() : code.toString();
+                    listener.onError("lost the connection to worker " + address + ": "
+                            + detail.replaceFirst("^.*failed with error\\(-?\\d+\\): ", ""), true);
+                } else {
+                    listener.onError(translate(e, "run stream").getMessage(), false);
+                }
             }
 
             @Override
@@ -345,13 +351,32 @@ public final class WorkerClient implements AutoCloseable {
         }
     }
 
-    /** Stops the run on the worker; returns once the worker has closed its clients (bounded). */
-    public void stop(String runId, List<String> deleteTopics) {
+    /**
+     * Stops the run on the worker; returns once the worker has closed its clients (bounded), or when
+     * {@link #abandon()} gives up on the worker. {@code runFailed} makes the worker stop at once instead of
+     * draining.
+     */
+    public void stop(String runId, List<String> deleteTopics, boolean runFailed) {
+        Context.CancellableContext ctx = Context.current().withCancellation();
+        stopContext = ctx;
         try {
-            call(STOP_TIMEOUT).stop(StopRequest.newBuilder().setRunId(runId)
-                    .addAllDeleteTopics(deleteTopics).build());
+            ctx.call(() -> call(STOP_TIMEOUT).stop(StopRequest.newBuilder().setRunId(runId)
+                    .addAllDeleteTopics(deleteTopics).setRunFailed(runFailed).build()));
         } catch (StatusRuntimeException e) {
             throw translate(e, "stop");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            ctx.cancel(null);
+        }
+    }
+
+    /** Gives up on a worker whose connection is lost: cancels its run stream and any Stop call under way. */
+    public void abandon() {
+        cancelRun();
+        Context.CancellableContext ctx = stopContext;
+        if (ctx != null) {
+            ctx.cancel(null);
         }
     }
 

@@ -100,6 +100,28 @@ class IntervalMergerTest {
         assertTrue(merger.issues().isEmpty(), merger.issues().toString());
     }
 
+    @Test
+    void shouldStopWaitingForALostWorkerAndSayWhichIntervalsLackIt() {
+        IntervalMerger merger = new IntervalMerger(List.of("a", "b"));
+        Histogram h = LatencyHistograms.create();
+        h.recordValue(100);
+        merger.add(snapshot("a", 0, h, 5, false));
+        merger.add(snapshot("b", 0, h, 7, false));
+        merger.add(snapshot("a", 1, h, 5, false));
+        assertTrue(merger.add(snapshot("a", 2, h, 5, false)).isEmpty(), "waits for b");
+        List<MergedInterval> released = merger.workerLost("b");
+        assertEquals(List.of(1L, 2L), released.stream().map(MergedInterval::index).toList());
+        assertEquals(1, released.get(0).workers(), "only a reported interval 1");
+        assertEquals(5, released.get(0).counters().acked());
+        assertEquals(1, merger.add(snapshot("a", 3, h, 5, true)).size(), "a alone completes the next ones");
+        assertEquals(1, merger.received("b"));
+        assertEquals(List.of("worker b: lost after interval 0; later intervals lack its figures"), merger.issues());
+        assertTrue(merger.finish().isEmpty());
+        assertEquals(List.of("worker b: lost after interval 0; later intervals lack its figures"), merger.issues(),
+                "a lost worker is not reported again as ending without its last snapshot");
+        assertEquals(4 * 5 + 7, merger.totals().acked());
+    }
+
     private static WorkerSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
         byte[] e = LatencyHistograms.encode(latency);
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());

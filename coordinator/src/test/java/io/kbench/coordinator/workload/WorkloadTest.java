@@ -72,11 +72,36 @@ class WorkloadTest {
         "topicNames: [a]\\nexistingTopics: true\\npartitionsPerTopic: 3|4:1|partitionsPerTopic cannot be set with existingTopics: the topics have theirs",
         "topics: [1, 2]|2:9|topics must be a whole number (1 to 10000)",
         "name: x\\nname: y|3:1|duplicate key 'name'",
+        "maxSendErrors: -2|2:16|maxSendErrors is -2; allowed: -1 for no limit, or 0 to 1000000000000 failed sends",
+        "faults: [{at: 30, action: stop, broker: 1}]|2:15|at is 30; allowed: 0 to 10 s (warm-up + duration)",
+        "faults: [{at: 1, action: start, broker: 1}]|2:18|broker 1 is not stopped at 1 s; only a stopped broker can be started",
+        "faults: [{at: 5, action: stop, broker: 1}, {at: 2, action: start, broker: 1}]|2:45|faults must be listed in time order (2 s comes after 5 s)",
+        "faults: [{at: 1, action: stop, broker: 1}, {at: 2, action: stop, broker: 1}]|2:52|broker 1 is already stopped at 2 s",
+        "faults: [{at: 1, action: stop}]|2:10|a fault needs at (seconds after the start), action (stop or start) and broker (id)",
+        "faults: [{at: 1, action: stop, broker: 10}]|2:40|broker is 10; allowed: a broker id of the embedded cluster, 1 to 9",
+        "faults: stop|2:9|faults must be a non-empty list of mappings, e.g. [{at: 10, action: stop, broker: 2}, {at: 20, action: start, broker: 2}]",
     })
     void shouldReportEachProblemWithItsPosition(String yaml, String position, String message) throws IOException {
         Path p = file("bad.yaml", "durationSeconds: 10\n" + yaml.replace("\\n", "\n") + "\n");
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
         assertEquals(p + ":" + position + ": " + message, e.errors().get(0).toString());
+    }
+
+    @Test
+    void shouldReadFaultsInTimeOrderAndTheSendErrorLimit() throws IOException {
+        Workload w = Workload.load(file("f.yaml", """
+                warmupSeconds: 5
+                durationSeconds: 20
+                maxSendErrors: 100
+                faults:
+                  - {at: 10, action: stop, broker: 2}
+                  - {at: 10, action: stop, broker: 3}
+                  - {at: 25, action: start, broker: 2}
+                """));
+        assertEquals(100, w.maxSendErrors());
+        assertEquals(List.of(new Fault(10, Fault.Action.stop, 2), new Fault(10, Fault.Action.stop, 3),
+                new Fault(25, Fault.Action.start, 2)), w.faults());
+        assertEquals(Workload.NO_ERROR_LIMIT, Workload.load(file("g.yaml", "durationSeconds: 5\n")).maxSendErrors());
     }
 
     @Test

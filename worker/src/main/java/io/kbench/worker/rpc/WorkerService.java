@@ -139,7 +139,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     @Override
     public void stop(StopRequest request, StreamObserver<StopResponse> response) {
         try {
-            runs.stop(request.getRunId(), request.getDeleteTopicsList());
+            runs.stop(request.getRunId(), request.getDeleteTopicsList(), request.getRunFailed());
             response.onNext(StopResponse.getDefaultInstance());
             response.onCompleted();
         } catch (RuntimeException e) {

@@ -1,0 +1,165 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster trouble on kbench's own embedded cluster: a workload's faults stop and start brokers on the run's
+ * timeline, the intervals in which a broker was down are marked, and send errors are counted per interval
+ * and either tolerated or end the run ({@code maxSendErrors}).
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class FaultsIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldLoseNothingWhenOneOfThreeBrokersRestartsMidRun() throws Exception {
+        Path workload = write("broker-restart", """
+                topics: 1
+                partitionsPerTopic: 6
+                messageSize: 100
+                producersPerTopic: 2
+                consumersPerSubscription: 2
+                producerRate: 2000
+                durationSeconds: 24
+                faults:
+                  - {at: 6, action: stop, broker: 2}
+                  - {at: 14, action: start, broker: 2}
+                """);
+        Path out = dir.resolve("restart");
+        JsonNode r = InProcessRun.run(workload, out, List.of("--brokers", "3", "--set", "replicationFactor=3",
+                "--set", "topic.min.insync.replicas=2", "--set", "producer.acks=all",
+                "--set", "producer.enable.idempotence=true"));
+        assertEquals("COMPLETED", r.get("status").asText(), r.get("error").toString());
+        JsonNode s = r.get("summary");
+        assertTrue(s.get("sent").asLong() >= 2000 * 24 * 0.95, "sent " + s.get("sent"));
+        assertEquals(s.get("sent").asLong(), s.get("acked").asLong(), "every send acknowledged");
+        assertEquals(0, s.get("failed").asLong());
+        assertEquals(0, s.get("verification").get("lost").asLong(), s.get("verification").toString());
+        assertTrue(s.get("received").asLong() >= s.get("acked").asLong());
+
+        JsonNode faults = r.get("faults");
+        assertEquals(2, faults.size(), faults.toString());
+        for (JsonNode f : faults) {
+            assertTrue(f.get("doneMillis").isNumber(), "fault done: " + f);
+            assertTrue(f.get("error").isNull(), f.toString());
+        }
+        assertEquals("stop", faults.get(0).get("action").asText());
+        assertEquals(2, faults.get(0).get("broker").asInt());
+        List<Long> marked = new ArrayList<>();
+        for (JsonNode i : r.get("intervals")) {
+            if (i.get("faults").size() > 0) {
+                assertEquals("broker 2 down", i.get("faults").get(0).asText());
+                marked.add(i.get("index").asLong());
+            }
+        }
+        // down from 6 s to the restart's end (some seconds after 14 s): intervals 6 .. 14 at least
+        assertTrue(marked.size() >= 8 && marked.get(0) == 6, "marked intervals " + marked);
+        for (int k = 1; k < marked.size(); k++) {
+            assertEquals(marked.get(k - 1) + 1, marked.get(k), "one contiguous window: " + marked);
+        }
+    }
+
+    @Test
+    void shouldCountSendErrorsPerIntervalAndGoOnWhileTheOnlyBrokerIsDown() throws Exception {
+        Path workload = write("broker-outage", """
+                topics: 1
+                partitionsPerTopic: 2
+                messageSize: 100
+                producerRate: 1000
+                durationSeconds: 16
+                faults:
+                  - {at: 4, action: stop, broker: 1}
+                  - {at: 9, action: start, broker: 1}
+                """);
+        Path out = dir.resolve("outage");
+        JsonNode r = InProcessRun.run(workload, out, List.of("--set", "producer.request.timeout.ms=1000",
+                "--set", "producer.delivery.timeout.ms=2000", "--set", "producer.linger.ms=5"));
+        assertEquals("COMPLETED", r.get("status").asText());
+        long failed = r.get("summary").get("failed").asLong();
+        assertTrue(failed > 0, "sends failed while the broker was down");
+        long inIntervals = 0;
+        boolean shown = false;
+        for (JsonNode i : r.get("intervals")) {
+            inIntervals += i.get("publish").get("failed").asLong();
+            shown |= i.get("errors").size() > 0;
+        }
+        assertEquals(failed, inIntervals, "failures are counted per interval");
+        assertTrue(shown, "the send errors are shown in the intervals");
+        // after the restart the producers send again
+        JsonNode last = r.get("intervals").get(r.get("intervals").size() - 3);
+        assertTrue(last.get("publish").get("acked").asLong() > 500, last.toString());
+    }
+
+    @Test
+    void shouldEndTheRunWhenSendErrorsExceedMaxSendErrors() throws Exception {
+        Path workload = write("broker-gone", """
+                topics: 1
+                messageSize: 100
+                producerRate: 1000
+                durationSeconds: 60
+                maxSendErrors: 0
+                faults:
+                  - {at: 3, action: stop, broker: 1}
+                """);
+        Path out = dir.resolve("gone");
+        long start = System.nanoTime();
+        int rc = Main.execute("run", "--output", out.toString(), "--set", "producer.request.timeout.ms=1000",
+                "--set", "producer.delivery.timeout.ms=2000", workload.toString());
+        assertEquals(1, rc);
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(45), "the run ended at the first failed send");
+        JsonNode r = new ObjectMapper().readTree(out.resolve("result.json").toFile());
+        assertEquals("FAILED", r.get("status").asText());
+        assertTrue(r.get("error").asText().matches("[\\d,]+ sends failed, more than maxSendErrors \\(0\\)"),
+                r.get("error").asText());
+        assertTrue(r.get("summary").get("acked").asLong() > 1000, "what was acknowledged before is kept");
+    }
+
+    @Test
+    void shouldRefuseFaultsForAClusterKbenchDidNotStart() throws Exception {
+        Path workload = write("foreign", """
+                topics: 1
+                producerRate: 10
+                durationSeconds: 5
+                faults:
+                  - {at: 1, action: stop, broker: 1}
+                """);
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            rc = Main.execute("run", "--bootstrap-servers", "127.0.0.1:9", workload.toString());
+        } finally {
+            System.setErr(saved);
+        }
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, rc, text);
+        assertEquals(1, text.lines().count(), text);
+        assertTrue(text.startsWith("kbench: workload foreign schedules faults: they act only on the embedded cluster"), text);
+        assertFalse(text.contains("\tat "), text);
+    }
+
+    private Path write(String name, String yaml) throws Exception {
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, "name: " + name + "\n" + yaml);
+        return f;
+    }
+}

@@ -1,0 +1,362 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.coordinator.rpc.ClientSecurity;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.embedded.EmbeddedKafka;
+import io.kbench.protocol.ClusterToken;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Failures of separate hosts: two workers and the coordinator each in a network namespace of their own (its
+ * own address, reached over a bridge), the broker in the root namespace. Workers run as they would in
+ * production: cluster token and TLS. A worker is killed or cut off mid-run, the coordinator is killed or cut
+ * off mid-run, and a second coordinator tries to take busy workers.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class NetnsFailuresIT {
+    private static final int PORT = 7070;
+    private static final int PARTITIONS = 4;
+
+    @TempDir
+    static Path dir;
+    static TestNetwork net;
+    static EmbeddedKafka kafka;
+    static Path token;
+    static TestCertificates ca;
+    static TestCertificates.Pem workerCert;
+
+    private KbenchProcesses procs;
+    private String topic;
+
+    @BeforeAll
+    static void hosts() throws Exception {
+        assumeTrue(TestNetwork.enabled(), "KBENCH_SKIP_NETNS=1");
+        net = TestNetwork.create("coord", "w1", "w2");
+        kafka = EmbeddedKafka.builder().host(net.hostAddress()).start();
+        token = dir.resolve("token");
+        Files.writeString(token, "netns-test-token-0123456789abcdef\n");
+        ca = TestCertificates.authority(dir, "netns");
+        workerCert = ca.issue("workers", List.of(net.address("w1"), net.address("w2")), List.of());
+    }
+
+    @AfterAll
+    static void removeHosts() {
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (net != null) {
+            net.close();
+        }
+    }
+
+    @BeforeEach
+    void processes(TestInfo test) throws IOException {
+        String name = test.getTestMethod().orElseThrow().getName();
+        procs = new KbenchProcesses("netns-" + name);
+        topic = "netns-" + Integer.toHexString(name.hashCode());
+    }
+
+    @AfterEach
+    void stopProcesses() throws Exception {
+        procs.close();
+        net.restore("coord");
+        net.restore("w1");
+        net.restore("w2");
+    }
+
+    @Test
+    void shouldStopTheOtherWorkerAndKeepPartialResultsWhenAWorkerIsKilled() throws Exception {
+        Process w1 = startWorker("w1");
+        Process w2 = startWorker("w2");
+        Path out = dir.resolve("killed-worker");
+        Process coordinator = startCoordinator("coordinator", out, 60);
+        awaitProgressLines("coordinator", coordinator, 4);
+        try (OffsetWatch watch = new OffsetWatch(topic)) {
+            long killedAt = System.nanoTime();
+            w2.destroyForcibly();
+            assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator still running 60 s after a worker was killed");
+            double noticed = (System.nanoTime() - killedAt) / 1e9;
+            assertEquals(1, coordinator.exitValue(), output("coordinator"));
+            Thread.sleep(3_000);
+            double lastWrite = watch.lastChangeAfter(killedAt);
+            assertTrue(lastWrite < 5, "the remaining worker still produced " + lastWrite + " s after the kill");
+            assertTrue(noticed < 30, "the coordinator took " + noticed + " s to finish");
+
+            JsonNode result = result(out);
+            assertFailedWithLost(result, "w2");
+            assertTrue(output("coordinator").contains("lost worker w2: lost the connection to worker "
+                    + net.address("w2") + ":" + PORT), output("coordinator"));
+            assertIdle("w1", w1);
+        }
+    }
+
+    @Test
+    void shouldStopTheOtherWorkerWhenAWorkerIsCutOff() throws Exception {
+        Process w1 = startWorker("w1");
+        Process w2 = startWorker("w2");
+        Path out = dir.resolve("cut-worker");
+        Process coordinator = startCoordinator("coordinator", out, 60);
+        awaitProgressLines("coordinator", coordinator, 4);
+        try (OffsetWatch watch = new OffsetWatch(topic)) {
+            long cutAt = System.nanoTime();
+            net.cut("w2");
+            assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator still running 60 s after a worker was cut off");
+            double noticed = (System.nanoTime() - cutAt) / 1e9;
+            assertEquals(1, coordinator.exitValue(), output("coordinator"));
+            Thread.sleep(3_000);
+            double lastWrite = watch.lastChangeAfter(cutAt);
+            // keepalive notices the silent worker within about 4 s; the other stops within 5 s of that
+            assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the cut");
+            assertTrue(noticed < 30, "the coordinator took " + noticed + " s to finish");
+            assertFailedWithLost(result(out), "w2");
+            assertIdle("w1", w1);
+            // the cut-off worker lost its lease too: once reachable again it is idle
+            net.restore("w2");
+            assertIdle("w2", w2);
+        }
+    }
+
+    @Test
+    void shouldStopEveryWorkerWhenTheCoordinatorIsKilledRefuseASecondCoordinatorAndServeTheNextRun() throws Exception {
+        Process w1 = startWorker("w1");
+        Process w2 = startWorker("w2");
+        Process first = startCoordinator("first", dir.resolve("first"), 60);
+        awaitProgressLines("first", first, 3);
+
+        // a second coordinator finds the workers busy: one line naming the run and who holds it, exit 2
+        Process second = startCoordinator("second", dir.resolve("second"), 5);
+        assertTrue(second.waitFor(60, TimeUnit.SECONDS), "second coordinator did not give up");
+        assertEquals(2, second.exitValue(), output("second"));
+        String refusal = procs.errors("second").strip();
+        assertEquals(1, refusal.lines().count(), refusal);
+        assertTrue(refusal.matches("kbench: worker " + net.address("w1").replace(".", "\\.") + ":" + PORT
+                + " is busy with run \\S+ of the coordinator at " + net.address("coord").replace(".", "\\.")
+                + ":\\d+; wait for it to end or stop that coordinator"), refusal);
+
+        try (OffsetWatch watch = new OffsetWatch(topic)) {
+            long killedAt = System.nanoTime();
+            first.destroyForcibly();
+            first.waitFor(10, TimeUnit.SECONDS);
+            assertIdleWithin("w1", w1, killedAt, 10);
+            assertIdleWithin("w2", w2, killedAt, 10);
+            Thread.sleep(2_000);
+            double lastWrite = watch.lastChangeAfter(killedAt);
+            assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the coordinator was killed");
+        }
+        // the workers serve the next coordinator
+        Path next = dir.resolve("next");
+        topic = topic + "-next";
+        Process third = startCoordinator("next", next, 3);
+        assertTrue(third.waitFor(90, TimeUnit.SECONDS), "next run did not finish");
+        assertEquals(0, third.exitValue(), output("next"));
+        JsonNode result = result(next);
+        assertEquals("COMPLETED", result.get("status").asText());
+        assertEquals(result.get("summary").get("acked").asLong(), result.get("summary").get("received").asLong());
+    }
+
+    @Test
+    void shouldStopEveryWorkerWhenTheCoordinatorIsCutOff() throws Exception {
+        Process w1 = startWorker("w1");
+        Process w2 = startWorker("w2");
+        Path out = dir.resolve("cut-coordinator");
+        Process coordinator = startCoordinator("coordinator", out, 60);
+        awaitProgressLines("coordinator", coordinator, 3);
+        try (OffsetWatch watch = new OffsetWatch(topic)) {
+            long cutAt = System.nanoTime();
+            net.cut("coord");
+            assertIdleWithin("w1", w1, cutAt, 10);
+            assertIdleWithin("w2", w2, cutAt, 10);
+            Thread.sleep(2_000);
+            double lastWrite = watch.lastChangeAfter(cutAt);
+            assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the coordinator was cut off");
+            // the coordinator, alone, loses both workers and ends with what it gathered
+            assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "cut-off coordinator did not end");
+            assertEquals(1, coordinator.exitValue(), output("coordinator"));
+            JsonNode result = result(out);
+            assertEquals("FAILED", result.get("status").asText());
+            assertEquals(2, result.get("lostWorkers").size(), result.get("lostWorkers").toString());
+            assertEquals(List.of(), issuesAbout(result, "(stop)"), "a lost worker is not stopped, nor waited for");
+        }
+    }
+
+    private Process startWorker(String host) throws Exception {
+        Process p = procs.startIn(net.inside(host), host, "worker", "--bind", net.address(host), "--port", "" + PORT,
+                "--id", host, "--token-file", token.toString(), "--tls-cert", workerCert.cert().toString(),
+                "--tls-key", workerCert.key().toString());
+        KbenchProcesses.awaitListening(net.address(host), PORT, p);
+        return p;
+    }
+
+    private Process startCoordinator(String name, Path out, int seconds) throws Exception {
+        Path workload = dir.resolve(name + "-" + topic + ".yaml");
+        Files.writeString(workload, """
+                name: %s
+                topicNames: [%s]
+                partitionsPerTopic: %d
+                messageSize: 100
+                producersPerTopic: 2
+                consumersPerSubscription: 2
+                producerRate: 4000
+                durationSeconds: %d
+                """.formatted(name, topic, PARTITIONS, seconds));
+        return procs.startIn(net.inside("coord"), name, "run", "--workers",
+                net.address("w1") + ":" + PORT + "," + net.address("w2") + ":" + PORT,
+                "--token-file", token.toString(), "--tls", "--tls-ca", ca.caFile().toString(),
+                "--bootstrap-servers", kafka.bootstrapServers(), "--keep-topics", "--output", out.toString(),
+                workload.toString());
+    }
+
+    private void awaitProgressLines(String name, Process p, int lines) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (procs.output(name).lines().filter(l -> l.contains("| pub ")).count() < lines) {
+            assertTrue(p.isAlive(), () -> name + " exited early: " + output(name));
+            assertTrue(System.nanoTime() < deadline, () -> name + " printed no progress: " + output(name));
+            Thread.sleep(100);
+        }
+    }
+
+    private String output(String name) {
+        try {
+            return procs.output(name) + procs.errors(name);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private static JsonNode result(Path out) throws IOException {
+        return new ObjectMapper().readTree(out.resolve("result.json").toFile());
+    }
+
+    private void assertFailedWithLost(JsonNode result, String worker) {
+        assertEquals("FAILED", result.get("status").asText());
+        assertTrue(result.get("error").asText().contains(net.address(worker) + ":" + PORT), result.get("error").asText());
+        JsonNode lost = result.get("lostWorkers");
+        assertEquals(1, lost.size(), lost.toString());
+        assertEquals(worker, lost.get(0).get("id").asText());
+        assertTrue(lost.get(0).get("lastInterval").asLong() >= 2, lost.toString());
+        // what was gathered before the loss is kept
+        assertTrue(result.get("intervals").size() >= 4, "intervals " + result.get("intervals").size());
+        assertTrue(result.get("summary").get("acked").asLong() > 4000, result.get("summary").toString());
+        assertTrue(result.get("summary").get("publishLatencyMicros").get("count").asLong() > 0);
+    }
+
+    private static List<String> issuesAbout(JsonNode result, String text) {
+        List<String> out = new ArrayList<>();
+        result.get("issues").forEach(i -> {
+            if (i.asText().contains(text)) {
+                out.add(i.asText());
+            }
+        });
+        return out;
+    }
+
+    private ClientSecurity security() {
+        return new ClientSecurity(ClusterToken.resolve(token, Map.of()), true, ca.caFile(), null, null, null);
+    }
+
+    private void assertIdle(String host, Process p) throws Exception {
+        assertIdleWithin(host, p, System.nanoTime(), 15);
+    }
+
+    /** The worker answers Identify as idle within {@code seconds} of {@code sinceNanos}. */
+    private void assertIdleWithin(String host, Process p, long sinceNanos, int seconds) throws Exception {
+        try (WorkerClient c = new WorkerClient(net.address(host) + ":" + PORT, security())) {
+            String busy = "?";
+            while (System.nanoTime() - sinceNanos < TimeUnit.SECONDS.toNanos(seconds)) {
+                assertTrue(p.isAlive(), host + " exited");
+                try {
+                    busy = c.identify().busyRunId();
+                    if (busy.isEmpty()) {
+                        return;
+                    }
+                } catch (RuntimeException notYet) {
+                    busy = notYet.getMessage();
+                }
+                Thread.sleep(200);
+            }
+            throw new AssertionError(host + " still busy " + seconds + " s later: " + busy);
+        }
+    }
+
+    /** Polls the end offsets of a topic's partitions and remembers when they last grew. */
+    private final class OffsetWatch implements AutoCloseable {
+        private final Admin admin;
+        private final Thread poller;
+        private final List<TopicPartition> partitions = new ArrayList<>();
+        private volatile long lastChange = System.nanoTime();
+        private volatile boolean stop;
+
+        OffsetWatch(String topic) {
+            Properties p = new Properties();
+            p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+            admin = Admin.create(p);
+            for (int i = 0; i < PARTITIONS; i++) {
+                partitions.add(new TopicPartition(topic, i));
+            }
+            poller = new Thread(this::poll, "offset-watch");
+            poller.setDaemon(true);
+            poller.start();
+        }
+
+        private void poll() {
+            long last = -1;
+            while (!stop) {
+                try {
+                    Map<TopicPartition, OffsetSpec> q = new java.util.HashMap<>();
+                    partitions.forEach(tp -> q.put(tp, OffsetSpec.latest()));
+                    long sum = 0;
+                    for (var e : admin.listOffsets(q).all().get(5, TimeUnit.SECONDS).values()) {
+                        sum += e.offset();
+                    }
+                    if (sum != last) {
+                        last = sum;
+                        lastChange = System.nanoTime();
+                    }
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    // the broker is busy: ask again
+                }
+            }
+        }
+
+        /** Seconds from {@code nanos} to the last growth of the end offsets (negative: before it). */
+        double lastChangeAfter(long nanos) {
+            return (lastChange - nanos) / 1e9;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            poller.interrupt();
+            poller.join(5_000);
+            admin.close();
+        }
+    }
+}
