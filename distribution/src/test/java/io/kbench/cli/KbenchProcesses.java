@@ -34,8 +34,15 @@ final class KbenchProcesses implements AutoCloseable {
 
     /** Starts a kbench command behind {@code prefix} (e.g. {@code ip netns exec NS}, which execs it). */
     Process startIn(List<String> prefix, String name, String... args) throws IOException {
+        return start(prefix, List.of(), name, args);
+    }
+
+    /** Starts a kbench command behind {@code prefix} with extra JVM options ({@code -Dkey=value}). */
+    Process start(List<String> prefix, List<String> jvmOptions, String name, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of(javaBin(), "-Xmx512m", "-jar", jar.toString()));
+        cmd.addAll(List.of(javaBin(), "-Xmx512m"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(logs.resolve(name + ".out").toFile())
@@ -43,6 +50,11 @@ final class KbenchProcesses implements AutoCloseable {
                 .start();
         started.add(p);
         return p;
+    }
+
+    /** The directory holding every started process's output files. */
+    Path logDirectory() {
+        return logs;
     }
 
     String output(String name) throws IOException {

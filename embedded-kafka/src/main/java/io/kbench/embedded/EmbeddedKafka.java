@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -59,8 +61,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
+    /** The SASL mechanism of {@link Builder#scramUser}'s listener. */
+    public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+    private static final String BROKER_USER = "kbench-broker";
+
     private final Path dir;
     private final String host;
+    private final Map<String, String> clientConfig;
     private final List<Node> nodes;
     private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
     private volatile String fault;
@@ -68,10 +75,11 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private record Node(int id, int port, int controllerPort, Properties config, KafkaRaftServer server) { }
 
-    private EmbeddedKafka(Path dir, String host, List<Node> nodes) {
+    private EmbeddedKafka(Path dir, String host, List<Node> nodes, Map<String, String> clientConfig) {
         this.dir = dir;
         this.host = host;
         this.nodes = nodes;
+        this.clientConfig = Map.copyOf(clientConfig);
     }
 
     public static Builder builder() {
@@ -84,6 +92,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = 0;
         private final Properties overrides = new Properties();
+        private String scramUser;
+        private String scramPassword;
+        private String brokerPassword;
 
         /** Number of combined broker+controller nodes (1 to 9). */
         public Builder nodes(int count) {
@@ -106,6 +117,18 @@ public final class EmbeddedKafka implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serve clients over SASL_PLAINTEXT with {@value #SCRAM_MECHANISM} only, and create this user's
+         * credentials when the storage is formatted (brokers talk to each other as a user of their own). The
+         * controller listener stays plaintext. {@link #clientConfig()} holds what a client needs.
+         */
+        public Builder scramUser(String user, String password) {
+            this.scramUser = user;
+            this.scramPassword = password;
+            this.brokerPassword = Uuid.randomUuid().toString();
+            return this;
+        }
+
         /** A broker config applied to every node, overriding kbench's defaults. */
         public Builder config(String key, String value) {
             overrides.setProperty(key, value);
@@ -125,7 +148,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temp dir for the embedded broker", e);
         }
-        EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>());
+        Map<String, String> clients = new LinkedHashMap<>();
+        if (b.scramUser != null) {
+            clients.put("security.protocol", "SASL_PLAINTEXT");
+            clients.put("sasl.mechanism", SCRAM_MECHANISM);
+            clients.put("sasl.jaas.config", jaas(b.scramUser, b.scramPassword));
+        }
+        EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>(), clients);
         try {
             List<int[]> ports = new ArrayList<>();
             for (int i = 0; i < b.nodes; i++) {
@@ -144,8 +173,22 @@ public final class EmbeddedKafka implements AutoCloseable {
                 int nodeId = i + 1;
                 int[] p = ports.get(i);
                 Properties props = nodeConfig(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters.toString(), rf);
+                List<String> scram = new ArrayList<>();
+                if (b.scramUser != null) {
+                    String listener = "SASL_PLAINTEXT";
+                    props.setProperty("listeners", listener + "://" + b.host + ":" + p[0] + ",CONTROLLER://" + b.host + ":" + p[1]);
+                    props.setProperty("advertised.listeners", listener + "://" + b.host + ":" + p[0]);
+                    props.setProperty("inter.broker.listener.name", listener);
+                    props.setProperty("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:PLAINTEXT");
+                    props.setProperty("sasl.enabled.mechanisms", SCRAM_MECHANISM);
+                    props.setProperty("sasl.mechanism.inter.broker.protocol", SCRAM_MECHANISM);
+                    props.setProperty("listener.name.sasl_plaintext." + SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT)
+                            + ".sasl.jaas.config", jaas(BROKER_USER, b.brokerPassword));
+                    scram.add(SCRAM_MECHANISM + "=[name=" + BROKER_USER + ",password=" + b.brokerPassword + "]");
+                    scram.add(SCRAM_MECHANISM + "=[name=" + b.scramUser + ",password=" + b.scramPassword + "]");
+                }
                 props.putAll(b.overrides);
-                format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId);
+                format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId, scram);
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
                     server.startup();
@@ -193,14 +236,24 @@ public final class EmbeddedKafka implements AutoCloseable {
         return p;
     }
 
-    private static void format(Path propsFile, Properties props, String clusterId) throws IOException {
+    private static String jaas(String user, String password) {
+        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
+                + "\" password=\"" + password + "\";";
+    }
+
+    private static void format(Path propsFile, Properties props, String clusterId, List<String> scram) throws IOException {
         try (OutputStream out = Files.newOutputStream(propsFile)) {
             props.store(out, "kbench embedded node");
         }
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int rc;
         try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "--cluster-id", clusterId, "--config", propsFile.toString()}, ps);
+            List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", propsFile.toString()));
+            for (String credential : scram) {
+                args.add("--add-scram");
+                args.add(credential);
+            }
+            rc = StorageTool.execute(args.toArray(new String[0]), ps);
         }
         if (rc != 0) {
             throw new IllegalStateException("formatting " + propsFile + " failed (" + rc + "): "
@@ -211,6 +264,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private void awaitReady() throws Exception {
         Properties p = new Properties();
         p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.putAll(clientConfig);
         try (Admin admin = Admin.create(p)) {
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
             while (true) {
@@ -248,6 +302,15 @@ public final class EmbeddedKafka implements AutoCloseable {
     public String bootstrapServers() {
         return nodes.stream().sorted(Comparator.comparingInt(Node::id))
                 .map(n -> host + ":" + n.port()).collect(Collectors.joining(","));
+    }
+
+    /**
+     * What a client needs besides bootstrap servers: empty for the plaintext default; with
+     * {@link Builder#scramUser}, {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config}
+     * (which holds the password).
+     */
+    public Map<String, String> clientConfig() {
+        return clientConfig;
     }
 
     /** Number of nodes. */

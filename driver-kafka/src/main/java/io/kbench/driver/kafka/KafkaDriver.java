@@ -76,6 +76,12 @@ final class KafkaDriver implements Driver {
             throw new DriverException("cannot reach Kafka at " + bootstrap() + ": no broker answered within "
                     + timeout.toSeconds() + " s", e, true);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.AuthenticationException
+                    || e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {
+                // reached, but refused: the profile's security settings are wrong, not the network
+                throw new DriverException("Kafka at " + bootstrap() + " refused the client: " + rootMessage(e)
+                        + " (check security.protocol, sasl.* and ssl.* in the profile)", e, true);
+            }
             throw new DriverException("cannot reach Kafka at " + bootstrap() + ": " + rootMessage(e), e, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
