@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Failures of separate hosts: two workers and the coordinator each in a network namespace of their own (its
  * own address, reached over a bridge), the broker in the root namespace. Workers run as they would in
  * production: cluster token and TLS. A worker is killed or cut off mid-run, the coordinator is killed or cut
- * off mid-run, and a second coordinator tries to take busy workers.
+ * off mid-run, a second coordinator tries to take busy workers, and the broker cannot be reached at all.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class NetnsFailuresIT {
@@ -99,13 +99,15 @@ class NetnsFailuresIT {
         try (OffsetWatch watch = new OffsetWatch(topic)) {
             long killedAt = System.nanoTime();
             w2.destroyForcibly();
+            double noticed = secondsUntil("coordinator", "run failed: ", killedAt);
+            assertTrue(noticed < 3, "the coordinator noticed the killed worker after " + noticed + " s");
             assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator still running 60 s after a worker was killed");
-            double noticed = (System.nanoTime() - killedAt) / 1e9;
+            double finished = (System.nanoTime() - killedAt) / 1e9;
             assertEquals(1, coordinator.exitValue(), output("coordinator"));
             Thread.sleep(3_000);
             double lastWrite = watch.lastChangeAfter(killedAt);
             assertTrue(lastWrite < 5, "the remaining worker still produced " + lastWrite + " s after the kill");
-            assertTrue(noticed < 30, "the coordinator took " + noticed + " s to finish");
+            assertTrue(finished < 30, "the coordinator took " + finished + " s to finish");
 
             JsonNode result = result(out);
             assertFailedWithLost(result, "w2");
@@ -125,14 +127,16 @@ class NetnsFailuresIT {
         try (OffsetWatch watch = new OffsetWatch(topic)) {
             long cutAt = System.nanoTime();
             net.cut("w2");
+            double noticed = secondsUntil("coordinator", "run failed: ", cutAt);
+            assertTrue(noticed < 8, "the coordinator noticed the silent worker after " + noticed + " s");
             assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator still running 60 s after a worker was cut off");
-            double noticed = (System.nanoTime() - cutAt) / 1e9;
+            double finished = (System.nanoTime() - cutAt) / 1e9;
             assertEquals(1, coordinator.exitValue(), output("coordinator"));
             Thread.sleep(3_000);
             double lastWrite = watch.lastChangeAfter(cutAt);
             // keepalive notices the silent worker within about 4 s; the other stops within 5 s of that
             assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the cut");
-            assertTrue(noticed < 30, "the coordinator took " + noticed + " s to finish");
+            assertTrue(finished < 30, "the coordinator took " + finished + " s to finish");
             assertFailedWithLost(result(out), "w2");
             assertIdle("w1", w1);
             // the cut-off worker lost its lease too: once reachable again it is idle
@@ -204,6 +208,22 @@ class NetnsFailuresIT {
         }
     }
 
+    @Test
+    void shouldSayOneLineAndLeaveNoWorkerWaitingWhenTheBrokerIsUnreachableAtStart() throws Exception {
+        Process w1 = startWorker("w1");
+        Process w2 = startWorker("w2");
+        String nowhere = net.hostAddress() + ":1"; // the broker's host, a port nothing listens on
+        Process coordinator = startCoordinator("coordinator", dir.resolve("no-broker"), 10, nowhere);
+        assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator waited for an unreachable broker");
+        assertEquals(2, coordinator.exitValue(), output("coordinator"));
+        String line = procs.errors("coordinator").strip();
+        assertEquals(1, line.lines().count(), line);
+        assertTrue(line.startsWith("kbench: worker " + net.address("w1") + ":" + PORT + " (prepare): cannot reach Kafka at "
+                + nowhere), line);
+        assertIdle("w1", w1);
+        assertIdle("w2", w2);
+    }
+
     private Process startWorker(String host) throws Exception {
         Process p = procs.startIn(net.inside(host), host, "worker", "--bind", net.address(host), "--port", "" + PORT,
                 "--id", host, "--token-file", token.toString(), "--tls-cert", workerCert.cert().toString(),
@@ -213,6 +233,10 @@ class NetnsFailuresIT {
     }
 
     private Process startCoordinator(String name, Path out, int seconds) throws Exception {
+        return startCoordinator(name, out, seconds, kafka.bootstrapServers());
+    }
+
+    private Process startCoordinator(String name, Path out, int seconds, String bootstrap) throws Exception {
         Path workload = dir.resolve(name + "-" + topic + ".yaml");
         Files.writeString(workload, """
                 name: %s
@@ -227,7 +251,7 @@ class NetnsFailuresIT {
         return procs.startIn(net.inside("coord"), name, "run", "--workers",
                 net.address("w1") + ":" + PORT + "," + net.address("w2") + ":" + PORT,
                 "--token-file", token.toString(), "--tls", "--tls-ca", ca.caFile().toString(),
-                "--bootstrap-servers", kafka.bootstrapServers(), "--keep-topics", "--output", out.toString(),
+                "--bootstrap-servers", bootstrap, "--keep-topics", "--output", out.toString(),
                 workload.toString());
     }
 
@@ -238,6 +262,15 @@ class NetnsFailuresIT {
             assertTrue(System.nanoTime() < deadline, () -> name + " printed no progress: " + output(name));
             Thread.sleep(100);
         }
+    }
+
+    /** Seconds from {@code sinceNanos} until a line starting with {@code prefix} is in {@code name}'s output. */
+    private double secondsUntil(String name, String prefix, long sinceNanos) throws Exception {
+        while (procs.output(name).lines().noneMatch(l -> l.startsWith(prefix))) {
+            assertTrue(System.nanoTime() - sinceNanos < TimeUnit.SECONDS.toNanos(60), name + " never printed " + prefix);
+            Thread.sleep(50);
+        }
+        return (System.nanoTime() - sinceNanos) / 1e9;
     }
 
     private String output(String name) {
