@@ -42,10 +42,12 @@ import io.kbench.protocol.Versions;
  * assigned), start all at one agreed instant, merge the snapshot streams while printing progress, let
  * consumers drain, stop, and write {@code result.json}.
  *
- * <p>Setup problems (unreachable worker or cluster, a worker busy with another run, a refused assignment)
- * throw {@link UserException} before any load starts. A failure during the run (a stream breaks, a worker
- * aborts) stops every other worker, writes the results gathered so far with status FAILED, and returns a
- * failed {@link Outcome}. No worker is left with load running: the run streams are their leases.
+ * <p>Setup problems (unreachable worker or cluster, a worker busy with another run or refusing this
+ * coordinator, a refused assignment) throw {@link UserException} before any load starts. A failure during the
+ * run (a worker's connection lost, a worker aborting, {@code maxSendErrors} exceeded, a fault that failed)
+ * stops every other worker at once, writes the results gathered so far with status FAILED and the lost
+ * workers named, and returns a failed {@link Outcome}. No worker is left with load running: the run streams
+ * are their leases. A workload's faults are carried out on the local cluster by a thread of their own.
  *
  * <p>Threads: {@link #run()} on the caller's thread; snapshots arrive on gRPC threads and go through the
  * synchronized {@link IntervalMerger} and {@link ProgressPrinter}.
@@ -342,18 +344,16 @@ public final class RunController {
                     catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
                     workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
         }
+        List<ResultDocument.LostWorker> lostWorkers = new ArrayList<>();
         for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
-            printer.info("  lost worker " + ids.get(l.getKey()).id() + ": " + l.getValue()
-                    + "; the other workers were stopped");
+            String id = ids.get(l.getKey()).id();
+            lostWorkers.add(new ResultDocument.LostWorker(id, clients.get(l.getKey()).address(), l.getValue(),
+                    merger.received(id) - 1));
+            printer.info("  lost worker " + id + ": " + l.getValue() + "; the other workers were stopped");
         }
         issues.forEach(i -> printer.info("  issue: " + i));
         Path file = null;
         try {
-            List<ResultDocument.LostWorker> lostWorkers = new ArrayList<>();
-            for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
-                lostWorkers.add(new ResultDocument.LostWorker(ids.get(l.getKey()).id(), clients.get(l.getKey()).address(),
-                        l.getValue(), merger.received(ids.get(l.getKey()).id()) - 1));
-            }
             file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
                     entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp,
                     rebalanceMicros, issues, lostWorkers, faults));

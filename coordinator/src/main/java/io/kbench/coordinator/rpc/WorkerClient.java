@@ -359,14 +359,14 @@ public final class WorkerClient implements AutoCloseable {
     public void stop(String runId, List<String> deleteTopics, boolean runFailed) {
         Context.CancellableContext ctx = Context.current().withCancellation();
         stopContext = ctx;
+        Context previous = ctx.attach();
         try {
-            ctx.call(() -> call(STOP_TIMEOUT).stop(StopRequest.newBuilder().setRunId(runId)
-                    .addAllDeleteTopics(deleteTopics).setRunFailed(runFailed).build()));
+            call(STOP_TIMEOUT).stop(StopRequest.newBuilder().setRunId(runId)
+                    .addAllDeleteTopics(deleteTopics).setRunFailed(runFailed).build());
         } catch (StatusRuntimeException e) {
             throw translate(e, "stop");
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         } finally {
+            ctx.detach(previous);
             ctx.cancel(null);
         }
     }
