@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -141,17 +138,9 @@ class FaultsIT {
                 faults:
                   - {at: 1, action: stop, broker: 1}
                 """);
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            rc = Main.execute("run", "--bootstrap-servers", "127.0.0.1:9", workload.toString());
-        } finally {
-            System.setErr(saved);
-        }
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertEquals(2, rc, text);
+        InProcessRun.Outcome o = InProcessRun.execute("run", "--bootstrap-servers", "127.0.0.1:9", workload.toString());
+        String text = o.stderr();
+        assertEquals(2, o.exitCode(), text);
         assertEquals(1, text.lines().count(), text);
         assertTrue(text.startsWith("kbench: workload foreign schedules faults: they act only on the embedded cluster"), text);
         assertFalse(text.contains("\tat "), text);

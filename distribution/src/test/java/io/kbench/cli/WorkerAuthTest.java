@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -175,18 +172,10 @@ class WorkerAuthTest {
         try (WorkerServer w = worker(new WorkerSecurity(GOOD, null, null, null, false))) {
             Path workload = dir.resolve("tiny.yaml");
             Files.writeString(workload, "topics: 1\nmessageSize: 10\nproducerRate: 10\ndurationSeconds: 1\n");
-            PrintStream saved = System.err;
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int rc;
-            try {
-                System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-                rc = Main.execute("run", "--workers", "127.0.0.1:" + w.port(), "--bootstrap-servers", "127.0.0.1:9",
-                        workload.toString());
-            } finally {
-                System.setErr(saved);
-            }
-            String text = err.toString(StandardCharsets.UTF_8);
-            assertEquals(2, rc, text);
+            InProcessRun.Outcome o = InProcessRun.execute("run", "--workers", "127.0.0.1:" + w.port(),
+                    "--bootstrap-servers", "127.0.0.1:9", workload.toString());
+            String text = o.stderr();
+            assertEquals(2, o.exitCode(), text);
             // the worker shares this JVM and logs the refusal on stderr too; the command's own output is one line
             assertEquals(List.of("kbench: worker w-auth refused the call: no cluster token presented (give the "
                     + "coordinator the workers' token with --token-file or $KBENCH_TOKEN)"),
