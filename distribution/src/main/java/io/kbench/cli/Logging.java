@@ -2,8 +2,8 @@ package io.kbench.cli;
 
 /**
  * Log levels for slf4j-simple, set before the first logger is made: the run command's console is for
- * progress lines, so only warnings of kbench and errors of Kafka show; a worker or broker logs kbench's
- * info lines. Any level can be overridden with -Dorg.slf4j.simpleLogger.log.NAME=LEVEL in KBENCH_JAVA_OPTS.
+ * progress lines, so only warnings of kbench and errors of Kafka's clients show (the embedded cluster's own
+ * server logs are off); a worker or broker logs kbench's info lines. Any level can be overridden with -Dorg.slf4j.simpleLogger.log.NAME=LEVEL in KBENCH_JAVA_OPTS.
  */
 final class Logging {
     private Logging() { }
@@ -14,6 +14,16 @@ final class Logging {
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        if (!server) {
+            // the embedded cluster of a run is kbench's own: its nodes' logs (a multi-node cluster shutting
+            // down logs raft resignation timeouts and request races with stack traces) are not the run's
+            // business; a fatal fault still shows through io.kbench.embedded, client errors through the run
+            for (String serverSide : new String[] {"kafka", "state.change.logger", "org.apache.kafka.raft",
+                "org.apache.kafka.controller", "org.apache.kafka.server", "org.apache.kafka.storage",
+                "org.apache.kafka.metadata", "org.apache.kafka.image", "org.apache.kafka.coordinator"}) {
+                setDefault("org.slf4j.simpleLogger.log." + serverSide, "off");
+            }
+        }
         setDefault("org.slf4j.simpleLogger.log.io.kbench", server ? "info" : "warn");
         setDefault("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
         setDefault("org.slf4j.simpleLogger.log.kafka", "error");
