@@ -67,8 +67,10 @@ class FaultsIT {
                 marked.add(i.get("index").asLong());
             }
         }
-        // down from 6 s to the restart's end (some seconds after 14 s): intervals 6 .. 14 at least
-        assertTrue(marked.size() >= 8 && marked.get(0) == 6, "marked intervals " + marked);
+        // down from the stop request at 6 s (interval 6, or 7 if the fault thread was late) until the restart
+        // completed, some time after 14 s: interval 14 at least
+        assertTrue(!marked.isEmpty() && marked.get(0) >= 6 && marked.get(0) <= 7, "marked intervals " + marked);
+        assertTrue(marked.get(marked.size() - 1) >= 14, "marked intervals " + marked);
         for (int k = 1; k < marked.size(); k++) {
             assertEquals(marked.get(k - 1) + 1, marked.get(k), "one contiguous window: " + marked);
         }
@@ -100,9 +102,12 @@ class FaultsIT {
         }
         assertEquals(failed, inIntervals, "failures are counted per interval");
         assertTrue(shown, "the send errors are shown in the intervals");
-        // after the restart the producers send again
-        JsonNode last = r.get("intervals").get(r.get("intervals").size() - 3);
-        assertTrue(last.get("publish").get("acked").asLong() > 500, last.toString());
+        // after the restart (9 s, serving again a few seconds later) the producers send again
+        boolean resumed = false;
+        for (JsonNode i : r.get("intervals")) {
+            resumed |= i.get("index").asLong() >= 10 && i.get("publish").get("acked").asLong() >= 500;
+        }
+        assertTrue(resumed, "acknowledged sends after the restart");
     }
 
     @Test
