@@ -67,6 +67,10 @@ public final class WorkerCommand implements Callable<Integer> {
                         + " is readable by other users; chmod 600 it");
             }
             security = new WorkerSecurity(token, tlsCert, tlsKey, tlsClientCa, insecure);
+            if (token != null && tlsCert == null && !WorkerSecurity.loopback(bind)) {
+                System.err.println("kbench worker: note: without TLS the cluster token crosses the network in clear "
+                        + "text (--tls-cert/--tls-key, see docs/operations.md)");
+            }
             server = WorkerServer.start(bind, port, id, skewMicros == 0 ? MicrosClock.SYSTEM : new MicrosClock(skewMicros),
                     security);
         } catch (java.io.UncheckedIOException | IllegalArgumentException e) {

@@ -91,7 +91,8 @@ public record WorkerSecurity(ClusterToken token, Path certFile, Path keyFile, Pa
         return s.toString();
     }
 
-    static boolean loopback(String bind) {
+    /** True when {@code bind} is a loopback address (only this host can connect). */
+    public static boolean loopback(String bind) {
         try {
             return InetAddress.getByName(bind).isLoopbackAddress();
         } catch (UnknownHostException e) {

@@ -72,6 +72,12 @@ final class Session implements AutoCloseable {
             }
             this.bootstrap = bootstrap;
             this.addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : List.copyOf(workers);
+            if (this.security.token() != null && !this.security.tls()
+                    && workers.stream().anyMatch(w -> !w.startsWith("127.") && !w.startsWith("localhost:")
+                            && !w.startsWith("[::1]:"))) {
+                info.println("note: the cluster token and the run's settings go to the workers without TLS; anyone on "
+                        + "the network path can read them (--tls, see docs/operations.md)");
+            }
         } catch (RuntimeException e) {
             close();
             throw e;
