@@ -180,6 +180,8 @@ class NetnsFailuresIT {
             Thread.sleep(2_000);
             double lastWrite = watch.lastChangeAfter(killedAt);
             assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the coordinator was killed");
+            // the workers closed their clients: no consumer of the run is still a group member
+            assertEquals(Map.of(), watch.groupMembers(), "consumers still in their groups");
         }
         // the workers serve the next coordinator
         Path next = dir.resolve("next");
@@ -373,6 +375,19 @@ class NetnsFailuresIT {
                     // the broker is busy: ask again
                 }
             }
+        }
+
+        /** Members per consumer group on the cluster, for groups that have any. */
+        Map<String, Integer> groupMembers() throws Exception {
+            List<String> groups = new ArrayList<>();
+            admin.listGroups().all().get(10, TimeUnit.SECONDS).forEach(g -> groups.add(g.groupId()));
+            Map<String, Integer> members = new java.util.TreeMap<>();
+            admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS).forEach((id, d) -> {
+                if (!d.members().isEmpty()) {
+                    members.put(id, d.members().size());
+                }
+            });
+            return members;
         }
 
         /** Seconds from {@code nanos} to the last growth of the end offsets (negative: before it). */
