@@ -396,10 +396,14 @@ class NetnsFailuresIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop = true;
             poller.interrupt();
-            poller.join(5_000);
+            try {
+                poller.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             admin.close();
         }
     }
