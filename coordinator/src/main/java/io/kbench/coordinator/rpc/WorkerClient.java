@@ -132,20 +132,7 @@ public final class WorkerClient implements AutoCloseable {
             builder.usePlaintext();
         }
         if (security.token() != null) {
-            ClusterToken token = security.token();
-            builder.intercept(new ClientInterceptor() {
-                @Override
-                public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options,
-                                                             Channel next) {
-                    return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-                        @Override
-                        public void start(Listener<R> listener, Metadata headers) {
-                            token.addTo(headers);
-                            super.start(listener, headers);
-                        }
-                    };
-                }
-            });
+            builder.intercept(new TokenHeader(security.token()));
         }
         this.channel = builder
                 .keepAliveTime(2, TimeUnit.SECONDS)
@@ -419,6 +406,20 @@ public final class WorkerClient implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** Adds the cluster token to the headers of every call on the channel. */
+    private record TokenHeader(ClusterToken token) implements ClientInterceptor {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+                @Override
+                public void start(Listener<R> listener, Metadata headers) {
+                    token.addTo(headers);
+                    super.start(listener, headers);
+                }
+            };
+        }
     }
 
     @Override
