@@ -385,11 +385,11 @@ public final class WorkerClient implements AutoCloseable {
             String cause = s.getCause() != null && s.getCause().getMessage() != null ? s.getCause().getMessage() : desc;
             cause = cause.replaceFirst("^.*failed with error\\(-?\\d+\\): ", "");
             return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE,
-                    "cannot reach worker " + address + " (" + what + "): " + cause, e);
+                    "cannot reach worker " + address + " (" + what + "): " + cause + tlsHint(cause), e);
         }
-        if (s.getCode() == Status.Code.UNAVAILABLE && !tls && desc.contains("Network closed")) {
+        if (s.getCode() == Status.Code.UNAVAILABLE && desc.contains("Network closed")) {
             return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE, "worker " + address + " (" + what
-                    + ") closed the connection: " + desc + " (if the worker serves TLS, give --tls and --tls-ca)", e);
+                    + ") closed the connection: " + desc + tlsHint(desc), e);
         }
         WorkerCallException.Kind kind = switch (s.getCode()) {
             case INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND -> WorkerCallException.Kind.REFUSED;
@@ -397,6 +397,15 @@ public final class WorkerClient implements AutoCloseable {
             default -> WorkerCallException.Kind.FAILED;
         };
         return new WorkerCallException(kind, "worker " + address + " (" + what + "): " + desc, e);
+    }
+
+    /**
+     * A TLS worker answers a plaintext client by closing or resetting the connection, which looks like any
+     * dropped connection: say what is the likely cause.
+     */
+    private String tlsHint(String failure) {
+        boolean dropped = failure.contains("reset") || failure.contains("Network closed");
+        return !tls && dropped ? " (if the worker serves TLS, give --tls and --tls-ca)" : "";
     }
 
     private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
