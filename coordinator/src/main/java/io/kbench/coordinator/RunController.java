@@ -50,7 +50,9 @@ import io.kbench.protocol.Versions;
  * are their leases. A workload's faults are carried out on the local cluster by a thread of their own.
  *
  * <p>Threads: {@link #run()} on the caller's thread; snapshots arrive on gRPC threads and go through the
- * synchronized {@link IntervalMerger} and {@link ProgressPrinter}.
+ * synchronized {@link IntervalMerger} and {@link ProgressPrinter}; during the run, {@code kbench-clock-recheck}
+ * re-estimates clocks, {@code kbench-stream-watch} declares silent workers lost ({@link StreamWatch}) and
+ * {@code kbench-faults} carries out the workload's faults.
  */
 public final class RunController {
     /** Pings per worker; the first ones are slow (class loading, JIT), best-of-N keeps the tightest. */
@@ -96,6 +98,8 @@ public final class RunController {
     /** When a backlog run's consumers were released (coordinator µs), 0 before. */
     private volatile long releaseMicros;
     private final CountDownLatch done = new CountDownLatch(1);
+    /** Renews the workers' leases while the run goes; interrupted once every worker has stopped. */
+    private volatile Thread leaseThread;
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
                          RunReporter out) {
@@ -159,6 +163,10 @@ public final class RunController {
             }
             return run(clients);
         } finally {
+            Thread leases = leaseThread;
+            if (leases != null) {
+                leases.interrupt(); // also when the run ended with an exception
+            }
             clients.forEach(WorkerClient::close);
             done.countDown();
         }
@@ -213,12 +221,24 @@ public final class RunController {
         FaultTimeline faults = new FaultTimeline();
         printer.faults(faults);
         Map<Integer, String> lost = new java.util.concurrent.ConcurrentHashMap<>();
+        StreamWatch watch = new StreamWatch(clients.size(), runStart, options.intervalMicros());
+        // a worker whose connection broke, or that went silent: the run fails, its stream is given up, and
+        // intervals stop waiting for it
+        java.util.function.BiConsumer<Integer, String> loseWorker = (index, reason) -> {
+            failure.compareAndSet(null, reason);
+            watch.closed(index);
+            if (lost.putIfAbsent(index, reason) == null) {
+                clients.get(index).abandon();
+                merger.workerLost(ids.get(index).id()).forEach(printer::interval);
+            }
+        };
         for (int w = 0; w < clients.size(); w++) {
             WorkerClient c = clients.get(w);
             int index = w;
             c.run(runId, runStart, plannedEnd, new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(WorkerSnapshot s) {
+                    watch.heard(index, clock.micros());
                     try {
                         hlogs.add(s);
                         for (MergedInterval i : merger.add(s)) {
@@ -236,17 +256,18 @@ public final class RunController {
 
                 @Override
                 public void onError(String reason, boolean connectionLost) {
-                    failure.compareAndSet(null, reason);
                     if (connectionLost) {
-                        lost.put(index, reason);
-                        c.abandon();
-                        merger.workerLost(ids.get(index).id()).forEach(printer::interval);
+                        loseWorker.accept(index, reason);
+                    } else {
+                        failure.compareAndSet(null, reason);
+                        watch.closed(index);
                     }
                     ended.countDown();
                 }
 
                 @Override
                 public void onCompleted() {
+                    watch.closed(index);
                     ended.countDown();
                 }
             });
@@ -259,6 +280,14 @@ public final class RunController {
                 "kbench-clock-recheck");
         recheck.setDaemon(true);
         recheck.start();
+        // renewed until every worker has stopped: a worker whose lease lapses stops its load on its own
+        Thread leases = new Thread(() -> renewLeases(clients, runId, lost.keySet()), "kbench-lease");
+        leases.setDaemon(true);
+        leaseThread = leases;
+        leases.start();
+        Thread watcher = new Thread(() -> watchStreams(watch, clients, loseWorker), "kbench-stream-watch");
+        watcher.setDaemon(true);
+        watcher.start();
         Thread faulter = new Thread(() -> injectFaults(runStart, faults, printer), "kbench-faults");
         faulter.setDaemon(true);
         if (!workload.faults().isEmpty()) {
@@ -268,6 +297,7 @@ public final class RunController {
             awaitEnd(clients, runId, merger, plannedEnd, issues);
         } finally {
             recheck.interrupt();
+            watcher.interrupt();
             faulter.interrupt();
             try {
                 recheck.join(15_000);
@@ -292,6 +322,8 @@ public final class RunController {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             clients.forEach(WorkerClient::cancelRun);
+        } finally {
+            leases.interrupt();
         }
         merger.finish().forEach(printer::interval);
         hlogs.close();
@@ -561,6 +593,43 @@ public final class RunController {
                 }
                 if (changed) {
                     printer.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
+                }
+            }
+        } catch (InterruptedException e) {
+            // the run ended
+        }
+    }
+
+    /** Renews every reachable worker's lease about every second until interrupted (every worker stopped). */
+    private static void renewLeases(List<WorkerClient> clients, String runId, Set<Integer> lost) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                for (int i = 0; i < clients.size(); i++) {
+                    if (!lost.contains(i)) {
+                        clients.get(i).renewLease(runId);
+                    }
+                }
+                Thread.sleep(1_000);
+            }
+        } catch (InterruptedException e) {
+            // every worker has stopped
+        }
+    }
+
+    /**
+     * Until interrupted (the run ended), declares lost every worker whose run stream has brought no snapshot
+     * for longer than the watch's threshold.
+     */
+    private void watchStreams(StreamWatch watch, List<WorkerClient> clients,
+                              java.util.function.BiConsumer<Integer, String> loseWorker) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(200);
+                for (long[] s : watch.silent(clock.micros())) {
+                    int index = (int) s[0];
+                    loseWorker.accept(index, String.format("lost the connection to worker %s: no snapshot for %.1f s "
+                            + "(one is due every %d s)", clients.get(index).address(), s[1] / 1e6,
+                            options.intervalMicros() / 1_000_000));
                 }
             }
         } catch (InterruptedException e) {

@@ -53,6 +53,7 @@ final class LoadRun {
     private final long preparedAtNanos = System.nanoTime();
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
+    private volatile long leaseRenewedNanos;
     private volatile boolean finishing;
     private Thread snapshotThread;
     private long startMicros;
@@ -178,6 +179,7 @@ final class LoadRun {
             throw new IllegalStateException("run " + spec.runId() + " is " + state);
         }
         this.sink = to;
+        this.leaseRenewedNanos = System.nanoTime();
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         long endNanos = clock.localNanos(endCoordinatorMicros);
@@ -207,6 +209,16 @@ final class LoadRun {
     void startConsumers() {
         long now = clock.nanoClock().nanoTime();
         consumerLoops.forEach(c -> c.releaseAt(now));
+    }
+
+    /** The coordinator renewed the run's lease now. */
+    void renewLease() {
+        leaseRenewedNanos = System.nanoTime();
+    }
+
+    /** When the lease was last renewed ({@link System#nanoTime()}); the start counts as a renewal. */
+    long leaseRenewedNanos() {
+        return leaseRenewedNanos;
     }
 
     /** Moves the lease to a new stream (a coordinator retransmitting Run). */

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Holds the worker's one run at a time and applies the protocol's rules to it: a worker belongs to one run;
  * calls with the current run id are idempotent; a run that was prepared but never started within
- * {@link #PREPARED_TIMEOUT_SECONDS} (its coordinator went away) is dropped so the worker is free again.
+ * {@link #PREPARED_TIMEOUT_SECONDS} (its coordinator went away) is dropped so the worker is free again, and a
+ * running run whose lease has not been renewed for {@link #LEASE_TIMEOUT_MILLIS} is aborted.
  *
  * <p>Threads: gRPC handler threads call in; methods that change the current run are synchronized, and the
  * long parts of stopping happen outside the lock so Identify keeps answering.
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
 public final class RunManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunManager.class);
     static final long PREPARED_TIMEOUT_SECONDS = 60;
+    /** A running run whose lease has not been renewed for this long is aborted. */
+    public static final long LEASE_TIMEOUT_MILLIS = 5_000;
 
     private final String workerId;
     private final MicrosClock clock;
@@ -36,7 +39,7 @@ public final class RunManager implements AutoCloseable {
     public RunManager(String workerId, MicrosClock clock) {
         this.workerId = workerId;
         this.clock = clock;
-        watchdog.scheduleWithFixedDelay(this::dropAbandoned, 1, 1, TimeUnit.SECONDS);
+        watchdog.scheduleWithFixedDelay(this::dropAbandoned, 250, 250, TimeUnit.MILLISECONDS);
     }
 
     public String workerId() {
@@ -103,6 +106,15 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
+    /** Renews the lease of the running run {@code runId}; false when it is not running here. */
+    public synchronized boolean renewLease(String runId) {
+        if (current != null && current.spec().runId().equals(runId) && current.state() == LoadRun.State.RUNNING) {
+            current.renewLease();
+            return true;
+        }
+        return false;
+    }
+
     /** Releases the run's held consumers; a no-op for an unknown or ended run. */
     public synchronized void startConsumers(String runId) {
         if (current != null && current.spec().runId().equals(runId) && current.state() == LoadRun.State.RUNNING) {
@@ -154,6 +166,11 @@ public final class RunManager implements AutoCloseable {
         if (run != null && run.state() == LoadRun.State.PREPARED
                 && System.nanoTime() - run.preparedAtNanos() > TimeUnit.SECONDS.toNanos(PREPARED_TIMEOUT_SECONDS)) {
             run.abort("prepared but not started within " + PREPARED_TIMEOUT_SECONDS + " s");
+        }
+        if (run != null && run.state() == LoadRun.State.RUNNING
+                && System.nanoTime() - run.leaseRenewedNanos() > TimeUnit.MILLISECONDS.toNanos(LEASE_TIMEOUT_MILLIS)) {
+            run.abort("lease expired: no renewal from the coordinator at " + run.spec().coordinator() + " for "
+                    + LEASE_TIMEOUT_MILLIS / 1000 + " s");
         }
     }
 

@@ -21,13 +21,17 @@ import org.slf4j.LoggerFactory;
  * <p>Who may call is {@link WorkerSecurity}'s business: the cluster token is checked on every call before
  * anything else runs, and TLS (optionally mutual) wraps the connection.
  *
- * <p>"Started" means bound: {@link #start} returns once the port accepts connections. Keepalive pings
- * every few seconds let the worker notice a coordinator that vanished without closing its connection (host
- * down, network cut), which ends the run's lease. {@link #close()} aborts any run and waits a bounded time.
+ * <p>"Started" means bound: {@link #start} returns once the port accepts connections. A coordinator that
+ * vanished without closing its connection (host down, network cut) stops renewing the run's lease, which
+ * {@link RunManager} then ends; keepalive pings close such connections eventually. {@link #close()} aborts
+ * any run and waits a bounded time.
  */
 public final class WorkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerServer.class);
-    /** Keepalive ping interval and timeout: together the longest a dead coordinator can keep load running. */
+    /**
+     * Keepalive ping interval asked for, and timeout. gRPC holds pings at least 10 s apart whatever is asked,
+     * so a silent coordinator is found sooner by the lease ({@link RunManager#LEASE_TIMEOUT_MILLIS}).
+     */
     static final long KEEPALIVE_SECONDS = 2;
     /** Largest request accepted: a Prepare carries the payload file's values (at most 32 MiB of them). */
     static final int MAX_MESSAGE_BYTES = 48 * 1024 * 1024;

@@ -53,7 +53,9 @@ import io.kbench.protocol.rpc.WorkerGrpc;
  * to and from the coordinator's plain types. Failures surface as {@link WorkerCallException} with one-line
  * messages.
  *
- * <p>Keepalive pings every two seconds detect a worker that vanished without closing the connection.
+ * <p>Keepalive pings detect a worker that vanished without closing the connection (gRPC keeps a client's
+ * pings at least 10 s apart, whatever is asked; the coordinator's {@code StreamWatch} notices a silent run
+ * stream sooner).
  * Threads: unary calls from the coordinator's thread; Run's snapshots arrive on gRPC threads.
  */
 public final class WorkerClient implements AutoCloseable {
@@ -327,6 +329,28 @@ public final class WorkerClient implements AutoCloseable {
         } catch (StatusRuntimeException e) {
             throw translate(e, "adjust clock");
         }
+    }
+
+    /**
+     * Renews the run's lease on the worker without waiting for the answer (a worker that does not answer
+     * within 2 s is the stream watch's business, not this caller's).
+     */
+    public void renewLease(String runId) {
+        async.withDeadlineAfter(2, TimeUnit.SECONDS).renewLease(
+                io.kbench.protocol.rpc.RenewLeaseRequest.newBuilder().setRunId(runId).build(),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(io.kbench.protocol.rpc.RenewLeaseResponse r) {
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
     }
 
     /** Releases the run's held consumers (a backlog run). */

@@ -129,6 +129,14 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     }
 
     @Override
+    public void renewLease(io.kbench.protocol.rpc.RenewLeaseRequest request,
+                           StreamObserver<io.kbench.protocol.rpc.RenewLeaseResponse> response) {
+        response.onNext(io.kbench.protocol.rpc.RenewLeaseResponse.newBuilder()
+                .setRunning(runs.renewLease(request.getRunId())).build());
+        response.onCompleted();
+    }
+
+    @Override
     public void startConsumers(io.kbench.protocol.rpc.StartConsumersRequest request,
                                StreamObserver<io.kbench.protocol.rpc.StartConsumersResponse> response) {
         runs.startConsumers(request.getRunId());
