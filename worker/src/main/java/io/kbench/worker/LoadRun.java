@@ -307,8 +307,10 @@ final class LoadRun {
             producerThreads.forEach(Thread::interrupt);
         }
         join(producerThreads);
-        for (ProducerHandle h : producerHandles) {
-            closeQuietly(() -> h.close(Duration.ofSeconds(runFailed ? 0 : 5)));
+        if (!runFailed) {
+            for (ProducerHandle h : producerHandles) {
+                closeQuietly(() -> h.close(Duration.ofSeconds(5)));
+            }
         }
         consumerLoops.forEach(ConsumerLoop::stop);
         join(consumerThreads);
