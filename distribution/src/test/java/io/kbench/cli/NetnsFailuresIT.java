@@ -177,12 +177,7 @@ class NetnsFailuresIT {
             long killedAt = System.nanoTime();
             first.destroyForcibly();
             first.waitFor(10, TimeUnit.SECONDS);
-            double idle1 = assertIdleWithin("w1", w1, killedAt, 10);
-            double idle2 = assertIdleWithin("w2", w2, killedAt, 10);
-            System.out.printf("killed-coordinator: workers idle after %.2f s and %.2f s%n", idle1, idle2);
-            Thread.sleep(2_000);
-            double lastWrite = watch.lastChangeAfter(killedAt);
-            assertTrue(lastWrite < 10, "load went on " + lastWrite + " s after the coordinator was killed");
+            assertWorkersStop("killed-coordinator", watch, killedAt, 10, w1, w2);
             // the workers closed their clients: no consumer of the run is still a group member (earlier tests'
             // cut-off workers could not leave theirs, so only this run's groups count)
             String runId = procs.output("first").lines().findFirst().orElseThrow().replaceFirst("^run (\\S+):.*", "$1");
@@ -210,12 +205,7 @@ class NetnsFailuresIT {
             long cutAt = System.nanoTime();
             net.cut("coord");
             // the lease lapses 5 s after the last renewal (keepalive alone took about 8 s)
-            double idle1 = assertIdleWithin("w1", w1, cutAt, 7);
-            double idle2 = assertIdleWithin("w2", w2, cutAt, 7);
-            System.out.printf("cut-coordinator: workers idle after %.2f s and %.2f s%n", idle1, idle2);
-            Thread.sleep(2_000);
-            double lastWrite = watch.lastChangeAfter(cutAt);
-            assertTrue(lastWrite < 7, "load went on " + lastWrite + " s after the coordinator was cut off");
+            assertWorkersStop("cut-coordinator", watch, cutAt, 7, w1, w2);
             // the coordinator, alone, loses both workers and ends with what it gathered
             assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "cut-off coordinator did not end");
             assertEquals(1, coordinator.exitValue(), output("coordinator"));
@@ -280,6 +270,17 @@ class NetnsFailuresIT {
             assertTrue(System.nanoTime() < deadline, () -> name + " printed no progress: " + output(name));
             Thread.sleep(100);
         }
+    }
+
+    /** Both workers are idle, and the topic no longer grows, within {@code seconds} of the coordinator's loss. */
+    private void assertWorkersStop(String name, OffsetWatch watch, long lostAt, int seconds, Process w1, Process w2)
+            throws Exception {
+        double idle1 = assertIdleWithin("w1", w1, lostAt, seconds);
+        double idle2 = assertIdleWithin("w2", w2, lostAt, seconds);
+        System.out.printf("%s: workers idle after %.2f s and %.2f s%n", name, idle1, idle2);
+        Thread.sleep(2_000);
+        double lastWrite = watch.lastChangeAfter(lostAt);
+        assertTrue(lastWrite < seconds, "load went on " + lastWrite + " s after the loss of the coordinator");
     }
 
     /** Seconds from {@code sinceNanos} until a line starting with {@code prefix} is in {@code name}'s output. */
