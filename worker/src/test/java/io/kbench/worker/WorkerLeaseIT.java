@@ -104,6 +104,8 @@ class WorkerLeaseIT {
                 // the stream stays open throughout: only the renewals decide
                 WorkerGrpc.newStub(channel).run(RunRequest.newBuilder().setRunId("run-r").setStartMicros(now + 200_000)
                         .setEndMicros(now + 120_000_000).build(), observer(events));
+                // the Run call is asynchronous: renew once the run is running (its first snapshot came)
+                assertTrue(events.poll(10, TimeUnit.SECONDS) instanceof Snapshot, "the run started");
                 RenewLeaseRequest renew = RenewLeaseRequest.newBuilder().setRunId("run-r").build();
                 long renewUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RunManager.LEASE_TIMEOUT_MILLIS + 3_000);
                 long lastRenewal = 0;
