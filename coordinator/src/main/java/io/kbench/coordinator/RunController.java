@@ -22,6 +22,7 @@ import io.kbench.coordinator.merge.CatchUp;
 import io.kbench.coordinator.merge.IntervalMerger;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.merge.SummaryHistograms;
 import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
@@ -214,7 +215,16 @@ public final class RunController {
         // where measurement starts); the summary recomputes it from the merged intervals
         printer.started(runStart, workload.warmupRecords() > 0 ? Long.MAX_VALUE : measureStart);
         java.util.concurrent.atomic.AtomicLong liveAcked = new java.util.concurrent.atomic.AtomicLong();
-        IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList());
+        IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList(),
+                workload.warmupRecords() > 0 ? SummaryHistograms.afterRecords(workload.warmupRecords(), measureStart)
+                        : SummaryHistograms.from(measureStart));
+        // the run keeps each interval's figures (not its histograms) for result.json; the merger hands each
+        // out once, on whichever thread completed it
+        List<MergedInterval> emitted = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.function.Consumer<MergedInterval> emit = i -> {
+            emitted.add(i);
+            printer.interval(i);
+        };
         Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         HistogramLogs hlogs = new HistogramLogs(dir, runStart, workload.transactional());
         CountDownLatch ended = new CountDownLatch(clients.size());
@@ -229,7 +239,7 @@ public final class RunController {
             watch.closed(index);
             if (lost.putIfAbsent(index, reason) == null) {
                 clients.get(index).abandon();
-                merger.workerLost(ids.get(index).id()).forEach(printer::interval);
+                merger.workerLost(ids.get(index).id()).forEach(emit);
             }
         };
         for (int w = 0; w < clients.size(); w++) {
@@ -242,7 +252,7 @@ public final class RunController {
                     try {
                         hlogs.add(s);
                         for (MergedInterval i : merger.add(s)) {
-                            printer.interval(i);
+                            emit.accept(i);
                             long before = liveAcked.getAndAdd(i.counters().acked());
                             long threshold = workload.warmupRecords();
                             if (threshold > 0 && before < threshold && before + i.counters().acked() >= threshold) {
@@ -325,12 +335,13 @@ public final class RunController {
         } finally {
             leases.interrupt();
         }
-        merger.finish().forEach(printer::interval);
+        merger.finish().forEach(emit);
         hlogs.close();
         issues.addAll(0, merger.issues());
-        List<MergedInterval> intervals = merger.intervals();
-        if (workload.warmupRecords() > 0) {
-            measureStart = Summary.warmupEndByRecords(intervals, workload.warmupRecords(), measureStart);
+        measureStart = merger.measureStartMicros();
+        List<MergedInterval> intervals;
+        synchronized (emitted) { // handed out in order, but appended by several stream threads
+            intervals = emitted.stream().sorted(java.util.Comparator.comparingLong(MergedInterval::index)).toList();
         }
         // a record-count run ends when its last producer finished, a consumer-only one with its last receipt
         // (each worker reports those instants)
@@ -340,7 +351,8 @@ public final class RunController {
         if (workload.numRecords() > 0 && measureEnd <= measureStart) {
             measureEnd = lastSendingInterval(intervals, measureStart);
         }
-        Summary summary = Summary.of(intervals, measureStart, measureEnd, workload.saturationDelayMillis() * 1000)
+        Summary summary = Summary.of(intervals, measureStart, measureEnd, workload.saturationDelayMillis() * 1000,
+                        merger.summaryHistograms())
                 .withClocks(ClockEstimator.endToEndBound(clocks, producing, consuming));
         if (workload.verification() && workload.consumerCount() > 0) {
             // the tail never received counts as lost only when the run had the chance to drain

@@ -20,6 +20,10 @@ import org.HdrHistogram.Histogram;
  * as an issue (the repeat is not counted twice). Running totals over everything received are kept for
  * drain decisions.
  *
+ * <p>Memory is bounded by the run's shape, not its length: an interval's histograms live only until it is
+ * complete; then its figures ({@link MergedInterval}) are handed out and its histograms are added into the
+ * run's cumulative {@link SummaryHistograms}. The merger keeps no list of past intervals.
+ *
  * <p>Threads: snapshots arrive on several gRPC threads; every method is synchronized.
  */
 public final class IntervalMerger {
@@ -28,7 +32,7 @@ public final class IntervalMerger {
     private final Map<String, Long> lastSequence = new HashMap<>();
     private final Map<String, Boolean> producersDone = new HashMap<>();
     private final TreeMap<Long, Pending> pending = new TreeMap<>();
-    private final List<MergedInterval> merged = new ArrayList<>();
+    private final SummaryHistograms summary;
     private final List<String> issues = new ArrayList<>();
     private final Map<String, Counters> perWorker = new HashMap<>();
     private Counters totals = Counters.ZERO;
@@ -48,7 +52,17 @@ public final class IntervalMerger {
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
     }
 
+    /** A merger whose summary counts every interval (no warm-up). */
     public IntervalMerger(List<String> workerIds) {
+        this(workerIds, SummaryHistograms.from(Long.MIN_VALUE));
+    }
+
+    /**
+     * @param workerIds the workers whose snapshots are merged
+     * @param summary   where the histograms of the measured intervals are added up
+     */
+    public IntervalMerger(List<String> workerIds, SummaryHistograms summary) {
+        this.summary = summary;
         this.workers = List.copyOf(workerIds);
         for (String w : workers) {
             expected.put(w, 0L);
@@ -110,7 +124,9 @@ public final class IntervalMerger {
     }
 
     private static void add(EnumMap<Metric, Histogram> into, Metric m, byte[] encoded) {
-        into.get(m).add(LatencyHistograms.decode(encoded));
+        if (encoded.length > 0) { // an empty encoding is an empty histogram: nothing to decode or add
+            into.get(m).add(LatencyHistograms.decode(encoded));
+        }
     }
 
     private List<MergedInterval> emitComplete(boolean force) {
@@ -134,11 +150,11 @@ public final class IntervalMerger {
                 issues.add("interval " + seq + ": no snapshot from " + String.join(", ", missing));
             }
             pending.remove(seq);
-            MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters, p.histograms, p.reported.size(),
-                    List.copyOf(p.errors), p.lag,
+            MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters,
+                    MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors, p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
                     new ClientSample(p.consumerClients.clients(), p.consumerClients.result()));
-            merged.add(m);
+            summary.add(m, p.histograms);
             nextToEmit = seq + 1;
             out.add(m);
         }
@@ -171,9 +187,17 @@ public final class IntervalMerger {
         return emitComplete(true);
     }
 
-    /** Every interval handed out so far, in order. */
-    public synchronized List<MergedInterval> intervals() {
-        return List.copyOf(merged);
+    /** A copy of the cumulative histograms of the measured intervals handed out so far. */
+    public synchronized EnumMap<Metric, Histogram> summaryHistograms() {
+        return summary.copy();
+    }
+
+    /**
+     * Where measurement starts (coordinator µs): the known start, or for a warm-up by count the end of the
+     * interval that completed it (its fallback until then).
+     */
+    public synchronized long measureStartMicros() {
+        return summary.measureStartMicros();
     }
 
     /** Sums of everything received so far, complete intervals or not. */

@@ -2,18 +2,23 @@ package io.kbench.coordinator.merge;
 
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.HdrHistogram.Histogram;
 
 /**
- * One reporting interval across all workers: counters summed and histograms added (never percentiles
- * averaged), so its percentiles are exactly those of all the interval's samples.
+ * The figures of one reporting interval across all workers: counters summed, and per latency metric the
+ * percentile summary of the sum of every worker's histogram (never percentiles averaged), so its
+ * percentiles are exactly those of all the interval's samples.
+ *
+ * <p>It holds figures, not histograms: a run keeps one of these per interval (about 2 KB) for the console
+ * and result.json, while the histograms themselves are added into {@link SummaryHistograms} and dropped.
  *
  * @param index       interval number from the run's start (0-based)
  * @param startMicros interval start, coordinator time
  * @param endMicros   interval end, coordinator time (the latest of the workers' ends)
  * @param counters    summed counters
- * @param histograms  per metric, the sum of every worker's histogram
+ * @param stats       per metric, the summary of the merged histogram
  * @param workers     how many workers reported this interval
  * @param errors      errors the workers reported in it, prefixed with the worker id
  * @param consumerLag the consumers' lag at its end, summed over workers (-1 when no worker knew it)
@@ -21,17 +26,23 @@ import org.HdrHistogram.Histogram;
  * @param consumerClients the consumers' client metrics, aggregated over all workers
  */
 public record MergedInterval(long index, long startMicros, long endMicros, Counters counters,
-                             EnumMap<Metric, Histogram> histograms, int workers, List<String> errors,
+                             Map<Metric, LatencyStats> stats, int workers, List<String> errors,
                              long consumerLag, ClientSample producerClients, ClientSample consumerClients) {
+    public MergedInterval {
+        stats = java.util.Collections.unmodifiableMap(new EnumMap<>(stats));
+        errors = List.copyOf(errors);
+    }
+
     /** An interval without lag or client metrics. */
     public MergedInterval(long index, long startMicros, long endMicros, Counters counters,
-                          EnumMap<Metric, Histogram> histograms, int workers, List<String> errors) {
-        this(index, startMicros, endMicros, counters, histograms, workers, errors, -1, ClientSample.NONE,
+                          Map<Metric, LatencyStats> stats, int workers, List<String> errors) {
+        this(index, startMicros, endMicros, counters, stats, workers, errors, -1, ClientSample.NONE,
                 ClientSample.NONE);
     }
 
-    public Histogram histogram(Metric m) {
-        return histograms.get(m);
+    /** The summary of one metric's merged histogram ({@link LatencyStats#EMPTY} when it had no sample). */
+    public LatencyStats stats(Metric m) {
+        return stats.getOrDefault(m, LatencyStats.EMPTY);
     }
 
     /**
@@ -40,13 +51,29 @@ public record MergedInterval(long index, long startMicros, long endMicros, Count
      * the generator's own backlog; a slow cluster shows in publish latency instead.
      */
     public boolean saturated(long thresholdMicros) {
-        Histogram delay = histograms.get(Metric.PUBLISH_DELAY);
-        return delay.getTotalCount() > 0 && delay.getValueAtPercentile(99) > thresholdMicros;
+        LatencyStats delay = stats(Metric.PUBLISH_DELAY);
+        return delay.count() > 0 && delay.p99() > thresholdMicros;
     }
 
     /** Seconds this interval spans. */
     public double seconds() {
         return Math.max(1, endMicros - startMicros) / 1e6;
+    }
+
+    /** The summaries of a set of histograms, one per metric. */
+    public static EnumMap<Metric, LatencyStats> statsOf(Map<Metric, Histogram> histograms) {
+        EnumMap<Metric, LatencyStats> out = new EnumMap<>(Metric.class);
+        histograms.forEach((m, h) -> out.put(m, LatencyStats.of(h)));
+        return out;
+    }
+
+    /** No samples of any metric. */
+    public static EnumMap<Metric, LatencyStats> noStats() {
+        EnumMap<Metric, LatencyStats> out = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            out.put(m, LatencyStats.EMPTY);
+        }
+        return out;
     }
 
     static EnumMap<Metric, Histogram> emptyHistograms() {

@@ -57,18 +57,18 @@ public record Summary(long sent, long acked, long failed, long received, long cl
      * @param intervals          every merged interval of the run
      * @param measureStartMicros end of warm-up, coordinator time
      * @param measureEndMicros   instant the producers stopped, coordinator time
+     * @param histograms         the cumulative histograms of the intervals from {@code measureStartMicros} on
+     *                           ({@link SummaryHistograms})
      */
     public static Summary of(List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros,
-                             long saturationMicros) {
+                             long saturationMicros, EnumMap<Metric, Histogram> histograms) {
         Counters all = Counters.ZERO;
         long saturated = 0;
         Counters window = Counters.ZERO;
         long windowEnd = measureStartMicros;
-        EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
         for (MergedInterval i : intervals) {
             all = all.plus(i.counters());
             if (i.startMicros() >= measureStartMicros) {
-                i.histograms().forEach((m, h) -> histograms.get(m).add(h));
                 if (i.startMicros() < measureEndMicros) {
                     window = window.plus(i.counters());
                     saturated += i.saturated(saturationMicros) ? 1 : 0;
@@ -82,21 +82,6 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                 rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
                 rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms, null, 0,
                 saturated);
-    }
-
-    /**
-     * End of the warm-up of a warm-up-by-count run: the end of the interval in which the cumulative
-     * acknowledged count reached {@code records}, or {@code fallback} if it never did.
-     */
-    public static long warmupEndByRecords(List<MergedInterval> intervals, long records, long fallback) {
-        long acked = 0;
-        for (MergedInterval i : intervals) {
-            acked += i.counters().acked();
-            if (acked >= records) {
-                return i.endMicros();
-            }
-        }
-        return fallback;
     }
 
     private static double rate(double amount, double seconds) {

@@ -42,7 +42,7 @@ public final class ProducerPerfReporter implements RunReporter {
             return;
         }
         double secs = i.seconds();
-        LatencyStats lat = LatencyStats.of(i.histogram(Metric.PUBLISH_LATENCY));
+        LatencyStats lat = i.stats(Metric.PUBLISH_LATENCY);
         out.printf(Locale.ROOT, "%d records sent, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.%n",
                 c.acked(), c.acked() / secs, c.ackedBytes() / MB / secs, lat.mean() / 1000.0, lat.max() / 1000.0);
     }

@@ -54,9 +54,9 @@ public final class ProgressPrinter implements RunReporter {
     public synchronized void interval(MergedInterval i) {
         double secs = i.seconds();
         var c = i.counters();
-        LatencyStats lat = LatencyStats.of(i.histogram(Metric.PUBLISH_LATENCY));
-        LatencyStats resp = LatencyStats.of(i.histogram(Metric.PUBLISH_RESPONSE));
-        LatencyStats e2e = LatencyStats.of(i.histogram(Metric.END_TO_END));
+        LatencyStats lat = i.stats(Metric.PUBLISH_LATENCY);
+        LatencyStats resp = i.stats(Metric.PUBLISH_RESPONSE);
+        LatencyStats e2e = i.stats(Metric.END_TO_END);
         String phase = i.startMicros() < measureStartMicros ? " warmup" : "";
         StringBuilder notes = new StringBuilder();
         if (c.failed() > 0) {
@@ -71,7 +71,7 @@ public final class ProgressPrinter implements RunReporter {
         }
         if (i.saturated(saturationMicros)) {
             notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",
-                    ms(LatencyStats.of(i.histogram(Metric.PUBLISH_DELAY)).p99())));
+                    ms(i.stats(Metric.PUBLISH_DELAY).p99())));
         }
         out.println(String.format(Locale.ROOT,
                 "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",

@@ -134,16 +134,16 @@ public final class ResultDocument {
         pub.put("bytes", c.ackedBytes());
         pub.put("rate", round(c.acked() / secs));
         pub.put("MBps", round(c.ackedBytes() / MB / secs));
-        pub.put("latencyMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_LATENCY)));
-        pub.put("responseMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_RESPONSE)));
-        pub.put("delayMicros", LatencyStats.of(i.histogram(Metric.PUBLISH_DELAY)));
+        pub.put("latencyMicros", i.stats(Metric.PUBLISH_LATENCY));
+        pub.put("responseMicros", i.stats(Metric.PUBLISH_RESPONSE));
+        pub.put("delayMicros", i.stats(Metric.PUBLISH_DELAY));
         m.put("publish", pub);
         Map<String, Object> con = new LinkedHashMap<>();
         con.put("received", c.received());
         con.put("bytes", c.receivedBytes());
         con.put("rate", round(c.received() / secs));
         con.put("MBps", round(c.receivedBytes() / MB / secs));
-        con.put("endToEndLatencyMicros", LatencyStats.of(i.histogram(Metric.END_TO_END)));
+        con.put("endToEndLatencyMicros", i.stats(Metric.END_TO_END));
         con.put("lag", i.consumerLag() < 0 ? null : i.consumerLag());
         m.put("consume", con);
         if (verification) {

@@ -15,7 +15,7 @@ class CatchUpTest {
         for (int i = 0; i < acked.length; i++) {
             out.add(new MergedInterval(i, i * 1_000_000L, (i + 1) * 1_000_000L,
                     new Counters(acked[i], acked[i], 0, acked[i] * 100, received[i], received[i] * 100, 0, 0),
-                    MergedInterval.emptyHistograms(), 1, List.of()));
+                    MergedInterval.noStats(), 1, List.of()));
         }
         return out;
     }
@@ -41,14 +41,6 @@ class CatchUpTest {
         assertEquals(1000, c.backlogRecords());
         assertEquals(1.0, c.seconds());
         assertEquals(2000.0, c.rate());
-    }
-
-    @Test
-    void shouldEndAWarmupByCountWithTheIntervalThatCompletesIt() {
-        List<MergedInterval> is = intervals(new long[] {400, 400, 400}, new long[] {0, 0, 0});
-        assertEquals(2_000_000, Summary.warmupEndByRecords(is, 500, -1));
-        assertEquals(2_000_000, Summary.warmupEndByRecords(is, 800, -1));
-        assertEquals(-1, Summary.warmupEndByRecords(is, 5_000, -1));
     }
 
     @Test

@@ -1,0 +1,81 @@
+package io.kbench.coordinator.merge;
+
+import java.util.EnumMap;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * The run's cumulative histograms, one per metric: every merged interval from the start of measurement on
+ * (the drain after the producers stopped included), added as the intervals are merged so that a run holds
+ * five histograms however long it lasts. They are what the summary's percentiles and result.json's encoded
+ * histograms are computed from.
+ *
+ * <p>Measurement starts either at a known instant (the end of a warm-up by time) or, for a warm-up by
+ * count, at the end of the interval in which the cumulative acknowledged count reached the warm-up count;
+ * until then the intervals after {@code fallbackStartMicros} are kept, for a run that never gets there.
+ * Intervals must be added in order. An interval counts when it starts at or after the measurement start.
+ *
+ * <p>Not thread-safe: {@link IntervalMerger} calls it under its lock.
+ */
+public final class SummaryHistograms {
+    private final long warmupRecords;
+    private long measureStartMicros;
+    private long acked;
+    private boolean warmedUp;
+    private EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
+
+    private SummaryHistograms(long measureStartMicros, long warmupRecords) {
+        this.measureStartMicros = measureStartMicros;
+        this.warmupRecords = warmupRecords;
+        this.warmedUp = warmupRecords <= 0;
+    }
+
+    /** Measurement starts at {@code measureStartMicros} (coordinator time). */
+    public static SummaryHistograms from(long measureStartMicros) {
+        return new SummaryHistograms(measureStartMicros, 0);
+    }
+
+    /**
+     * Measurement starts at the end of the interval in which {@code records} messages had been acknowledged
+     * in all, or at {@code fallbackStartMicros} if that never happens.
+     */
+    public static SummaryHistograms afterRecords(long records, long fallbackStartMicros) {
+        if (records < 1) {
+            throw new IllegalArgumentException("warm-up records must be >= 1, got " + records);
+        }
+        return new SummaryHistograms(fallbackStartMicros, records);
+    }
+
+    /** Adds the next interval in order: its histograms count if it lies in the measurement. */
+    void add(MergedInterval interval, EnumMap<Metric, Histogram> intervalHistograms) {
+        if (!warmedUp) {
+            acked += interval.counters().acked();
+            if (acked >= warmupRecords) {
+                warmedUp = true;
+                measureStartMicros = interval.endMicros();
+                histograms = MergedInterval.emptyHistograms();
+                return;
+            }
+        }
+        if (interval.startMicros() >= measureStartMicros) {
+            intervalHistograms.forEach((m, h) -> histograms.get(m).add(h));
+        }
+    }
+
+    /** Where measurement starts as far as the intervals added so far tell (coordinator µs). */
+    public long measureStartMicros() {
+        return measureStartMicros;
+    }
+
+    /** True once the warm-up (by time or by count) is known to have ended within the intervals added. */
+    public boolean warmedUp() {
+        return warmedUp;
+    }
+
+    /** A copy of the cumulative histograms. */
+    public EnumMap<Metric, Histogram> copy() {
+        EnumMap<Metric, Histogram> out = new EnumMap<>(Metric.class);
+        histograms.forEach((m, h) -> out.put(m, h.copy()));
+        return out;
+    }
+}
