@@ -35,8 +35,9 @@ echo "soak: ${seconds} s at ${rate} msg/s; files in $dir"
 # build once, in the foreground, so the processes below start at once
 "$root/bin/kbench" --version >/dev/null
 # a copy of the jar: a rebuild during a long soak must not pull classes from under the running processes
-jar="$dir/kbench.jar"
-cp "$root/distribution/target/kbench.jar" "$jar"
+mkdir -p "$dir/dist"
+cp -r "$root/distribution/target/kbench.jar" "$root/distribution/target/lib" "$dir/dist/"
+jar="$dir/dist/kbench.jar"
 
 free_port() {
   local p
