@@ -465,8 +465,7 @@ public final class RunController {
             boolean allJoined = true;
             for (int i = 0; i < clients.size(); i++) {
                 WorkerClient client = clients.get(i);
-                WorkerClient.Share share = shares.get(i);
-                WorkerClient.Readiness r = setup(() -> client.prepare(share));
+                WorkerClient.Readiness r = setup(() -> client.prepareStatus(runId));
                 allJoined &= r.ready();
                 for (WorkerClient.ConsumerReadiness c : r.consumers()) {
                     assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);

@@ -73,6 +73,8 @@ final class LoadRun {
         Payloads payloads = spec.payloads().isEmpty()
                 ? Payloads.generate(spec.messageSize(), spec.randomBytesRatio(), spec.runId().hashCode())
                 : Payloads.of(spec.payloads());
+        // one key table for all of this worker's producers; each producer reads it from its own offset
+        Keys workerKeys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(), spec.runId().hashCode());
         try {
             for (RunSpec.Consumer c : spec.consumers()) {
                 ConsumerMetrics metrics = new ConsumerMetrics(clock,
@@ -91,8 +93,7 @@ final class LoadRun {
                         spec.verification() ? SequenceTracker.producerId(spec.runNonce(), p.index())
                                 : ProducerOptions.NO_VERIFICATION), metrics);
                 producerHandles.add(handle);
-                Keys keys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(),
-                        spec.runId().hashCode() * 31L + p.index());
+                Keys keys = workerKeys.forProducer(spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
                         p.ratePerSecond(), p.recordLimit(), payloads, keys, spec.transactionRecords(),
                         spec.transactionMillis(), fatal));

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * running run whose lease has not been renewed for {@link #LEASE_TIMEOUT_MILLIS} is aborted.
  *
  * <p>Threads: gRPC handler threads call in; methods that change the current run are synchronized, and the
- * long parts of stopping happen outside the lock so Identify keeps answering.
+ * long parts — building a run (reaching Kafka, creating topics) and stopping one — happen outside the lock,
+ * so Identify keeps answering (busy, naming the run) while they take their time.
  */
 public final class RunManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunManager.class);
@@ -35,6 +36,18 @@ public final class RunManager implements AutoCloseable {
         return t;
     });
     private LoadRun current;
+    /** A run being built outside the lock, or null. */
+    private Preparing preparing;
+
+    /** The run a Prepare is building: it holds the worker; a Stop meanwhile ends it as soon as it is built. */
+    private static final class Preparing {
+        final RunSpec spec;
+        boolean stopped;
+
+        Preparing(RunSpec spec) {
+            this.spec = spec;
+        }
+    }
 
     public RunManager(String workerId, MicrosClock clock) {
         this.workerId = workerId;
@@ -50,39 +63,86 @@ public final class RunManager implements AutoCloseable {
         return clock;
     }
 
-    /** The id of the run holding this worker, or an empty string. */
+    /** The id of the run holding this worker (being prepared, prepared or running), or an empty string. */
     public synchronized String busyRunId() {
-        return active() ? current.spec().runId() : "";
+        RunSpec holder = holder();
+        return holder == null ? "" : holder.runId();
     }
 
     /** The address of the coordinator whose run holds this worker, or an empty string. */
     public synchronized String busyCoordinator() {
-        return active() ? current.spec().coordinator() : "";
+        RunSpec holder = holder();
+        return holder == null ? "" : holder.coordinator();
+    }
+
+    private RunSpec holder() {
+        return preparing != null ? preparing.spec : active() ? current.spec() : null;
     }
 
     private boolean active() {
         return current != null && current.state() != LoadRun.State.ENDED;
     }
 
-    /** Prepares {@code spec} (first call) or answers its readiness (repeated call). */
-    public synchronized PrepareStatus prepare(RunSpec spec) {
-        if (active()) {
-            if (!current.spec().runId().equals(spec.runId())) {
-                throw new WorkerException(WorkerException.Kind.BUSY, "worker " + workerId + " is busy with run "
-                        + current.spec().runId() + " of the coordinator at " + current.spec().coordinator());
+    /**
+     * Prepares {@code spec} (first call) or answers its readiness (a repeated call with the same spec). The
+     * run is built outside the lock: Kafka calls may take seconds.
+     *
+     * @throws WorkerException BUSY when another run holds the worker, or this run id was prepared with
+     *                         another spec
+     */
+    public PrepareStatus prepare(RunSpec spec) {
+        Preparing mine;
+        synchronized (this) {
+            RunSpec holder = holder();
+            if (holder != null) {
+                if (!holder.runId().equals(spec.runId())) {
+                    throw new WorkerException(WorkerException.Kind.BUSY, "worker " + workerId + " is busy with run "
+                            + holder.runId() + " of the coordinator at " + holder.coordinator());
+                }
+                if (!holder.digest().equals(spec.digest())) {
+                    throw new WorkerException(WorkerException.Kind.BUSY, "run " + spec.runId() + " was prepared on worker "
+                            + workerId + " with another spec; a repeated Prepare must carry the same request");
+                }
+                return preparing != null ? PrepareStatus.BUILDING : current.status();
             }
-            return current.status();
+            mine = new Preparing(spec);
+            preparing = mine;
         }
-        DriverFactory factory = driver(spec.driverName());
+        LoadRun run = null;
         try {
-            current = LoadRun.prepare(spec, factory, clock);
+            DriverFactory factory = driver(spec.driverName());
+            run = LoadRun.prepare(spec, factory, clock);
         } catch (DriverException e) {
             throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
                     e.getMessage(), e);
+        } finally {
+            synchronized (this) {
+                preparing = null;
+                if (run != null) {
+                    current = run;
+                }
+            }
+        }
+        if (mine.stopped) {
+            run.abort("stopped while it was being prepared");
+            throw new WorkerException(WorkerException.Kind.NOT_FOUND, "run " + spec.runId() + " was stopped while it "
+                    + "was being prepared");
         }
         LOG.info("run {} prepared: {} producer(s), {} consumer(s), coordinator {}", spec.runId(),
                 spec.producers().size(), spec.consumers().size(), spec.coordinator());
-        return current.status();
+        return run.status();
+    }
+
+    /**
+     * The readiness of run {@code runId}, being prepared or prepared.
+     *
+     * @throws WorkerException NOT_FOUND when this worker does not hold that run
+     */
+    public synchronized PrepareStatus prepareStatus(String runId) {
+        if (preparing != null && preparing.spec.runId().equals(runId)) {
+            return PrepareStatus.BUILDING;
+        }
+        return require(runId).status();
     }
 
     /** Starts the prepared run, or moves the lease of a running one to {@code sink}. */
@@ -129,6 +189,10 @@ public final class RunManager implements AutoCloseable {
     public void stop(String runId, List<String> topics, boolean runFailed) {
         LoadRun run;
         synchronized (this) {
+            if (preparing != null && preparing.spec.runId().equals(runId)) {
+                preparing.stopped = true; // prepare() aborts it once built
+                return;
+            }
             if (current == null || !current.spec().runId().equals(runId)) {
                 return;
             }

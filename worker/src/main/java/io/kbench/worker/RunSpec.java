@@ -29,13 +29,16 @@ import io.kbench.driver.TopicSpec;
  * @param transactionRecords commit a transaction after this many messages (0: not by count)
  * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
  * @param verification      stamp producer ids and sequence numbers; consumers verify them
+ * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
+ *                          must carry the same
  */
 public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
-                      long transactionRecords, long transactionMillis, boolean verification) {
+                      long transactionRecords, long transactionMillis, boolean verification,
+                      String digest) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);

@@ -54,6 +54,51 @@ class KeysAndPayloadsTest {
     }
 
     @Test
+    void shouldSkewZipfKeysOverAHundredMillionKeysWithoutATableOfThem() {
+        Runtime rt = Runtime.getRuntime();
+        Keys keys = Keys.of(Keys.Distribution.ZIPF, 100_000_000, 1.2, 11);
+        Map<String, Integer> counts = histogram(keys, Keys.SEQUENCE_LENGTH);
+        // P(key-0) = 1 / zeta-partial(1.2, 1e8) ≈ 1 / 5.54 ≈ 0.18 for s = 1.2 (the tail beyond 1e8 is ~1%)
+        double harmonic = 0;
+        for (int k = 1; k <= 1_000_000; k++) {
+            harmonic += 1.0 / Math.pow(k, 1.2);
+        }
+        harmonic += (Math.pow(1_000_000, -0.2) - Math.pow(100_000_000, -0.2)) / 0.2; // integral of the rest
+        assertEquals(1 / harmonic, counts.get("key-0") / (double) Keys.SEQUENCE_LENGTH, 0.01);
+        assertTrue(counts.size() < Keys.SEQUENCE_LENGTH, "only the keys drawn are kept");
+        assertTrue(counts.keySet().stream().anyMatch(k -> Integer.parseInt(k.substring(4)) > 1_000_000),
+                "the tail is reached: " + counts.size() + " distinct keys");
+    }
+
+    @Test
+    void shouldGiveEachProducerItsOwnOffsetIntoTheSharedRandomSequence() {
+        Keys worker = Keys.of(Keys.Distribution.RANDOM, 1_000_000, 0, 5);
+        Keys a = worker.forProducer(1);
+        Keys b = worker.forProducer(2);
+        int same = 0;
+        for (long i = 0; i < 1000; i++) {
+            same += java.util.Arrays.equals(a.keyFor(i), b.keyFor(i)) ? 1 : 0;
+        }
+        assertTrue(same < 10, same + " of 1000 keys equal at the same message index");
+        assertEquals(histogram(a, Keys.SEQUENCE_LENGTH), histogram(b, Keys.SEQUENCE_LENGTH),
+                "the same draws, from another start");
+    }
+
+    @Test
+    void shouldWriteRoundRobinKeysBeyondThePrecomputedTable() {
+        Keys worker = Keys.of(Keys.Distribution.ROUND_ROBIN, 100_000_000, 0, 1);
+        Keys p = worker.forProducer(9);
+        assertEquals("key-0", new String(p.keyFor(0), StandardCharsets.UTF_8));
+        assertEquals("key-7", new String(p.keyFor(7), StandardCharsets.UTF_8));
+        assertEquals("key-1234567", new String(p.keyFor(1_234_567), StandardCharsets.UTF_8));
+        assertEquals("key-99999999", new String(p.keyFor(99_999_999), StandardCharsets.UTF_8));
+        assertEquals("key-0", new String(p.keyFor(100_000_000), StandardCharsets.UTF_8));
+        assertEquals("key-30", new String(p.keyFor(100_000_010L * 3), StandardCharsets.UTF_8));
+        Map<String, Integer> counts = histogram(p, 200_000);
+        assertEquals(200_000, counts.size(), "every message of the first 200,000 has its own key");
+    }
+
+    @Test
     void shouldSendNoKeyWhenNoneIsWanted() {
         assertNull(Keys.NONE.keyFor(5));
     }

@@ -238,16 +238,29 @@ public final class WorkerClient implements AutoCloseable {
                     .setGroup(t.group()));
         }
         try {
-            PrepareResponse r = call(PREPARE_TIMEOUT).prepare(b.build());
-            List<ConsumerReadiness> cs = new ArrayList<>();
-            for (ConsumerState c : r.getConsumersList()) {
-                cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined(),
-                        c.getJoinMicros()));
-            }
-            return new Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
+            return readiness(call(PREPARE_TIMEOUT).prepare(b.build()));
         } catch (StatusRuntimeException e) {
             throw translate(e, "prepare");
         }
+    }
+
+    /** The readiness of a run {@link #prepare} sent: a small poll that carries no spec (and no payloads). */
+    public Readiness prepareStatus(String runId) {
+        try {
+            return readiness(call(PREPARE_TIMEOUT).prepareStatus(
+                    io.kbench.protocol.rpc.PrepareStatusRequest.newBuilder().setRunId(runId).build()));
+        } catch (StatusRuntimeException e) {
+            throw translate(e, "prepare");
+        }
+    }
+
+    private static Readiness readiness(PrepareResponse r) {
+        List<ConsumerReadiness> cs = new ArrayList<>();
+        for (ConsumerState c : r.getConsumersList()) {
+            cs.add(new ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(), c.getJoined(),
+                    c.getJoinMicros()));
+        }
+        return new Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
     }
 
     private static PayloadSpec.Builder payloads(Share share) {

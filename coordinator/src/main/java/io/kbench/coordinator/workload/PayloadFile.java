@@ -16,12 +16,14 @@ import java.util.regex.Pattern;
 public final class PayloadFile {
     /** Largest payload file accepted (its values travel to every worker in the prepare request). */
     public static final long MAX_BYTES = 32L * 1024 * 1024;
+    /** Most values a payload file may hold (each is an array on every worker, about 40 bytes of overhead). */
+    public static final int MAX_VALUES = 1_000_000;
 
     private PayloadFile() { }
 
     /**
      * @throws IOException when the file cannot be read
-     * @throws IllegalArgumentException when it is too large or holds no value
+     * @throws IllegalArgumentException when it is too large, holds too many values or none
      */
     public static List<byte[]> read(Path file, String delimiter) throws IOException {
         long size = Files.size(file);
@@ -32,6 +34,10 @@ public final class PayloadFile {
         List<byte[]> values = new ArrayList<>();
         for (String piece : text.split(Pattern.quote(delimiter))) {
             if (!piece.isEmpty()) {
+                if (values.size() == MAX_VALUES) {
+                    throw new IllegalArgumentException("payload file holds more than " + String.format("%,d", MAX_VALUES)
+                            + " values; at most that many allowed (join short values, or use messageSize)");
+                }
                 values.add(piece.getBytes(StandardCharsets.UTF_8));
             }
         }

@@ -68,6 +68,12 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     /** Keys of one entry of {@code faults}. */
     public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");
 
+    /** Most producers, consumers, consumer groups and partitions one run may have in all. */
+    public static final long MAX_PRODUCERS = 100_000;
+    public static final long MAX_CONSUMERS = 100_000;
+    public static final long MAX_GROUPS = 100_000;
+    public static final long MAX_PARTITIONS = 1_000_000;
+
     /** No limit on failed sends. */
     public static final long NO_ERROR_LIMIT = -1;
 
@@ -104,12 +110,14 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return transactionRecords > 0 || transactionMillis > 0;
     }
 
+    /** Producers in all (at most {@link #MAX_PRODUCERS}, so it fits an int). */
     public int producerCount() {
-        return topics * producersPerTopic;
+        return Math.toIntExact((long) topics * producersPerTopic);
     }
 
+    /** Consumers in all (at most {@link #MAX_CONSUMERS}, so it fits an int). */
     public int consumerCount() {
-        return topics * subscriptionsPerTopic * consumersPerSubscription;
+        return Math.toIntExact((long) topics * subscriptionsPerTopic * consumersPerSubscription);
     }
 
     /**
@@ -166,7 +174,27 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         String delimiter = y.string("payloadDelimiter", "\n");
         double ratio = y.decimal("randomBytesRatio", 1.0, 0, 1, "0 to 1 (fraction of each value that is random)");
 
-        int producerCount = topics * producers;
+        // derived counts in long: 10000 topics x 1000 subscriptions x 10000 consumers must not wrap around
+        long producerCount = (long) topics * producers;
+        long consumerCount = (long) topics * subscriptions * consumers;
+        long groupCount = (long) topics * subscriptions;
+        long partitionCount = (long) topics * partitions;
+        if (producerCount > MAX_PRODUCERS) {
+            y.errorAt("producersPerTopic", String.format("topics x producersPerTopic is %,d producers; at most %,d in all",
+                    producerCount, MAX_PRODUCERS));
+        }
+        if (consumerCount > MAX_CONSUMERS) {
+            y.errorAt(y.has("consumersPerSubscription") ? "consumersPerSubscription" : "subscriptionsPerTopic",
+                    String.format("topics x subscriptionsPerTopic x consumersPerSubscription is %,d consumers; "
+                            + "at most %,d in all", consumerCount, MAX_CONSUMERS));
+        } else if (groupCount > MAX_GROUPS) {
+            y.errorAt("subscriptionsPerTopic", String.format("topics x subscriptionsPerTopic is %,d consumer groups; "
+                    + "at most %,d in all", groupCount, MAX_GROUPS));
+        }
+        if (partitionCount > MAX_PARTITIONS) {
+            y.errorAt("partitionsPerTopic", String.format("topics x partitionsPerTopic is %,d partitions; at most %,d "
+                    + "in all", partitionCount, MAX_PARTITIONS));
+        }
         if (producers == 0) {
             if (!existing || subscriptions == 0) {
                 y.errorAt("producersPerTopic", "a run without producers reads existing topics: it needs existingTopics: true, "

@@ -48,6 +48,11 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: gRPC's handler executor.
  */
 public final class WorkerService extends WorkerGrpc.WorkerImplBase {
+    /** Largest generated value a worker builds (the workload's own limit). */
+    static final int MAX_MESSAGE_SIZE = 100 * 1024 * 1024;
+    /** Most payload values a worker accepts (the payload file's own limit). */
+    static final int MAX_PAYLOAD_VALUES = 1_000_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
 
     private final RunManager runs;
@@ -92,19 +97,32 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     @Override
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         try {
-            PrepareStatus status = runs.prepare(toSpec(request, remote()));
-            PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready())
-                    .putAllTopicPartitions(status.topicPartitions());
-            for (PrepareStatus.Consumer c : status.consumers()) {
-                b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
-                        .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined())
-                        .setJoinMicros(c.joinMicros()));
-            }
-            response.onNext(b.build());
-            response.onCompleted();
+            answer(runs.prepare(toSpec(request, remote())), response);
         } catch (RuntimeException e) {
             response.onError(toStatus(e));
         }
+    }
+
+    @Override
+    public void prepareStatus(io.kbench.protocol.rpc.PrepareStatusRequest request,
+                              StreamObserver<PrepareResponse> response) {
+        try {
+            answer(runs.prepareStatus(request.getRunId()), response);
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
+    private static void answer(PrepareStatus status, StreamObserver<PrepareResponse> response) {
+        PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready())
+                .putAllTopicPartitions(status.topicPartitions());
+        for (PrepareStatus.Consumer c : status.consumers()) {
+            b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
+                    .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined())
+                    .setJoinMicros(c.joinMicros()));
+        }
+        response.onNext(b.build());
+        response.onCompleted();
     }
 
     @Override
@@ -163,6 +181,10 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
             throw new WorkerException(WorkerException.Kind.INVALID,
                     "message_size must be >= 1 (or payload values given) and interval_micros >= 1000");
         }
+        if (r.getMessageSize() > MAX_MESSAGE_SIZE || r.getPayloads().getValuesCount() > MAX_PAYLOAD_VALUES) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "message_size must be at most " + MAX_MESSAGE_SIZE
+                    + " bytes and payload values at most " + MAX_PAYLOAD_VALUES);
+        }
         double ratio = r.getPayloads().getRandomBytesRatio();
         if (ratio < 0 || ratio > 1) {
             throw new WorkerException(WorkerException.Kind.INVALID, "random_bytes_ratio must be 0..1, got " + ratio);
@@ -209,7 +231,23 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
-                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification());
+                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
+                digest(r));
+    }
+
+    /** SHA-256 of the request's deterministic encoding (map entries in key order), hex. */
+    static String digest(PrepareRequest r) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(r.getSerializedSize());
+            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            out.useDeterministicSerialization();
+            r.writeTo(out);
+            out.flush();
+            return java.util.HexFormat.of().formatHex(sha.digest(bytes.toByteArray()));
+        } catch (java.security.NoSuchAlgorithmException | java.io.IOException e) {
+            throw new IllegalStateException("cannot fingerprint the prepare request", e);
+        }
     }
 
     private static StatusRuntimeException toStatus(RuntimeException e) {
