@@ -27,6 +27,7 @@ import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.rpc.ClientSecurity;
@@ -118,20 +119,7 @@ public final class RunController {
         if (profile.bootstrapServers() == null) {
             throw new IllegalArgumentException("profile without bootstrap servers");
         }
-        if (!workload.faults().isEmpty()) {
-            if (cluster == null) {
-                throw new UserException("workload " + workload.name() + " schedules faults: they act only on the "
-                        + "embedded cluster kbench starts itself (no --bootstrap-servers, no bootstrap.servers, no --workers; "
-                        + "e.g. --brokers 3); kbench never stops brokers of another cluster");
-            }
-            for (Fault f : workload.faults()) {
-                if (f.broker() > cluster.brokers()) {
-                    throw new UserException("workload " + workload.name() + ": fault '" + f.describe() + "' names broker "
-                            + f.broker() + ", but the embedded cluster has " + cluster.brokers()
-                            + " (start more with --brokers N)");
-                }
-            }
-        }
+        checkFaults(workload, cluster == null ? 0 : cluster.brokers());
         this.security = security;
         this.cluster = cluster;
         this.workload = workload;
@@ -141,6 +129,31 @@ public final class RunController {
         this.addresses = List.copyOf(workerAddresses);
         this.options = options;
         this.out = out;
+    }
+
+    /**
+     * Checks that the workload's faults can act on the cluster: only on kbench's own embedded cluster, and only
+     * on brokers it has.
+     *
+     * @param embeddedBrokers nodes of the embedded cluster kbench starts, or 0 when the cluster is not its own
+     * @throws UserException one line, when they cannot
+     */
+    public static void checkFaults(Workload workload, int embeddedBrokers) {
+        if (workload.faults().isEmpty()) {
+            return;
+        }
+        if (embeddedBrokers == 0) {
+            throw new UserException("workload " + workload.name() + " schedules faults: they act only on the "
+                    + "embedded cluster kbench starts itself (no --bootstrap-servers, no bootstrap.servers, no --workers; "
+                    + "e.g. --brokers 3); kbench never stops brokers of another cluster");
+        }
+        for (Fault f : workload.faults()) {
+            if (f.broker() > embeddedBrokers) {
+                throw new UserException("workload " + workload.name() + ": fault '" + f.describe() + "' names broker "
+                        + f.broker() + ", but the embedded cluster has " + embeddedBrokers
+                        + " (start more with --brokers N)");
+            }
+        }
     }
 
     /**
@@ -176,6 +189,20 @@ public final class RunController {
     private Outcome run(List<WorkerClient> clients) {
         Instant startedAt = Instant.now();
         String runId = newRunId();
+        // the output directory is made and probed before any worker is contacted: data is never lost to it
+        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
+        boolean created = OutputDirectory.prepare(dir, options.outputDir() != null ? "--output" : "results directory");
+        try {
+            return run(clients, startedAt, runId, dir);
+        } catch (RuntimeException e) {
+            if (created) {
+                OutputDirectory.removeIfEmpty(dir); // refused before anything was gathered
+            }
+            throw e;
+        }
+    }
+
+    private Outcome run(List<WorkerClient> clients, Instant startedAt, String runId, Path dir) {
         List<WorkerClient.Identity> ids = identifyAll(clients);
         Plan plan = Planner.plan(workload, clients.size(), runId);
         List<ClockEstimator.WorkerClock> clocks = new ArrayList<>();
@@ -225,7 +252,6 @@ public final class RunController {
             emitted.add(i);
             printer.interval(i);
         };
-        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         HistogramLogs hlogs = new HistogramLogs(dir, runStart, workload.transactional());
         CountDownLatch ended = new CountDownLatch(clients.size());
         FaultTimeline faults = new FaultTimeline();

@@ -42,7 +42,8 @@ public final class Main {
         cli.addSubcommand("help", new CommandLine.HelpCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("kbench: " + e.getMessage() + " (see 'kbench " + e.getCommandLine().getCommandName() + " --help')");
+            err.println("kbench: " + e.getMessage() + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help')");
             return USAGE;
         });
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {

@@ -2,7 +2,6 @@ package io.kbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,7 +54,7 @@ class NetnsFailuresIT {
 
     @BeforeAll
     static void hosts() throws Exception {
-        assumeTrue(TestNetwork.enabled(), "KBENCH_SKIP_NETNS=1");
+        TestNetwork.assumeAvailable(NetnsFailuresIT.class);
         net = TestNetwork.create("coord", "w1", "w2");
         kafka = EmbeddedKafka.builder().host(net.hostAddress()).start();
         token = dir.resolve("token");

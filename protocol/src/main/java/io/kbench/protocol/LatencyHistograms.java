@@ -53,19 +53,32 @@ public final class LatencyHistograms {
     }
 
     /**
-     * Decodes a compressed histogram; an empty array decodes to an empty histogram.
+     * Decodes a compressed histogram of kbench's shape; an empty array decodes to an empty histogram.
      *
-     * @throws IllegalArgumentException when the bytes are not a compressed histogram
+     * @throws IllegalArgumentException when the bytes are not a compressed histogram (truncated, corrupt), or
+     *                                  one of another shape (other precision, or values beyond the range), which
+     *                                  could not be added to kbench's exactly
      */
     public static Histogram decode(byte[] encoded) {
         if (encoded.length == 0) {
             return create();
         }
+        Histogram h;
         try {
-            Histogram h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(encoded), HIGHEST_TRACKABLE_MICROS);
-            return h;
+            h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(encoded), HIGHEST_TRACKABLE_MICROS);
         } catch (DataFormatException | RuntimeException e) {
-            throw new IllegalArgumentException("not a compressed HdrHistogram: " + e.getMessage(), e);
+            throw new IllegalArgumentException("not a compressed HdrHistogram (truncated or corrupt"
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
         }
+        if (h.getLowestDiscernibleValue() != LOWEST_DISCERNIBLE_MICROS
+                || h.getNumberOfSignificantValueDigits() != SIGNIFICANT_DIGITS
+                || h.getTotalCount() > 0 && h.getMaxValue() > h.highestEquivalentValue(HIGHEST_TRACKABLE_MICROS)) {
+            throw new IllegalArgumentException(String.format("a histogram of another shape (lowest %d, %d significant "
+                    + "digits, max value %d); kbench's are %d µs, %d digits, values up to %d µs",
+                    h.getLowestDiscernibleValue(), h.getNumberOfSignificantValueDigits(),
+                    h.getTotalCount() > 0 ? h.getMaxValue() : 0, LOWEST_DISCERNIBLE_MICROS, SIGNIFICANT_DIGITS,
+                    HIGHEST_TRACKABLE_MICROS));
+        }
+        return h;
     }
 }

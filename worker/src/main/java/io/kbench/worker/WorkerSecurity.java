@@ -5,6 +5,8 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.kbench.protocol.PemFiles;
+
 import javax.net.ssl.SSLException;
 
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -54,11 +56,9 @@ public record WorkerSecurity(ClusterToken token, Path certFile, Path keyFile, Pa
         if (clientCa != null && certFile == null) {
             throw new IllegalArgumentException("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key");
         }
-        for (Path p : new Path[] {certFile, keyFile, clientCa}) {
-            if (p != null && !Files.isReadable(p)) {
-                throw new IllegalArgumentException("cannot read " + p);
-            }
-        }
+        PemFiles.check(certFile, "--tls-cert", PemFiles.Kind.CERTIFICATES);
+        PemFiles.check(keyFile, "--tls-key", PemFiles.Kind.PRIVATE_KEY);
+        PemFiles.check(clientCa, "--tls-client-ca", PemFiles.Kind.CERTIFICATES);
         if (!authenticates() && !insecure && !loopback(bind)) {
             throw new IllegalArgumentException("refusing to accept unauthenticated work on " + bind
                     + ": give a cluster token (--token-file, or $" + ClusterToken.ENV

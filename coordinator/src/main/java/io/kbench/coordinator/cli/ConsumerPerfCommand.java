@@ -2,13 +2,12 @@ package io.kbench.coordinator.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ConsumerPerfReporter;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
@@ -35,8 +34,12 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = {"--num-records", "--messages"}, required = true, description = "Messages to read.")
     long numRecords;
 
-    @Option(names = {"--consumer.config", "--command-config"}, paramLabel = "FILE", description = "Consumer properties file.")
+    @Option(names = "--consumer.config", paramLabel = "FILE", description = "Consumer properties file.")
     Path config;
+
+    @Option(names = "--command-config", paramLabel = "FILE", description = "Client properties file for every client "
+            + "(the consumers and the admin client that checks the topic): security settings belong here.")
+    Path commandConfig;
 
     @Option(names = "--command-property", arity = "1..*", paramLabel = "PROP=VALUE", description = "Consumer properties.")
     List<String> props = new ArrayList<>();
@@ -83,24 +86,41 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("--show-detailed-stats, --print-metrics, --from-latest, --group, --include, "
                     + "--reporting-interval and --timeout are not supported by kbench consumer-perf yet");
         }
-        if (numRecords < 1 || consumers < 1 || consumers > 10_000) {
-            throw new UserException("--num-records must be >= 1 and --consumers 1 to 10000");
+        Inputs.topic("--topic", topic);
+        Inputs.bootstrap("--bootstrap-server", bootstrapServer);
+        Inputs.workers(workers);
+        if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
+            throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);
+        }
+        if (consumers < 1 || consumers > 10_000) {
+            throw new UserException("--consumers must be 1 to 10000, got " + consumers);
+        }
+        if (fetchSize != null && fetchSize < 1) {
+            throw new UserException("--fetch-size must be at least 1 byte, got " + fetchSize);
+        }
+        if (socketBufferSize != null && socketBufferSize < -1 || socketBufferSize != null && socketBufferSize == 0) {
+            throw new UserException("--socket-buffer-size must be -1 (the OS default) or at least 1 byte, got "
+                    + socketBufferSize);
+        }
+        if (output != null) {
+            OutputDirectory.prepare(output, "--output");
         }
         try {
             java.time.format.DateTimeFormatter.ofPattern(dateFormat);
         } catch (IllegalArgumentException e) {
             throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
         }
-        Map<String, String> overrides = new LinkedHashMap<>();
-        PropertiesFiles.apply(config, "consumer", "--consumer.config", overrides);
-        PropertiesFiles.applyPairs(props, "consumer", "--command-property", overrides);
+        ClientOverrides overrides = new ClientOverrides()
+                .file(commandConfig, "common", "--command-config")
+                .file(config, "consumer", "--consumer.config")
+                .pairs(props, "consumer", "--command-property");
         if (fetchSize != null) {
-            overrides.put("consumer.max.partition.fetch.bytes", fetchSize.toString());
+            overrides.put("consumer.max.partition.fetch.bytes", fetchSize.toString(), "--fetch-size");
         }
         if (socketBufferSize != null) {
-            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString());
+            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
         }
-        Profile profile = PropertiesFiles.profile(Profile.defaults(), overrides, "--command-property");
+        Profile profile = overrides.applyTo(Profile.defaults());
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0, true,
                 Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of());

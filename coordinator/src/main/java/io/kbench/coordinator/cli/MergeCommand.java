@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultMerge;
@@ -32,22 +33,39 @@ public final class MergeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<ResultMerge.Source> sources = new ArrayList<>();
+        java.util.Set<Path> seen = new java.util.HashSet<>();
         for (Path p : results) {
             Path file = p.toFile().isDirectory() ? p.resolve("result.json") : p;
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new UserException(file + ": " + (java.nio.file.Files.exists(file) ? "not a file" : "file not found"));
+            }
+            if (!seen.add(file.toAbsolutePath().normalize())) {
+                throw new UserException(file + ": given twice; each result may be merged once");
+            }
             try {
                 sources.add(new ResultMerge.Source(file.toString(), json.readTree(file.toFile())));
             } catch (IOException e) {
-                throw new UserException(file + ": cannot read as JSON: " + e.getMessage().lines().findFirst().orElse(""));
+                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+                throw new UserException(file + ": cannot read as JSON: " + why);
             }
         }
+        Path dir = output != null ? output : RunController.defaultOutput("merged", RunController.newRunId());
+        boolean created = OutputDirectory.prepare(dir, output != null ? "--output" : "results directory");
         ResultMerge.Merged merged;
         try {
             merged = ResultMerge.combine(sources);
         } catch (IllegalArgumentException e) {
+            if (created) {
+                OutputDirectory.removeIfEmpty(dir);
+            }
             throw new UserException(e.getMessage());
         }
-        Path dir = output != null ? output : RunController.defaultOutput("merged", RunController.newRunId());
-        Path file = ResultDocument.write(dir, merged.document());
+        Path file;
+        try {
+            file = ResultDocument.write(dir, merged.document());
+        } catch (IOException e) {
+            throw new UserException("cannot write " + dir.resolve("result.json") + ": " + e.getMessage());
+        }
         ProgressPrinter printer = new ProgressPrinter(System.out);
         printer.summary("kbench merge of " + sources.size() + " results: " + merged.document().get("status"),
                 merged.summary(), 1);

@@ -2,13 +2,12 @@ package io.kbench.coordinator.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProducerPerfReporter;
 import io.kbench.coordinator.workload.PayloadFile;
 import io.kbench.coordinator.workload.Profile;
@@ -53,8 +52,12 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             description = "Producer properties.")
     List<String> props = new ArrayList<>();
 
-    @Option(names = {"--producer.config", "--command-config"}, paramLabel = "FILE", description = "Producer properties file.")
+    @Option(names = "--producer.config", paramLabel = "FILE", description = "Producer properties file.")
     Path config;
+
+    @Option(names = "--command-config", paramLabel = "FILE", description = "Client properties file for every client "
+            + "(the producers and the admin client that checks or creates the topic): security settings belong here.")
+    Path commandConfig;
 
     @Option(names = "--reporting-interval", defaultValue = "5000", paramLabel = "INTERVAL-MS",
             description = "Window line interval in ms, whole seconds (default: ${DEFAULT-VALUE}).")
@@ -93,6 +96,15 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             throw new UserException("--print-metrics, --payload-monotonic, --transactional-id, --transaction-duration-ms "
                     + "and --warmup-records are not supported by kbench producer-perf yet");
         }
+        Inputs.topic("--topic", topic);
+        Inputs.bootstrap("--bootstrap-server", bootstrapServer);
+        Inputs.workers(workers);
+        if (partitions != null && (partitions < 1 || partitions > 100_000)) {
+            throw new UserException("--partitions must be 1 to 100000, got " + partitions);
+        }
+        if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
+            throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);
+        }
         if ((recordSize == null) == (payloadFile == null)) {
             throw new UserException("give exactly one of --record-size or --payload-file");
         }
@@ -109,18 +121,27 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         long rate = throughput <= 0 ? Workload.UNTHROTTLED : Math.max(throughput, producers);
         String payload = null;
         if (payloadFile != null) {
+            if (payloadDelimiter.isEmpty()) {
+                throw new UserException("--payload-delimiter cannot be empty");
+            }
             try {
                 PayloadFile.read(payloadFile, payloadDelimiter);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new UserException("--payload-file " + payloadFile + ": file not found");
             } catch (java.io.IOException | IllegalArgumentException e) {
                 throw new UserException("--payload-file " + payloadFile + ": " + e.getMessage());
             }
             payload = payloadFile.toAbsolutePath().toString();
         }
-        Map<String, String> overrides = new LinkedHashMap<>();
-        PropertiesFiles.apply(config, "producer", "--producer.config", overrides);
-        PropertiesFiles.applyPairs(props, "producer", "--producer-props", overrides);
-        Profile profile = PropertiesFiles.profile(Profile.defaults(), overrides, "--producer-props");
+        Profile profile = new ClientOverrides()
+                .file(commandConfig, "common", "--command-config")
+                .file(config, "producer", "--producer.config")
+                .pairs(props, "producer", "--producer-props")
+                .applyTo(Profile.defaults());
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
+        if (output != null) {
+            OutputDirectory.prepare(output, "--output");
+        }
         boolean embedded = bootstrap == null && workers.isEmpty();
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,

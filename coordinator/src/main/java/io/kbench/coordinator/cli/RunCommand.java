@@ -2,13 +2,12 @@ package io.kbench.coordinator.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.workload.Profile;
@@ -78,6 +77,11 @@ public final class RunCommand implements Callable<Integer> {
                 "topic.min.insync.replicas=2, replicationFactor=3, bootstrap.servers=b1:9092."})
     List<String> set = new ArrayList<>();
 
+    @Option(names = {"--command-config", "--command.config"}, paramLabel = "FILE",
+            description = "Kafka client .properties file for every client kbench builds (admin, producers, consumers): "
+                    + "security settings and credentials belong here. Applied over the profile's common map.")
+    Path commandConfig;
+
     @Option(names = {"--producer-config", "--producer.config"}, paramLabel = "FILE",
             description = "Kafka producer .properties file, applied over the profile's producer map (bootstrap.servers in it sets the cluster).")
     Path producerConfig;
@@ -95,7 +99,7 @@ public final class RunCommand implements Callable<Integer> {
         Sweep sweep = Sweep.load(workloadFile);
         Workload workload = sweep.base();
         Profile profile = driverFile == null ? Profile.defaults() : Profile.load(driverFile);
-        profile = PropertiesFiles.profile(profile, overrides(), "--set");
+        profile = overrides().applyTo(profile);
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
@@ -112,8 +116,16 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UserException(workloadFile + ": matrix: " + e.getMessage());
             }
         }
+        Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
+        Inputs.workers(workers);
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
+        for (Sweep.Point p : sweep.points()) {
+            // faults act on the embedded cluster only: refused before it (or anything else) is started
+            RunController.checkFaults(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
+        }
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
+        // results are never lost to a directory found unwritable at the end
+        OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
         try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, System.out)) {
             Profile resolved = profile.withBootstrapServers(session.bootstrap());
             return sweep.isSweep() ? runSweep(sweep, resolved, session)
@@ -161,11 +173,11 @@ public final class RunCommand implements Callable<Integer> {
         return allCompleted ? 0 : 1;
     }
 
-    private Map<String, String> overrides() {
-        Map<String, String> m = new LinkedHashMap<>();
-        PropertiesFiles.apply(producerConfig, "producer", "--producer-config", m);
-        PropertiesFiles.apply(consumerConfig, "consumer", "--consumer-config", m);
-        PropertiesFiles.applyPairs(set, null, "--set", m);
-        return m;
+    private ClientOverrides overrides() {
+        return new ClientOverrides()
+                .file(commandConfig, "common", "--command-config")
+                .file(producerConfig, "producer", "--producer-config")
+                .file(consumerConfig, "consumer", "--consumer-config")
+                .pairs(set, null, "--set");
     }
 }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 
 import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
@@ -21,8 +20,6 @@ import io.kbench.coordinator.workload.Workload;
  * <p>Threads: the command's thread; the shutdown hook's thread.
  */
 final class Session implements AutoCloseable {
-    private static final Pattern ADDRESS = Pattern.compile("^[^\\s:,]+:\\d{1,5}$|^\\[[0-9a-fA-F:]+\\]:\\d{1,5}$");
-
     private final LocalEnvironment env;
     private final ClientSecurity security;
     private final String bootstrap;
@@ -40,11 +37,8 @@ final class Session implements AutoCloseable {
      */
     Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, ClientSecurity security,
             int brokers, PrintStream info) {
-        for (String w : workers) {
-            if (!ADDRESS.matcher(w).matches()) {
-                throw new UserException("--workers: '" + w + "' is not HOST:PORT");
-            }
-        }
+        Inputs.workers(workers);
+        Inputs.bootstrap("bootstrap.servers", bootstrap);
         if (brokers < 1 || brokers > 9) {
             throw new UserException("--brokers must be 1 to 9, got " + brokers);
         }

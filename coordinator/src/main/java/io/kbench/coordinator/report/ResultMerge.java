@@ -68,52 +68,77 @@ public final class ResultMerge {
         long saturatedIntervals = 0;
         List<Object> workers = new ArrayList<>();
         List<Map<String, Object>> from = new ArrayList<>();
+        java.util.Map<String, String> runIds = new java.util.HashMap<>();
         for (Source src : sources) {
+            Fields f = new Fields(src.path());
             JsonNode r = src.result();
-            JsonNode s = r.get("summary");
-            if (s == null || r.get("histograms") == null || r.get("runId") == null) {
+            if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
+                    || r.get("runId") == null) {
                 throw new IllegalArgumentException(src.path() + ": not a kbench result.json (no runId, summary or histograms)");
             }
-            sent += s.path("sent").asLong();
-            acked += s.path("acked").asLong();
-            failed += s.path("failed").asLong();
-            received += s.path("received").asLong();
-            clamped += s.path("clamped").asLong();
-            negative += s.path("negativeEndToEnd").asLong();
-            seconds = Math.max(seconds, s.path("measuredSeconds").asDouble());
-            publishRate += s.path("publishRate").asDouble();
-            publishMBps += s.path("publishMBps").asDouble();
-            consumeRate += s.path("consumeRate").asDouble();
-            consumeMBps += s.path("consumeMBps").asDouble();
-            JsonNode v = s.get("verification");
-            verified &= v != null;
-            if (v != null) {
-                lost += v.path("lost").asLong();
-                duplicated += v.path("duplicated").asLong();
-                outOfOrder += v.path("outOfOrder").asLong();
-                untracked += v.path("untracked").asLong();
+            String runId = f.text(r, "runId");
+            String earlier = runIds.putIfAbsent(runId, src.path());
+            if (earlier != null) {
+                throw new IllegalArgumentException(src.path() + ": run " + runId + " is given twice (also " + earlier
+                        + "); each run may be merged once, or its counts would be doubled");
             }
-            uncertainty = Math.max(uncertainty, s.path(Metric.END_TO_END.key()).path("uncertaintyMicros").asLong());
-            saturatedIntervals += s.path("saturatedIntervals").asLong();
+            f.text(r, "status");
+            JsonNode s = f.object(r, "summary");
+            sent += f.whole(s, "summary", "sent", true);
+            acked += f.whole(s, "summary", "acked", true);
+            failed += f.whole(s, "summary", "failed", true);
+            received += f.whole(s, "summary", "received", true);
+            clamped += f.whole(s, "summary", "clamped", false);
+            negative += f.whole(s, "summary", "negativeEndToEnd", false);
+            seconds = Math.max(seconds, f.number(s, "summary", "measuredSeconds", true));
+            publishRate += f.number(s, "summary", "publishRate", true);
+            publishMBps += f.number(s, "summary", "publishMBps", true);
+            consumeRate += f.number(s, "summary", "consumeRate", true);
+            consumeMBps += f.number(s, "summary", "consumeMBps", true);
+            JsonNode v = s.get("verification");
+            verified &= v != null && !v.isNull();
+            if (v != null && !v.isNull()) {
+                f.object(s, "verification");
+                lost += f.whole(v, "summary.verification", "lost", true);
+                duplicated += f.whole(v, "summary.verification", "duplicated", true);
+                outOfOrder += f.whole(v, "summary.verification", "outOfOrder", true);
+                untracked += f.whole(v, "summary.verification", "untracked", false);
+            }
+            JsonNode e2e = s.get(Metric.END_TO_END.key());
+            if (e2e != null && !e2e.isNull()) {
+                f.object(s, Metric.END_TO_END.key());
+                uncertainty = Math.max(uncertainty, f.whole(e2e, "summary." + Metric.END_TO_END.key(),
+                        "uncertaintyMicros", false));
+            }
+            saturatedIntervals += f.whole(s, "summary", "saturatedIntervals", false);
+            JsonNode encoded = f.object(r, "histograms");
             for (Metric m : Metric.values()) {
-                JsonNode h = r.get("histograms").get(m.key());
-                if (h != null) {
+                JsonNode h = encoded.get(m.key());
+                if (h != null && !h.isNull()) {
+                    if (!h.isTextual()) {
+                        throw new IllegalArgumentException(src.path() + ": histograms." + m.key()
+                                + " must be a base64 string, got " + kind(h));
+                    }
                     try {
                         histograms.get(m).add(LatencyHistograms.decode(Base64.getDecoder().decode(h.asText())));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(src.path() + ": histograms." + m.key() + " is not an "
-                                + "encoded HdrHistogram: " + e.getMessage());
+                        throw new IllegalArgumentException(src.path() + ": histograms." + m.key() + " is not a kbench "
+                                + "histogram: " + e.getMessage());
                     }
                 }
             }
+            JsonNode ws = r.get("workers");
+            if (ws != null && !ws.isArray()) {
+                throw new IllegalArgumentException(src.path() + ": workers must be a list, got " + kind(ws));
+            }
             allCompleted &= "COMPLETED".equals(r.path("status").asText());
             r.path("workers").forEach(workers::add);
-            Map<String, Object> f = new LinkedHashMap<>();
-            f.put("path", src.path());
-            f.put("runId", r.get("runId").asText());
-            f.put("status", r.path("status").asText());
-            f.put("workload", r.path("workload").path("name").asText());
-            from.add(f);
+            Map<String, Object> origin = new LinkedHashMap<>();
+            origin.put("path", src.path());
+            origin.put("runId", runId);
+            origin.put("status", r.path("status").asText());
+            origin.put("workload", r.path("workload").path("name").asText());
+            from.add(origin);
         }
         Summary merged = new Summary(sent, acked, failed, received, clamped, negative, seconds, 0, 0, 0,
                 round(publishRate), round(publishMBps), round(consumeRate), round(consumeMBps), histograms,
@@ -152,6 +177,64 @@ public final class ResultMerge {
         }
         doc.put("histograms", encoded);
         return new Merged(doc, merged);
+    }
+
+    /** Typed reads of one source's fields; a missing required field or one of another type names file and key. */
+    private record Fields(String path) {
+        long whole(JsonNode obj, String where, String key, boolean required) {
+            JsonNode n = obj.get(key);
+            if (n == null || n.isNull()) {
+                if (required) {
+                    throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
+                }
+                return 0;
+            }
+            if (!n.canConvertToExactIntegral() || !n.canConvertToLong() || !n.isNumber() || n.asLong() < 0) {
+                throw new IllegalArgumentException(path + ": " + where + "." + key + " must be a whole number >= 0, got "
+                        + kind(n));
+            }
+            return n.asLong();
+        }
+
+        double number(JsonNode obj, String where, String key, boolean required) {
+            JsonNode n = obj.get(key);
+            if (n == null || n.isNull()) {
+                if (required) {
+                    throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
+                }
+                return 0;
+            }
+            if (!n.isNumber() || !Double.isFinite(n.asDouble()) || n.asDouble() < 0) {
+                throw new IllegalArgumentException(path + ": " + where + "." + key + " must be a number >= 0, got "
+                        + kind(n));
+            }
+            return n.asDouble();
+        }
+
+        JsonNode object(JsonNode obj, String key) {
+            JsonNode n = obj.get(key);
+            if (n == null || !n.isObject()) {
+                throw new IllegalArgumentException(path + ": " + key + " must be an object, got " + kind(n));
+            }
+            return n;
+        }
+
+        String text(JsonNode obj, String key) {
+            JsonNode n = obj.get(key);
+            if (n == null || !n.isTextual() || n.asText().isEmpty()) {
+                throw new IllegalArgumentException(path + ": " + key + " must be a non-empty string, got " + kind(n));
+            }
+            return n.asText();
+        }
+    }
+
+    private static String kind(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return "nothing";
+        }
+        String text = n.toString();
+        return (n.isTextual() ? "the string " : n.isObject() ? "an object " : n.isArray() ? "a list " : "")
+                + (text.length() > 40 ? text.substring(0, 40) + "..." : text);
     }
 
     private static double round(double v) {

@@ -3,6 +3,8 @@ package io.kbench.coordinator.rpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.kbench.protocol.PemFiles;
+
 import javax.net.ssl.SSLException;
 
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -41,11 +43,9 @@ public record ClientSecurity(ClusterToken token, boolean tls, Path caFile, Path 
         if (!tls && (caFile != null || certFile != null || serverName != null)) {
             throw new IllegalArgumentException("--tls-ca, --tls-cert, --tls-key and --tls-server-name need --tls");
         }
-        for (Path p : new Path[] {caFile, certFile, keyFile}) {
-            if (p != null && !Files.isReadable(p)) {
-                throw new IllegalArgumentException("cannot read " + p);
-            }
-        }
+        PemFiles.check(caFile, "--tls-ca", PemFiles.Kind.CERTIFICATES);
+        PemFiles.check(certFile, "--tls-cert", PemFiles.Kind.CERTIFICATES);
+        PemFiles.check(keyFile, "--tls-key", PemFiles.Kind.PRIVATE_KEY);
         sslContext();
     }
 
@@ -68,7 +68,9 @@ public record ClientSecurity(ClusterToken token, boolean tls, Path caFile, Path 
             while (t.getCause() != null && t.getCause() != t) {
                 t = t.getCause();
             }
-            throw new IllegalArgumentException("TLS: cannot use the given certificate files: " + t.getMessage());
+            throw new IllegalArgumentException("TLS: cannot use " + (caFile != null ? "--tls-ca " + caFile + " " : "")
+                    + (certFile != null ? "--tls-cert " + certFile + " with --tls-key " + keyFile + " " : "")
+                    + (caFile == null && certFile == null ? "the JDK's trust store " : "") + "(" + t.getMessage() + ")");
         }
     }
 

@@ -67,6 +67,9 @@ public record Profile(String name, String driver, String bootstrapServers, int r
             y.errorAt("driver", "unknown driver '" + driver + "'; allowed: kafka");
         }
         String bootstrap = y.string("bootstrap.servers", null);
+        if (bootstrap != null && Addresses.listProblem(bootstrap) != null) {
+            y.errorAtValue("bootstrap.servers", "bootstrap.servers: " + Addresses.listProblem(bootstrap));
+        }
         int rf = (int) y.integer("replicationFactor", 1, 1, 32_767, "1 to 32767");
         Map<String, String> common = y.properties("common");
         Map<String, String> producer = y.properties("producer");
@@ -85,6 +88,12 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         }
         if (common.containsKey("bootstrap.servers")) {
             y.errorAt("common", "put bootstrap.servers at the top level of the profile, not under common");
+        }
+        for (String forbidden : List.of("key.serializer", "value.serializer", "key.deserializer", "value.deserializer",
+                "group.id")) {
+            if (common.containsKey(forbidden)) {
+                y.errorAt("common", "common." + forbidden + " is set by kbench; remove it");
+            }
         }
         y.rejectUnknown(KEYS, "profile");
         if (!errors.isEmpty()) {
@@ -111,9 +120,13 @@ public record Profile(String name, String driver, String bootstrapServers, int r
                     + String.join(".<property>, ", SECTIONS) + ".<property>";
         }
         String property = key.substring(dot + 1);
-        if (section.equals("producer") && property.endsWith(".serializer")
-                || section.equals("consumer") && (property.endsWith(".deserializer") || property.equals("group.id"))) {
+        if ((section.equals("producer") || section.equals("common")) && property.endsWith(".serializer")
+                || (section.equals("consumer") || section.equals("common"))
+                        && (property.endsWith(".deserializer") || property.equals("group.id"))) {
             return key + " is set by kbench";
+        }
+        if (section.equals("common") && property.equals("bootstrap.servers")) {
+            return "common.bootstrap.servers: give bootstrap.servers by itself";
         }
         return null;
     }
@@ -140,6 +153,10 @@ public record Profile(String name, String driver, String bootstrapServers, int r
             if (o.getKey().equals("replicationFactor")) {
                 rf = replicationFactor(o.getValue());
             } else if (o.getKey().equals("bootstrap.servers")) {
+                String bad = Addresses.listProblem(o.getValue());
+                if (bad != null) {
+                    throw new IllegalArgumentException("bootstrap.servers: " + bad);
+                }
                 servers = o.getValue();
             } else {
                 int dot = o.getKey().indexOf('.');

@@ -64,6 +64,20 @@ public record Sweep(Workload base, List<String> axes, List<Point> points) {
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
         }
+        // count before expanding: a matrix of many axes would exhaust memory long before the limit is checked
+        long count = 1;
+        for (List<ScalarNode> values : axes.values()) {
+            count = Math.min((long) MAX_POINTS + 1, count * values.size());
+        }
+        if (count > MAX_POINTS) {
+            StringBuilder sizes = new StringBuilder();
+            for (List<ScalarNode> values : axes.values()) {
+                sizes.append(sizes.length() == 0 ? "" : " x ").append(values.size());
+            }
+            y.error(matrix, "the matrix has " + sizes + " = more than " + MAX_POINTS + " combinations; at most "
+                    + MAX_POINTS + " allowed");
+            throw new InvalidConfigException(errors);
+        }
         List<Map<String, ScalarNode>> combos = new ArrayList<>();
         combos.add(new LinkedHashMap<>());
         for (Map.Entry<String, List<ScalarNode>> axis : axes.entrySet()) {
@@ -76,10 +90,6 @@ public record Sweep(Workload base, List<String> axes, List<Point> points) {
                 }
             }
             combos = next;
-        }
-        if (combos.size() > MAX_POINTS) {
-            y.error(matrix, "the matrix has " + combos.size() + " combinations; at most " + MAX_POINTS + " allowed");
-            throw new InvalidConfigException(errors);
         }
         LinkedHashSet<ConfigError> pointErrors = new LinkedHashSet<>();
         List<Point> points = new ArrayList<>();

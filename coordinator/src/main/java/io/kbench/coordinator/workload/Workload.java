@@ -131,8 +131,13 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
 
     /** Reads the workload fields of {@code y} (the matrix already taken out), adding problems to its errors. */
     static Workload parse(YamlMap y, Path path, List<ConfigError> errors) {
-        String fileName = path.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-        String name = y.string("name", fileName);
+        // the name becomes a directory under results/: a plain file-name component, never a path
+        String fileName = path.getFileName().toString().replaceFirst("\\.ya?ml$", "").replaceAll("[^A-Za-z0-9._+-]", "_");
+        String name = y.string("name", NAME.matcher(fileName).matches() ? fileName : "workload");
+        if (!NAME.matcher(name).matches()) {
+            y.errorAtValue("name", "name '" + name.replace("\n", "\\n") + "' is not a plain name: 1 to 100 of "
+                    + "A-Z a-z 0-9 . _ + -, starting with a letter or digit (it names the results directory)");
+        }
         List<String> names = y.strings("topicNames");
         boolean existing = y.bool("existingTopics", false);
         int topics = (int) y.integer("topics", names == null ? 1 : names.size(), 1, 10_000, "1 to 10000");
@@ -142,8 +147,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             }
             topics = names.size();
             for (String n : names) {
-                if (!TOPIC_NAME.matcher(n).matches() || n.equals(".") || n.equals("..")) {
-                    y.errorAtValue("topicNames", "'" + n + "' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)");
+                String problem = TopicNames.problem(n);
+                if (problem != null) {
+                    y.errorAtValue("topicNames", problem);
                 }
             }
             if (new java.util.HashSet<>(names).size() != names.size()) {
@@ -335,7 +341,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return out;
     }
 
-    private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
 
     /** The payload file's values, or an empty list for generated values. */
     public List<byte[]> payloadValues() {

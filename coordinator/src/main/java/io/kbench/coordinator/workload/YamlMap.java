@@ -1,10 +1,5 @@
 package io.kbench.coordinator.workload;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,15 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.DumperOptions;
 
 /**
  * A YAML mapping read with positions, and typed accessors that collect errors as
@@ -67,25 +60,7 @@ final class YamlMap {
      */
     static YamlMap read(Path path, List<ConfigError> errors) {
         String file = path.toString();
-        String text;
-        try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "file not found")));
-        } catch (IOException e) {
-            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "cannot read: " + e.getMessage())));
-        }
-        Node root;
-        try (Reader r = new java.io.StringReader(text)) {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(r);
-        } catch (MarkedYAMLException e) {
-            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String what = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            throw new InvalidConfigException(List.of(new ConfigError(file, m == null ? 1 : m.getLine() + 1,
-                    m == null ? 1 : m.getColumn() + 1, "YAML syntax: " + what)));
-        } catch (IOException | RuntimeException e) {
-            throw new InvalidConfigException(List.of(new ConfigError(file, 1, 1, "YAML syntax: " + e.getMessage())));
-        }
+        Node root = YamlText.compose(path);
         if (!(root instanceof MappingNode)) {
             int line = root == null ? 1 : root.getStartMark().getLine() + 1;
             throw new InvalidConfigException(List.of(new ConfigError(file, line, 1,
@@ -144,7 +119,7 @@ final class YamlMap {
         if (t == null) {
             return fallback;
         }
-        if (t.getValueNode() instanceof ScalarNode s && !s.getValue().isEmpty()) {
+        if (t.getValueNode() instanceof ScalarNode s && !s.getValue().isEmpty() && !s.getTag().equals(Tag.NULL)) {
             return s.getValue();
         }
         error(t.getValueNode(), key + " must be a non-empty string");
@@ -157,6 +132,11 @@ final class YamlMap {
             return fallback;
         }
         if (t.getValueNode() instanceof ScalarNode s) {
+            if (quoted(s)) {
+                error(s, key + " must be a whole number (" + allowed + "), not the quoted text '" + s.getValue()
+                        + "'; remove the quotes");
+                return fallback;
+            }
             String v = s.getValue().replace("_", "");
             try {
                 long n = Long.parseLong(v);
@@ -180,8 +160,16 @@ final class YamlMap {
             return fallback;
         }
         if (t.getValueNode() instanceof ScalarNode s) {
+            if (quoted(s)) {
+                error(s, key + " must be a number (" + allowed + "), not the quoted text '" + s.getValue()
+                        + "'; remove the quotes");
+                return fallback;
+            }
             try {
-                double d = Double.parseDouble(s.getValue());
+                if (!DECIMAL.matcher(s.getValue()).matches()) {
+                    throw new NumberFormatException(s.getValue());
+                }
+                double d = Double.parseDouble(s.getValue().replace("_", ""));
                 if (d >= min && d <= max) {
                     return d;
                 }
@@ -201,10 +189,12 @@ final class YamlMap {
         if (t == null) {
             return fallback;
         }
-        if (t.getValueNode() instanceof ScalarNode s && (s.getValue().equals("true") || s.getValue().equals("false"))) {
+        if (t.getValueNode() instanceof ScalarNode s && !quoted(s)
+                && (s.getValue().equals("true") || s.getValue().equals("false"))) {
             return Boolean.parseBoolean(s.getValue());
         }
-        error(t.getValueNode(), key + " must be true or false");
+        error(t.getValueNode(), key + " must be true or false" + (t.getValueNode() instanceof ScalarNode s && quoted(s)
+                ? ", without quotes" : ""));
         return fallback;
     }
 
@@ -292,12 +282,29 @@ final class YamlMap {
         }
         for (NodeTuple p : m.getValue()) {
             if (p.getKeyNode() instanceof ScalarNode k && p.getValueNode() instanceof ScalarNode v) {
+                if (v.getTag().equals(Tag.NULL)) {
+                    error(k, key + "." + k.getValue()
+                            + " has no value; give one (e.g. " + k.getValue() + ": 1) or remove the line");
+                    continue;
+                }
+                if (out.containsKey(k.getValue())) {
+                    error(k, key + "." + k.getValue() + " is set twice");
+                }
                 out.put(k.getValue(), v.getValue());
             } else {
                 error(p.getKeyNode(), key + ": each property must be 'name: value' with a plain value");
             }
         }
         return out;
+    }
+
+    /** A YAML number as the JSON Schema's "number": decimal digits, optional fraction and exponent. */
+    private static final java.util.regex.Pattern DECIMAL =
+            java.util.regex.Pattern.compile("[-+]?([0-9][0-9_]*)?(\\.[0-9_]*)?([eE][-+]?[0-9]+)?");
+
+    /** True for a quoted scalar ('5000' or "5000"): text, not a number or boolean. */
+    private static boolean quoted(ScalarNode s) {
+        return s.getScalarStyle() != DumperOptions.ScalarStyle.PLAIN;
     }
 
     /** Reports every key not in {@code known}, suggesting the closest known one. */

@@ -2,6 +2,7 @@ package io.kbench.coordinator.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Base64;
 import java.util.List;
@@ -66,5 +67,65 @@ class ResultMergeTest {
                 new ResultMerge.Source("a.json", result("r1", LatencyHistograms.create(), 0, 0, "w1")),
                 new ResultMerge.Source("x.json", JSON.createObjectNode().put("hello", 1)))));
         assertEquals("x.json: not a kbench result.json (no runId, summary or histograms)", e.getMessage());
+    }
+
+    private static String refusal(JsonNode bad) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", result("r1", LatencyHistograms.create(), 10, 1, "w1")),
+                new ResultMerge.Source("b.json", bad))));
+        return e.getMessage();
+    }
+
+    @Test
+    void shouldRefuseTheSameRunTwice() {
+        assertEquals("b.json: run r1 is given twice (also a.json); each run may be merged once, or its counts would be "
+                + "doubled", refusal(result("r1", LatencyHistograms.create(), 10, 1, "w1")));
+    }
+
+    @Test
+    void shouldRefuseFieldsOfTheWrongTypeNamingFileAndKey() {
+        ObjectNode text = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) text.get("summary")).put("sent", "lots");
+        assertEquals("b.json: summary.sent must be a whole number >= 0, got the string \"lots\"", refusal(text));
+
+        ObjectNode fraction = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) fraction.get("summary")).put("acked", 1.5);
+        assertEquals("b.json: summary.acked must be a whole number >= 0, got 1.5", refusal(fraction));
+
+        ObjectNode missing = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) missing.get("summary")).remove("received");
+        assertEquals("b.json: summary.received is missing", refusal(missing));
+
+        ObjectNode list = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        list.putArray("summary").add(1);
+        assertEquals("b.json: summary must be an object, got a list [1]", refusal(list));
+
+        ObjectNode number = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) number.get("histograms")).put(Metric.PUBLISH_LATENCY.key(), 7);
+        assertEquals("b.json: histograms." + Metric.PUBLISH_LATENCY.key() + " must be a base64 string, got 7",
+                refusal(number));
+    }
+
+    @Test
+    void shouldRefuseATruncatedHistogramOrOneOfAnotherShape() {
+        Histogram h = LatencyHistograms.create();
+        h.recordValue(1234);
+        String full = Base64.getEncoder().encodeToString(LatencyHistograms.encode(h));
+        ObjectNode truncated = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) truncated.get("histograms")).put(Metric.PUBLISH_LATENCY.key(), full.substring(0, full.length() / 2));
+        String message = refusal(truncated);
+        assertEquals("b.json: histograms." + Metric.PUBLISH_LATENCY.key() + " is not a kbench histogram: not a compressed "
+                + "HdrHistogram (truncated or corrupt)", message.replaceFirst(" \\(truncated or corrupt: .*\\)$",
+                " (truncated or corrupt)"));
+
+        Histogram wide = new Histogram(1, 100_000_000_000L, 2);
+        wide.recordValue(50_000_000_000L);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(wide.getNeededByteBufferCapacity());
+        int n = wide.encodeIntoCompressedByteBuffer(b);
+        ObjectNode other = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) other.get("histograms")).put(Metric.PUBLISH_LATENCY.key(),
+                Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(b.array(), n)));
+        assertTrue(refusal(other).startsWith("b.json: histograms." + Metric.PUBLISH_LATENCY.key() + " is not a kbench "
+                + "histogram: a histogram of another shape (lowest 1, 2 significant digits"), refusal(other));
     }
 }

@@ -1,0 +1,105 @@
+package io.kbench.coordinator.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.workload.Profile;
+
+/**
+ * Client properties from the command line as profile overrides — Kafka {@code .properties} files (the
+ * {@code --producer.config} habit), {@code PROP=VALUE} lists, and single flags — each remembered with where it
+ * came from, so a key that cannot be applied is blamed on the file or flag that set it. Later sources win.
+ *
+ * <p>Not thread-safe; one per command.
+ */
+final class ClientOverrides {
+    /** Largest properties file read. */
+    static final long MAX_FILE_BYTES = 1024 * 1024;
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+    private final Map<String, String> origins = new HashMap<>();
+
+    /**
+     * Adds every property of {@code file} as {@code <section>.<key>} ({@code bootstrap.servers} as itself).
+     *
+     * @param flag the option that named the file, for messages
+     */
+    ClientOverrides file(Path file, String section, String flag) {
+        if (file == null) {
+            return this;
+        }
+        String origin = flag + " " + file;
+        Properties p = new Properties();
+        try {
+            if (Files.isDirectory(file)) {
+                throw new UserException(origin + ": is a directory, not a .properties file");
+            }
+            if (Files.exists(file) && Files.size(file) > MAX_FILE_BYTES) {
+                throw new UserException(origin + ": the file is larger than " + MAX_FILE_BYTES + " bytes");
+            }
+            try (Reader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                p.load(r);
+            }
+        } catch (NoSuchFileException e) {
+            throw new UserException(origin + ": file not found");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserException(origin + ": cannot read it as a .properties file: " + e.getMessage());
+        }
+        for (String key : new TreeSet<>(p.stringPropertyNames())) {
+            put(key.equals("bootstrap.servers") ? key : section + "." + key, p.getProperty(key).trim(), origin);
+        }
+        return this;
+    }
+
+    /**
+     * Adds {@code PROP=VALUE} pairs as {@code <section>.<PROP>} ({@code bootstrap.servers} as itself); with a
+     * null section the keys are taken as they are ({@code --set producer.acks=all}).
+     */
+    ClientOverrides pairs(List<String> pairs, String section, String flag) {
+        for (String pair : pairs) {
+            int eq = pair.indexOf('=');
+            if (eq < 1) {
+                throw new UserException(flag + " '" + pair + "': expected " + (section == null
+                        ? "KEY=VALUE, e.g. producer.acks=all" : "PROP=VALUE"));
+            }
+            String key = pair.substring(0, eq).trim();
+            String value = pair.substring(eq + 1).trim();
+            put(section == null || key.equals("bootstrap.servers") ? key : section + "." + key, value, flag + " " + pair);
+        }
+        return this;
+    }
+
+    /** Adds one override, from {@code origin} (a flag, for messages). */
+    ClientOverrides put(String key, String value, String origin) {
+        values.put(key, value);
+        origins.put(key, origin);
+        return this;
+    }
+
+    /**
+     * {@code base} with every override applied in order.
+     *
+     * @throws UserException one line naming the file or flag whose key or value cannot be applied
+     */
+    Profile applyTo(Profile base) {
+        Profile p = base;
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            try {
+                p = p.with(Map.of(e.getKey(), e.getValue()));
+            } catch (IllegalArgumentException bad) {
+                throw new UserException(origins.get(e.getKey()) + ": " + bad.getMessage());
+            }
+        }
+        return p;
+    }
+}

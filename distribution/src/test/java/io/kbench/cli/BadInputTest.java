@@ -1,0 +1,136 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad command lines, as a careless or hostile user types them: each ends in exactly one line on stderr and
+ * exit code 2 — no stack trace — before any broker, worker or cluster is started or contacted.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class BadInputTest {
+    @TempDir
+    static Path dir;
+    static Path workload;
+    static Path result;
+    static String notADir;
+
+    @BeforeAll
+    static void files() throws IOException {
+        workload = write("w.yaml", "durationSeconds: 5\n");
+        write("faults.yaml", "durationSeconds: 20\nfaults: [{at: 5, action: stop, broker: 4}]\n");
+        write("serializer.properties", "key.serializer=org.example.Mine\n");
+        write("group.properties", "group.id=mine\n");
+        Path file = write("plain-file", "x");
+        notADir = file.resolve("sub").toString();
+        result = write("result.json", "{\"runId\": \"r1\", \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
+    }
+
+    private static Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    private static String at(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    static Stream<Arguments> cases() {
+        String w = workload == null ? "w.yaml" : workload.toString();
+        return Stream.of(
+                Arguments.of(List.of("run", "--workers", "127.0.0.1:99999", w),
+                        "kbench: --workers: '127.0.0.1:99999': port 99999 is out of range; allowed: 1 to 65535"),
+                Arguments.of(List.of("run", "--workers", "127.0.0.1:7070,127.0.0.1:7070", "--bootstrap-servers", "b:9092", w),
+                        "kbench: --workers: 127.0.0.1:7070 is listed twice"),
+                Arguments.of(List.of("run", "--bootstrap-servers", "nohost", w),
+                        "kbench: --bootstrap-servers: 'nohost' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
+                Arguments.of(List.of("run", "--set", "bootstrap.servers=b1:0", w),
+                        "kbench: --set bootstrap.servers=b1:0: bootstrap.servers: 'b1:0': port 0 is out of range; allowed: 1 to 65535"),
+                Arguments.of(List.of("run", "--output", "NOTADIR", w),
+                        "kbench: --output NOTADIR: cannot create the directory ("),
+                Arguments.of(List.of("run", "--brokers", "3", "FAULTS"),
+                        "kbench: workload faults: fault 'stop broker 4 at 5 s' names broker 4, but the embedded cluster has 3 (start more with --brokers N)"),
+                Arguments.of(List.of("run", "--producer-config", "SERIALIZER", w),
+                        "kbench: --producer-config SERIALIZER: producer.key.serializer is set by kbench"),
+                Arguments.of(List.of("run", "--command-config", "GROUP", w),
+                        "kbench: --command-config GROUP: common.group.id is set by kbench"),
+                Arguments.of(List.of("run", "--interval", "0", w),
+                        "kbench: --interval must be 1 to 60 seconds, got 0"),
+                Arguments.of(List.of("run", "--workers", "127.0.0.1:7070", "--bootstrap-servers", "b:9092", "--tls",
+                        "--tls-ca", "MISSING", w), "kbench: --tls-ca MISSING: file not found"),
+                Arguments.of(List.of("run", "--bogus", w),
+                        "kbench: Unknown option: '--bogus' (see 'kbench run --help')"),
+                Arguments.of(List.of("--bogus"), "kbench: Unknown option: '--bogus' (see 'kbench --help')"),
+                Arguments.of(List.of("producer-perf", "--topic", "a b", "--num-records", "10", "--throughput", "1",
+                        "--record-size", "10"), "kbench: --topic: 'a b' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "1",
+                        "--record-size", "10", "--partitions", "-3"), "kbench: --partitions must be 1 to 100000, got -3"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "-1", "--throughput", "1",
+                        "--record-size", "10"), "kbench: --num-records must be 1 to 1000000000000, got -1"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "1",
+                        "--payload-file", "MISSING"), "kbench: --payload-file MISSING: file not found"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "1",
+                        "--record-size", "10", "--bootstrap-server", "b:70000"),
+                        "kbench: --bootstrap-server: 'b:70000': port 70000 is out of range; allowed: 1 to 65535"),
+                Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
+                        "127.0.0.1:9092", "--fetch-size", "-5"), "kbench: --fetch-size must be at least 1 byte, got -5"),
+                Arguments.of(List.of("consumer-perf", "--topic", "..", "--messages", "10", "--bootstrap-server",
+                        "127.0.0.1:9092"), "kbench: --topic: '..' is not a valid Kafka topic name ('.' and '..' are reserved)"),
+                Arguments.of(List.of("merge", "RESULT", "RESULT"), "kbench: RESULT: given twice; each result may be merged once"),
+                Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "MISSING"), "kbench: MISSING: file not found"),
+                Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "RESULT2"),
+                        "kbench: --output NOTADIR: cannot create the directory ("));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void shouldRefuseWithOneLineAndExitCode2BeforeStartingAnything(List<String> args, String expected) throws IOException {
+        Files.copy(result, dir.resolve("result2.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        List<String> resolved = new ArrayList<>();
+        for (String a : args) {
+            resolved.add(resolve(a));
+        }
+        String want = resolve(expected);
+        java.io.PrintStream savedOut = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        InProcessRun.Outcome o;
+        long start = System.nanoTime();
+        try {
+            System.setOut(new java.io.PrintStream(out, true, StandardCharsets.UTF_8));
+            o = InProcessRun.execute(resolved.toArray(new String[0]));
+        } finally {
+            System.setOut(savedOut);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String stderr = o.stderr().strip();
+        assertEquals(2, o.exitCode(), stderr);
+        assertEquals(1, stderr.lines().count(), "exactly one line: " + stderr);
+        assertTrue(want.endsWith("(") ? stderr.startsWith(want) : stderr.equals(want), "got: " + stderr);
+        assertFalse(stderr.contains("Exception") || stderr.contains("\tat "), stderr);
+        assertFalse(out.toString(StandardCharsets.UTF_8).contains("starting an embedded"), "nothing may be started");
+        assertTrue(seconds < 10, "refused after " + seconds + " s: nothing may be contacted");
+    }
+
+    private static String resolve(String s) {
+        return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
+                .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
+                .replace("MISSING", at("missing.file")).replace("RESULT2", at("result2.json"))
+                .replace("RESULT", at("result.json"));
+    }
+}
