@@ -66,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
 
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
-            description = "Reporting interval in seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
+            description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
     int intervalSeconds;
 
     @Option(names = "--keep-topics", description = "Leave the run's topics on the cluster afterwards.")

@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * percentile summary of the sum of every worker's histogram (never percentiles averaged), so its
  * percentiles are exactly those of all the interval's samples.
  *
- * <p>It holds figures, not histograms: a run keeps one of these per interval (about 2 KB) for the console
+ * <p>It holds figures, not histograms: a run keeps one of these per interval (about 1 KB) for the console
  * and result.json, while the histograms themselves are added into {@link SummaryHistograms} and dropped.
  *
  * @param index       interval number from the run's start (0-based)
