@@ -51,7 +51,7 @@ public final class ClusterToken {
         if (file != null) {
             String text;
             try {
-                text = Files.readString(file, StandardCharsets.UTF_8);
+                text = new String(BoundedFiles.read(file, 64 * 1024), StandardCharsets.UTF_8);
             } catch (NoSuchFileException e) {
                 throw new IllegalArgumentException("token file " + file + " not found");
             } catch (IOException e) {

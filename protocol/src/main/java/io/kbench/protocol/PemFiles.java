@@ -2,7 +2,6 @@ package io.kbench.protocol;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -37,13 +36,9 @@ public final class PemFiles {
         String where = flag + " " + file + ": ";
         String text;
         try {
-            if (Files.isDirectory(file)) {
-                throw new IllegalArgumentException(where + "is a directory, not a PEM file");
-            }
-            if (Files.size(file) > MAX_BYTES) {
-                throw new IllegalArgumentException(where + "larger than " + MAX_BYTES + " bytes; not a PEM file");
-            }
-            text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            text = new String(BoundedFiles.read(file, MAX_BYTES), StandardCharsets.ISO_8859_1);
+        } catch (BoundedFiles.TooLargeException e) {
+            throw new IllegalArgumentException(where + e.getMessage() + " (not a PEM file)");
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(where + "file not found");
         } catch (IOException e) {

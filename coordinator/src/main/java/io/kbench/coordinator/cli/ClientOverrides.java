@@ -1,8 +1,6 @@
 package io.kbench.coordinator.cli;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -14,6 +12,7 @@ import java.util.TreeSet;
 
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.workload.Profile;
+import io.kbench.protocol.BoundedFiles;
 
 /**
  * Client properties from the command line as profile overrides — Kafka {@code .properties} files (the
@@ -41,15 +40,9 @@ final class ClientOverrides {
         String origin = flag + " " + file;
         Properties p = new Properties();
         try {
-            if (Files.isDirectory(file)) {
-                throw new UserException(origin + ": is a directory, not a .properties file");
-            }
-            if (Files.exists(file) && Files.size(file) > MAX_FILE_BYTES) {
-                throw new UserException(origin + ": the file is larger than " + MAX_FILE_BYTES + " bytes");
-            }
-            try (Reader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                p.load(r);
-            }
+            p.load(new java.io.ByteArrayInputStream(BoundedFiles.read(file, MAX_FILE_BYTES)));
+        } catch (BoundedFiles.TooLargeException e) {
+            throw new UserException(origin + ": " + e.getMessage() + " (not a .properties file)");
         } catch (NoSuchFileException e) {
             throw new UserException(origin + ": file not found");
         } catch (IOException | IllegalArgumentException e) {

@@ -182,14 +182,11 @@ public final class ResultMerge {
     /** Typed reads of one source's fields; a missing required field or one of another type names file and key. */
     private record Fields(String path) {
         long whole(JsonNode obj, String where, String key, boolean required) {
-            JsonNode n = obj.get(key);
-            if (n == null || n.isNull()) {
-                if (required) {
-                    throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
-                }
+            JsonNode n = field(obj, where, key, required);
+            if (n == null) {
                 return 0;
             }
-            if (!n.canConvertToExactIntegral() || !n.canConvertToLong() || !n.isNumber() || n.asLong() < 0) {
+            if (!n.isNumber() || !n.canConvertToExactIntegral() || !n.canConvertToLong() || n.asLong() < 0) {
                 throw new IllegalArgumentException(path + ": " + where + "." + key + " must be a whole number >= 0, got "
                         + kind(n));
             }
@@ -197,11 +194,8 @@ public final class ResultMerge {
         }
 
         double number(JsonNode obj, String where, String key, boolean required) {
-            JsonNode n = obj.get(key);
-            if (n == null || n.isNull()) {
-                if (required) {
-                    throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
-                }
+            JsonNode n = field(obj, where, key, required);
+            if (n == null) {
                 return 0;
             }
             if (!n.isNumber() || !Double.isFinite(n.asDouble()) || n.asDouble() < 0) {
@@ -209,6 +203,15 @@ public final class ResultMerge {
                         + kind(n));
             }
             return n.asDouble();
+        }
+
+        /** The field, or null when it is absent and optional. */
+        private JsonNode field(JsonNode obj, String where, String key, boolean required) {
+            JsonNode n = obj.get(key);
+            if ((n == null || n.isNull()) && required) {
+                throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
+            }
+            return n == null || n.isNull() ? null : n;
         }
 
         JsonNode object(JsonNode obj, String key) {

@@ -2,11 +2,12 @@ package io.kbench.coordinator.workload;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+
+import io.kbench.protocol.BoundedFiles;
 
 /**
  * Reads a payload file as {@code kafka-producer-perf-test --payload-file} does: the file's text split at
@@ -26,11 +27,12 @@ public final class PayloadFile {
      * @throws IllegalArgumentException when it is too large, holds too many values or none
      */
     public static List<byte[]> read(Path file, String delimiter) throws IOException {
-        long size = Files.size(file);
-        if (size > MAX_BYTES) {
-            throw new IllegalArgumentException("payload file is " + size + " bytes; at most " + MAX_BYTES + " allowed");
+        String text;
+        try {
+            text = new String(BoundedFiles.read(file, MAX_BYTES), StandardCharsets.UTF_8);
+        } catch (BoundedFiles.TooLargeException e) {
+            throw new IllegalArgumentException(e.getMessage());
         }
-        String text = Files.readString(file, StandardCharsets.UTF_8);
         List<byte[]> values = new ArrayList<>();
         for (String piece : text.split(Pattern.quote(delimiter))) {
             if (!piece.isEmpty()) {

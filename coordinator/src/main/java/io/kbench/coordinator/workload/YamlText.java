@@ -9,11 +9,11 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.kbench.protocol.BoundedFiles;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -49,15 +49,10 @@ final class YamlText {
         String file = path.toString();
         byte[] bytes;
         try {
-            long size = Files.size(path);
-            if (size > MAX_BYTES) {
-                throw fail(file, 1, 1, String.format("the file is %,d bytes; kbench reads workload and profile files of "
-                        + "at most %,d bytes", size, MAX_BYTES));
-            }
-            if (Files.isDirectory(path)) {
-                throw fail(file, 1, 1, "is a directory, not a YAML file");
-            }
-            bytes = Files.readAllBytes(path);
+            bytes = BoundedFiles.read(path, MAX_BYTES);
+        } catch (BoundedFiles.TooLargeException e) {
+            throw fail(file, 1, 1, e.getMessage() + (e.getMessage().startsWith("is a directory") ? ""
+                    : " (kbench reads workload and profile files of at most 1 MiB)"));
         } catch (NoSuchFileException e) {
             throw fail(file, 1, 1, "file not found");
         } catch (IOException e) {

@@ -113,8 +113,18 @@ class HostileInputTest {
     void shouldRefuseAFileTooLargeToBeAWorkloadWithoutReadingIt() throws IOException {
         byte[] big = new byte[(int) YamlText.MAX_BYTES + 1];
         java.util.Arrays.fill(big, (byte) '#');
-        assertEquals("1:1: the file is 1,048,577 bytes; kbench reads workload and profile files of at most 1,048,576 bytes",
+        assertEquals("1:1: the file is 1,048,577 bytes; at most 1,048,576 allowed (kbench reads workload and profile files of at most 1 MiB)",
                 workloadError(big));
+    }
+
+    @Test
+    @Timeout(10)
+    void shouldRefuseAnEndlessFileAndADirectory() throws IOException {
+        for (Path p : List.of(Path.of("/dev/zero"), dir)) {
+            InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+            assertTrue(e.errors().get(0).message().startsWith(p.equals(dir) ? "is a directory" : "more than 1,048,576 bytes"),
+                    e.errors().get(0).toString());
+        }
     }
 
     @Test
