@@ -17,15 +17,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() { echo "usage: $0 DURATION[s|m|h] [RATE msg/s]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
-case "$1" in
-  *h) seconds=$(( ${1%h} * 3600 )) ;;
-  *m) seconds=$(( ${1%m} * 60 )) ;;
-  *s) seconds=${1%s} ;;
-  *)  seconds=$1 ;;
+[[ "$1" =~ ^([0-9]{1,7})([smh]?)$ ]] || { echo "soak: DURATION '$1' must be a whole number with an optional s, m or h suffix" >&2; exit 2; }
+case "${BASH_REMATCH[2]}" in
+  h) seconds=$(( 10#${BASH_REMATCH[1]} * 3600 )) ;;
+  m) seconds=$(( 10#${BASH_REMATCH[1]} * 60 )) ;;
+  *) seconds=$(( 10#${BASH_REMATCH[1]} )) ;;
 esac
 rate=${2:-2000}
-[[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge 60 ] || { echo "soak: DURATION must be at least 60 s" >&2; exit 2; }
-[[ "$rate" =~ ^[0-9]+$ ]] && [ "$rate" -ge 2 ] || { echo "soak: RATE must be a whole number >= 2" >&2; exit 2; }
+[ "$seconds" -ge 60 ] && [ "$seconds" -le 604800 ] || { echo "soak: DURATION must be 60 s to 7 days, not $seconds s" >&2; exit 2; }
+[[ "$rate" =~ ^[0-9]{1,9}$ ]] && [ "$((10#$rate))" -ge 2 ] || { echo "soak: RATE must be a whole number >= 2" >&2; exit 2; }
+rate=$(( 10#$rate ))
 command -v jcmd >/dev/null || { echo "soak: jcmd (from the JDK) is needed" >&2; exit 2; }
 
 dir="${KBENCH_SOAK_DIR:-$(mktemp -d /tmp/kbench-soak.XXXXXX)}"
