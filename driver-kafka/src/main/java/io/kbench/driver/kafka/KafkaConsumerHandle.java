@@ -10,7 +10,7 @@ import io.kbench.driver.RecordListener;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
@@ -24,14 +24,14 @@ import org.apache.kafka.common.header.Header;
  * {@link #joined} from any thread.
  */
 final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceListener {
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private volatile int assigned;
     private volatile boolean joined;
     private volatile long joinedNanos;
     private volatile boolean holding;
     private boolean holdAtEnd;
 
-    KafkaConsumerHandle(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    KafkaConsumerHandle(Consumer<byte[], byte[]> consumer, String topic) {
         this.consumer = consumer;
         consumer.subscribe(List.of(topic), this);
     }

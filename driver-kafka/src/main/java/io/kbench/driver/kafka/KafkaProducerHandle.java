@@ -6,7 +6,7 @@ import java.util.List;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
@@ -34,7 +34,7 @@ import org.apache.kafka.common.utils.Utils;
 final class KafkaProducerHandle implements ProducerHandle {
     static final int RING_SIZE = 1 << 14;
 
-    private final KafkaProducer<byte[], byte[]> producer;
+    private final Producer<byte[], byte[]> producer;
     private final String topic;
     private final ProducerListener listener;
     private final byte[] stamp;
@@ -53,7 +53,7 @@ final class KafkaProducerHandle implements ProducerHandle {
      *                   per-partition sequence numbers
      * @param batchSize  the producer's {@code batch.size}, bytes (when sticky partitions move on)
      */
-    KafkaProducerHandle(KafkaProducer<byte[], byte[]> producer, String topic, ProducerListener listener,
+    KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
                         long producerId, int batchSize) {
         this.producer = producer;
         this.topic = topic;

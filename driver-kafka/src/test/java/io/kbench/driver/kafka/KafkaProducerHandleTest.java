@@ -1,0 +1,188 @@
+package io.kbench.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kbench.driver.ProducerListener;
+import io.kbench.driver.ProducerOptions;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** The handle's own logic on Kafka's {@link MockProducer}: the broker's part is the integration tests'. */
+class KafkaProducerHandleTest {
+    private static final String TOPIC = "t";
+    private static final int PARTITIONS = 6;
+
+    /** Completions as the listener saw them: intended nanos → (sent nanos, bytes or -1 for an error). */
+    static final class Seen implements ProducerListener {
+        final Map<Long, long[]> acks = new HashMap<>();
+        final List<Throwable> errors = new ArrayList<>();
+        final List<Long> failedIntended = new ArrayList<>();
+
+        @Override
+        public synchronized void onAck(long intendedNanos, long sendNanos, int valueBytes) {
+            long[] previous = acks.put(intendedNanos, new long[] {sendNanos, valueBytes});
+            assertEquals(null, previous, "message " + intendedNanos + " acknowledged twice");
+        }
+
+        @Override
+        public synchronized void onError(long intendedNanos, long sendNanos, Throwable error) {
+            errors.add(error);
+            failedIntended.add(intendedNanos);
+        }
+    }
+
+    private static MockProducer<byte[], byte[]> producer(boolean autoComplete) {
+        Node node = new Node(0, "localhost", 9092);
+        List<PartitionInfo> parts = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            parts.add(new PartitionInfo(TOPIC, p, node, new Node[] {node}, new Node[] {node}));
+        }
+        Cluster cluster = new Cluster("c", List.of(node), parts, Set.of(), Set.of());
+        return new MockProducer<>(cluster, autoComplete, null, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static byte[] stampOf(ProducerRecord<byte[], byte[]> r) {
+        return r.headers().lastHeader(Stamp.HEADER).value();
+    }
+
+    @Test
+    void shouldStampEveryRecordWithItsIntendedTimeInEightBigEndianBytes() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        Seen seen = new Seen();
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384);
+        h.send(null, new byte[100], 1_700_000_000_123_456L, 11, 12);
+        h.send("k".getBytes(StandardCharsets.UTF_8), new byte[7], -5, 21, 22);
+        List<ProducerRecord<byte[], byte[]>> sent = mock.history();
+        assertEquals(2, sent.size());
+        // the header's array is reused: history keeps the record, so read the stamp of the last one only
+        byte[] last = stampOf(sent.get(1));
+        assertEquals(Stamp.STAMP_ONLY, last.length);
+        assertEquals(-5, Stamp.read(last, 0));
+        assertEquals(null, sent.get(0).partition(), "without verification Kafka's partitioner chooses");
+        assertEquals(Map.of(11L, List.of(12L, 100L), 21L, List.of(22L, 7L)), asLists(seen.acks));
+    }
+
+    private static Map<Long, List<Long>> asLists(Map<Long, long[]> acks) {
+        Map<Long, List<Long>> out = new HashMap<>();
+        acks.forEach((k, v) -> out.put(k, List.of(v[0], v[1])));
+        return out;
+    }
+
+    @Test
+    void shouldWriteStampsBigEndianAndReadThemBack() {
+        byte[] b = new byte[Stamp.VERIFIED];
+        long[] values = {0, 1, -1, Long.MAX_VALUE, Long.MIN_VALUE, 0x0102030405060708L, 1_700_000_000_123_456L, 255, 256};
+        for (long v : values) {
+            Stamp.write(b, 8, v);
+            assertEquals(v, Stamp.read(b, 8));
+        }
+        Stamp.write(b, 0, 0x0102030405060708L);
+        assertEquals(1, b[0]);
+        assertEquals(8, b[7]);
+    }
+
+    @Test
+    void shouldPutAKeyedMessageWhereKafkasPartitionerWouldAndNumberItInItsPartition() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), 77, 16384);
+        Map<Integer, Long> next = new HashMap<>();
+        for (int i = 0; i < 200; i++) {
+            byte[] key = ("key-" + (i % 13)).getBytes(StandardCharsets.UTF_8);
+            h.send(key, new byte[10], i, i, i);
+            ProducerRecord<byte[], byte[]> r = mock.history().get(i);
+            int expected = BuiltInPartitioner.partitionForKey(key, PARTITIONS);
+            assertEquals(expected, r.partition(), "key " + new String(key, StandardCharsets.UTF_8));
+            byte[] stamp = stampOf(r);
+            assertEquals(Stamp.VERIFIED, stamp.length);
+            assertEquals(i, Stamp.read(stamp, 0));
+            assertEquals(77, Stamp.read(stamp, 8));
+            long seq = next.merge(expected, 1L, Long::sum) - 1;
+            assertEquals(seq, Stamp.read(stamp, 16), "sequence in partition " + expected);
+        }
+        assertTrue(next.size() > 1, "13 keys spread over several partitions");
+    }
+
+    @Test
+    void shouldNotUseASequenceNumberWhenTheClientRefusesTheSendAndReportTheFailureOnce() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        Seen seen = new Seen();
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, 5, 16384);
+        byte[] key = "same".getBytes(StandardCharsets.UTF_8);
+        h.send(key, new byte[1], 1, 1, 1);
+        mock.sendException = new InterruptException("interrupted while blocked in send");
+        h.send(key, new byte[1], 2, 2, 2);
+        mock.sendException = null;
+        h.send(key, new byte[1], 3, 3, 3);
+        List<ProducerRecord<byte[], byte[]>> sent = mock.history();
+        assertEquals(2, sent.size(), "the refused send never reached the client");
+        assertEquals(1, Stamp.read(stampOf(sent.get(1)), 16), "the refused send's sequence number is reused");
+        assertEquals(List.of(2L), seen.failedIntended);
+        assertSame(InterruptException.class, seen.errors.get(0).getClass());
+        assertEquals(Set.of(1L, 3L), seen.acks.keySet());
+    }
+
+    @Test
+    void shouldKeepEveryCompletionItsOwnWhenMoreSendsAreInFlightThanTheRingHolds() {
+        MockProducer<byte[], byte[]> mock = producer(false);
+        Seen seen = new Seen();
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384);
+        int n = KafkaProducerHandle.RING_SIZE + 1000;
+        for (int i = 0; i < n; i++) {
+            h.send(null, new byte[i % 50], i, 1_000_000L + i, 2_000_000L + i); // intended, sent
+        }
+        int failed = 0;
+        for (int i = 0; i < n; i++) {
+            if (i % 1000 == 999) {
+                mock.errorNext(new org.apache.kafka.common.errors.TimeoutException("expired"));
+                failed++;
+            } else {
+                mock.completeNext();
+            }
+        }
+        assertEquals(n - failed, seen.acks.size());
+        assertEquals(failed, seen.errors.size());
+        for (Map.Entry<Long, long[]> a : seen.acks.entrySet()) {
+            long i = a.getKey() - 1_000_000L;
+            assertEquals(2_000_000L + i, a.getValue()[0], "send time of message " + i);
+            assertEquals(i % 50, a.getValue()[1], "bytes of message " + i);
+        }
+        Set<Long> all = new HashSet<>(seen.acks.keySet());
+        all.addAll(seen.failedIntended);
+        assertEquals(n, all.size(), "every message completed exactly once");
+    }
+
+    @Test
+    void shouldMoveTheStickyPartitionOnAfterBatchSizeBytes() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), 9, 1000);
+        for (int i = 0; i < 40; i++) {
+            h.send(null, new byte[100], i, i, i);
+        }
+        List<Integer> parts = mock.history().stream().map(ProducerRecord::partition).toList();
+        for (int batch = 0; batch < 4; batch++) {
+            List<Integer> run = parts.subList(batch * 10, batch * 10 + 10);
+            assertEquals(1, new HashSet<>(run).size(), "10 x 100 bytes stay in one partition: " + parts);
+            if (batch > 0) {
+                assertNotEquals(parts.get(batch * 10 - 1), run.get(0), "then move to another: " + parts);
+            }
+        }
+    }
+}
