@@ -23,10 +23,13 @@ final class ConsumerLoop implements Runnable {
     private volatile boolean done;
     private volatile long releaseAtNanos = Long.MAX_VALUE;
     private final long createdNanos;
+    private final NanoClock nanos;
 
     /** @param createdNanos when the consumer was built (subscribed), for its join time */
-    ConsumerLoop(String name, ConsumerHandle handle, ConsumerMetrics metrics, ErrorSlot fatal, long createdNanos) {
+    ConsumerLoop(String name, ConsumerHandle handle, ConsumerMetrics metrics, ErrorSlot fatal, long createdNanos,
+                 NanoClock nanos) {
         this.createdNanos = createdNanos;
+        this.nanos = nanos;
         this.name = name;
         this.handle = handle;
         this.metrics = metrics;
@@ -61,13 +64,13 @@ final class ConsumerLoop implements Runnable {
             boolean held = true;
             long nextSample = 0;
             while (!stopped) {
-                if (held && System.nanoTime() >= releaseAtNanos) {
+                if (held && nanos.nanoTime() >= releaseAtNanos) {
                     handle.release();
                     held = false;
                 }
                 handle.poll(held ? Duration.ofMillis(Math.max(1, Math.min(POLL_TIMEOUT.toMillis(),
-                        (releaseAtNanos - System.nanoTime()) / 1_000_000))) : POLL_TIMEOUT, metrics);
-                long now = System.nanoTime();
+                        (releaseAtNanos - nanos.nanoTime()) / 1_000_000))) : POLL_TIMEOUT, metrics);
+                long now = nanos.nanoTime();
                 if (metrics.joinMicros == 0 && handle.joined()) {
                     metrics.joinMicros = Math.max(1, (handle.joinedNanos() - createdNanos) / 1000);
                 }

@@ -50,7 +50,7 @@ final class LoadRun {
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Thread> consumerThreads = new ArrayList<>();
     private final Snapshotter snapshotter;
-    private final long preparedAtNanos = System.nanoTime();
+    private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
     private volatile long leaseRenewedNanos;
@@ -66,6 +66,7 @@ final class LoadRun {
         this.spec = spec;
         this.driver = driver;
         this.clock = clock;
+        this.preparedAtNanos = clock.nanoClock().nanoTime();
         this.createdTopics = List.copyOf(createdTopics);
         this.topicPartitions = java.util.Map.copyOf(topicPartitions);
         List<ProducerMetrics> pm = new ArrayList<>();
@@ -79,11 +80,11 @@ final class LoadRun {
             for (RunSpec.Consumer c : spec.consumers()) {
                 ConsumerMetrics metrics = new ConsumerMetrics(clock,
                         spec.verification() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null);
-                long created = System.nanoTime();
+                long created = clock.nanoClock().nanoTime();
                 ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
                 handle.hold(!spec.consumersFromBeginning());
                 String name = "consumer " + c.index();
-                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal, created));
+                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal, created, clock.nanoClock()));
                 cm.add(metrics);
             }
             for (RunSpec.Producer p : spec.producers()) {
@@ -122,7 +123,7 @@ final class LoadRun {
      *
      * @throws io.kbench.driver.DriverException when the cluster is unreachable or refuses
      */
-    static LoadRun prepare(RunSpec spec, DriverFactory factory, MicrosClock local) {
+    static LoadRun prepare(RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
         Driver driver = factory.create(spec.driverConfig());
         try {
             driver.checkReachable(REACH_TIMEOUT);
@@ -135,7 +136,7 @@ final class LoadRun {
             if (!spec.existingTopics().isEmpty()) {
                 partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
             }
-            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), NanoClock.SYSTEM),
+            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
                     created, partitions);
         } catch (RuntimeException e) {
             driver.close();
@@ -180,7 +181,7 @@ final class LoadRun {
             throw new IllegalStateException("run " + spec.runId() + " is " + state);
         }
         this.sink = to;
-        this.leaseRenewedNanos = System.nanoTime();
+        this.leaseRenewedNanos = clock.nanoClock().nanoTime();
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         long endNanos = clock.localNanos(endCoordinatorMicros);
@@ -214,10 +215,10 @@ final class LoadRun {
 
     /** The coordinator renewed the run's lease now. */
     void renewLease() {
-        leaseRenewedNanos = System.nanoTime();
+        leaseRenewedNanos = clock.nanoClock().nanoTime();
     }
 
-    /** When the lease was last renewed ({@link System#nanoTime()}); the start counts as a renewal. */
+    /** When the lease was last renewed ({@link NanoClock} units); the start counts as a renewal. */
     long leaseRenewedNanos() {
         return leaseRenewedNanos;
     }
@@ -239,7 +240,7 @@ final class LoadRun {
             long boundary = startNanos + (seq + 1) * intervalNanos;
             long now;
             while (!finishing && (now = nanos.nanoTime()) < boundary) {
-                LockSupport.parkNanos(boundary - now);
+                nanos.park(boundary - now);
             }
             if (finishing) {
                 return;
@@ -383,6 +384,7 @@ final class LoadRun {
         }
     }
 
+    /** Joins the threads within {@link #JOIN_MILLIS} of real time in all (they are real threads, whatever the clock). */
     private static void join(List<Thread> threads) {
         long deadline = System.currentTimeMillis() + JOIN_MILLIS;
         for (Thread t : threads) {

@@ -30,6 +30,7 @@ public final class RunManager implements AutoCloseable {
 
     private final String workerId;
     private final MicrosClock clock;
+    private final NanoClock nanos;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "kbench-run-watchdog");
         t.setDaemon(true);
@@ -50,8 +51,14 @@ public final class RunManager implements AutoCloseable {
     }
 
     public RunManager(String workerId, MicrosClock clock) {
+        this(workerId, clock, NanoClock.SYSTEM);
+    }
+
+    /** @param nanos the time the runs read and wait on (leases, prepared-run expiry, schedules) */
+    public RunManager(String workerId, MicrosClock clock, NanoClock nanos) {
         this.workerId = workerId;
         this.clock = clock;
+        this.nanos = nanos;
         watchdog.scheduleWithFixedDelay(this::dropAbandoned, 250, 250, TimeUnit.MILLISECONDS);
     }
 
@@ -111,7 +118,7 @@ public final class RunManager implements AutoCloseable {
         LoadRun run = null;
         try {
             DriverFactory factory = driver(spec.driverName());
-            run = LoadRun.prepare(spec, factory, clock);
+            run = LoadRun.prepare(spec, factory, clock, nanos);
         } catch (DriverException e) {
             throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
                     e.getMessage(), e);
@@ -228,11 +235,11 @@ public final class RunManager implements AutoCloseable {
             run = current;
         }
         if (run != null && run.state() == LoadRun.State.PREPARED
-                && System.nanoTime() - run.preparedAtNanos() > TimeUnit.SECONDS.toNanos(PREPARED_TIMEOUT_SECONDS)) {
+                && nanos.nanoTime() - run.preparedAtNanos() > TimeUnit.SECONDS.toNanos(PREPARED_TIMEOUT_SECONDS)) {
             run.abort("prepared but not started within " + PREPARED_TIMEOUT_SECONDS + " s");
         }
         if (run != null && run.state() == LoadRun.State.RUNNING
-                && System.nanoTime() - run.leaseRenewedNanos() > TimeUnit.MILLISECONDS.toNanos(LEASE_TIMEOUT_MILLIS)) {
+                && nanos.nanoTime() - run.leaseRenewedNanos() > TimeUnit.MILLISECONDS.toNanos(LEASE_TIMEOUT_MILLIS)) {
             run.abort("lease expired: no renewal from the coordinator at " + run.spec().coordinator() + " for "
                     + LEASE_TIMEOUT_MILLIS / 1000 + " s");
         }

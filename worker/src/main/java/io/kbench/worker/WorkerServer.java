@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -70,34 +71,52 @@ public final class WorkerServer implements AutoCloseable {
         }
         String id = workerId != null ? workerId : hostName() + ":" + port;
         io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls = security.sslContext();
-        RunManager runs = new RunManager(id, clock);
-        ServerServiceDefinition service = ServerInterceptors.intercept(new WorkerService(runs), WorkerService.interceptor());
-        if (security.token() != null) {
-            // interceptors run last-added first: the token is checked before anything else sees the call
-            service = ServerInterceptors.intercept(service, new TokenCheck(security.token(), id));
-        }
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port));
         if (tls != null) {
             builder.sslContext(tls);
         }
-        Server server = builder
-                .addService(service)
-                .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+        builder.keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveTime(1, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
-                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
-                .build();
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES);
+        WorkerServer started;
+        try {
+            started = start(builder, id, clock, security.token());
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+        LOG.info("worker {} listening on {}:{} ({}{}{})", id, bind, started.port(),
+                security.tls() ? (security.clientCa() != null ? "mutual TLS" : "TLS") : "plaintext",
+                security.token() != null ? ", cluster token required" : "",
+                security.authenticates() ? "" : ", unauthenticated");
+        return started;
+    }
+
+    /**
+     * Starts a worker on a server {@code builder} made by the caller (the network one above, or gRPC's
+     * in-process transport in tests): adds the worker's service, behind the token check when {@code token} is
+     * given, then builds and starts the server.
+     *
+     * @param token the cluster token every call must carry, or null for none
+     * @throws UncheckedIOException when the server cannot start
+     */
+    public static WorkerServer start(ServerBuilder<?> builder, String workerId, MicrosClock clock,
+                                     io.kbench.protocol.ClusterToken token) {
+        RunManager runs = new RunManager(workerId, clock);
+        ServerServiceDefinition service = ServerInterceptors.intercept(new WorkerService(runs), WorkerService.interceptor());
+        if (token != null) {
+            // interceptors run last-added first: the token is checked before anything else sees the call
+            service = ServerInterceptors.intercept(service, new TokenCheck(token, workerId));
+        }
+        Server server = builder.addService(service).build();
         try {
             server.start();
         } catch (IOException e) {
             runs.close();
-            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(e);
         }
-        LOG.info("worker {} listening on {}:{} ({}{}{})", id, bind, server.getPort(),
-                security.tls() ? (security.clientCa() != null ? "mutual TLS" : "TLS") : "plaintext",
-                security.token() != null ? ", cluster token required" : "",
-                security.authenticates() ? "" : ", unauthenticated");
         return new WorkerServer(server, runs);
     }
 

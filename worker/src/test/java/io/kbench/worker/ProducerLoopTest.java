@@ -1,0 +1,168 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.driver.ProducerHandle;
+import io.kbench.protocol.MicrosClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The send loop on a manual clock: time moves only when the loop parks (by the park's length) or when the
+ * fake client takes time to send, so every schedule decision is checked exactly and nothing sleeps.
+ */
+class ProducerLoopTest {
+    private static final long MS = 1_000_000L;
+    private static final long START = 1_000 * MS;
+
+    /** Time that moves only when told; {@link #park} moves it by the park. */
+    static final class ManualClock implements NanoClock {
+        long now;
+        final List<long[]> parks = new ArrayList<>(); // {at, length}
+
+        ManualClock(long now) {
+            this.now = now;
+        }
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void park(long nanos) {
+            parks.add(new long[] {now, nanos});
+            now += Math.max(0, nanos);
+        }
+    }
+
+    /** A client that records each send and may take time over one (a blocked send()). */
+    static final class Client implements ProducerHandle {
+        final ManualClock clock;
+        final List<long[]> sends = new ArrayList<>(); // {intended, sent}
+        long stallAtSend = -1;
+        long stallNanos;
+        int flushes;
+
+        Client(ManualClock clock) {
+            this.clock = clock;
+        }
+
+        @Override
+        public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
+            sends.add(new long[] {intendedNanos, sendNanos});
+            if (sends.size() - 1 == stallAtSend) {
+                clock.now += stallNanos;
+            }
+        }
+
+        @Override
+        public void beginTransaction() {
+        }
+
+        @Override
+        public void commitTransaction() {
+        }
+
+        @Override
+        public void flush() {
+            flushes++;
+        }
+
+        @Override
+        public Map<String, Double> metrics() {
+            return Map.of();
+        }
+
+        @Override
+        public void close(Duration timeout) {
+        }
+    }
+
+    private static ProducerLoop loop(ManualClock clock, Client client, long rate, long limit, long endNanos) {
+        RunClock runClock = new RunClock(MicrosClock.SYSTEM, 0, clock);
+        ProducerLoop l = new ProducerLoop("p0", client, new ProducerMetrics(clock, new ErrorSlot()), runClock, rate,
+                limit, Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        l.window(START, endNanos);
+        return l;
+    }
+
+    @Test
+    void shouldSendEveryMessageAtItsDueTimeAndWaitBetweenBursts() {
+        ManualClock clock = new ManualClock(START - 5 * MS);
+        Client client = new Client(clock);
+        ProducerLoop l = loop(clock, client, 1000, 0, START + 1000 * MS);
+        l.run();
+        assertEquals(1000, client.sends.size(), "one second at 1,000 msg/s");
+        RateSchedule schedule = new RateSchedule(START, 1000);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(schedule.intendedNanos(i), client.sends.get(i)[0], "intended time of message " + i);
+            assertTrue(client.sends.get(i)[1] >= client.sends.get(i)[0], "never sent before it is due: " + i);
+            assertTrue(client.sends.get(i)[1] - client.sends.get(i)[0] < ProducerLoop.SLICE_NANOS + 1,
+                    "sent within a slice of its due time: " + i);
+        }
+        assertEquals(1, client.flushes);
+        assertTrue(l.done());
+        for (long[] p : clock.parks.subList(1, clock.parks.size())) {
+            assertTrue(p[1] >= ProducerLoop.SLICE_NANOS || p[0] + p[1] == START + 1000 * MS,
+                    "parks last at least a slice (or up to the end): " + p[1]);
+        }
+    }
+
+    @Test
+    void shouldCatchUpAfterAStallWithoutParkingAndWithoutSkipping() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.stallAtSend = 100; // send() of message 100 blocks for 250 ms (buffer full, broker stalled)
+        client.stallNanos = 250 * MS;
+        ProducerLoop l = loop(clock, client, 1000, 0, START + 1000 * MS);
+        l.run();
+        assertEquals(1000, client.sends.size(), "nothing skipped");
+        long stallEnd = client.sends.get(100)[1] + 250 * MS;
+        // messages 101..350 fell due during the stall: sent back to back at the stall's end, each keeping its
+        // own intended time, so publish delay shows the stall
+        for (int i = 101; i <= 350; i++) {
+            long[] s = client.sends.get(i);
+            assertEquals(new RateSchedule(START, 1000).intendedNanos(i), s[0]);
+            assertEquals(stallEnd, s[1], "sent at once after the stall: " + i);
+        }
+        assertEquals(250 * MS - 1 * MS, client.sends.get(101)[1] - client.sends.get(101)[0]);
+        for (long[] p : clock.parks) {
+            assertTrue(p[0] < client.sends.get(100)[1] || p[0] >= client.sends.get(350)[1],
+                    "no park while behind schedule (parked at " + (p[0] - START) / MS + " ms)");
+        }
+    }
+
+    @Test
+    void shouldStopAtTheRecordLimitAndSendUnthrottledBackToBack() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        loop(clock, client, 1000, 37, START + 1000 * MS).run();
+        assertEquals(37, client.sends.size(), "record limit");
+
+        ManualClock c2 = new ManualClock(START);
+        Client unthrottled = new Client(c2);
+        unthrottled.stallAtSend = 9;
+        unthrottled.stallNanos = 2 * MS;
+        loop(c2, unthrottled, -1, 50, START + 1000 * MS).run();
+        assertEquals(50, unthrottled.sends.size());
+        assertTrue(unthrottled.sends.stream().allMatch(s -> s[0] == s[1]), "unthrottled: intended = sent");
+        assertTrue(c2.parks.isEmpty(), "unthrottled never parks");
+    }
+
+    @Test
+    void shouldNotSendAfterTheEndInstant() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.stallAtSend = 0;
+        client.stallNanos = 2000 * MS; // the first send blocks past the end
+        loop(clock, client, 1000, 0, START + 1000 * MS).run();
+        assertEquals(1000, client.sends.size(), "what fell due before the end is still sent (late), nothing after");
+        assertTrue(client.sends.stream().allMatch(s -> s[0] < START + 1000 * MS));
+    }
+}
