@@ -3,11 +3,18 @@ package io.kbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,5 +36,11 @@ class QuickstartIT {
         assertEquals(s.get("sent").asLong(), s.get("acked").asLong());
         assertEquals(s.get("sent").asLong(), s.get("received").asLong());
         assertTrue(Math.abs(s.get("publishRate").asDouble() - 5000) < 5000 * 0.02, s.toString());
+        // the real file is valid under the published schema
+        Path root = quickstart.getParent().getParent();
+        Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                .getSchema(Files.readString(root.resolve("docs/schema/result.schema.json")), InputFormat.JSON);
+        List<Error> errors = schema.validate(Files.readString(dir.resolve("result.json")), InputFormat.JSON);
+        assertEquals(List.of(), errors.stream().map(Error::toString).toList());
     }
 }

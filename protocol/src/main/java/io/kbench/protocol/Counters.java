@@ -1,4 +1,4 @@
-package io.kbench.coordinator.merge;
+package io.kbench.protocol;
 
 /**
  * Message counts of an interval or a run. Bytes are value bytes.

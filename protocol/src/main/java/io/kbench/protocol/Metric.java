@@ -1,4 +1,4 @@
-package io.kbench.coordinator.merge;
+package io.kbench.protocol;
 
 /** The latency metrics kbench records, with their names in results. */
 public enum Metric {

@@ -10,6 +10,7 @@ import io.kbench.driver.Driver;
 import io.kbench.driver.DriverFactory;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerOptions;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.MicrosClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +62,7 @@ final class LoadRun {
     private long nextSequence;
     private boolean ended;
 
-    private LoadRun(RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
+    private LoadRun(String workerId, RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
                     java.util.Map<String, Integer> topicPartitions) {
         this.spec = spec;
         this.driver = driver;
@@ -104,7 +105,7 @@ final class LoadRun {
             closeClientsNow();
             throw e;
         }
-        this.snapshotter = new Snapshotter(pm, cm, producerHandles);
+        this.snapshotter = new Snapshotter(workerId, pm, cm, producerHandles);
         for (int i = 0; i < consumerLoops.size(); i++) {
             Thread t = new Thread(consumerLoops.get(i), "kbench-consumer-" + spec.consumers().get(i).index());
             t.setDaemon(true);
@@ -123,7 +124,7 @@ final class LoadRun {
      *
      * @throws io.kbench.driver.DriverException when the cluster is unreachable or refuses
      */
-    static LoadRun prepare(RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
+    static LoadRun prepare(String workerId, RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
         Driver driver = factory.create(spec.driverConfig());
         try {
             driver.checkReachable(REACH_TIMEOUT);
@@ -136,7 +137,7 @@ final class LoadRun {
             if (!spec.existingTopics().isEmpty()) {
                 partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
             }
-            return new LoadRun(spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
+            return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
                     created, partitions);
         } catch (RuntimeException e) {
             driver.close();

@@ -118,7 +118,7 @@ public final class RunManager implements AutoCloseable {
         LoadRun run = null;
         try {
             DriverFactory factory = driver(spec.driverName());
-            run = LoadRun.prepare(spec, factory, clock, nanos);
+            run = LoadRun.prepare(workerId, spec, factory, clock, nanos);
         } catch (DriverException e) {
             throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
                     e.getMessage(), e);

@@ -1,5 +1,7 @@
 package io.kbench.worker;
 
+import io.kbench.protocol.IntervalSnapshot;
+
 /**
  * Where a run's snapshots go: the open Run stream (the lease). Called by the snapshot thread, or by the
  * thread that stops the run; never concurrently.

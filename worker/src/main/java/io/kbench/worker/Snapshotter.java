@@ -3,6 +3,9 @@ package io.kbench.worker;
 import java.util.List;
 
 import io.kbench.protocol.ClientMetricsMerge;
+import io.kbench.protocol.ClientMetricsSample;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
@@ -33,9 +36,15 @@ final class Snapshotter {
     private Verification verification = Verification.ZERO;
     private final List<io.kbench.driver.ProducerHandle> producerClients;
 
-    /** @param producerClients the producers' handles, whose client metrics are read at each harvest */
-    Snapshotter(List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
+    private final String workerId;
+
+    /**
+     * @param workerId        the id every snapshot carries
+     * @param producerClients the producers' handles, whose client metrics are read at each harvest
+     */
+    Snapshotter(String workerId, List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
                 List<io.kbench.driver.ProducerHandle> producerClients) {
+        this.workerId = workerId;
         this.producers = List.copyOf(producers);
         this.consumers = List.copyOf(consumers);
         this.producerClients = List.copyOf(producerClients);
@@ -96,13 +105,17 @@ final class Snapshotter {
                 // a closed client has no metrics; the interval goes without them
             }
         }
-        IntervalSnapshot snap = new IntervalSnapshot(sequence, startMicros, endMicros,
-                s - sent, latency.getTotalCount(), f - failed, ab - ackedBytes, r - received, rb - receivedBytes,
-                c - clamped, n - negative, v.minus(verification), lagKnown ? lag : -1,
-                producerMetrics.result(), producerMetrics.clients(), consumerMetrics.result(), consumerMetrics.clients(),
-                LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
-                LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
-                producersDone, producersDoneMicros, lastReceive, last, error);
+        Verification dv = v.minus(verification);
+        IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
+                new Counters(s - sent, latency.getTotalCount(), f - failed, ab - ackedBytes, r - received,
+                        rb - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(), dv.outOfOrder(),
+                        dv.verified(), dv.untracked()),
+                IntervalSnapshot.histograms(LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
+                        LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
+                        LatencyHistograms.encode(commit)),
+                producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
+                new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
+                new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result()));
         sent = s;
         failed = f;
         ackedBytes = ab;

@@ -2,11 +2,7 @@ package io.kbench.worker;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.kbench.protocol.PemFiles;
-
 import javax.net.ssl.SSLException;
 
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -14,6 +10,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.kbench.protocol.ClusterToken;
+import io.kbench.protocol.PemFiles;
 
 /**
  * Who may give a worker work: the cluster token callers must present, TLS (the worker's certificate and

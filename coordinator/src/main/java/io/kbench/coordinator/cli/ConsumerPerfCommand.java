@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ConsumerPerfReporter;
+import io.kbench.coordinator.report.OutputDirectory;
+import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 import picocli.CommandLine.Command;

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultMerge;
+import io.kbench.coordinator.run.RunIds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,7 +49,7 @@ public final class MergeCommand implements Callable<Integer> {
                 throw new UserException(file + ": cannot read as JSON: " + why);
             }
         }
-        Path dir = output != null ? output : RunController.defaultOutput("merged", RunController.newRunId());
+        Path dir = output != null ? output : RunIds.defaultOutput("merged", RunIds.next());
         boolean created = OutputDirectory.prepare(dir, output != null ? "--output" : "results directory");
         ResultMerge.Merged merged;
         try {
@@ -67,7 +67,7 @@ public final class MergeCommand implements Callable<Integer> {
             throw new UserException("cannot write " + dir.resolve("result.json") + ": " + e.getMessage());
         }
         ProgressPrinter printer = new ProgressPrinter(System.out);
-        printer.summary("kbench merge of " + sources.size() + " results: " + merged.document().get("status"),
+        printer.summary("kbench merge of " + sources.size() + " results: " + merged.document().status(),
                 merged.summary(), 1);
         printer.info("result: " + file);
         return 0;

@@ -5,15 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.SweepReport;
+import io.kbench.coordinator.rpc.ClientSecurity;
+import io.kbench.coordinator.run.FaultInjector;
+import io.kbench.coordinator.run.RunController;
+import io.kbench.coordinator.run.RunIds;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
-import io.kbench.coordinator.rpc.ClientSecurity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -121,7 +123,7 @@ public final class RunCommand implements Callable<Integer> {
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
         for (Sweep.Point p : sweep.points()) {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
-            RunController.checkFaults(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
+            FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
@@ -139,7 +141,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int runSweep(Sweep sweep, Profile profile, Session session) {
-        Path base = output != null ? output : RunController.defaultOutput(sweep.base().name() + "-sweep", RunController.newRunId());
+        Path base = output != null ? output : RunIds.defaultOutput(sweep.base().name() + "-sweep", RunIds.next());
         SweepReport report = new SweepReport(sweep.axes());
         List<Sweep.Point> points = sweep.points();
         boolean allCompleted = true;

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.kbench.coordinator.RunController;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.rpc.ClientSecurity;
+import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 

@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.kbench.protocol.ClientMetricsMerge;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -76,7 +79,7 @@ public final class IntervalMerger {
      *
      * @throws IllegalArgumentException for a snapshot from an unknown worker or with corrupt histograms
      */
-    public synchronized List<MergedInterval> add(WorkerSnapshot s) {
+    public synchronized List<MergedInterval> add(IntervalSnapshot s) {
         Long want = expected.get(s.workerId());
         if (want == null) {
             throw new IllegalArgumentException("snapshot from unknown worker " + s.workerId());
@@ -104,11 +107,9 @@ public final class IntervalMerger {
         p.start = Math.min(p.start, s.startMicros());
         p.end = Math.max(p.end, s.endMicros());
         p.counters = p.counters.plus(s.counters());
-        add(p.histograms, Metric.PUBLISH_LATENCY, s.publishLatency());
-        add(p.histograms, Metric.PUBLISH_RESPONSE, s.publishResponse());
-        add(p.histograms, Metric.PUBLISH_DELAY, s.publishDelay());
-        add(p.histograms, Metric.END_TO_END, s.endToEnd());
-        add(p.histograms, Metric.TRANSACTION_COMMIT, s.transactionCommit());
+        for (Metric m : Metric.values()) {
+            add(p.histograms, m, s.histogram(m));
+        }
         p.reported.add(s.workerId());
         if (s.consumerLag() >= 0) {
             p.lag = Math.max(0, p.lag) + s.consumerLag();

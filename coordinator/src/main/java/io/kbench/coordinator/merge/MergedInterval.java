@@ -4,6 +4,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 
 /**

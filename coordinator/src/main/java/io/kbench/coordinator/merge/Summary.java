@@ -3,6 +3,8 @@ package io.kbench.coordinator.merge;
 import java.util.EnumMap;
 import java.util.List;
 
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 
 /**

@@ -2,6 +2,7 @@ package io.kbench.coordinator.merge;
 
 import java.util.EnumMap;
 
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 
 /**

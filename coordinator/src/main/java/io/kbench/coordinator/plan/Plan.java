@@ -8,12 +8,24 @@ import java.util.List;
  * @param runId   unique run id (also the prefix of topic and group names)
  * @param topics  the topics to create, with their names
  * @param workers one assignment per worker, in worker order
+ * @param clients how every worker sets up its clients
  */
-public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> workers) {
+public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> workers, ClientSettings clients) {
     public Plan {
         topics = List.copyOf(topics);
         workers = List.copyOf(workers);
     }
+
+    /**
+     * Decisions about the clients that hold for the whole run.
+     *
+     * @param consumersFromBeginning consumers read from the start of their partitions (a run without producers
+     *                               reads what is there), otherwise from the end as of their assignment
+     * @param holdConsumers          consumers join but wait for the coordinator's release (a backlog run)
+     * @param metricsWindowMillis    the clients' {@code metrics.sample.window.ms} unless the profile sets it:
+     *                               one reporting interval, so windowed averages and maxima cover one interval
+     */
+    public record ClientSettings(boolean consumersFromBeginning, boolean holdConsumers, long metricsWindowMillis) { }
 
     /** A topic of the run. */
     public record Topic(String name, int partitions) { }

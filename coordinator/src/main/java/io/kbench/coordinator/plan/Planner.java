@@ -25,6 +25,14 @@ public final class Planner {
      *                 {@code kbench-<runId>-t<i>-s<j>} (explicit {@code topicNames} are used as they are)
      */
     public static Plan plan(Workload workload, int workers, String runId) {
+        return plan(workload, workers, runId, 1_000_000L);
+    }
+
+    /**
+     * @param intervalMicros the reporting interval (the clients' metrics window follows it)
+     * @see #plan(Workload, int, String)
+     */
+    public static Plan plan(Workload workload, int workers, String runId, long intervalMicros) {
         if (workers < 1) {
             throw new IllegalArgumentException("at least one worker is needed");
         }
@@ -68,6 +76,8 @@ public final class Planner {
         for (int w = 0; w < workers; w++) {
             out.add(new Plan.WorkerAssignment(w, producers.get(w), consumers.get(w)));
         }
-        return new Plan(runId, topics, out);
+        Plan.ClientSettings clients = new Plan.ClientSettings(workload.producerCount() == 0,
+                workload.consumerBacklogRecords() > 0, Math.max(1, intervalMicros / 1000));
+        return new Plan(runId, topics, out, clients);
     }
 }

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.kbench.coordinator.merge.Metric;
-import io.kbench.coordinator.merge.WorkerSnapshot;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -40,17 +40,15 @@ public final class HistogramLogs implements AutoCloseable {
     }
 
     /** Appends one worker snapshot's histograms to that worker's logs. */
-    public synchronized void add(WorkerSnapshot s) {
-        write(s, Metric.PUBLISH_LATENCY, s.publishLatency());
-        write(s, Metric.PUBLISH_RESPONSE, s.publishResponse());
-        write(s, Metric.PUBLISH_DELAY, s.publishDelay());
-        write(s, Metric.END_TO_END, s.endToEnd());
-        if (transactional) {
-            write(s, Metric.TRANSACTION_COMMIT, s.transactionCommit());
+    public synchronized void add(IntervalSnapshot s) {
+        for (Metric m : Metric.values()) {
+            if (m != Metric.TRANSACTION_COMMIT || transactional) {
+                write(s, m, s.histogram(m));
+            }
         }
     }
 
-    private void write(WorkerSnapshot s, Metric metric, byte[] encoded) {
+    private void write(IntervalSnapshot s, Metric metric, byte[] encoded) {
         // untagged (the file names the worker): HistogramLogProcessor reads untagged histograms by default
         Histogram h = LatencyHistograms.decode(encoded);
         writer(s.workerId(), metric).outputIntervalHistogram(

@@ -3,11 +3,11 @@ package io.kbench.coordinator.report;
 import java.io.PrintStream;
 import java.util.Locale;
 
-import io.kbench.coordinator.merge.Counters;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Metric;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
 
 /**
  * Prints what {@code kafka-producer-perf-test} prints, line for line in its shapes (checked against Kafka

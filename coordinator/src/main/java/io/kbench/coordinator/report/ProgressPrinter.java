@@ -6,8 +6,8 @@ import java.util.Locale;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Metric;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.protocol.Metric;
 
 /**
  * Console output: one line per merged interval while the run goes, and the final summary. Rates are per

@@ -3,38 +3,55 @@ package io.kbench.coordinator.report;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kbench.coordinator.merge.LatencyStats;
-import io.kbench.coordinator.merge.Metric;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import io.kbench.protocol.Versions;
 import org.HdrHistogram.Histogram;
 
 /**
  * Combines the results of runs that ran at the same time against one cluster (for example from two
  * coordinators) into one: counts and rates add, histograms add (so every percentile is exact over all
  * samples), workers are listed together. Intervals are not merged (the runs' intervals do not line up);
- * each source is named instead. Pure: result documents in, a result document out.
+ * each source is named instead. Sources are read into the same {@link ResultFile} types {@code kbench run}
+ * writes, strictly: a key of the wrong type, a required key missing or a negative count is refused with one
+ * line naming the file and the key. Pure: result documents in, a result document out.
  */
 public final class ResultMerge {
+    /** Reads result files: no coercion of strings to numbers or fractions to whole numbers. */
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .build();
+    private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");
+
     private ResultMerge() { }
 
     /** One input: where it came from and its parsed result.json. */
     public record Source(String path, JsonNode result) { }
 
     /** The merged document and its summary (for printing). */
-    public record Merged(Map<String, Object> document, Summary summary) { }
-
-    /**
-     * @throws IllegalArgumentException naming the source that is not a kbench result
-     */
-    public static Map<String, Object> merge(List<Source> sources) {
-        return combine(sources).document();
-    }
+    public record Merged(ResultFile.Merged document, Summary summary) { }
 
     /**
      * @throws IllegalArgumentException naming the source that is not a kbench result
@@ -66,169 +83,145 @@ public final class ResultMerge {
         long untracked = 0;
         long uncertainty = 0;
         long saturatedIntervals = 0;
-        List<Object> workers = new ArrayList<>();
-        List<Map<String, Object>> from = new ArrayList<>();
-        java.util.Map<String, String> runIds = new java.util.HashMap<>();
+        List<ResultFile.Worker> workers = new ArrayList<>();
+        List<ResultFile.Source> from = new ArrayList<>();
+        Map<String, String> runIds = new HashMap<>();
         for (Source src : sources) {
-            Fields f = new Fields(src.path());
-            JsonNode r = src.result();
-            if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
-                    || r.get("runId") == null) {
-                throw new IllegalArgumentException(src.path() + ": not a kbench result.json (no runId, summary or histograms)");
-            }
-            String runId = f.text(r, "runId");
-            String earlier = runIds.putIfAbsent(runId, src.path());
+            ResultFile.Run r = read(src);
+            String earlier = runIds.putIfAbsent(r.runId(), src.path());
             if (earlier != null) {
-                throw new IllegalArgumentException(src.path() + ": run " + runId + " is given twice (also " + earlier
+                throw new IllegalArgumentException(src.path() + ": run " + r.runId() + " is given twice (also " + earlier
                         + "); each run may be merged once, or its counts would be doubled");
             }
-            f.text(r, "status");
-            JsonNode s = f.object(r, "summary");
-            sent += f.whole(s, "summary", "sent", true);
-            acked += f.whole(s, "summary", "acked", true);
-            failed += f.whole(s, "summary", "failed", true);
-            received += f.whole(s, "summary", "received", true);
-            clamped += f.whole(s, "summary", "clamped", false);
-            negative += f.whole(s, "summary", "negativeEndToEnd", false);
-            seconds = Math.max(seconds, f.number(s, "summary", "measuredSeconds", true));
-            publishRate += f.number(s, "summary", "publishRate", true);
-            publishMBps += f.number(s, "summary", "publishMBps", true);
-            consumeRate += f.number(s, "summary", "consumeRate", true);
-            consumeMBps += f.number(s, "summary", "consumeMBps", true);
-            JsonNode v = s.get("verification");
-            verified &= v != null && !v.isNull();
-            if (v != null && !v.isNull()) {
-                f.object(s, "verification");
-                lost += f.whole(v, "summary.verification", "lost", true);
-                duplicated += f.whole(v, "summary.verification", "duplicated", true);
-                outOfOrder += f.whole(v, "summary.verification", "outOfOrder", true);
-                untracked += f.whole(v, "summary.verification", "untracked", false);
+            ResultFile.Summary s = r.summary();
+            sent += s.sent();
+            acked += s.acked();
+            failed += s.failed();
+            received += s.received();
+            clamped += s.clamped();
+            negative += s.negativeEndToEnd();
+            seconds = Math.max(seconds, s.measuredSeconds());
+            publishRate += s.publishRate();
+            publishMBps += s.publishMBps();
+            consumeRate += s.consumeRate();
+            consumeMBps += s.consumeMBps();
+            ResultFile.Verification v = s.verification();
+            verified &= v != null;
+            if (v != null) {
+                lost += v.lost();
+                duplicated += v.duplicated();
+                outOfOrder += v.outOfOrder();
+                untracked += v.untracked();
             }
-            JsonNode e2e = s.get(Metric.END_TO_END.key());
-            if (e2e != null && !e2e.isNull()) {
-                f.object(s, Metric.END_TO_END.key());
-                uncertainty = Math.max(uncertainty, f.whole(e2e, "summary." + Metric.END_TO_END.key(),
-                        "uncertaintyMicros", false));
+            if (s.endToEndLatencyMicros() != null) {
+                uncertainty = Math.max(uncertainty, s.endToEndLatencyMicros().uncertaintyMicros());
             }
-            saturatedIntervals += f.whole(s, "summary", "saturatedIntervals", false);
-            JsonNode encoded = f.object(r, "histograms");
+            saturatedIntervals += s.saturatedIntervals();
             for (Metric m : Metric.values()) {
-                JsonNode h = encoded.get(m.key());
-                if (h != null && !h.isNull()) {
-                    if (!h.isTextual()) {
-                        throw new IllegalArgumentException(src.path() + ": histograms." + m.key()
-                                + " must be a base64 string, got " + kind(h));
-                    }
+                String h = r.histograms().get(m.key());
+                if (h != null) {
                     try {
-                        histograms.get(m).add(LatencyHistograms.decode(Base64.getDecoder().decode(h.asText())));
+                        histograms.get(m).add(LatencyHistograms.decode(Base64.getDecoder().decode(h)));
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException(src.path() + ": histograms." + m.key() + " is not a kbench "
                                 + "histogram: " + e.getMessage());
                     }
                 }
             }
-            JsonNode ws = r.get("workers");
-            if (ws != null && !ws.isArray()) {
-                throw new IllegalArgumentException(src.path() + ": workers must be a list, got " + kind(ws));
+            allCompleted &= "COMPLETED".equals(r.status());
+            if (r.workers() != null) {
+                workers.addAll(r.workers());
             }
-            allCompleted &= "COMPLETED".equals(r.path("status").asText());
-            r.path("workers").forEach(workers::add);
-            Map<String, Object> origin = new LinkedHashMap<>();
-            origin.put("path", src.path());
-            origin.put("runId", runId);
-            origin.put("status", r.path("status").asText());
-            origin.put("workload", r.path("workload").path("name").asText());
-            from.add(origin);
+            from.add(new ResultFile.Source(src.path(), r.runId(), r.status(),
+                    r.workload() == null ? "" : r.workload().path("name").asText()));
         }
         Summary merged = new Summary(sent, acked, failed, received, clamped, negative, seconds, 0, 0, 0,
                 round(publishRate), round(publishMBps), round(consumeRate), round(consumeMBps), histograms,
                 verified ? new Summary.Verification(lost, duplicated, outOfOrder, untracked) : null, uncertainty,
                 saturatedIntervals);
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("kbenchVersion", io.kbench.protocol.Versions.kbench());
-        doc.put("merged", from);
-        doc.put("status", allCompleted ? "COMPLETED" : "FAILED");
-        doc.put("workers", workers);
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("sent", sent);
-        summary.put("acked", acked);
-        summary.put("failed", failed);
-        summary.put("received", received);
-        summary.put("measuredSeconds", seconds);
-        summary.put("publishRate", merged.publishRate());
-        summary.put("publishMBps", merged.publishMBps());
-        summary.put("consumeRate", merged.consumeRate());
-        summary.put("consumeMBps", merged.consumeMBps());
-        for (Metric m : Metric.values()) {
-            summary.put(m.key(), LatencyStats.of(histograms.get(m)));
-        }
-        summary.put(Metric.END_TO_END.key(), ResultDocument.endToEnd(LatencyStats.of(histograms.get(Metric.END_TO_END)),
-                uncertainty));
-        summary.put("saturatedIntervals", saturatedIntervals);
-        if (verified) {
-            summary.put("verification", ResultDocument.verification(lost, duplicated, outOfOrder, untracked));
-        }
-        summary.put("clamped", clamped);
-        summary.put("negativeEndToEnd", negative);
-        doc.put("summary", summary);
-        Map<String, Object> encoded = new LinkedHashMap<>();
-        for (Metric m : Metric.values()) {
-            encoded.put(m.key(), Base64.getEncoder().encodeToString(LatencyHistograms.encode(histograms.get(m))));
-        }
-        doc.put("histograms", encoded);
+        ResultFile.Merged doc = new ResultFile.Merged(ResultFile.SCHEMA_VERSION, Versions.kbench(), from,
+                allCompleted ? "COMPLETED" : "FAILED", workers, ResultDocument.summary(merged, null, null),
+                ResultDocument.encoded(histograms));
         return new Merged(doc, merged);
     }
 
-    /** Typed reads of one source's fields; a missing required field or one of another type names file and key. */
-    private record Fields(String path) {
-        long whole(JsonNode obj, String where, String key, boolean required) {
-            JsonNode n = field(obj, where, key, required);
-            if (n == null) {
-                return 0;
-            }
-            if (!n.isNumber() || !n.canConvertToExactIntegral() || !n.canConvertToLong() || n.asLong() < 0) {
-                throw new IllegalArgumentException(path + ": " + where + "." + key + " must be a whole number >= 0, got "
-                        + kind(n));
-            }
-            return n.asLong();
+    /** One source as the types {@code kbench run} writes, checked; a refusal names the file and the key. */
+    private static ResultFile.Run read(Source src) {
+        JsonNode r = src.result();
+        if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
+                || r.get("runId") == null) {
+            throw new IllegalArgumentException(src.path() + ": not a kbench result.json (no runId, summary or histograms)");
         }
+        ResultFile.Run run;
+        try {
+            run = STRICT.treeToValue(r, ResultFile.Run.class);
+        } catch (JsonMappingException e) {
+            throw new IllegalArgumentException(src.path() + ": " + describe(e, r));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(src.path() + ": " + e.getOriginalMessage());
+        }
+        if (run.runId() == null || run.runId().isEmpty()) {
+            throw new IllegalArgumentException(src.path() + ": runId must be a non-empty string, got " + kind(r.get("runId")));
+        }
+        if (run.status() == null || run.status().isEmpty()) {
+            throw new IllegalArgumentException(src.path() + ": status must be a non-empty string, got " + kind(r.get("status")));
+        }
+        JsonNode s = r.get("summary");
+        for (String key : List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
+                "saturatedIntervals", "measuredSeconds", "publishRate", "publishMBps", "consumeRate", "consumeMBps")) {
+            JsonNode n = s.get(key);
+            if (n != null && n.isNumber() && n.asDouble() < 0) {
+                throw new IllegalArgumentException(src.path() + ": summary." + key + " must be "
+                        + (n.isIntegralNumber() ? "a whole number" : "a number") + " >= 0, got " + kind(n));
+            }
+        }
+        return run;
+    }
 
-        double number(JsonNode obj, String where, String key, boolean required) {
-            JsonNode n = field(obj, where, key, required);
-            if (n == null) {
-                return 0;
+    /** "summary.sent must be a whole number >= 0, got the string "lots"", from Jackson's refusal. */
+    private static String describe(JsonMappingException e, JsonNode root) {
+        StringBuilder path = new StringBuilder();
+        JsonNode at = root;
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+                at = at == null ? null : at.get(ref.getFieldName());
+            } else {
+                path.append('[').append(ref.getIndex()).append(']');
+                at = at == null ? null : at.get(ref.getIndex());
             }
-            if (!n.isNumber() || !Double.isFinite(n.asDouble()) || n.asDouble() < 0) {
-                throw new IllegalArgumentException(path + ": " + where + "." + key + " must be a number >= 0, got "
-                        + kind(n));
-            }
-            return n.asDouble();
         }
+        Matcher missing = MISSING.matcher(e.getOriginalMessage());
+        if (missing.find()) {
+            String name = missing.group(1);
+            String p = path.toString();
+            return (p.equals(name) || p.endsWith("." + name) ? p : p.isEmpty() ? name : p + "." + name) + " is missing";
+        }
+        Class<?> type = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m
+                ? m.getTargetType() : null;
+        return path + " must be " + expected(type, path.toString()) + ", got " + kind(at);
+    }
 
-        /** The field, or null when it is absent and optional. */
-        private JsonNode field(JsonNode obj, String where, String key, boolean required) {
-            JsonNode n = obj.get(key);
-            if ((n == null || n.isNull()) && required) {
-                throw new IllegalArgumentException(path + ": " + where + "." + key + " is missing");
-            }
-            return n == null || n.isNull() ? null : n;
+    private static String expected(Class<?> type, String path) {
+        if (type == null) {
+            return "of another type";
         }
-
-        JsonNode object(JsonNode obj, String key) {
-            JsonNode n = obj.get(key);
-            if (n == null || !n.isObject()) {
-                throw new IllegalArgumentException(path + ": " + key + " must be an object, got " + kind(n));
-            }
-            return n;
+        if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
+            return "a whole number >= 0";
         }
-
-        String text(JsonNode obj, String key) {
-            JsonNode n = obj.get(key);
-            if (n == null || !n.isTextual() || n.asText().isEmpty()) {
-                throw new IllegalArgumentException(path + ": " + key + " must be a non-empty string, got " + kind(n));
-            }
-            return n.asText();
+        if (type == double.class || type == Double.class) {
+            return "a number >= 0";
         }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return path.startsWith("histograms.") ? "a base64 string" : "a string";
+        }
+        if (List.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        return "an object";
     }
 
     private static String kind(JsonNode n) {

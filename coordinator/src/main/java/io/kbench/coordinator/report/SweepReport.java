@@ -13,8 +13,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.kbench.coordinator.merge.LatencyStats;
-import io.kbench.coordinator.merge.Metric;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.protocol.Metric;
 
 /**
  * The comparison of a sweep's combinations: one row each with throughput, publish latency p50/p99/p99.9

@@ -1,16 +1,13 @@
 package io.kbench.coordinator.rpc;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.kbench.protocol.PemFiles;
-
 import javax.net.ssl.SSLException;
 
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.kbench.protocol.ClusterToken;
+import io.kbench.protocol.PemFiles;
 
 /**
  * How the coordinator proves itself to workers and checks them: the cluster token sent with every call,

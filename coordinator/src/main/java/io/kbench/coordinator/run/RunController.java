@@ -1,73 +1,63 @@
-package io.kbench.coordinator;
+package io.kbench.coordinator.run;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
-import io.kbench.coordinator.merge.CatchUp;
+import io.kbench.coordinator.ClockEstimator;
+import io.kbench.coordinator.ClusterControl;
+import io.kbench.coordinator.FaultTimeline;
+import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.merge.IntervalMerger;
-import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
-import io.kbench.coordinator.merge.SummaryHistograms;
-import io.kbench.coordinator.merge.WorkerSnapshot;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.RunReporter;
-import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.rpc.ClientSecurity;
-import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.rpc.WorkerClient;
-import io.kbench.coordinator.workload.Fault;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
-import io.kbench.protocol.MicrosClock;
-import io.kbench.protocol.Versions;
 
 /**
- * Runs one workload across workers: identify, clock offsets, plan, prepare (topics, clients, consumers
- * assigned), start all at one agreed instant, merge the snapshot streams while printing progress, let
- * consumers drain, stop, and write {@code result.json}.
+ * Runs one workload across workers. {@link #run()} reads as its steps: connect and identify the workers,
+ * estimate their clocks, plan, prepare ({@link Preparation}: topics, clients, consumers assigned), start all
+ * at one agreed instant ({@link RunWindow}, {@link LiveRun}), supervise until the {@link EndCondition} says
+ * the run is over, stop, and assemble the result ({@link ResultAssembly}: console summary and
+ * {@code result.json}).
  *
  * <p>Setup problems (unreachable worker or cluster, a worker busy with another run or refusing this
  * coordinator, a refused assignment) throw {@link UserException} before any load starts. A failure during the
  * run (a worker's connection lost, a worker aborting, {@code maxSendErrors} exceeded, a fault that failed)
  * stops every other worker at once, writes the results gathered so far with status FAILED and the lost
  * workers named, and returns a failed {@link Outcome}. No worker is left with load running: the run streams
- * are their leases. A workload's faults are carried out on the local cluster by a thread of their own.
+ * are their leases, renewed by each worker's {@link WorkerSupervisor}.
  *
- * <p>Threads: {@link #run()} on the caller's thread; snapshots arrive on gRPC threads and go through the
- * synchronized {@link IntervalMerger} and {@link ProgressPrinter}; during the run, {@code kbench-clock-recheck}
- * re-estimates clocks, {@code kbench-stream-watch} declares silent workers lost ({@link StreamWatch}) and
- * {@code kbench-faults} carries out the workload's faults.
+ * <p>Threads: {@link #run()} on the caller's thread, which also polls the end condition; snapshots arrive on
+ * gRPC threads and go through the synchronized merger and reporter; every background loop is a {@link Loop}:
+ * per worker {@code kbench-worker-N-heartbeat} (lease, stream watch) and {@code kbench-worker-N-clock}
+ * (re-estimates), and {@code kbench-faults} for the workload's faults. Time is the injected
+ * {@link CoordinatorClock}.
+ *
+ * <p>Size: about 300 lines, half of them comments; {@link #run()} is under 30 lines and each step it names
+ * is a method of a dozen lines or a class of its own.
  */
 public final class RunController {
     /** Pings per worker; the first ones are slow (class loading, JIT), best-of-N keeps the tightest. */
     private static final int CLOCK_SAMPLES = 24;
-    /** Pings per re-estimate during the run, and how often. */
-    private static final int RECHECK_SAMPLES = 12;
-    private static final Duration RECHECK_EVERY = Duration.ofSeconds(10);
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration START_DELAY = Duration.ofMillis(1500);
-    private static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
-    private static final Duration DRAIN_MAX = Duration.ofSeconds(60);
-    private static final Duration MAX_RECORDS_RUN = Duration.ofDays(7);
-    private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    /** How often the end condition is polled. */
+    private static final Duration END_POLL = Duration.ofMillis(100);
+    /** How long a fault under way may take to finish once the run ends (a broker restart is not cut short). */
+    private static final Duration FAULT_FINISH = Duration.ofSeconds(120);
 
     /**
      * @param outputDir      where result.json goes; null for {@code results/<name>-<runId>}
@@ -89,19 +79,13 @@ public final class RunController {
     private final Workload workload;
     private final Profile profile;
     private final List<String> addresses;
-    private final ClientSecurity security;
+    private final Function<String, WorkerClient> connector;
     private final ClusterControl cluster;
     private final Options options;
     private final RunReporter out;
-    private final MicrosClock clock = MicrosClock.SYSTEM;
+    private final CoordinatorClock clock;
     private final AtomicReference<String> failure = new AtomicReference<>();
-    /** Longest time a consumer took from being built to its first assignment (µs), as prepare reported. */
-    private volatile long rebalanceMicros;
-    /** When a backlog run's consumers were released (coordinator µs), 0 before. */
-    private volatile long releaseMicros;
     private final CountDownLatch done = new CountDownLatch(1);
-    /** Renews the workers' leases while the run goes; interrupted once every worker has stopped. */
-    private volatile Thread leaseThread;
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
                          RunReporter out) {
@@ -116,11 +100,25 @@ public final class RunController {
      */
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, ClientSecurity security,
                          ClusterControl cluster, Options options, RunReporter out) {
+        this(workload, profile, workerAddresses, a -> new WorkerClient(a, security), cluster, options, out,
+                CoordinatorClock.system());
+    }
+
+    /**
+     * @param connect builds the client of one worker address (network channels, or in-process ones in tests)
+     * @param cluster the local embedded cluster the workload's faults act on, or null when the cluster is not
+     *                kbench's own (a workload with faults is then refused)
+     * @param clock   the coordinator's time
+     * @throws UserException when the workload schedules faults this cluster cannot take
+     */
+    public RunController(Workload workload, Profile profile, List<String> workerAddresses,
+                         Function<String, WorkerClient> connect, ClusterControl cluster, Options options,
+                         RunReporter out, CoordinatorClock clock) {
         if (profile.bootstrapServers() == null) {
             throw new IllegalArgumentException("profile without bootstrap servers");
         }
-        checkFaults(workload, cluster == null ? 0 : cluster.brokers());
-        this.security = security;
+        FaultInjector.check(workload, cluster == null ? 0 : cluster.brokers());
+        this.connector = connect;
         this.cluster = cluster;
         this.workload = workload;
         // consumers of a transactional run see only committed messages unless the profile says otherwise
@@ -129,31 +127,7 @@ public final class RunController {
         this.addresses = List.copyOf(workerAddresses);
         this.options = options;
         this.out = out;
-    }
-
-    /**
-     * Checks that the workload's faults can act on the cluster: only on kbench's own embedded cluster, and only
-     * on brokers it has.
-     *
-     * @param embeddedBrokers nodes of the embedded cluster kbench starts, or 0 when the cluster is not its own
-     * @throws UserException one line, when they cannot
-     */
-    public static void checkFaults(Workload workload, int embeddedBrokers) {
-        if (workload.faults().isEmpty()) {
-            return;
-        }
-        if (embeddedBrokers == 0) {
-            throw new UserException("workload " + workload.name() + " schedules faults: they act only on the "
-                    + "embedded cluster kbench starts itself (no --bootstrap-servers, no bootstrap.servers, no --workers; "
-                    + "e.g. --brokers 3); kbench never stops brokers of another cluster");
-        }
-        for (Fault f : workload.faults()) {
-            if (f.broker() > embeddedBrokers) {
-                throw new UserException("workload " + workload.name() + ": fault '" + f.describe() + "' names broker "
-                        + f.broker() + ", but the embedded cluster has " + embeddedBrokers
-                        + " (start more with --brokers N)");
-            }
-        }
+        this.clock = clock;
     }
 
     /**
@@ -169,621 +143,166 @@ public final class RunController {
         return done.await(millis, TimeUnit.MILLISECONDS);
     }
 
+    /** Runs the workload: the steps below, in order; see the class comment for what a failure does. */
     public Outcome run() {
-        List<WorkerClient> clients = new ArrayList<>();
-        try {
-            for (String a : addresses) {
-                clients.add(new WorkerClient(a, security));
-            }
-            return run(clients);
-        } finally {
-            Thread leases = leaseThread;
-            if (leases != null) {
-                leases.interrupt(); // also when the run ended with an exception
-            }
-            clients.forEach(WorkerClient::close);
-            done.countDown();
-        }
-    }
-
-    private Outcome run(List<WorkerClient> clients) {
-        Instant startedAt = Instant.now();
-        String runId = newRunId();
+        String runId = RunIds.next(Instant.EPOCH.plus(clock.micros(), ChronoUnit.MICROS));
+        Path dir = options.outputDir() != null ? options.outputDir() : RunIds.defaultOutput(workload.name(), runId);
         // the output directory is made and probed before any worker is contacted: data is never lost to it
-        Path dir = options.outputDir() != null ? options.outputDir() : defaultOutput(workload.name(), runId);
         boolean created = OutputDirectory.prepare(dir, options.outputDir() != null ? "--output" : "results directory");
-        try {
-            return run(clients, startedAt, runId, dir);
+        try (Workers workers = Workers.connect(addresses, connector)) {
+            return run(workers, runId, dir);
         } catch (RuntimeException e) {
             if (created) {
                 OutputDirectory.removeIfEmpty(dir); // refused before anything was gathered
             }
             throw e;
+        } finally {
+            done.countDown();
         }
     }
 
-    private Outcome run(List<WorkerClient> clients, Instant startedAt, String runId, Path dir) {
-        List<WorkerClient.Identity> ids = identifyAll(clients);
-        Plan plan = Planner.plan(workload, clients.size(), runId);
-        List<ClockEstimator.WorkerClock> clocks = new ArrayList<>();
-        List<Long> offsets = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            WorkerClient client = clients.get(i);
-            ClockEstimator.WorkerClock wc = ids.get(i).clockId().equals(clock.id()) ? ClockEstimator.WorkerClock.same()
-                    : ClockEstimator.WorkerClock.estimated(setup(() -> client.clock(CLOCK_SAMPLES, clock)));
-            clocks.add(wc);
-            offsets.add(wc.offset());
+    private Outcome run(Workers workers, String runId, Path dir) {
+        Instant startedAt = Instant.EPOCH.plus(clock.micros(), ChronoUnit.MICROS);
+        List<WorkerClient.Identity> ids = workers.identify(out::info);
+        List<ClockEstimator.WorkerClock> clocks = estimateClocks(workers, ids);
+        Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros());
+        announce(plan, workers.size());
+        long rebalanceMicros = prepare(workers, plan, clocks);
+        RunWindow window = RunWindow.of(workload, clock.micros());
+        FaultTimeline faults = new FaultTimeline();
+        LiveRun live = start(workers, ids, clocks, plan, window, dir, faults);
+        List<String> issues = new ArrayList<>();
+        String error;
+        try {
+            supervise(live, window, faults, issues);
+            error = stop(live, plan, issues);
+        } finally {
+            live.closeSupervisors();
         }
+        IntervalMerger merger = live.finish(issues);
+        return new ResultAssembly(workload, profile, dir, out).assemble(new ResultAssembly.Gathered(runId, startedAt,
+                error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
+                live.releaseMicros(), live.lost(), issues, faults));
+    }
+
+    /** Estimates every worker's clock offset; a worker in this process reads this very clock: offset 0. */
+    private List<ClockEstimator.WorkerClock> estimateClocks(Workers workers, List<WorkerClient.Identity> ids) {
+        List<ClockEstimator.WorkerClock> clocks = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+            WorkerClient client = workers.get(i);
+            clocks.add(ids.get(i).clockId().equals(clock.id()) ? ClockEstimator.WorkerClock.same()
+                    : ClockEstimator.WorkerClock.estimated(Workers.setup(() -> client.clock(CLOCK_SAMPLES, clock::micros))));
+        }
+        return clocks;
+    }
+
+    private void announce(Plan plan, int workers) {
         out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s",
-                runId, workload.name(), clients.size(), plan.producerCount(), plan.consumerCount(),
+                plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount(),
                 workload.producerCount() == 0 ? "consumers only"
                         : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
-        List<String> topicNames = plan.topics().stream().map(Plan.Topic::name).toList();
-        long prepareStart = clock.micros();
+    }
+
+    /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */
+    private long prepare(Workers workers, Plan plan, List<ClockEstimator.WorkerClock> clocks) {
+        long started = clock.micros();
         try {
-            prepareAll(clients, plan, offsets, runId);
-            out.prepared(prepareStart, clock.micros(), rebalanceMicros);
+            long rebalanceMicros = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get)
+                    .prepare(workers, plan, clocks.stream().map(ClockEstimator.WorkerClock::offset).toList());
+            out.prepared(started, clock.micros(), rebalanceMicros);
+            return rebalanceMicros;
         } catch (RuntimeException e) {
-            stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, new ArrayList<>(), Set.of());
+            workers.stopAll(plan.runId(), topicsToDelete(plan), failure.get() != null, Set.of(), new ArrayList<>());
             throw e;
         }
+    }
 
-        long runStart = clock.micros() + START_DELAY.toNanos() / 1000;
-        long measureStart = runStart + workload.warmupSeconds() * 1_000_000L;
-        // a record-count run ends when its producers have sent their share (bounded by the longest duration)
-        long plannedEnd = measureStart + (workload.numRecords() > 0 ? MAX_RECORDS_RUN.toNanos() / 1000
-                : workload.durationSeconds() * 1_000_000L);
-        RunReporter printer = out;
-        printer.saturationThreshold(workload.saturationDelayMillis() * 1000);
-        // warm-up by count: lines are warm-up until the interval that completes it (then the reporter learns
-        // where measurement starts); the summary recomputes it from the merged intervals
-        printer.started(runStart, workload.warmupRecords() > 0 ? Long.MAX_VALUE : measureStart);
-        java.util.concurrent.atomic.AtomicLong liveAcked = new java.util.concurrent.atomic.AtomicLong();
-        IntervalMerger merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList(),
-                workload.warmupRecords() > 0 ? SummaryHistograms.afterRecords(workload.warmupRecords(), measureStart)
-                        : SummaryHistograms.from(measureStart));
-        // the run keeps each interval's figures (not its histograms) for result.json; the merger hands each
-        // out once, on whichever thread completed it
-        List<MergedInterval> emitted = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.function.Consumer<MergedInterval> emit = i -> {
-            emitted.add(i);
-            printer.interval(i);
-        };
-        HistogramLogs hlogs = new HistogramLogs(dir, runStart, workload.transactional());
-        CountDownLatch ended = new CountDownLatch(clients.size());
-        FaultTimeline faults = new FaultTimeline();
-        printer.faults(faults);
-        Map<Integer, String> lost = new java.util.concurrent.ConcurrentHashMap<>();
-        StreamWatch watch = new StreamWatch(clients.size(), runStart, options.intervalMicros());
-        // a worker whose connection broke, or that went silent: the run fails, its stream is given up, and
-        // intervals stop waiting for it
-        java.util.function.BiConsumer<Integer, String> loseWorker = (index, reason) -> {
-            failure.compareAndSet(null, reason);
-            watch.closed(index);
-            if (lost.putIfAbsent(index, reason) == null) {
-                clients.get(index).abandon();
-                merger.workerLost(ids.get(index).id()).forEach(emit);
-            }
-        };
-        for (int w = 0; w < clients.size(); w++) {
-            WorkerClient c = clients.get(w);
-            int index = w;
-            c.run(runId, runStart, plannedEnd, new WorkerClient.RunListener() {
-                @Override
-                public void onSnapshot(WorkerSnapshot s) {
-                    watch.heard(index, clock.micros());
-                    try {
-                        hlogs.add(s);
-                        for (MergedInterval i : merger.add(s)) {
-                            emit.accept(i);
-                            long before = liveAcked.getAndAdd(i.counters().acked());
-                            long threshold = workload.warmupRecords();
-                            if (threshold > 0 && before < threshold && before + i.counters().acked() >= threshold) {
-                                printer.started(runStart, i.endMicros());
-                            }
-                        }
-                    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-                        failure.compareAndSet(null, "worker " + c.address() + ": " + e.getMessage());
-                    }
-                }
+    /** Opens the run streams at the agreed start instant, with a supervisor per worker. */
+    private LiveRun start(Workers workers, List<WorkerClient.Identity> ids, List<ClockEstimator.WorkerClock> clocks,
+                          Plan plan, RunWindow window, Path dir, FaultTimeline faults) {
+        out.saturationThreshold(workload.saturationDelayMillis() * 1000);
+        // warm-up by count: lines are warm-up until the interval that completes it (the live run then tells the
+        // reporter where measurement starts)
+        out.started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros());
+        out.faults(faults);
+        LiveRun live = new LiveRun(workload, plan.runId(), window, workers, ids, clocks, plan,
+                new HistogramLogs(dir, window.runStartMicros(), workload.transactional()), out, clock,
+                options.intervalMicros(), failure);
+        live.open();
+        out.clockBound(ResultAssembly.clockBound(clocks, plan));
+        return live;
+    }
 
-                @Override
-                public void onError(String reason, boolean connectionLost) {
-                    if (connectionLost) {
-                        loseWorker.accept(index, reason);
-                    } else {
-                        failure.compareAndSet(null, reason);
-                        watch.closed(index);
-                    }
-                    ended.countDown();
-                }
-
-                @Override
-                public void onCompleted() {
-                    watch.closed(index);
-                    ended.countDown();
-                }
-            });
-        }
-        List<String> issues = new ArrayList<>();
-        List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
-        List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
-        printer.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
-        Thread recheck = new Thread(() -> recheckClocks(clients, clocks, runId, producing, consuming, printer),
-                "kbench-clock-recheck");
-        recheck.setDaemon(true);
-        recheck.start();
-        // renewed until every worker has stopped: a worker whose lease lapses stops its load on its own
-        Thread leases = new Thread(() -> renewLeases(clients, runId, lost.keySet()), "kbench-lease");
-        leases.setDaemon(true);
-        leaseThread = leases;
-        leases.start();
-        Thread watcher = new Thread(() -> watchStreams(watch, clients, loseWorker), "kbench-stream-watch");
-        watcher.setDaemon(true);
-        watcher.start();
-        Thread faulter = new Thread(() -> injectFaults(runStart, faults, printer), "kbench-faults");
-        faulter.setDaemon(true);
-        if (!workload.faults().isEmpty()) {
-            faulter.start();
-        }
+    /**
+     * Until the {@link EndCondition} says the run is over: polls the merged totals, releases a backlog run's
+     * consumers when due, and carries out the workload's faults on a loop of their own.
+     */
+    private void supervise(LiveRun live, RunWindow window, FaultTimeline timeline, List<String> issues) {
+        Loop faults = workload.faults().isEmpty() ? null : Loop.start("kbench-faults", FaultInjector.TURN, clock,
+                new FaultInjector(workload.faults(), cluster, window.runStartMicros(), timeline, clock, out::info,
+                        reason -> failure.compareAndSet(null, reason))::turn,
+                e -> failure.compareAndSet(null, "faults: " + e));
         try {
-            awaitEnd(clients, runId, merger, plannedEnd, issues);
+            EndCondition.Rules rules = EndCondition.Rules.of(workload, window.plannedEndMicros());
+            EndCondition.Drain drain = EndCondition.Drain.NOT_STARTED;
+            while (true) {
+                pause(END_POLL);
+                EndCondition.Totals totals = live.totals();
+                EndCondition.Decision d = EndCondition.decide(rules, totals, clock.micros(), drain);
+                drain = d.drain();
+                switch (d.action()) {
+                    case CONTINUE -> { }
+                    case RELEASE_CONSUMERS -> live.releaseConsumers(totals.acked(), d.note(), issues);
+                    case END -> {
+                        if (d.note() != null) {
+                            issues.add(d.note());
+                        }
+                        return;
+                    }
+                    case FAIL -> {
+                        failure.compareAndSet(null, d.note());
+                        return;
+                    }
+                }
+            }
         } finally {
-            recheck.interrupt();
-            watcher.interrupt();
-            faulter.interrupt();
-            try {
-                recheck.join(15_000);
-                faulter.join(120_000); // a broker being restarted is left serving, not half started
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            live.endSupervision();
+            if (faults != null) {
+                faults.close(FAULT_FINISH); // a broker being restarted is left serving, not half started
             }
         }
+    }
 
+    /**
+     * Stops the workers (at once when the run failed, letting consumers drain otherwise) and deletes the run's
+     * topics unless kept.
+     *
+     * @return the run's failure as decided before stopping, or null (what happens while stopping is an issue)
+     */
+    private String stop(LiveRun live, Plan plan, List<String> issues) {
         String error = failure.get();
         if (error != null) {
-            printer.info("run failed: " + error + "; stopping all workers");
+            out.info("run failed: " + error + "; stopping all workers");
         }
-        // a graceful stop lets every reachable worker send its last snapshot; a stream that stays open after
-        // that is cancelled, which ends that worker's lease
-        stopAll(clients, runId, options.keepTopics() ? List.of() : topicNames, issues, lost.keySet());
+        live.stop(topicsToDelete(plan), issues);
+        return error;
+    }
+
+    private List<String> topicsToDelete(Plan plan) {
+        return options.keepTopics() ? List.of() : ResultAssembly.topicNames(plan);
+    }
+
+    private void pause(Duration d) {
         try {
-            if (!ended.await(20, TimeUnit.SECONDS)) {
-                issues.add("some workers did not close their run stream within 20 s; cancelled");
-                clients.forEach(WorkerClient::cancelRun);
-            }
+            clock.sleep(d);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            clients.forEach(WorkerClient::cancelRun);
-        } finally {
-            leases.interrupt();
-        }
-        merger.finish().forEach(emit);
-        hlogs.close();
-        issues.addAll(0, merger.issues());
-        measureStart = merger.measureStartMicros();
-        List<MergedInterval> intervals;
-        synchronized (emitted) { // handed out in order, but appended by several stream threads
-            intervals = emitted.stream().sorted(java.util.Comparator.comparingLong(MergedInterval::index)).toList();
-        }
-        // a record-count run ends when its last producer finished, a consumer-only one with its last receipt
-        // (each worker reports those instants)
-        long measureEnd = workload.numRecords() == 0 ? plannedEnd
-                : workload.producerCount() > 0 ? merger.producersDoneMicros()
-                : merger.lastReceiveMicros();
-        if (workload.numRecords() > 0 && measureEnd <= measureStart) {
-            measureEnd = lastSendingInterval(intervals, measureStart);
-        }
-        Summary summary = Summary.of(intervals, measureStart, measureEnd, workload.saturationDelayMillis() * 1000,
-                        merger.summaryHistograms())
-                .withClocks(ClockEstimator.endToEndBound(clocks, producing, consuming));
-        if (workload.verification() && workload.consumerCount() > 0) {
-            // the tail never received counts as lost only when the run had the chance to drain
-            long expectedDistinct = error == null && workload.producerCount() > 0
-                    ? summary.acked() * workload.subscriptionsPerTopic() : 0;
-            summary = summary.withVerification(merger.totals(), expectedDistinct);
-        }
-        long expected = expectedReceived(summary.acked());
-        if (error == null && workload.consumerCount() > 0 && summary.received() < expected) {
-            issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
-                    summary.received(), expected, workload.subscriptionsPerTopic()));
-        }
-        List<ResultDocument.WorkerEntry> entries = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            Plan.WorkerAssignment a = plan.workers().get(i);
-            var t = merger.totals(ids.get(i).id());
-            ClockEstimator.WorkerClock wc = clocks.get(i);
-            entries.add(new ResultDocument.WorkerEntry(ids.get(i).id(), clients.get(i).address(),
-                    wc.initialOffset(), wc.uncertainty(), wc.offset() - wc.initialOffset(), wc.estimates(),
-                    wc.corrections(), a.producers().size(), a.consumers().size(), a.rate(), t.sent(), t.acked(),
-                    t.failed(), t.received()));
-        }
-        CatchUp catchUp = releaseMicros == 0 ? null
-                : CatchUp.of(intervals, releaseMicros, workload.subscriptionsPerTopic());
-        if (releaseMicros != 0 && catchUp == null) {
-            issues.add("the consumers did not catch up with the backlog");
-        }
-        String status = error == null ? "COMPLETED" : "FAILED";
-        printer.summary(String.format("kbench %s %s: %s", workload.name(), runId, status), summary,
-                workload.subscriptionsPerTopic());
-        if (catchUp != null) {
-            printer.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
-                    catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
-                    workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
-        }
-        List<ResultDocument.LostWorker> lostWorkers = new ArrayList<>();
-        for (Map.Entry<Integer, String> l : new java.util.TreeMap<>(lost).entrySet()) {
-            String id = ids.get(l.getKey()).id();
-            lostWorkers.add(new ResultDocument.LostWorker(id, clients.get(l.getKey()).address(), l.getValue(),
-                    merger.received(id) - 1));
-            printer.info("  lost worker " + id + ": " + l.getValue() + "; the other workers were stopped");
-        }
-        issues.forEach(i -> printer.info("  issue: " + i));
-        Path file = null;
-        try {
-            file = ResultDocument.write(dir, ResultDocument.build(runId, status, error, startedAt, workload, profile,
-                    entries, topicNames, runStart, measureStart, measureEnd, intervals, summary, catchUp,
-                    rebalanceMicros, issues, lostWorkers, faults));
-            printer.info("result: " + file);
-        } catch (IOException e) {
-            printer.info("could not write results to " + dir + ": " + e.getMessage());
-        }
-        return new Outcome(error == null, file, error, summary);
-    }
-
-    private List<WorkerClient.Identity> identifyAll(List<WorkerClient> clients) {
-        List<WorkerClient.Identity> ids = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (WorkerClient c : clients) {
-            WorkerClient.Identity id = setup(c::identify);
-            if (!id.busyRunId().isEmpty()) {
-                throw new UserException("worker " + c.address() + " is busy with run " + id.busyRunId()
-                        + " of the coordinator at " + id.busyCoordinator() + "; wait for it to end or stop that coordinator");
-            }
-            if (!id.version().equals(Versions.kbench())) {
-                out.info("note: worker " + c.address() + " runs kbench " + id.version() + ", this coordinator "
-                        + Versions.kbench() + " (same protocol " + Versions.PROTOCOL + ")");
-            }
-            if (!seen.add(id.id())) {
-                throw new UserException("worker " + id.id() + " is listed twice (" + c.address() + ")");
-            }
-            ids.add(id);
-        }
-        return ids;
-    }
-
-    private void prepareAll(List<WorkerClient> clients, Plan plan, List<Long> offsets, String runId) {
-        // the first worker creates the topics, before anyone builds clients for them
-        List<byte[]> payloads = workload.payloadValues();
-        List<WorkerClient.Share> shares = new ArrayList<>();
-        List<String> names = plan.topics().stream().map(Plan.Topic::name).toList();
-        for (int i = 0; i < clients.size(); i++) {
-            boolean first = i == 0;
-            shares.add(new WorkerClient.Share(runId, offsets.get(i), profile,
-                    first && !workload.existingTopics() ? plan.topics() : List.of(),
-                    first && workload.existingTopics() ? names : List.of(),
-                    plan.workers().get(i), workload, payloads, options.intervalMicros()));
-        }
-        WorkerClient first = clients.get(0);
-        Map<String, Integer> topicPartitions = setup(() -> first.prepare(shares.get(0))).topicPartitions();
-        Map<String, Integer> groupPartitions = new HashMap<>();
-        for (Plan.WorkerAssignment a : plan.workers()) {
-            for (Plan.ConsumerTask c : a.consumers()) {
-                groupPartitions.put(c.group(), topicPartitions.getOrDefault(c.topic(), workload.partitionsPerTopic()));
-            }
-        }
-        List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
-        for (int i = 1; i < clients.size(); i++) {
-            int w = i;
-            rest.add(CompletableFuture.supplyAsync(() -> clients.get(w).prepare(shares.get(w))));
-        }
-        for (CompletableFuture<WorkerClient.Readiness> f : rest) {
-            setup(() -> joinUnwrapped(f));
-        }
-        // consumers must own every partition before the first message is sent
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        int stableChecks = 0;
-        while (true) {
-            Map<String, Integer> assigned = new HashMap<>();
-            boolean allJoined = true;
-            for (int i = 0; i < clients.size(); i++) {
-                WorkerClient client = clients.get(i);
-                WorkerClient.Readiness r = setup(() -> client.prepareStatus(runId));
-                allJoined &= r.ready();
-                for (WorkerClient.ConsumerReadiness c : r.consumers()) {
-                    assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
-                    rebalanceMicros = Math.max(rebalanceMicros, c.joinMicros());
-                }
-            }
-            boolean complete = allJoined && groupPartitions.entrySet().stream()
-                    .allMatch(g -> assigned.getOrDefault(g.getKey(), 0).intValue() == g.getValue());
-            if (failure.get() != null) {
-                throw new UserException(failure.get());
-            }
-            stableChecks = complete ? stableChecks + 1 : 0;
-            if (stableChecks >= 2) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new UserException("consumers did not get their partitions within " + READY_TIMEOUT.toSeconds()
-                        + " s (assigned per group: " + assigned + ", partitions per group: " + groupPartitions + ")");
-            }
-            sleep(200);
+            failure.compareAndSet(null, "interrupted");
         }
     }
 
-    /**
-     * Messages the consumers must receive before the run may stop: every acknowledged message once per
-     * subscription; in a run without producers, {@code numRecords} per subscription (0 for a timed one).
-     */
-    private long expectedReceived(long acked) {
-        long perSubscription = workload.producerCount() == 0 ? workload.numRecords() : acked;
-        return perSubscription * workload.subscriptionsPerTopic();
-    }
 
-    /** {@code results/<name>-<run id>}: where results go without {@code --output}. */
-    public static Path defaultOutput(String name, String id) {
-        return Path.of("results", name + "-" + id);
-    }
-
-    /** A new run id: UTC time and 16 random bits. */
-    public static String newRunId() {
-        return RUN_ID_TIME.format(Instant.now()) + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
-    }
-
-    /**
-     * End of the last measured interval in which anything was sent (the producers' end in a count run), or
-     * received when the run has no producers.
-     */
-    private long lastSendingInterval(List<MergedInterval> intervals, long measureStart) {
-        boolean consumersOnly = workload.producerCount() == 0;
-        long end = measureStart;
-        for (MergedInterval i : intervals) {
-            long moved = consumersOnly ? i.counters().received() : i.counters().sent();
-            if (moved > 0 && i.startMicros() >= measureStart) {
-                end = Math.max(end, i.endMicros());
-            }
-        }
-        return end;
-    }
-
-    private void awaitEnd(List<WorkerClient> clients, String runId, IntervalMerger merger, long plannedEnd,
-                          List<String> issues) {
-        long lastReceived = -1;
-        long lastProgress = System.nanoTime();
-        long drainStart = 0;
-        while (failure.get() == null) {
-            sleep(100);
-            long failed = merger.totals().failed();
-            if (workload.maxSendErrors() >= 0 && failed > workload.maxSendErrors()) {
-                failure.compareAndSet(null, String.format("%,d sends failed, more than maxSendErrors (%,d)", failed,
-                        workload.maxSendErrors()));
-                return;
-            }
-            if (workload.consumerBacklogRecords() > 0 && releaseMicros == 0) {
-                boolean built = merger.totals().acked() >= workload.consumerBacklogRecords();
-                if (built || merger.allProducersDone()) {
-                    if (!built) {
-                        issues.add(String.format("the backlog of %,d messages was not reached (%,d acknowledged); "
-                                + "consumers started when the producers finished", workload.consumerBacklogRecords(),
-                                merger.totals().acked()));
-                    }
-                    releaseConsumers(clients, runId, merger.totals().acked());
-                }
-                continue;
-            }
-            boolean sending = workload.numRecords() == 0 && clock.micros() < plannedEnd;
-            if (sending || !merger.allProducersDone()) {
-                continue;
-            }
-            long now = System.nanoTime();
-            if (drainStart == 0) {
-                drainStart = now;
-            }
-            var totals = merger.totals();
-            long expected = expectedReceived(totals.acked());
-            if (workload.consumerCount() == 0 || totals.received() >= expected) {
-                return;
-            }
-            if (totals.received() != lastReceived) {
-                lastReceived = totals.received();
-                lastProgress = now;
-            }
-            boolean consumersOnly = workload.producerCount() == 0;
-            if (now - lastProgress > DRAIN_IDLE.toNanos() || !consumersOnly && now - drainStart > DRAIN_MAX.toNanos()) {
-                issues.add("consumers stopped making progress while draining");
-                return;
-            }
-        }
-    }
-
-    /**
-     * Re-estimates the clock offsets of workers that do not share the coordinator's clock every
-     * {@link #RECHECK_EVERY} until interrupted, and hands a worker its new offset when the estimate is
-     * replaced. A worker that does not answer is skipped: its run stream reports the failure.
-     */
-    private void recheckClocks(List<WorkerClient> clients, List<ClockEstimator.WorkerClock> clocks, String runId,
-                               List<Boolean> producing, List<Boolean> consuming, RunReporter printer) {
-        try {
-            while (!Thread.currentThread().isInterrupted()) {
-                Thread.sleep(RECHECK_EVERY.toMillis());
-                boolean changed = false;
-                for (int i = 0; i < clients.size(); i++) {
-                    ClockEstimator.WorkerClock wc = clocks.get(i);
-                    if (wc.sameClock()) {
-                        continue;
-                    }
-                    try {
-                        ClockEstimator.Estimate e = clients.get(i).clock(RECHECK_SAMPLES, clock);
-                        synchronized (wc) {
-                            if (wc.offer(e)) {
-                                clients.get(i).adjustClock(runId, wc.offset());
-                                changed = true;
-                            }
-                        }
-                    } catch (WorkerCallException e) {
-                        // the run stream reports an unreachable worker
-                    }
-                }
-                if (changed) {
-                    printer.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
-                }
-            }
-        } catch (InterruptedException e) {
-            // the run ended
-        }
-    }
-
-    /** Renews every reachable worker's lease about every second until interrupted (every worker stopped). */
-    private static void renewLeases(List<WorkerClient> clients, String runId, Set<Integer> lost) {
-        try {
-            while (!Thread.currentThread().isInterrupted()) {
-                for (int i = 0; i < clients.size(); i++) {
-                    if (!lost.contains(i)) {
-                        clients.get(i).renewLease(runId);
-                    }
-                }
-                Thread.sleep(1_000);
-            }
-        } catch (InterruptedException e) {
-            // every worker has stopped
-        }
-    }
-
-    /**
-     * Until interrupted (the run ended), declares lost every worker whose run stream has brought no snapshot
-     * for longer than the watch's threshold.
-     */
-    private void watchStreams(StreamWatch watch, List<WorkerClient> clients,
-                              java.util.function.BiConsumer<Integer, String> loseWorker) {
-        try {
-            while (!Thread.currentThread().isInterrupted()) {
-                Thread.sleep(200);
-                for (long[] s : watch.silent(clock.micros())) {
-                    int index = (int) s[0];
-                    loseWorker.accept(index, String.format("lost the connection to worker %s: no snapshot for %.1f s "
-                            + "(one is due every %d s)", clients.get(index).address(), s[1] / 1e6,
-                            options.intervalMicros() / 1_000_000));
-                }
-            }
-        } catch (InterruptedException e) {
-            // the run ended
-        }
-    }
-
-    /**
-     * Runs the workload's faults against the local cluster, each at its instant after {@code runStart}, until
-     * all are done or the thread is interrupted (the run ended). A fault that fails ends the run.
-     */
-    private void injectFaults(long runStart, FaultTimeline timeline, RunReporter printer) {
-        for (Fault f : workload.faults()) {
-            long at = runStart + f.atSeconds() * 1_000_000L;
-            long wait;
-            while ((wait = at - clock.micros()) > 0) {
-                try {
-                    Thread.sleep(Math.max(1, Math.min(wait / 1000, 200)));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            int event = timeline.begin(f, clock.micros());
-            printer.info(String.format("  fault: %s broker %d (at %d s)", f.action() == Fault.Action.stop ? "stopping"
-                    : "starting", f.broker(), f.atSeconds()));
-            try {
-                if (f.action() == Fault.Action.stop) {
-                    cluster.stopBroker(f.broker());
-                } else {
-                    cluster.startBroker(f.broker());
-                }
-                long done = clock.micros();
-                timeline.done(event, done, null);
-                printer.info(String.format("  fault: broker %d %s after %.1f s", f.broker(),
-                        f.action() == Fault.Action.stop ? "stopped" : "serves again", (done - at) / 1e6));
-            } catch (RuntimeException e) {
-                timeline.done(event, 0, e.getMessage());
-                failure.compareAndSet(null, "fault '" + f.describe() + "' failed: " + e.getMessage());
-                return;
-            }
-        }
-    }
-
-    /** Releases every worker's held consumers (a backlog run). */
-    private void releaseConsumers(List<WorkerClient> clients, String runId, long acked) {
-        releaseMicros = clock.micros();
-        List<CompletableFuture<Void>> calls = new ArrayList<>();
-        for (WorkerClient c : clients) {
-            calls.add(CompletableFuture.runAsync(() -> c.startConsumers(runId)));
-        }
-        for (CompletableFuture<Void> f : calls) {
-            try {
-                joinUnwrapped(f);
-            } catch (WorkerCallException e) {
-                failure.compareAndSet(null, e.getMessage());
-            }
-        }
-        out.info(String.format("backlog built (%,d of %,d messages acknowledged, as last reported); consumers start reading",
-                acked, workload.consumerBacklogRecords()));
-    }
-
-    /**
-     * Stops the run on every worker not in {@code lost} (their connection is gone; their lease ends the load),
-     * in parallel; the first reachable worker deletes {@code deleteTopics}.
-     */
-    private void stopAll(List<WorkerClient> clients, String runId, List<String> deleteTopics, List<String> issues,
-                         Set<Integer> lost) {
-        List<CompletableFuture<Void>> stops = new ArrayList<>();
-        List<Integer> stopped = new ArrayList<>();
-        boolean deleting = false;
-        for (int i = 0; i < clients.size(); i++) {
-            if (lost.contains(i)) {
-                continue;
-            }
-            WorkerClient c = clients.get(i);
-            List<String> delete = deleting ? List.of() : deleteTopics;
-            deleting = true;
-            stops.add(CompletableFuture.runAsync(() -> c.stop(runId, delete, failure.get() != null)));
-            stopped.add(i);
-        }
-        for (int i = 0; i < stops.size(); i++) {
-            try {
-                joinUnwrapped(stops.get(i));
-            } catch (WorkerCallException e) {
-                if (!lost.contains(stopped.get(i))) { // a worker lost meanwhile is reported as lost
-                    issues.add(e.getMessage());
-                }
-            }
-        }
-    }
-
-    private static <T> T joinUnwrapped(CompletableFuture<T> f) {
-        try {
-            return f.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw e;
-        }
-    }
-
-    /** Runs a setup call; a worker's refusal or unreachability becomes a one-line {@link UserException}. */
-    private static <T> T setup(java.util.function.Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (WorkerCallException e) {
-            throw new UserException(e.getMessage(), e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 }

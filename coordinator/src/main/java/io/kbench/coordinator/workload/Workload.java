@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * The shape of the load: topics, producers, consumers, messages (size or payload file, keys), rate and
  * amount (time or record count). Validated once when loaded ({@link #load}); every instance is valid.
+ * Size: over 300 lines because it is the record of every workload key with its documentation and its
+ * checks, kept in one place so that the schema, the docs and the loader can be compared key by key.
  *
  * @param name                     a name for reports
  * @param topics                   number of topics (generated names, unique per run)

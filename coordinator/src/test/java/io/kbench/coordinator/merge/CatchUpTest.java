@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kbench.protocol.Counters;
 import org.junit.jupiter.api.Test;
 
 class CatchUpTest {

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -63,7 +65,7 @@ class IntervalMergerMemoryTest {
             for (int w = 0; w < WORKERS; w++) {
                 byte[] e = encoded[(i * WORKERS + w) % encoded.length];
                 byte[] none = new byte[0]; // the other metrics empty: the test's time goes to intervals, not decoding
-                emitted += merger.add(new WorkerSnapshot("w" + w, i, i * 1_000_000L, (i + 1) * 1_000_000L,
+                emitted += merger.add(new IntervalSnapshot("w" + w, i, i * 1_000_000L, (i + 1) * 1_000_000L,
                         new Counters(100, 100, 0, 10_000, 100, 10_000, 0, 0), e, none, none, none, none, true, 0, 0,
                         i == intervals - 1, "")).size();
             }

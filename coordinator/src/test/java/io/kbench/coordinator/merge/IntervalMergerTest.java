@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -117,10 +120,10 @@ class IntervalMergerTest {
         assertEquals(4 * 5 + 7, merger.totals().acked());
     }
 
-    static WorkerSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
+    static IntervalSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
         byte[] e = LatencyHistograms.encode(latency);
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());
-        return new WorkerSnapshot(worker, seq, seq * 1_000_000, (seq + 1) * 1_000_000,
+        return new IntervalSnapshot(worker, seq, seq * 1_000_000, (seq + 1) * 1_000_000,
                 new Counters(acked, acked, 0, acked * 100, 0, 0, 0, 0), e, empty, empty, empty, empty, true, 0, 0, last, "");
     }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumMap;
 import java.util.List;
 
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

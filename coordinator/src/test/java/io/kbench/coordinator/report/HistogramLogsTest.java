@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-import io.kbench.coordinator.merge.Counters;
-import io.kbench.coordinator.merge.Metric;
-import io.kbench.coordinator.merge.WorkerSnapshot;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
@@ -22,14 +22,14 @@ class HistogramLogsTest {
     @TempDir
     Path dir;
 
-    private static WorkerSnapshot snapshot(String worker, long seq, long... latencies) {
+    private static IntervalSnapshot snapshot(String worker, long seq, long... latencies) {
         Histogram h = LatencyHistograms.create();
         for (long v : latencies) {
             h.recordValue(v);
         }
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());
         long start = 1_000_000_000L + seq * 1_000_000;
-        return new WorkerSnapshot(worker, seq, start, start + 1_000_000, Counters.ZERO, LatencyHistograms.encode(h),
+        return new IntervalSnapshot(worker, seq, start, start + 1_000_000, Counters.ZERO, LatencyHistograms.encode(h),
                 empty, empty, empty, empty, false, 0, 0, false, "");
     }
 

@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kbench.coordinator.merge.LatencyStats;
-import io.kbench.coordinator.merge.Metric;
 import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -52,13 +51,12 @@ class ResultMergeTest {
         ResultMerge.Merged m = ResultMerge.combine(List.of(
                 new ResultMerge.Source("a.json", result("r1", a, a.getTotalCount(), 1000.5, "w1")),
                 new ResultMerge.Source("b.json", result("r2", b, b.getTotalCount(), 2000.25, "w2"))));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> summary = (Map<String, Object>) m.document().get("summary");
-        assertEquals(20_000L, summary.get("acked"));
-        assertEquals(3000.75, summary.get("publishRate"));
-        assertEquals(LatencyStats.of(all), summary.get("publishLatencyMicros"), "percentiles over all samples");
-        assertEquals(2, ((List<?>) m.document().get("workers")).size());
-        assertEquals("COMPLETED", m.document().get("status"));
+        ResultFile.Summary summary = m.document().summary();
+        assertEquals(20_000L, summary.acked());
+        assertEquals(3000.75, summary.publishRate());
+        assertEquals(LatencyStats.of(all), summary.publishLatencyMicros(), "percentiles over all samples");
+        assertEquals(2, m.document().workers().size());
+        assertEquals("COMPLETED", m.document().status());
     }
 
     @Test

@@ -12,14 +12,12 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.TopicSpec;
+import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.Versions;
-import io.kbench.protocol.rpc.ClientMetrics;
 import io.kbench.protocol.rpc.ClockPingRequest;
 import io.kbench.protocol.rpc.ClockPingResponse;
 import io.kbench.protocol.rpc.ConsumerAssignment;
 import io.kbench.protocol.rpc.ConsumerState;
-import io.kbench.protocol.rpc.Counters;
-import io.kbench.protocol.rpc.Histograms;
 import io.kbench.protocol.rpc.IdentifyRequest;
 import io.kbench.protocol.rpc.IdentifyResponse;
 import io.kbench.protocol.rpc.PrepareRequest;
@@ -27,10 +25,10 @@ import io.kbench.protocol.rpc.PrepareResponse;
 import io.kbench.protocol.rpc.ProducerAssignment;
 import io.kbench.protocol.rpc.RunRequest;
 import io.kbench.protocol.rpc.Snapshot;
+import io.kbench.protocol.rpc.SnapshotMessages;
 import io.kbench.protocol.rpc.StopRequest;
 import io.kbench.protocol.rpc.StopResponse;
 import io.kbench.protocol.rpc.WorkerGrpc;
-import io.kbench.worker.IntervalSnapshot;
 import io.kbench.worker.Keys;
 import io.kbench.worker.PrepareStatus;
 import io.kbench.worker.RunManager;
@@ -128,7 +126,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     @Override
     public void run(RunRequest request, StreamObserver<Snapshot> response) {
         ServerCallStreamObserver<Snapshot> call = (ServerCallStreamObserver<Snapshot>) response;
-        StreamSink sink = new StreamSink(call, runs.workerId());
+        StreamSink sink = new StreamSink(call);
         call.setOnCancelHandler(() -> runs.leaseLost(request.getRunId(), sink,
                 "lease lost: the coordinator's stream closed"));
         try {
@@ -281,12 +279,10 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     /** The open Run stream as a {@link SnapshotSink}; calls are serialized, and a closed stream is ignored. */
     private static final class StreamSink implements SnapshotSink {
         private final ServerCallStreamObserver<Snapshot> call;
-        private final String workerId;
         private boolean closed;
 
-        StreamSink(ServerCallStreamObserver<Snapshot> call, String workerId) {
+        StreamSink(ServerCallStreamObserver<Snapshot> call) {
             this.call = call;
-            this.workerId = workerId;
         }
 
         @Override
@@ -295,37 +291,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 return;
             }
             try {
-                call.onNext(Snapshot.newBuilder()
-                        .setWorkerId(workerId)
-                        .setSequence(s.sequence())
-                        .setStartMicros(s.startMicros())
-                        .setEndMicros(s.endMicros())
-                        .setCounters(Counters.newBuilder().setSent(s.sent()).setAcked(s.acked()).setFailed(s.failed())
-                                .setAckedBytes(s.ackedBytes()).setReceived(s.received())
-                                .setReceivedBytes(s.receivedBytes()).setClamped(s.clamped())
-                                .setNegativeEndToEnd(s.negativeEndToEnd())
-                                .setLost(s.verification().lost())
-                                .setDuplicated(s.verification().duplicated())
-                                .setOutOfOrder(s.verification().outOfOrder())
-                                .setVerified(s.verification().verified())
-                                .setUntracked(s.verification().untracked()))
-                        .setHistograms(Histograms.newBuilder()
-                                .setPublishLatency(ByteString.copyFrom(s.publishLatency()))
-                                .setPublishResponse(ByteString.copyFrom(s.publishResponse()))
-                                .setPublishDelay(ByteString.copyFrom(s.publishDelay()))
-                                .setEndToEnd(ByteString.copyFrom(s.endToEnd()))
-                                .setTransactionCommit(ByteString.copyFrom(s.transactionCommit())))
-                        .setProducersDone(s.producersDone())
-                        .setProducersDoneMicros(s.producersDoneMicros())
-                        .setLastReceiveMicros(s.lastReceiveMicros())
-                        .setConsumerLag(s.consumerLag())
-                        .setProducerMetrics(ClientMetrics.newBuilder().setClients(s.producerClients())
-                                .putAllValues(s.producerMetrics()))
-                        .setConsumerMetrics(ClientMetrics.newBuilder().setClients(s.consumerClients())
-                                .putAllValues(s.consumerMetrics()))
-                        .setLast(s.last())
-                        .setError(s.error())
-                        .build());
+                call.onNext(SnapshotMessages.toProto(s));
             } catch (StatusRuntimeException | IllegalStateException e) {
                 closed = true;
             }

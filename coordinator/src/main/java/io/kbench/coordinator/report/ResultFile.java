@@ -1,0 +1,138 @@
+package io.kbench.coordinator.report;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.merge.CatchUp;
+import io.kbench.coordinator.merge.LatencyStats;
+
+/**
+ * The types of {@code result.json}: {@code kbench run} writes a {@link Run}, {@code kbench merge} reads runs
+ * back into the same types and writes a {@link Merged}. Every key, its type and whether it may be absent
+ * is stated here once; docs/results.md and {@code docs/schema/result.schema.json} are checked against these
+ * types by tests. Keys appear in the order of the record components.
+ *
+ * <p>Times ending in {@code Millis} are epoch milliseconds in coordinator time; latencies are microseconds;
+ * MB is 1,048,576 bytes.
+ */
+public final class ResultFile {
+    /**
+     * Version of this layout: 1 was written before the field existed (kbench merge reads it as 1), 2 adds
+     * {@code schemaVersion} itself. Raise it when a key changes meaning or goes away.
+     */
+    public static final int SCHEMA_VERSION = 2;
+
+    private ResultFile() { }
+
+    /** One run's result. */
+    public record Run(int schemaVersion, String kbenchVersion,
+                      @JsonProperty(required = true) String runId,
+                      @JsonProperty(required = true) String status,
+                      String error, String startedAt, long startMillis, long measureStartMillis,
+                      long measureEndMillis, long saturationThresholdMicros, JsonNode workload,
+                      Map<String, Object> profile, List<String> topics, List<Worker> workers,
+                      List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
+                      @JsonProperty(required = true) Summary summary,
+                      @JsonProperty(required = true) Map<String, String> histograms, List<String> issues) {
+    }
+
+    /** Several runs combined by {@code kbench merge}. */
+    public record Merged(int schemaVersion, String kbenchVersion, List<Source> merged, String status,
+                         List<Worker> workers, Summary summary, Map<String, String> histograms) {
+    }
+
+    /** A run that went into a merge. */
+    public record Source(String path, String runId, String status, String workload) {
+    }
+
+    /**
+     * One worker: its share (producers, consumers, target rate in msg/s, -1 unthrottled), its clock (offset
+     * to the coordinator as first estimated, the bound on the error of every offset in effect, how far
+     * re-estimation moved it, estimates taken and corrections made), and its whole-run counts.
+     */
+    public record Worker(String id, String address, long clockOffsetMicros, long clockUncertaintyMicros,
+                         long clockDriftMicros, int clockEstimates, int clockCorrections, int producers,
+                         int consumers, long targetRate, long sent, long acked, long failed, long received) {
+    }
+
+    /**
+     * A worker whose connection broke during the run.
+     *
+     * @param lastInterval the last interval it reported (-1: none)
+     */
+    public record LostWorker(String id, String address, String reason, long lastInterval) {
+    }
+
+    /** A fault as carried out on the embedded cluster; {@code doneMillis} and {@code error} may be null. */
+    public record Fault(String action, int broker, long atSeconds, long requestedMillis, Long doneMillis,
+                        String error) {
+    }
+
+    /** One reporting interval, merged across workers. */
+    public record Interval(long index, long startMillis, long endMillis, boolean warmup, boolean saturated,
+                           int workers, Publish publish, Consume consume,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
+                           long clamped, long negativeEndToEnd, Client client, List<String> errors,
+                           List<String> faults) {
+    }
+
+    /** An interval's publishing. */
+    public record Publish(long sent, long acked, long failed, long bytes, double rate,
+                          @JsonProperty("MBps") double mbps, LatencyStats latencyMicros,
+                          LatencyStats responseMicros, LatencyStats delayMicros) {
+    }
+
+    /** An interval's consuming; {@code lag} is null when unknown. */
+    public record Consume(long received, long bytes, double rate, @JsonProperty("MBps") double mbps,
+                          LatencyStats endToEndLatencyMicros, Long lag) {
+    }
+
+    /** The clients' own metrics at an interval's end; null when there are no such clients. */
+    public record Client(Map<String, Double> producer, Map<String, Double> consumer) {
+    }
+
+    /** Verification counts; {@code untracked} only when there were any. */
+    public record Verification(long lost, long duplicated, long outOfOrder,
+                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) long untracked) {
+    }
+
+    /** The end-to-end latency object: a latency object with the clock error bound of its samples. */
+    public record EndToEnd(long count, double mean, long p50, long p75, long p95, long p99, long p999, long p9999,
+                           long max, long uncertaintyMicros) {
+        public static EndToEnd of(LatencyStats s, long uncertaintyMicros) {
+            return new EndToEnd(s.count(), s.mean(), s.p50(), s.p75(), s.p95(), s.p99(), s.p999(), s.p9999(),
+                    s.max(), uncertaintyMicros);
+        }
+    }
+
+    /** What kafka-consumer-perf-test prints, for the measured window. */
+    public record ConsumeSummary(@JsonProperty("MB") double mb, long messages, @JsonProperty("MBps") double mbps,
+                                 double messagesPerSecond, long rebalanceTimeMs, long fetchTimeMs,
+                                 @JsonProperty("fetchMBps") double fetchMbps, double fetchMessagesPerSecond) {
+    }
+
+    /**
+     * The run's figures. {@code consume} is absent from merged results, {@code verification} when the
+     * workload does not verify, {@code catchUp} except in backlog runs.
+     */
+    public record Summary(@JsonProperty(required = true) Long sent,
+                          @JsonProperty(required = true) Long acked,
+                          @JsonProperty(required = true) Long failed,
+                          @JsonProperty(required = true) Long received,
+                          @JsonProperty(required = true) Double measuredSeconds,
+                          @JsonProperty(required = true) Double publishRate,
+                          @JsonProperty(required = true) Double publishMBps,
+                          @JsonProperty(required = true) Double consumeRate,
+                          @JsonProperty(required = true) Double consumeMBps,
+                          LatencyStats publishLatencyMicros, LatencyStats publishResponseMicros,
+                          LatencyStats publishDelayMicros, EndToEnd endToEndLatencyMicros,
+                          LatencyStats transactionCommitMicros, long saturatedIntervals,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) ConsumeSummary consume,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
+                          long clamped, long negativeEndToEnd,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) CatchUp catchUp) {
+    }
+}

@@ -1,0 +1,112 @@
+package io.kbench.coordinator.rpc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.protobuf.ByteString;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.rpc.ConsumerAssignment;
+import io.kbench.protocol.rpc.ConsumerStart;
+import io.kbench.protocol.rpc.ConsumerState;
+import io.kbench.protocol.rpc.DriverConfig;
+import io.kbench.protocol.rpc.IdentifyResponse;
+import io.kbench.protocol.rpc.KeyDistribution;
+import io.kbench.protocol.rpc.KeySpec;
+import io.kbench.protocol.rpc.PayloadSpec;
+import io.kbench.protocol.rpc.PrepareRequest;
+import io.kbench.protocol.rpc.PrepareResponse;
+import io.kbench.protocol.rpc.ProducerAssignment;
+import io.kbench.protocol.rpc.Snapshot;
+import io.kbench.protocol.rpc.SnapshotMessages;
+import io.kbench.protocol.rpc.TopicSpec;
+
+/**
+ * The coordinator's side of the wire format: protobuf messages to and from the coordinator's plain records,
+ * field for field, with no decisions of its own (those are the {@link Plan}'s). Pure.
+ */
+public final class WorkerMessages {
+    /** The clients' windowed-metrics setting the plan fills in unless the profile sets it. */
+    static final String METRICS_WINDOW = "metrics.sample.window.ms";
+
+    private WorkerMessages() { }
+
+    public static WorkerClient.Identity identity(IdentifyResponse r) {
+        return new WorkerClient.Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId(),
+                r.getBusyCoordinator(), r.getClockId());
+    }
+
+    public static PrepareRequest prepareRequest(WorkerClient.Share share) {
+        Profile p = share.profile();
+        Plan.ClientSettings clients = share.clients();
+        DriverConfig.Builder driver = DriverConfig.newBuilder().setName(p.driver())
+                .putAllCommon(p.common()).putCommon("bootstrap.servers", p.bootstrapServers())
+                .putAllProducer(p.producer()).putAllConsumer(p.consumer()).putAllAdmin(p.admin());
+        if (!p.common().containsKey(METRICS_WINDOW)) {
+            String window = Long.toString(clients.metricsWindowMillis());
+            if (!p.producer().containsKey(METRICS_WINDOW)) {
+                driver.putProducer(METRICS_WINDOW, window);
+            }
+            if (!p.consumer().containsKey(METRICS_WINDOW)) {
+                driver.putConsumer(METRICS_WINDOW, window);
+            }
+        }
+        var w = share.workload();
+        PrepareRequest.Builder b = PrepareRequest.newBuilder()
+                .setRunId(share.runId())
+                .setClockOffsetMicros(share.clockOffsetMicros())
+                .setDriver(driver)
+                .setMessageSize(w.messageSize())
+                .setIntervalMicros(share.intervalMicros())
+                .setPayloads(payloads(share))
+                .addAllExistingTopics(share.existingTopics())
+                .setConsumerStart(clients.consumersFromBeginning() ? ConsumerStart.CONSUMER_START_BEGINNING
+                        : ConsumerStart.CONSUMER_START_END)
+                .setHoldConsumers(clients.holdConsumers())
+                .setTransactionRecords(w.transactionRecords())
+                .setTransactionMillis(w.transactionMillis())
+                .setVerification(w.verification())
+                .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
+                    case none -> KeyDistribution.KEY_NONE;
+                    case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
+                    case random -> KeyDistribution.KEY_RANDOM;
+                    case zipf -> KeyDistribution.KEY_ZIPF;
+                }).setCount(w.keys()).setZipfExponent(w.zipfExponent()));
+        for (Plan.Topic t : share.createTopics()) {
+            b.addCreateTopics(TopicSpec.newBuilder().setName(t.name()).setPartitions(t.partitions())
+                    .setReplicationFactor(p.replicationFactor()).putAllConfig(p.topic()));
+        }
+        for (Plan.ProducerTask t : share.assignment().producers()) {
+            b.addProducers(ProducerAssignment.newBuilder().setProducerIndex(t.index()).setTopic(t.topic())
+                    .setRatePerSecond(t.ratePerSecond()).setRecordLimit(t.recordLimit()));
+        }
+        for (Plan.ConsumerTask t : share.assignment().consumers()) {
+            b.addConsumers(ConsumerAssignment.newBuilder().setConsumerIndex(t.index()).setTopic(t.topic())
+                    .setGroup(t.group()));
+        }
+        return b.build();
+    }
+
+    /** A worker without producers is sent no payload values. */
+    private static PayloadSpec.Builder payloads(WorkerClient.Share share) {
+        PayloadSpec.Builder p = PayloadSpec.newBuilder().setRandomBytesRatio(share.workload().randomBytesRatio());
+        if (!share.assignment().producers().isEmpty()) {
+            share.payloads().forEach(v -> p.addValues(ByteString.copyFrom(v)));
+        }
+        return p;
+    }
+
+    public static WorkerClient.Readiness readiness(PrepareResponse r) {
+        List<WorkerClient.ConsumerReadiness> cs = new ArrayList<>();
+        for (ConsumerState c : r.getConsumersList()) {
+            cs.add(new WorkerClient.ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(),
+                    c.getJoined(), c.getJoinMicros()));
+        }
+        return new WorkerClient.Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
+    }
+
+    public static IntervalSnapshot snapshot(Snapshot s) {
+        return SnapshotMessages.fromProto(s);
+    }
+}

@@ -1,0 +1,125 @@
+package io.kbench.coordinator.run;
+
+import java.time.Duration;
+
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * When a run ends, as a pure function of the merged totals and the time: the caller polls
+ * {@link #decide}, carrying the returned {@link Drain} into the next call. No clock, no I/O, no state.
+ *
+ * <p>In order: a failure (a lost or aborted worker, a failed fault) ends the run as failed; more failed sends
+ * than {@code maxSendErrors} too. A backlog run holds its consumers until the producers have had
+ * {@code consumerBacklogRecords} acknowledged (or finished first: then with a note) and releases them. A
+ * timed run sends until its planned end, a record-count run until every producer is done. Then consumers
+ * drain: the run ends once they have received every acknowledged message once per subscription (in a run
+ * without producers, {@code numRecords} per subscription), or with a note when they make no progress for
+ * {@link #DRAIN_IDLE} or, with producers, when draining takes longer than {@link #DRAIN_MAX}.
+ */
+public final class EndCondition {
+    public static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
+    public static final Duration DRAIN_MAX = Duration.ofSeconds(60);
+
+    /**
+     * What the workload says about its end.
+     *
+     * @param maxSendErrors    failed sends tolerated, -1 for any number
+     * @param backlogRecords   acknowledged messages to build up before consumers start, 0 for none
+     * @param countRun         the run ends by record count, not time
+     * @param plannedEndMicros end of a timed run's sending
+     * @param producers        the run has producers
+     * @param consumers        the run has consumers
+     * @param numRecords       the record count (what consumers of a run without producers must read)
+     * @param subscriptions    subscriptions per topic: each receives every message
+     */
+    public record Rules(long maxSendErrors, long backlogRecords, boolean countRun, long plannedEndMicros,
+                        boolean producers, boolean consumers, long numRecords, int subscriptions) {
+        public static Rules of(Workload w, long plannedEndMicros) {
+            return new Rules(w.maxSendErrors(), w.consumerBacklogRecords(), w.numRecords() > 0, plannedEndMicros,
+                    w.producerCount() > 0, w.consumerCount() > 0, w.numRecords(), w.subscriptionsPerTopic());
+        }
+
+        /** Messages the consumers must receive before the run may stop, with {@code acked} acknowledged. */
+        public long expectedReceived(long acked) {
+            return (producers ? acked : numRecords) * subscriptions;
+        }
+    }
+
+    /**
+     * The run's state as the coordinator knows it at one instant.
+     *
+     * @param failure            the first failure reason, or null
+     * @param acked              messages acknowledged, all workers
+     * @param failed             sends failed
+     * @param received           messages received, all subscriptions
+     * @param allProducersDone   every producer has finished its share (count run) or stopped
+     * @param consumersReleased  a backlog run's consumers have been released
+     */
+    public record Totals(String failure, long acked, long failed, long received, boolean allProducersDone,
+                         boolean consumersReleased) { }
+
+    /** Progress of the drain: when it began, the last count received and when it last moved (µs; 0 = not yet). */
+    public record Drain(long startMicros, long lastReceived, long lastProgressMicros) {
+        public static final Drain NOT_STARTED = new Drain(0, -1, 0);
+    }
+
+    /** What to do. */
+    public enum Action {
+        /** Keep going. */
+        CONTINUE,
+        /** Release the held consumers (a backlog run), then keep going. */
+        RELEASE_CONSUMERS,
+        /** The run is over: stop the workers. */
+        END,
+        /** The run failed: stop the workers at once. */
+        FAIL
+    }
+
+    /**
+     * @param action what to do
+     * @param note   the failure reason ({@link Action#FAIL}), or an issue to report with the result, or null
+     * @param drain  carry into the next call
+     */
+    public record Decision(Action action, String note, Drain drain) { }
+
+    private EndCondition() { }
+
+    public static Decision decide(Rules rules, Totals t, long nowMicros, Drain drain) {
+        if (t.failure() != null) {
+            return new Decision(Action.FAIL, t.failure(), drain);
+        }
+        if (rules.maxSendErrors() >= 0 && t.failed() > rules.maxSendErrors()) {
+            return new Decision(Action.FAIL, String.format("%,d sends failed, more than maxSendErrors (%,d)",
+                    t.failed(), rules.maxSendErrors()), drain);
+        }
+        if (rules.backlogRecords() > 0 && !t.consumersReleased()) {
+            boolean built = t.acked() >= rules.backlogRecords();
+            if (built) {
+                return new Decision(Action.RELEASE_CONSUMERS, null, drain);
+            }
+            if (t.allProducersDone()) {
+                return new Decision(Action.RELEASE_CONSUMERS, String.format("the backlog of %,d messages was not "
+                        + "reached (%,d acknowledged); consumers started when the producers finished",
+                        rules.backlogRecords(), t.acked()), drain);
+            }
+            return new Decision(Action.CONTINUE, null, drain);
+        }
+        boolean sending = !rules.countRun() && nowMicros < rules.plannedEndMicros();
+        if (sending || !t.allProducersDone()) {
+            return new Decision(Action.CONTINUE, null, drain);
+        }
+        Drain d = drain.startMicros() == 0 ? new Drain(nowMicros, drain.lastReceived(), nowMicros) : drain;
+        if (!rules.consumers() || t.received() >= rules.expectedReceived(t.acked())) {
+            return new Decision(Action.END, null, d);
+        }
+        if (t.received() != d.lastReceived()) {
+            d = new Drain(d.startMicros(), t.received(), nowMicros);
+        }
+        boolean idle = nowMicros - d.lastProgressMicros() > DRAIN_IDLE.toNanos() / 1000;
+        boolean tooLong = rules.producers() && nowMicros - d.startMicros() > DRAIN_MAX.toNanos() / 1000;
+        if (idle || tooLong) {
+            return new Decision(Action.END, "consumers stopped making progress while draining", d);
+        }
+        return new Decision(Action.CONTINUE, null, d);
+    }
+}

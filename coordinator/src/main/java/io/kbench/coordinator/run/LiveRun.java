@@ -1,0 +1,256 @@
+package io.kbench.coordinator.run;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.kbench.coordinator.ClockEstimator;
+import io.kbench.coordinator.merge.IntervalMerger;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.SummaryHistograms;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.IntervalSnapshot;
+
+/**
+ * A run from the moment its streams open until every worker has stopped: the workers' run streams, one
+ * {@link WorkerSupervisor} per worker, the merge of their snapshots into intervals (printed as they complete,
+ * written to the {@code .hlog} files as they arrive), the workers lost, and the run's first failure.
+ *
+ * <p>Threads: snapshots and stream ends arrive on gRPC threads, silences on the supervisors' loops; the
+ * merger, histogram logs and reporter are synchronized, the rest is concurrent or atomic. The owner's thread
+ * calls {@link #open}, polls {@link #totals}, and ends with {@link #stop} and {@link #finish}.
+ */
+final class LiveRun {
+    /** How long stopped workers have to close their run streams before they are cancelled. */
+    static final Duration STREAM_CLOSE_WAIT = Duration.ofSeconds(20);
+
+    private final Workload workload;
+    private final String runId;
+    private final RunWindow window;
+    private final Workers workers;
+    private final List<WorkerClient.Identity> ids;
+    private final RunReporter out;
+    private final CoordinatorClock clock;
+    private final AtomicReference<String> failure;
+    private final IntervalMerger merger;
+    private final HistogramLogs hlogs;
+    /** Each interval's figures (not its histograms) for result.json, appended as the merger hands them out. */
+    private final List<MergedInterval> emitted = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicLong liveAcked = new AtomicLong();
+    private final Map<Integer, String> lost = new ConcurrentHashMap<>();
+    private final List<WorkerSupervisor> supervisors = new ArrayList<>();
+    private final CountDownLatch ended;
+    private volatile long releaseMicros;
+
+    /**
+     * @param clocks  each worker's clock estimate (supervisors re-estimate them)
+     * @param failure the run's first failure; set here when a worker is lost, aborts or sends what cannot be read
+     */
+    LiveRun(Workload workload, String runId, RunWindow window, Workers workers, List<WorkerClient.Identity> ids,
+            List<ClockEstimator.WorkerClock> clocks, Plan plan, HistogramLogs hlogs, RunReporter out,
+            CoordinatorClock clock, long intervalMicros, AtomicReference<String> failure) {
+        this.workload = workload;
+        this.runId = runId;
+        this.window = window;
+        this.workers = workers;
+        this.ids = List.copyOf(ids);
+        this.out = out;
+        this.clock = clock;
+        this.failure = failure;
+        this.hlogs = hlogs;
+        this.ended = new CountDownLatch(workers.size());
+        this.merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList(),
+                workload.warmupRecords() > 0
+                        ? SummaryHistograms.afterRecords(workload.warmupRecords(), window.measureStartMicros())
+                        : SummaryHistograms.from(window.measureStartMicros()));
+        List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
+        List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
+        WorkerSupervisor.Events events = new WorkerSupervisor.Events() {
+            @Override
+            public void silent(int index, String reason) {
+                loseWorker(index, reason);
+            }
+
+            @Override
+            public void clockChanged(int index) {
+                synchronized (clocks) {
+                    out.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
+                }
+            }
+        };
+        for (int i = 0; i < workers.size(); i++) {
+            supervisors.add(new WorkerSupervisor(i, workers.get(i), clocks.get(i), runId, clock,
+                    window.runStartMicros(), intervalMicros, events));
+        }
+    }
+
+    /** Opens every worker's run stream and starts its supervisor. */
+    void open() {
+        for (int w = 0; w < workers.size(); w++) {
+            int index = w;
+            WorkerClient c = workers.get(w);
+            c.run(runId, window.runStartMicros(), window.plannedEndMicros(), new WorkerClient.RunListener() {
+                @Override
+                public void onSnapshot(IntervalSnapshot s) {
+                    supervisors.get(index).heard(clock.micros());
+                    accept(c, s);
+                }
+
+                @Override
+                public void onError(String reason, boolean connectionLost) {
+                    if (connectionLost) {
+                        loseWorker(index, reason);
+                    } else {
+                        failure.compareAndSet(null, reason);
+                        supervisors.get(index).streamClosed();
+                    }
+                    ended.countDown();
+                }
+
+                @Override
+                public void onCompleted() {
+                    supervisors.get(index).streamClosed();
+                    ended.countDown();
+                }
+            });
+        }
+        supervisors.forEach(WorkerSupervisor::start);
+    }
+
+    /** One snapshot: to the histogram logs and the merger; completed intervals to the reporter. */
+    private void accept(WorkerClient from, IntervalSnapshot s) {
+        try {
+            hlogs.add(s);
+            for (MergedInterval i : merger.add(s)) {
+                emit(i);
+                // warm-up by count: the interval that completes it is where measurement starts
+                long before = liveAcked.getAndAdd(i.counters().acked());
+                long threshold = workload.warmupRecords();
+                if (threshold > 0 && before < threshold && before + i.counters().acked() >= threshold) {
+                    out.started(window.runStartMicros(), i.endMicros());
+                }
+            }
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            failure.compareAndSet(null, "worker " + from.address() + ": " + e.getMessage());
+        }
+    }
+
+    private void emit(MergedInterval i) {
+        emitted.add(i);
+        out.interval(i);
+    }
+
+    /**
+     * A worker whose connection broke, or that went silent: the run fails, its stream is given up, and
+     * intervals stop waiting for it.
+     */
+    private void loseWorker(int index, String reason) {
+        failure.compareAndSet(null, reason);
+        supervisors.get(index).lost();
+        if (lost.putIfAbsent(index, reason) == null) {
+            workers.get(index).abandon();
+            merger.workerLost(ids.get(index).id()).forEach(this::emit);
+        }
+    }
+
+    /** The totals the end condition decides on. */
+    EndCondition.Totals totals() {
+        var t = merger.totals();
+        return new EndCondition.Totals(failure.get(), t.acked(), t.failed(), t.received(), merger.allProducersDone(),
+                releaseMicros != 0);
+    }
+
+    /**
+     * Releases the held consumers of a backlog run.
+     *
+     * @param acked messages acknowledged as last reported (for the line that says so)
+     * @param note  an issue to report, or null
+     */
+    void releaseConsumers(long acked, String note, List<String> issues) {
+        releaseMicros = clock.micros();
+        if (note != null) {
+            issues.add(note);
+        }
+        String failed = workers.releaseConsumers(runId);
+        if (failed != null) {
+            failure.compareAndSet(null, failed);
+        }
+        out.info(String.format("backlog built (%,d of %,d messages acknowledged, as last reported); consumers start reading",
+                acked, workload.consumerBacklogRecords()));
+    }
+
+    /** When a backlog run's consumers were released (coordinator µs), 0 if never. */
+    long releaseMicros() {
+        return releaseMicros;
+    }
+
+    /** The run's end is decided: supervisors stop watching and re-estimating; leases are still renewed. */
+    void endSupervision() {
+        supervisors.forEach(WorkerSupervisor::endOfRun);
+    }
+
+    /**
+     * Stops every reachable worker (a graceful stop lets each send its last snapshot; a failed run stops at
+     * once), waits for the run streams to close and cancels those that stay open, which ends those workers'
+     * leases; then stops renewing.
+     */
+    void stop(List<String> deleteTopics, List<String> issues) {
+        workers.stopAll(runId, deleteTopics, failure.get() != null, lost.keySet(), issues);
+        try {
+            if (!ended.await(STREAM_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                issues.add("some workers did not close their run stream within " + STREAM_CLOSE_WAIT.toSeconds()
+                        + " s; cancelled");
+                workers.cancelRuns();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            workers.cancelRuns();
+        } finally {
+            closeSupervisors();
+        }
+    }
+
+    /** Stops every supervisor (also when the run ended with an exception). */
+    void closeSupervisors() {
+        supervisors.forEach(WorkerSupervisor::close);
+    }
+
+    /** Flushes the merger's last intervals and closes the histogram logs; the merger's issues go first. */
+    IntervalMerger finish(List<String> issues) {
+        merger.finish().forEach(this::emit);
+        hlogs.close();
+        issues.addAll(0, merger.issues());
+        return merger;
+    }
+
+    /** Every interval handed out, in index order (they arrive in order per thread, from several threads). */
+    List<MergedInterval> intervals() {
+        synchronized (emitted) {
+            return emitted.stream().sorted(Comparator.comparingLong(MergedInterval::index)).toList();
+        }
+    }
+
+    /** The workers lost, by index, with the reason. */
+    Map<Integer, String> lost() {
+        return new TreeMap<>(lost);
+    }
+
+    Set<Integer> lostIndexes() {
+        return lost.keySet();
+    }
+}

@@ -1,0 +1,122 @@
+package io.kbench.coordinator.run;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * The prepare step: hands every worker its share and waits until the run can start. The first worker creates
+ * (or checks) the topics before any other builds clients for them; the others prepare in parallel; then the
+ * workers are polled until every consumer group owns all its partitions, twice in a row, within
+ * {@link #READY_TIMEOUT}. Refusals, unreachable workers and a timeout are one-line {@link UserException}s.
+ */
+final class Preparation {
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration POLL_EVERY = Duration.ofMillis(200);
+
+    private final Workload workload;
+    private final Profile profile;
+    private final long intervalMicros;
+    private final CoordinatorClock clock;
+    private final Supplier<String> failure;
+
+    /** @param failure the run's failure so far (Ctrl-C during prepare), or null */
+    Preparation(Workload workload, Profile profile, long intervalMicros, CoordinatorClock clock,
+                Supplier<String> failure) {
+        this.workload = workload;
+        this.profile = profile;
+        this.intervalMicros = intervalMicros;
+        this.clock = clock;
+        this.failure = failure;
+    }
+
+    /**
+     * @param offsets each worker's clock offset (µs)
+     * @return the longest time a consumer took from being built to its first assignment (µs)
+     */
+    long prepare(Workers workers, Plan plan, List<Long> offsets) {
+        List<WorkerClient.Share> shares = shares(plan, offsets, workers.size());
+        Map<String, Integer> topicPartitions = Workers.setup(() -> workers.get(0).prepare(shares.get(0))).topicPartitions();
+        List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
+        for (int i = 1; i < workers.size(); i++) {
+            int w = i;
+            rest.add(CompletableFuture.supplyAsync(() -> workers.get(w).prepare(shares.get(w))));
+        }
+        for (CompletableFuture<WorkerClient.Readiness> f : rest) {
+            Workers.setup(() -> Workers.join(f));
+        }
+        return awaitAssignments(workers, plan.runId(), groupPartitions(plan, topicPartitions));
+    }
+
+    private List<WorkerClient.Share> shares(Plan plan, List<Long> offsets, int workers) {
+        List<byte[]> payloads = workload.payloadValues();
+        List<String> names = plan.topics().stream().map(Plan.Topic::name).toList();
+        List<WorkerClient.Share> shares = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            boolean first = i == 0;
+            shares.add(new WorkerClient.Share(plan.runId(), offsets.get(i), profile,
+                    first && !workload.existingTopics() ? plan.topics() : List.of(),
+                    first && workload.existingTopics() ? names : List.of(),
+                    plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros));
+        }
+        return shares;
+    }
+
+    /** Partitions each consumer group must own: its topic's, as created or found. */
+    private Map<String, Integer> groupPartitions(Plan plan, Map<String, Integer> topicPartitions) {
+        Map<String, Integer> groups = new HashMap<>();
+        for (Plan.WorkerAssignment a : plan.workers()) {
+            for (Plan.ConsumerTask c : a.consumers()) {
+                groups.put(c.group(), topicPartitions.getOrDefault(c.topic(), workload.partitionsPerTopic()));
+            }
+        }
+        return groups;
+    }
+
+    private long awaitAssignments(Workers workers, String runId, Map<String, Integer> groupPartitions) {
+        long deadline = clock.micros() + READY_TIMEOUT.toNanos() / 1000;
+        long rebalanceMicros = 0;
+        int stableChecks = 0;
+        while (true) {
+            Map<String, Integer> assigned = new HashMap<>();
+            boolean allJoined = true;
+            for (WorkerClient client : workers.all()) {
+                WorkerClient.Readiness r = Workers.setup(() -> client.prepareStatus(runId));
+                allJoined &= r.ready();
+                for (WorkerClient.ConsumerReadiness c : r.consumers()) {
+                    assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
+                    rebalanceMicros = Math.max(rebalanceMicros, c.joinMicros());
+                }
+            }
+            boolean complete = allJoined && groupPartitions.entrySet().stream()
+                    .allMatch(g -> assigned.getOrDefault(g.getKey(), 0).intValue() == g.getValue());
+            if (failure.get() != null) {
+                throw new UserException(failure.get());
+            }
+            stableChecks = complete ? stableChecks + 1 : 0;
+            if (stableChecks >= 2) {
+                return rebalanceMicros;
+            }
+            if (clock.micros() > deadline) {
+                throw new UserException("consumers did not get their partitions within " + READY_TIMEOUT.toSeconds()
+                        + " s (assigned per group: " + assigned + ", partitions per group: " + groupPartitions + ")");
+            }
+            try {
+                clock.sleep(POLL_EVERY);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UserException("interrupted while waiting for consumers to get their partitions");
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.kbench.coordinator.run;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.ClockEstimator;
+import io.kbench.coordinator.FaultTimeline;
+import io.kbench.coordinator.merge.CatchUp;
+import io.kbench.coordinator.merge.IntervalMerger;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * The last step of a run: from what was gathered, the measured window, the summary (with verification and
+ * the clock bound), the per-worker table and the run's issues; the console summary; and {@code result.json}.
+ * A failed run is assembled the same way from what was gathered.
+ */
+final class ResultAssembly {
+    /**
+     * Everything a finished run gathered.
+     *
+     * @param error          the run's failure, or null when it completed
+     * @param rebalanceMicros the slowest consumer's time to its first assignment
+     * @param releaseMicros  when a backlog run's consumers were released, 0 if never
+     * @param lost           workers lost, by index, with the reason
+     * @param issues         what went wrong without failing the run, in order
+     */
+    record Gathered(String runId, Instant startedAt, String error, Plan plan, List<WorkerClient.Identity> ids,
+                    List<String> addresses, List<ClockEstimator.WorkerClock> clocks, RunWindow window,
+                    IntervalMerger merger, List<MergedInterval> intervals, long rebalanceMicros, long releaseMicros,
+                    Map<Integer, String> lost, List<String> issues, FaultTimeline faults) { }
+
+    private final Workload workload;
+    private final Profile profile;
+    private final Path dir;
+    private final RunReporter out;
+
+    ResultAssembly(Workload workload, Profile profile, Path dir, RunReporter out) {
+        this.workload = workload;
+        this.profile = profile;
+        this.dir = dir;
+        this.out = out;
+    }
+
+    RunController.Outcome assemble(Gathered g) {
+        List<String> issues = new ArrayList<>(g.issues());
+        long measureStart = g.merger().measureStartMicros();
+        long measureEnd = measureEnd(g, measureStart);
+        Summary summary = Summary.of(g.intervals(), measureStart, measureEnd, workload.saturationDelayMillis() * 1000,
+                        g.merger().summaryHistograms())
+                .withClocks(clockBound(g));
+        if (workload.verification() && workload.consumerCount() > 0) {
+            // the tail never received counts as lost only when the run had the chance to drain
+            long expectedDistinct = g.error() == null && workload.producerCount() > 0
+                    ? summary.acked() * workload.subscriptionsPerTopic() : 0;
+            summary = summary.withVerification(g.merger().totals(), expectedDistinct);
+        }
+        long expected = EndCondition.Rules.of(workload, 0).expectedReceived(summary.acked());
+        if (g.error() == null && workload.consumerCount() > 0 && summary.received() < expected) {
+            issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
+                    summary.received(), expected, workload.subscriptionsPerTopic()));
+        }
+        CatchUp catchUp = g.releaseMicros() == 0 ? null
+                : CatchUp.of(g.intervals(), g.releaseMicros(), workload.subscriptionsPerTopic());
+        if (g.releaseMicros() != 0 && catchUp == null) {
+            issues.add("the consumers did not catch up with the backlog");
+        }
+        String status = g.error() == null ? "COMPLETED" : "FAILED";
+        out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
+                workload.subscriptionsPerTopic());
+        if (catchUp != null) {
+            out.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
+                    catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
+                    workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
+        }
+        List<ResultFile.LostWorker> lostWorkers = new ArrayList<>();
+        for (Map.Entry<Integer, String> l : g.lost().entrySet()) {
+            String id = g.ids().get(l.getKey()).id();
+            lostWorkers.add(new ResultFile.LostWorker(id, g.addresses().get(l.getKey()), l.getValue(),
+                    g.merger().received(id) - 1));
+            out.info("  lost worker " + id + ": " + l.getValue() + "; the other workers were stopped");
+        }
+        issues.forEach(i -> out.info("  issue: " + i));
+        Path file = null;
+        try {
+            file = ResultDocument.write(dir, ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload,
+                    profile, workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart,
+                    measureEnd, g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults()));
+            out.info("result: " + file);
+        } catch (IOException e) {
+            out.info("could not write results to " + dir + ": " + e.getMessage());
+        }
+        return new RunController.Outcome(g.error() == null, file, g.error(), summary);
+    }
+
+    static List<String> topicNames(Plan plan) {
+        return plan.topics().stream().map(Plan.Topic::name).toList();
+    }
+
+    /** The bound on end-to-end clock error: producing and consuming workers' clock uncertainties. */
+    static long clockBound(List<ClockEstimator.WorkerClock> clocks, Plan plan) {
+        List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
+        List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
+        synchronized (clocks) {
+            return ClockEstimator.endToEndBound(clocks, producing, consuming);
+        }
+    }
+
+    private static long clockBound(Gathered g) {
+        return clockBound(g.clocks(), g.plan());
+    }
+
+    /**
+     * A timed run's measurement ends at its planned end; a record-count run's when its last producer finished,
+     * a consumer-only one's with its last receipt (each worker reports those instants), or failing those at
+     * the end of the last interval that moved anything.
+     */
+    private long measureEnd(Gathered g, long measureStart) {
+        if (workload.numRecords() == 0) {
+            return g.window().plannedEndMicros();
+        }
+        boolean consumersOnly = workload.producerCount() == 0;
+        long end = consumersOnly ? g.merger().lastReceiveMicros() : g.merger().producersDoneMicros();
+        if (end > measureStart) {
+            return end;
+        }
+        end = measureStart;
+        for (MergedInterval i : g.intervals()) {
+            long moved = consumersOnly ? i.counters().received() : i.counters().sent();
+            if (moved > 0 && i.startMicros() >= measureStart) {
+                end = Math.max(end, i.endMicros());
+            }
+        }
+        return end;
+    }
+
+    private List<ResultFile.Worker> workerEntries(Gathered g) {
+        List<ResultFile.Worker> entries = new ArrayList<>();
+        for (int i = 0; i < g.ids().size(); i++) {
+            Plan.WorkerAssignment a = g.plan().workers().get(i);
+            var t = g.merger().totals(g.ids().get(i).id());
+            ClockEstimator.WorkerClock wc = g.clocks().get(i);
+            entries.add(new ResultFile.Worker(g.ids().get(i).id(), g.addresses().get(i),
+                    wc.initialOffset(), wc.uncertainty(), wc.offset() - wc.initialOffset(), wc.estimates(),
+                    wc.corrections(), a.producers().size(), a.consumers().size(), a.rate(), t.sent(), t.acked(),
+                    t.failed(), t.received()));
+        }
+        return entries;
+    }
+}

@@ -1,0 +1,86 @@
+package io.kbench.protocol;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one worker measured in one reporting interval — the one type the worker produces and the coordinator
+ * merges (the protocol's {@code Snapshot} message is its wire form, mapped by
+ * {@link io.kbench.protocol.rpc.SnapshotMessages}).
+ *
+ * <p>Counters are deltas for the interval; histograms are HdrHistogram compressed encodings in
+ * microseconds, one per {@link Metric} (an empty array for none); times are coordinator time (µs since
+ * epoch); {@code producersDoneMicros} is when the worker's producers finished (0 before, and for a worker
+ * without producers); {@code lastReceiveMicros} when its consumers last received (0 if never);
+ * {@code consumerLag} its consumers' lag at the interval's end (-1 unknown); {@code error} the first load
+ * error of the interval, empty when none.
+ */
+public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                               Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
+                               long lastReceiveMicros, boolean last, String error, long consumerLag,
+                               ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics) {
+    private static final byte[] NONE = new byte[0];
+
+    public IntervalSnapshot {
+        EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
+        histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
+        histograms = Collections.unmodifiableMap(h);
+    }
+
+    /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
+    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                            byte[] publishLatency, byte[] publishResponse, byte[] publishDelay, byte[] endToEnd,
+                            byte[] transactionCommit, boolean producersDone, long producersDoneMicros,
+                            long lastReceiveMicros, boolean last, String error) {
+        this(workerId, sequence, startMicros, endMicros, counters, histograms(publishLatency, publishResponse,
+                publishDelay, endToEnd, transactionCommit), producersDone, producersDoneMicros, lastReceiveMicros,
+                last, error, -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE);
+    }
+
+    /** The five encodings in {@link Metric} order, as a map. */
+    public static Map<Metric, byte[]> histograms(byte[]... inMetricOrder) {
+        Metric[] metrics = Metric.values();
+        if (inMetricOrder.length != metrics.length) {
+            throw new IllegalArgumentException("one histogram per metric: " + metrics.length + ", got "
+                    + inMetricOrder.length);
+        }
+        EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
+        for (int i = 0; i < metrics.length; i++) {
+            h.put(metrics[i], inMetricOrder[i]);
+        }
+        return h;
+    }
+
+    /** The encoded histogram of {@code metric}; an empty array when the snapshot has none. */
+    public byte[] histogram(Metric metric) {
+        return histograms.getOrDefault(metric, NONE);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof IntervalSnapshot s)) {
+            return false;
+        }
+        if (!(workerId.equals(s.workerId) && sequence == s.sequence && startMicros == s.startMicros
+                && endMicros == s.endMicros && counters.equals(s.counters) && producersDone == s.producersDone
+                && producersDoneMicros == s.producersDoneMicros && lastReceiveMicros == s.lastReceiveMicros
+                && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
+                && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics))) {
+            return false;
+        }
+        for (Metric m : Metric.values()) {
+            if (!Arrays.equals(histogram(m), s.histogram(m))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(workerId, sequence, startMicros, endMicros, counters);
+    }
+}

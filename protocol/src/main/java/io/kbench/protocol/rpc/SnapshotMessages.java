@@ -1,0 +1,82 @@
+package io.kbench.protocol.rpc;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+import com.google.protobuf.ByteString;
+import io.kbench.protocol.ClientMetricsSample;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.Metric;
+
+/**
+ * {@link IntervalSnapshot} to and from its wire form, the {@code Snapshot} message: the one mapping both the
+ * worker (sending) and the coordinator (receiving) use. Pure.
+ */
+public final class SnapshotMessages {
+    private SnapshotMessages() { }
+
+    public static Snapshot toProto(IntervalSnapshot s) {
+        Counters c = s.counters();
+        Histograms.Builder h = Histograms.newBuilder();
+        for (Metric m : Metric.values()) {
+            ByteString b = ByteString.copyFrom(s.histogram(m));
+            switch (m) {
+                case PUBLISH_LATENCY -> h.setPublishLatency(b);
+                case PUBLISH_RESPONSE -> h.setPublishResponse(b);
+                case PUBLISH_DELAY -> h.setPublishDelay(b);
+                case END_TO_END -> h.setEndToEnd(b);
+                case TRANSACTION_COMMIT -> h.setTransactionCommit(b);
+                default -> throw new IllegalStateException("no wire field for " + m);
+            }
+        }
+        return Snapshot.newBuilder()
+                .setWorkerId(s.workerId())
+                .setSequence(s.sequence())
+                .setStartMicros(s.startMicros())
+                .setEndMicros(s.endMicros())
+                .setCounters(io.kbench.protocol.rpc.Counters.newBuilder().setSent(c.sent()).setAcked(c.acked())
+                        .setFailed(c.failed()).setAckedBytes(c.ackedBytes()).setReceived(c.received())
+                        .setReceivedBytes(c.receivedBytes()).setClamped(c.clamped())
+                        .setNegativeEndToEnd(c.negativeEndToEnd()).setLost(c.lost()).setDuplicated(c.duplicated())
+                        .setOutOfOrder(c.outOfOrder()).setVerified(c.verified()).setUntracked(c.untracked()))
+                .setHistograms(h)
+                .setProducersDone(s.producersDone())
+                .setProducersDoneMicros(s.producersDoneMicros())
+                .setLastReceiveMicros(s.lastReceiveMicros())
+                .setLast(s.last())
+                .setError(s.error())
+                .setConsumerLag(s.consumerLag())
+                .setProducerMetrics(clientMetrics(s.producerMetrics()))
+                .setConsumerMetrics(clientMetrics(s.consumerMetrics()))
+                .build();
+    }
+
+    public static IntervalSnapshot fromProto(Snapshot s) {
+        io.kbench.protocol.rpc.Counters c = s.getCounters();
+        Histograms h = s.getHistograms();
+        Map<Metric, byte[]> histograms = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            ByteString b = switch (m) {
+                case PUBLISH_LATENCY -> h.getPublishLatency();
+                case PUBLISH_RESPONSE -> h.getPublishResponse();
+                case PUBLISH_DELAY -> h.getPublishDelay();
+                case END_TO_END -> h.getEndToEnd();
+                case TRANSACTION_COMMIT -> h.getTransactionCommit();
+            };
+            histograms.put(m, b.toByteArray());
+        }
+        return new IntervalSnapshot(s.getWorkerId(), s.getSequence(), s.getStartMicros(), s.getEndMicros(),
+                new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
+                        c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(),
+                        c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked()),
+                histograms, s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
+                s.getError(), s.getConsumerLag(),
+                new ClientMetricsSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),
+                new ClientMetricsSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap()));
+    }
+
+    private static ClientMetrics.Builder clientMetrics(ClientMetricsSample m) {
+        return ClientMetrics.newBuilder().setClients(m.clients()).putAllValues(m.values());
+    }
+}

@@ -1,0 +1,102 @@
+package io.kbench.protocol.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.stream.LongStream;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import io.kbench.protocol.ClientMetricsSample;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.Metric;
+import org.junit.jupiter.api.Test;
+
+class SnapshotMessagesTest {
+    /**
+     * Fills every scalar field of a message (and of its message fields) with a value of its own: the field
+     * number plus {@code base}, so a field mapped to the wrong place or forgotten shows.
+     */
+    private static Message.Builder fill(Message.Builder b, long base) {
+        for (FieldDescriptor f : b.getDescriptorForType().getFields()) {
+            if (f.isRepeated() || f.isMapField()) {
+                continue;
+            }
+            long v = base + f.getNumber();
+            switch (f.getJavaType()) {
+                case LONG -> b.setField(f, v);
+                case INT -> b.setField(f, (int) v);
+                case DOUBLE -> b.setField(f, v + 0.5);
+                case BOOLEAN -> b.setField(f, true);
+                case STRING -> b.setField(f, f.getName() + "-" + v);
+                case BYTE_STRING -> b.setField(f, ByteString.copyFromUtf8(f.getName()));
+                case MESSAGE -> b.setField(f, fill(b.newBuilderForField(f), base + 100L * f.getNumber()).build());
+                default -> throw new AssertionError("field type not covered: " + f);
+            }
+        }
+        return b;
+    }
+
+    private static Snapshot everyFieldSet() {
+        Snapshot.Builder b = (Snapshot.Builder) fill(Snapshot.newBuilder(), 0);
+        b.setProducerMetrics(ClientMetrics.newBuilder().setClients(3).putValues("record-queue-time-avg", 1.5));
+        b.setConsumerMetrics(ClientMetrics.newBuilder().setClients(2).putValues("fetch-latency-avg", 2.5));
+        return b.build();
+    }
+
+    @Test
+    void shouldRoundTripEveryFieldOfTheWireForm() {
+        Snapshot proto = everyFieldSet();
+        assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
+        assertEquals(14, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
+                "one wire histogram per Metric");
+    }
+
+    @Test
+    void shouldPutEachWireFieldInItsPlace() {
+        Snapshot proto = everyFieldSet();
+        IntervalSnapshot s = SnapshotMessages.fromProto(proto);
+        assertEquals(proto.getWorkerId(), s.workerId());
+        assertEquals(2, s.sequence());
+        assertEquals(3, s.startMicros());
+        assertEquals(4, s.endMicros());
+        var c = proto.getCounters();
+        assertEquals(new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
+                c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(), c.getDuplicated(),
+                c.getOutOfOrder(), c.getVerified(), c.getUntracked()), s.counters());
+        Counters r = s.counters();
+        assertEquals(c.getAllFields().size(), LongStream.of(r.sent(), r.acked(), r.failed(), r.ackedBytes(),
+                r.received(), r.receivedBytes(), r.clamped(), r.negativeEndToEnd(), r.lost(), r.duplicated(),
+                r.outOfOrder(), r.verified(), r.untracked()).filter(v -> v > 0).distinct().count(),
+                "every counter distinct: none mapped twice or left out");
+        var h = proto.getHistograms();
+        assertArrayEquals(h.getPublishLatency().toByteArray(), s.histogram(Metric.PUBLISH_LATENCY));
+        assertArrayEquals(h.getPublishResponse().toByteArray(), s.histogram(Metric.PUBLISH_RESPONSE));
+        assertArrayEquals(h.getPublishDelay().toByteArray(), s.histogram(Metric.PUBLISH_DELAY));
+        assertArrayEquals(h.getEndToEnd().toByteArray(), s.histogram(Metric.END_TO_END));
+        assertArrayEquals(h.getTransactionCommit().toByteArray(), s.histogram(Metric.TRANSACTION_COMMIT));
+        assertTrue(s.producersDone());
+        assertTrue(s.last());
+        assertEquals(proto.getError(), s.error());
+        assertEquals(10, s.producersDoneMicros());
+        assertEquals(11, s.lastReceiveMicros());
+        assertEquals(12, s.consumerLag());
+        assertEquals(new ClientMetricsSample(3, Map.of("record-queue-time-avg", 1.5)), s.producerMetrics());
+        assertEquals(new ClientMetricsSample(2, Map.of("fetch-latency-avg", 2.5)), s.consumerMetrics());
+    }
+
+    @Test
+    void shouldRoundTripARecordWithoutSomeHistograms() {
+        IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
+                Map.of(Metric.PUBLISH_LATENCY, new byte[] {1, 2}), true, 19, 18, false, "", -1,
+                ClientMetricsSample.NONE, ClientMetricsSample.NONE);
+        IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(s, back);
+        assertArrayEquals(new byte[0], back.histogram(Metric.END_TO_END), "a missing histogram is empty");
+    }
+}
