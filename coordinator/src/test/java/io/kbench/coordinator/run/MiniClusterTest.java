@@ -1,0 +1,198 @@
+package io.kbench.coordinator.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole coordinator and N workers in one JVM: the real {@link RunController} over gRPC's in-process
+ * transport, workers played by {@link FakeWorker}s, time from a {@link SimulatedClock}. A run of tens of
+ * seconds of clock time takes milliseconds; end conditions, lost and silent workers and leases are checked
+ * without waiting for anything.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MiniClusterTest {
+    private static final long START = 1_800_000_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private final SimulatedClock clock = new SimulatedClock(START);
+    private final List<FakeWorker> workers = new ArrayList<>();
+    private final List<Server> servers = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
+    private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+    private void cluster(int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            String name = InProcessServerBuilder.generateName();
+            FakeWorker w = new FakeWorker("w" + i, clock, clock.id());
+            w.partitionsPerConsumer = 6 / n; // one consumer per worker shares the topic's 6 partitions
+            servers.add(InProcessServerBuilder.forName(name).directExecutor().addService(w).build().start());
+            workers.add(w);
+            names.add(name);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        servers.forEach(Server::shutdownNow);
+    }
+
+    private Workload workload(String yaml) throws IOException {
+        Path f = dir.resolve("w.yaml");
+        Files.writeString(f, yaml);
+        return Workload.load(f);
+    }
+
+    /** Runs the workload to its end on the simulated clock; returns the outcome. */
+    private RunController.Outcome run(Workload w) throws InterruptedException {
+        RunReporter out = new RunReporter() {
+            @Override
+            public void info(String line) {
+                lines.add(line);
+            }
+
+            @Override
+            public void started(long runStartMicros, long measureStartMicros) {
+            }
+
+            @Override
+            public void interval(MergedInterval interval) {
+            }
+
+            @Override
+            public void summary(String title, Summary summary, int subscriptionsPerTopic) {
+                lines.add(title);
+            }
+        };
+        RunController c = new RunController(w, Profile.defaults().withBootstrapServers("sim:9092"), names,
+                a -> new WorkerClient(a, false, InProcessChannelBuilder.forName(a).directExecutor().build()), null,
+                new RunController.Options(dir.resolve("out"), false, 1_000_000), out, clock);
+        AtomicReference<RunController.Outcome> outcome = new AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                outcome.set(c.run());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        }, "test-coordinator");
+        long real = System.nanoTime();
+        long simulated = clock.micros();
+        t.start();
+        while (t.isAlive()) {
+            clock.nudge(); // moves time if the last running thread ended instead of sleeping
+            LockSupport.parkNanos(50_000);
+        }
+        System.out.printf("MiniClusterTest: %.1f s of clock time in %d ms%n", (clock.micros() - simulated) / 1e6,
+                (System.nanoTime() - real) / 1_000_000);
+        if (thrown.get() != null) {
+            throw new AssertionError("the run threw", thrown.get());
+        }
+        return outcome.get();
+    }
+
+    private JsonNode result() throws IOException {
+        return new ObjectMapper().readTree(dir.resolve("out/result.json").toFile());
+    }
+
+    private static final String TIMED = "name: sim\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 100\n"
+            + "producersPerTopic: 3\nsubscriptionsPerTopic: 1\nconsumersPerSubscription: 3\nproducerRate: 3000\n"
+            + "warmupSeconds: 2\n";
+
+    @Test
+    void shouldRunATimedRunAcrossThreeWorkersToItsEndInMilliseconds() throws Exception {
+        cluster(3);
+        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\n"));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        assertEquals(3000.0, o.summary().publishRate(), 1.0);
+        assertEquals(3000L * 32, o.summary().acked(), "2 s warm-up + 30 s at 3,000 msg/s, all of it");
+        assertEquals(o.summary().acked(), o.summary().received());
+        for (FakeWorker w : workers) {
+            assertEquals(List.of("prepare", "run", "stop"), w.events, "renewed throughout: no lease expired");
+        }
+        JsonNode r = result();
+        assertEquals("COMPLETED", r.get("status").asText());
+        assertTrue(r.get("intervals").size() >= 32, "one interval per second of the run");
+    }
+
+    @Test
+    void shouldEndARecordCountRunWhenItsProducersAreDone() throws Exception {
+        cluster(3);
+        RunController.Outcome o = run(workload(TIMED + "numRecords: 15000\n"));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        assertEquals(15_000, o.summary().acked());
+        assertEquals(15_000, o.summary().received());
+        JsonNode r = result();
+        long measured = r.get("measureEndMillis").asLong() - r.get("measureStartMillis").asLong();
+        assertEquals(3000, measured, 1000, "15,000 at 3,000 msg/s: 5 s of sending, 2 of them warm-up");
+    }
+
+    @Test
+    void shouldFailTheRunAndStopTheOthersWhenAWorkersConnectionBreaks() throws Exception {
+        cluster(3);
+        workers.get(1).disconnectAt = 5;
+        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\n"));
+        assertFalse(o.completed());
+        assertTrue(o.error().startsWith("lost the connection to worker "), o.error());
+        assertEquals(List.of("prepare", "run", "stop (run failed)"), workers.get(0).events);
+        assertEquals(List.of("prepare", "run", "disconnected"), workers.get(1).events);
+        JsonNode lost = result().get("lostWorkers");
+        assertEquals(1, lost.size());
+        assertEquals("w1", lost.get(0).get("id").asText());
+        assertEquals(4, lost.get(0).get("lastInterval").asLong());
+        assertEquals("FAILED", result().get("status").asText());
+    }
+
+    @Test
+    void shouldDeclareASilentWorkerLostAndLetItsLeaseExpire() throws Exception {
+        cluster(2);
+        workers.get(1).silentFrom = 4; // a hung worker: its connection stays open, nothing comes
+        RunController.Outcome o = run(workload(TIMED.replace("3", "2") + "durationSeconds: 30\n"));
+        assertFalse(o.completed());
+        assertTrue(o.error().matches("lost the connection to worker .*: no snapshot for 4\\.\\d s \\(one is due every 1 s\\)"),
+                o.error());
+        assertFalse(workers.get(1).events.contains("lease expired"), "renewed until it was given up");
+        // the coordinator no longer renews the lost worker's lease: 5 s later the worker stops by itself
+        clock.sleep(java.time.Duration.ofSeconds(6));
+        assertTrue(workers.get(1).events.contains("lease expired"), workers.get(1).events.toString());
+        assertFalse(workers.get(0).events.contains("lease expired"), "the stopped worker had nothing to expire");
+    }
+
+    @Test
+    void shouldFailOnceMoreSendsFailThanMaxSendErrors() throws Exception {
+        cluster(3);
+        workers.get(2).failFrom = 6;
+        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\nmaxSendErrors: 100\n"));
+        assertFalse(o.completed());
+        assertTrue(o.error().matches("[\\d,]+ sends failed, more than maxSendErrors \\(100\\)"), o.error());
+        assertTrue(result().get("summary").get("failed").asLong() > 100);
+    }
+}
