@@ -6,14 +6,15 @@ import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
 import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
+import io.kbench.coordinator.cli.ReportCommand;
 import io.kbench.coordinator.cli.RunCommand;
 import io.kbench.coordinator.cli.ValidateCommand;
 import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.workload.ConfigError;
 import io.kbench.coordinator.workload.InvalidConfigException;
 import io.kbench.protocol.Versions;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code bin/kbench}: wires the coordinator's commands to the worker, the Kafka driver and the embedded
@@ -36,6 +37,7 @@ public final class Main {
         cli.addSubcommand("worker", new WorkerCommand());
         cli.addSubcommand("validate", new ValidateCommand());
         cli.addSubcommand("merge", new MergeCommand());
+        cli.addSubcommand("report", new ReportCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("broker", new BrokerCommand());

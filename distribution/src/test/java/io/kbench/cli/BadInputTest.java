@@ -41,6 +41,7 @@ class BadInputTest {
         Path file = write("plain-file", "x");
         notADir = file.resolve("sub").toString();
         result = write("result.json", "{\"runId\": \"r1\", \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
+        write("merged.json", "{\"merged\": [], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
     }
 
     private static Path write(String name, String text) throws IOException {
@@ -95,7 +96,14 @@ class BadInputTest {
                 Arguments.of(List.of("merge", "RESULT", "RESULT"), "kbench: RESULT: given twice; each result may be merged once"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "MISSING"), "kbench: MISSING: file not found"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "RESULT2"),
-                        "kbench: --output NOTADIR: cannot create the directory ("));
+                        "kbench: --output NOTADIR: cannot create the directory ("),
+                Arguments.of(List.of("report", "MISSING"), "kbench: MISSING: file not found"),
+                Arguments.of(List.of("report", "RESULT", "RESULT"), "kbench: RESULT: given twice"),
+                Arguments.of(List.of("report", "RESULT"), "kbench: RESULT: summary.sent is missing"),
+                Arguments.of(List.of("report", "MERGED"),
+                        "kbench: MERGED: a merged result has no intervals to chart; give the results it merged"),
+                Arguments.of(List.of("report", "-o", "NOTADIR/r.html", "RESULT"),
+                        "kbench: --output NOTADIR/r.html: cannot write: its directory does not exist"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -130,7 +138,7 @@ class BadInputTest {
     private static String resolve(String s) {
         return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
-                .replace("MISSING", at("missing.file")).replace("RESULT2", at("result2.json"))
+                .replace("MISSING", at("missing.file")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));
     }
 }

@@ -42,5 +42,31 @@ class QuickstartIT {
                 .getSchema(Files.readString(root.resolve("docs/schema/result.schema.json")), InputFormat.JSON);
         List<Error> errors = schema.validate(Files.readString(dir.resolve("result.json")), InputFormat.JSON);
         assertEquals(List.of(), errors.stream().map(Error::toString).toList());
+
+        // its report.html, opened in a real browser: no script errors, every time chart has one point per interval
+        Path report = dir.resolve("report.html");
+        assertTrue(Files.isRegularFile(report), "report.html next to result.json");
+        Path browser = Chromium.require();
+        Path profile = Files.createDirectories(dir.resolve("chromium"));
+        String dom = Chromium.dumpDom(browser, report, profile);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<pre id=\"kbench-selfcheck\">([^<]*)</pre>").matcher(dom);
+        assertTrue(m.find(), "the page did not run its scripts: " + dom.substring(0, Math.min(300, dom.length())));
+        JsonNode check = new ObjectMapper().readTree(m.group(1).replace("&quot;", "\""));
+        assertEquals(0, check.get("errors").size(), check.toString());
+        assertTrue(check.get("done").asBoolean(), check.toString());
+        int intervals = r.get("intervals").size();
+        int timeCharts = 0;
+        for (var e : (Iterable<java.util.Map.Entry<String, JsonNode>>) check.get("charts")::fields) {
+            if (e.getKey().startsWith("chart-")) {
+                assertEquals(intervals, e.getValue().asInt(), e.getKey() + ": one point per interval");
+                timeCharts++;
+            } else {
+                assertEquals(51, e.getValue().asInt(), e.getKey() + ": 0% to 99.999% in 51 steps");
+            }
+        }
+        assertTrue(timeCharts >= 9, check.toString());
+        Path png = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots/quickstart-report.png");
+        Chromium.screenshot(browser, report, png, profile);
+        System.out.println("report screenshot: " + png.toAbsolutePath());
     }
 }

@@ -145,8 +145,12 @@ public final class ResultMerge {
         return new Merged(doc, merged);
     }
 
-    /** One source as the types {@code kbench run} writes, checked; a refusal names the file and the key. */
-    private static ResultFile.Run read(Source src) {
+    /**
+     * One source as the types {@code kbench run} writes, checked.
+     *
+     * @throws IllegalArgumentException one line naming the file and the key
+     */
+    public static ResultFile.Run read(Source src) {
         JsonNode r = src.result();
         if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
                 || r.get("runId") == null) {

@@ -14,6 +14,7 @@ import io.kbench.coordinator.merge.IntervalMerger;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.RunReporter;
@@ -93,13 +94,20 @@ final class ResultAssembly {
         }
         issues.forEach(i -> out.info("  issue: " + i));
         Path file = null;
+        ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
+                workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
+                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults());
         try {
-            file = ResultDocument.write(dir, ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload,
-                    profile, workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart,
-                    measureEnd, g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults()));
+            file = ResultDocument.write(dir, result);
             out.info("result: " + file);
         } catch (IOException e) {
             out.info("could not write results to " + dir + ": " + e.getMessage());
+        }
+        try {
+            HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " " + g.runId(),
+                    List.of(new HtmlReport.Named(workload.name() + " " + g.runId(), result)));
+        } catch (IOException | RuntimeException e) {
+            out.info("could not write report.html to " + dir + ": " + e.getMessage());
         }
         return new RunController.Outcome(g.error() == null, file, g.error(), summary);
     }

@@ -1,0 +1,98 @@
+package io.kbench.coordinator.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.HtmlReport;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.ResultMerge;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kbench report}: builds report.html again from one or more results, overlaid. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Builds report.html from results.",
+            "",
+            "One self-contained page (nothing is fetched when it is opened): rates against the target, latency percentiles over time, each metric's percentile distribution from the exact merged histograms, consumer lag, client metrics, the per-worker table. Several results are overlaid on the same charts. Every run writes its own report.html already; this rebuilds it or compares runs."})
+public final class ReportCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "RESULT", description = "result.json files of runs (or directories holding one).")
+    List<Path> results;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Where to write the page (default: report.html next to a single result, ./report.html for several).")
+    Path output;
+
+    @Override
+    public Integer call() {
+        List<HtmlReport.Named> runs = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
+        List<Path> files = new ArrayList<>();
+        for (Path p : results) { // every path checked before any file is read
+            Path file = Files.isDirectory(p) ? p.resolve("result.json") : p;
+            if (!Files.isRegularFile(file)) {
+                throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));
+            }
+            if (!seen.add(file.toAbsolutePath().normalize())) {
+                throw new UserException(file + ": given twice");
+            }
+            files.add(file);
+        }
+        Path target = output != null ? output
+                : results.size() == 1 ? resultDir(results.get(0)).resolve("report.html") : Path.of("report.html");
+        if (Files.isDirectory(target)) {
+            target = target.resolve("report.html");
+        }
+        Path parent = target.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new UserException((output != null ? "--output " : "") + target + ": cannot write: "
+                    + (parent != null && Files.isDirectory(parent) ? "permission denied" : "its directory does not exist"));
+        }
+        for (Path file : files) {
+            JsonNode tree;
+            try {
+                tree = ResultDocument.JSON.readTree(io.kbench.protocol.BoundedFiles.read(file, 1L << 30));
+            } catch (IOException e) {
+                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+                throw new UserException(file + ": cannot read as JSON: " + why);
+            }
+            if (tree != null && tree.has("merged") && !tree.has("intervals")) {
+                throw new UserException(file + ": a merged result has no intervals to chart; give the results it merged");
+            }
+            ResultFile.Run run;
+            try {
+                run = ResultMerge.read(new ResultMerge.Source(file.toString(), tree));
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+            String name = (run.workload() == null ? "" : run.workload().path("name").asText() + " ") + run.runId();
+            runs.add(new HtmlReport.Named(name, run));
+        }
+        String title = runs.size() == 1 ? "kbench " + runs.get(0).name()
+                : "kbench: " + String.join(" vs ", runs.stream().map(HtmlReport.Named::name).toList());
+        try {
+            HtmlReport.write(target, title, runs);
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.NoSuchFileException ? "its directory does not exist"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new UserException((output != null ? "--output " : "") + target + ": cannot write: " + why);
+        }
+        System.out.println("report: " + target);
+        return 0;
+    }
+
+    private static Path resultDir(Path p) {
+        Path abs = p.toAbsolutePath();
+        return Files.isDirectory(abs) ? abs : abs.getParent();
+    }
+}

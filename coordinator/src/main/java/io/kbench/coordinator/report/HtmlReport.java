@@ -1,0 +1,257 @@
+package io.kbench.coordinator.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code report.html}: one self-contained page (uPlot and the data inlined; nothing is fetched when it is
+ * opened) with a run's charts — publish/consume rate against the target, latency percentiles over time,
+ * the percentile distribution of each metric from the exact merged histograms, consumer lag, client
+ * metrics — its summary and per-worker tables; warm-up, saturated and broker-down intervals are shaded.
+ * Several results are overlaid on the same charts. The page records what it drew (points per chart, script
+ * errors) in {@code #kbench-selfcheck}, which the browser test reads.
+ */
+public final class HtmlReport {
+    static final String UPLOT_VERSION = "1.6.30";
+    private static final String UPLOT = "META-INF/resources/webjars/uplot/" + UPLOT_VERSION + "/";
+    /** The latency metrics charted, with their titles (transaction commit only when a run has any). */
+    private static final Map<Metric, String> TITLES = Map.of(
+            Metric.PUBLISH_LATENCY, "Publish latency (send → ack)",
+            Metric.PUBLISH_RESPONSE, "Publish response time (intended send → ack)",
+            Metric.PUBLISH_DELAY, "Publish delay (intended send → send)",
+            Metric.END_TO_END, "End-to-end latency (intended send → received)",
+            Metric.TRANSACTION_COMMIT, "Transaction commit");
+    /** Client metrics charted over time: Kafka's name, title, unit. */
+    private static final List<String[]> CLIENT = List.of(
+            new String[] {"record-queue-time-avg", "Producer record-queue-time-avg", "ms"},
+            new String[] {"batch-size-avg", "Producer batch-size-avg", "bytes"},
+            new String[] {"request-latency-avg", "Producer request-latency-avg", "ms"});
+    /** Points of a distribution: x = 10^(k/10) = 1 / (1 - percentile), from 0% to 99.999%. */
+    static final int DISTRIBUTION_POINTS = 51;
+
+    private HtmlReport() { }
+
+    /** A result to draw and the name it goes by on the page. */
+    public record Named(String name, ResultFile.Run run) { }
+
+    /** Writes the page for {@code runs} (overlaid) to {@code file}. */
+    public static Path write(Path file, String title, List<Named> runs) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, render(title, runs));
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /** The page for {@code runs}, overlaid. */
+    public static String render(String title, List<Named> runs) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("title", title);
+        List<Map<String, String>> metrics = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            boolean any = runs.stream().anyMatch(n -> stats(n.run().summary(), m).count() > 0);
+            if (m != Metric.TRANSACTION_COMMIT || any) {
+                metrics.add(Map.of("id", m.key(), "title", TITLES.get(m)));
+            }
+        }
+        data.put("metrics", metrics);
+        List<Map<String, String>> client = new ArrayList<>();
+        for (String[] c : CLIENT) {
+            client.add(Map.of("id", c[0], "title", c[1], "unit", c[2]));
+        }
+        data.put("clientMetrics", client);
+        data.put("runs", runs.stream().map(HtmlReport::runData).toList());
+        String json;
+        try {
+            json = ResultDocument.JSON.writer().writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        // inside <script>: no "<" at all (it can only stand in strings: an error text, an issue), so no text
+        // can end the element or open a comment
+        json = json.replace("<", "\\u003c");
+        // the data goes in last: nothing it contains is taken for a marker
+        return template()
+                .replace("/*TITLE*/", escape(title))
+                .replace("/*UPLOT_VERSION*/", UPLOT_VERSION)
+                .replace("/*UPLOT_LICENSE*/", resource(UPLOT + "LICENSE").replace("--", "- -"))
+                .replace("/*UPLOT_CSS*/", resource(UPLOT + "dist/uPlot.min.css"))
+                .replace("/*UPLOT_JS*/", resource(UPLOT + "dist/uPlot.iife.min.js").replace("</script", "<\\/script"))
+                .replace("/*DATA*/", json);
+    }
+
+    private static LatencyStats stats(ResultFile.Summary s, Metric m) {
+        return switch (m) {
+            case PUBLISH_LATENCY -> s.publishLatencyMicros();
+            case PUBLISH_RESPONSE -> s.publishResponseMicros();
+            case PUBLISH_DELAY -> s.publishDelayMicros();
+            case END_TO_END -> {
+                ResultFile.EndToEnd e = s.endToEndLatencyMicros();
+                yield new LatencyStats(e.count(), e.mean(), e.p50(), e.p75(), e.p95(), e.p99(), e.p999(), e.p9999(), e.max());
+            }
+            case TRANSACTION_COMMIT -> s.transactionCommitMicros();
+        };
+    }
+
+    /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
+    static Map<String, Object> runData(Named n) {
+        ResultFile.Run r = n.run();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("name", n.name());
+        d.put("status", r.status());
+        long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
+        d.put("target", target < 0 ? null : target);
+        ResultFile.Summary s = r.summary();
+        d.put("header", String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s",
+                r.runId(), r.workload() == null ? "?" : r.workload().path("name").asText(), r.startedAt(),
+                target < 0 ? "unthrottled" : String.format("target %,d msg/s", target),
+                s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
+                s.verification() == null ? "" : String.format(" · verification: %,d lost, %,d duplicated, %,d out of order",
+                        s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
+                r.error() == null ? "" : " · " + r.error()));
+        List<Double> t = new ArrayList<>();
+        List<Double> publish = new ArrayList<>();
+        List<Double> consume = new ArrayList<>();
+        List<Long> targetSeries = new ArrayList<>();
+        List<Long> lag = new ArrayList<>();
+        Map<String, Map<String, List<Double>>> latency = new LinkedHashMap<>();
+        Map<String, List<Double>> client = new LinkedHashMap<>();
+        CLIENT.forEach(c -> client.put(c[0], new ArrayList<>()));
+        Map<String, List<double[]>> bands = new LinkedHashMap<>();
+        bands.put("warmup", new ArrayList<>());
+        bands.put("saturated", new ArrayList<>());
+        bands.put("brokerDown", new ArrayList<>());
+        for (Metric m : Metric.values()) {
+            Map<String, List<Double>> q = new LinkedHashMap<>();
+            for (String k : List.of("p50", "p99", "p999", "max")) {
+                q.put(k, new ArrayList<>());
+            }
+            latency.put(m.key(), q);
+        }
+        for (ResultFile.Interval i : r.intervals()) {
+            double from = (i.startMillis() - r.startMillis()) / 1000.0;
+            double to = (i.endMillis() - r.startMillis()) / 1000.0;
+            t.add(to);
+            publish.add(i.publish().rate());
+            consume.add(i.consume().rate());
+            // the target holds while the producers send: not in the drain after the measured window
+            targetSeries.add(target < 0 || i.startMillis() >= r.measureEndMillis() ? null : target);
+            lag.add(i.consume().lag());
+            add(latency.get(Metric.PUBLISH_LATENCY.key()), i.publish().latencyMicros());
+            add(latency.get(Metric.PUBLISH_RESPONSE.key()), i.publish().responseMicros());
+            add(latency.get(Metric.PUBLISH_DELAY.key()), i.publish().delayMicros());
+            add(latency.get(Metric.END_TO_END.key()), i.consume().endToEndLatencyMicros());
+            add(latency.get(Metric.TRANSACTION_COMMIT.key()), null);
+            for (String[] c : CLIENT) {
+                Map<String, Double> p = i.client() == null ? null : i.client().producer();
+                client.get(c[0]).add(p == null ? null : p.get(c[0]));
+            }
+            if (i.warmup()) {
+                bands.get("warmup").add(new double[] {from, to});
+            }
+            if (i.saturated()) {
+                bands.get("saturated").add(new double[] {from, to});
+            }
+            if (i.faults() != null && !i.faults().isEmpty()) {
+                bands.get("brokerDown").add(new double[] {from, to});
+            }
+        }
+        d.put("t", t);
+        d.put("publishRate", publish);
+        d.put("consumeRate", consume);
+        d.put("targetSeries", targetSeries);
+        d.put("lag", lag);
+        d.put("latency", latency);
+        d.put("client", client);
+        d.put("bands", bands);
+        Map<String, Object> distribution = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            String encoded = r.histograms() == null ? null : r.histograms().get(m.key());
+            Histogram h = encoded == null ? LatencyHistograms.create()
+                    : LatencyHistograms.decode(Base64.getDecoder().decode(encoded));
+            distribution.put(m.key(), distribution(h));
+        }
+        d.put("distribution", distribution);
+        Map<String, Object> sum = new LinkedHashMap<>();
+        sum.put("publishRate", s.publishRate());
+        sum.put("consumeRate", s.consumeRate());
+        sum.put("pubP99", s.publishLatencyMicros().p99() / 1000.0);
+        sum.put("respP99", s.publishResponseMicros().p99() / 1000.0);
+        sum.put("e2eP50", s.endToEndLatencyMicros().p50() / 1000.0);
+        sum.put("e2eP99", s.endToEndLatencyMicros().p99() / 1000.0);
+        sum.put("e2eP999", s.endToEndLatencyMicros().p999() / 1000.0);
+        sum.put("clockBound", s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0);
+        sum.put("saturated", s.saturatedIntervals());
+        sum.put("lost", s.verification() == null ? null : s.verification().lost());
+        sum.put("duplicated", s.verification() == null ? null : s.verification().duplicated());
+        sum.put("outOfOrder", s.verification() == null ? null : s.verification().outOfOrder());
+        d.put("summary", sum);
+        d.put("workers", r.workers() == null ? List.of() : r.workers());
+        d.put("issues", r.issues() == null ? List.of() : r.issues());
+        return d;
+    }
+
+    private static void add(Map<String, List<Double>> q, LatencyStats s) {
+        boolean none = s == null || s.count() == 0;
+        q.get("p50").add(none ? null : s.p50() / 1000.0);
+        q.get("p99").add(none ? null : s.p99() / 1000.0);
+        q.get("p999").add(none ? null : s.p999() / 1000.0);
+        q.get("max").add(none ? null : s.max() / 1000.0);
+    }
+
+    /**
+     * The percentile distribution of {@code h}: {@link #DISTRIBUTION_POINTS} points at x = 10^(k/10), the
+     * percentile 100 (1 - 1/x), from 0% to 99.999%; y the histogram's own value at that percentile, in ms
+     * (at least 0.001 ms, as the page's log scale needs). Empty histograms give no points.
+     */
+    static Map<String, List<Double>> distribution(Histogram h) {
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        if (h.getTotalCount() > 0) {
+            for (int k = 0; k < DISTRIBUTION_POINTS; k++) {
+                double at = Math.pow(10, k / 10.0);
+                x.add(at);
+                y.add(Math.max(0.001, h.getValueAtPercentile(percentileAt(at)) / 1000.0));
+            }
+        }
+        return Map.of("x", x, "y", y);
+    }
+
+    /** The percentile shown at x on the distribution axis. */
+    static double percentileAt(double x) {
+        return 100.0 * (1.0 - 1.0 / x);
+    }
+
+    private static String template() {
+        return resource("io/kbench/coordinator/report/report.html");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("/*", "/&#42;");
+    }
+}

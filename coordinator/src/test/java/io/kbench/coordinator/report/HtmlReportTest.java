@@ -1,0 +1,77 @@
+package io.kbench.coordinator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class HtmlReportTest {
+    private static JsonNode data(String html) throws Exception {
+        String open = "<script id=\"kbench-data\" type=\"application/json\">";
+        int a = html.indexOf(open) + open.length();
+        int b = html.indexOf("</script>", a);
+        return ResultDocument.JSON.readTree(html.substring(a, b));
+    }
+
+    @Test
+    void shouldDrawTheDistributionFromTheHistogramsOwnValues() {
+        Histogram h = LatencyHistograms.create();
+        Random random = new Random(7);
+        for (int i = 0; i < 100_000; i++) {
+            h.recordValue(1 + (long) Math.exp(random.nextDouble() * Math.log(2e6)));
+        }
+        Map<String, List<Double>> d = HtmlReport.distribution(h);
+        assertEquals(HtmlReport.DISTRIBUTION_POINTS, d.get("x").size());
+        for (int k = 0; k < HtmlReport.DISTRIBUTION_POINTS; k++) {
+            double x = d.get("x").get(k);
+            double percentile = HtmlReport.percentileAt(x);
+            assertEquals(Math.max(0.001, h.getValueAtPercentile(percentile) / 1000.0), d.get("y").get(k), 1e-9,
+                    "percentile " + percentile);
+        }
+        assertEquals(0.0, HtmlReport.percentileAt(1), 1e-12);
+        assertEquals(99.999, HtmlReport.percentileAt(d.get("x").get(50)), 1e-9);
+        assertTrue(HtmlReport.distribution(LatencyHistograms.create()).get("x").isEmpty(), "no samples, no points");
+    }
+
+    @Test
+    void shouldCarryOnePointPerIntervalAndEveryShadedInterval() throws Exception {
+        ResultFile.Run run = ResultFileTest.run();
+        String html = HtmlReport.render("kbench t", List.of(new HtmlReport.Named("t", run)));
+        JsonNode r = data(html).get("runs").get(0);
+        int intervals = run.intervals().size();
+        assertEquals(intervals, r.get("t").size());
+        assertEquals(intervals, r.get("publishRate").size());
+        assertEquals(intervals, r.get("latency").get("endToEndLatencyMicros").get("p99").size());
+        assertEquals(intervals, r.get("client").get("batch-size-avg").size());
+        assertEquals(1, r.get("bands").get("warmup").size(), "the first interval is warm-up");
+        assertEquals(3.0, r.get("target").asDouble());
+        assertFalse(html.contains("cdn") || html.contains("http://") && !html.contains("http://www.w3.org"),
+                "nothing fetched from the network");
+        assertTrue(html.contains("uPlot"), "the chart library is inlined");
+    }
+
+    @Test
+    void shouldKeepHostileTextInsideTheDataAndOverlaySeveralRuns() throws Exception {
+        ResultFile.Run run = ResultFileTest.run();
+        ResultFile.Run evil = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), "FAILED",
+                "</script><script>alert(1)</script> /*DATA*/", run.startedAt(), run.startMillis(),
+                run.measureStartMillis(), run.measureEndMillis(), run.saturationThresholdMicros(), run.workload(),
+                run.profile(), run.topics(), run.workers(), run.lostWorkers(), run.faults(), run.intervals(),
+                run.summary(), run.histograms(), List.of("<b>issue</b>"));
+        String html = HtmlReport.render("a </title> b", List.of(new HtmlReport.Named("one", run),
+                new HtmlReport.Named("two", evil)));
+        assertFalse(html.contains("</script><script>alert(1)"), "an error text cannot end the data element");
+        assertEquals(2, data(html).get("runs").size());
+        assertTrue(data(html).get("runs").get(1).get("header").asText().contains("</script><script>alert(1)"),
+                "the text itself is kept, as data");
+        assertTrue(html.contains("<title>a &lt;/title&gt; b</title>"));
+    }
+}
