@@ -3,6 +3,7 @@ package io.kbench.cli;
 import java.io.PrintWriter;
 
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.cli.CompareCommand;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
 import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
@@ -38,6 +39,7 @@ public final class Main {
         cli.addSubcommand("validate", new ValidateCommand());
         cli.addSubcommand("merge", new MergeCommand());
         cli.addSubcommand("report", new ReportCommand());
+        cli.addSubcommand("compare", new CompareCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("broker", new BrokerCommand());

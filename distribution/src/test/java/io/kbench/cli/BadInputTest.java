@@ -102,6 +102,15 @@ class BadInputTest {
                 Arguments.of(List.of("report", "RESULT"), "kbench: RESULT: summary.sent is missing"),
                 Arguments.of(List.of("report", "MERGED"),
                         "kbench: MERGED: a merged result has no intervals to chart; give the results it merged"),
+                Arguments.of(List.of("compare", "--fail-if", "publishRate <= 5", "RESULT", "RESULT2"),
+                        "kbench: --fail-if 'publishRate <= 5': not FIGURE OP LIMIT; e.g. 'publishRate < -10%', 'endToEnd.p99 > 50ms', "
+                                + "'publishResponse.p99 > +5%' (OP is < or >)"),
+                Arguments.of(List.of("compare", "--fail-if", "endToEnd.p99 > 50", "RESULT", "MISSING"),
+                        "kbench: --fail-if 'endToEnd.p99 > 50': endToEnd.p99 is a time: give a unit (ms, us, s) or a percentage"),
+                Arguments.of(List.of("compare", "RESULT", "MISSING"), "kbench: MISSING: file not found"),
+                Arguments.of(List.of("compare", "RESULT", "RESULT2,RESULT"), "kbench: RESULT: given twice"),
+                Arguments.of(List.of("compare", "RESULT", "RESULT2,"),
+                        "kbench: 'RESULT2,': an empty result name; join repeats with ',' and nothing else"),
                 Arguments.of(List.of("report", "-o", "NOTADIR/r.html", "RESULT"),
                         "kbench: --output NOTADIR/r.html: cannot write: its directory does not exist"));
     }

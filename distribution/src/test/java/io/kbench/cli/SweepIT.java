@@ -39,10 +39,10 @@ class SweepIT {
         }
         List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
         assertEquals(3, csv.size(), csv.toString());
-        assertEquals("producer.acks,status,publishRate,publishMBps,publishP50Ms,publishP99Ms,publishP999Ms,endToEndP99Ms,result",
-                csv.get(0));
-        assertTrue(csv.get(1).startsWith("1,COMPLETED,"), csv.get(1));
-        assertTrue(csv.get(2).startsWith("all,COMPLETED,"), csv.get(2));
+        assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,publishP50Ms,publishP99Ms,publishP999Ms,"
+                + "publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,result", csv.get(0));
+        assertTrue(csv.get(1).startsWith("1,COMPLETED,5000,"), csv.get(1));
+        assertTrue(csv.get(2).startsWith("all,COMPLETED,5000,"), csv.get(2));
 
         JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
         assertEquals(2, sweep.get("runs").size());

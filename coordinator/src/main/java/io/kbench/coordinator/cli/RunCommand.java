@@ -140,6 +140,11 @@ public final class RunCommand implements Callable<Integer> {
                 new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), new ProgressPrinter(System.out)));
     }
 
+    /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
+    private static long target(Workload w) {
+        return w.producerCount() == 0 ? 0 : w.producerRate();
+    }
+
     private int runSweep(Sweep sweep, Profile profile, Session session) {
         Path base = output != null ? output : RunIds.defaultOutput(sweep.base().name() + "-sweep", RunIds.next());
         SweepReport report = new SweepReport(sweep.axes());
@@ -148,7 +153,7 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
             if (session.interrupted()) {
-                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null));
+                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload())));
                 allCompleted = false;
                 continue;
             }
@@ -156,12 +161,13 @@ public final class RunCommand implements Callable<Integer> {
             Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
             try {
                 RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);
-                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary()));
+                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
+                        target(p.workload())));
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 // e.g. the cluster refused this combination's settings: record it and go on with the next
                 System.out.println("combination failed: " + e.getMessage());
-                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null));
+                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload())));
                 allCompleted = false;
             }
         }

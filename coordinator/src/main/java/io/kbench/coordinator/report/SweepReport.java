@@ -17,15 +17,25 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.protocol.Metric;
 
 /**
- * The comparison of a sweep's combinations: one row each with throughput, publish latency p50/p99/p99.9
- * and end-to-end p99, printed as a table and written as {@code sweep.csv} and {@code sweep.json}.
+ * The comparison of a sweep's combinations: one row each with the target rate, throughput, publish latency
+ * p50/p99/p99.9, publish response p99, end-to-end p99 and the saturated intervals, printed as a table and
+ * written as {@code sweep.csv} and {@code sweep.json}. A combination that fell behind its schedule — any
+ * measured interval saturated, or less than 99.5% of its target rate achieved — is marked: its rate (even
+ * one above target, a warm-up's backlog sent late) and response times are not those of a sustained load.
  * Latencies are in milliseconds in the table and CSV, microseconds in the JSON.
  */
 public final class SweepReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** One combination's outcome; {@code summary} is null when it produced no figures. */
-    public record Row(Map<String, String> values, String status, Path result, Summary summary) { }
+    /**
+     * One combination's outcome; {@code summary} is null when it produced no figures.
+     *
+     * @param targetRate the combination's target in msg/s, -1 unthrottled, 0 without producers
+     */
+    public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate) { }
+
+    /** Share of the target a combination must achieve not to be marked. */
+    static final double ACHIEVED = 0.995;
 
     private final List<String> axes;
     private final List<Row> rows = new ArrayList<>();
@@ -42,15 +52,16 @@ public final class SweepReport {
         return List.copyOf(rows);
     }
 
-    private static final String[] FIGURES = {"status", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms", "pub p99.9 ms",
-        "e2e p99 ms"};
+    private static final String[] FIGURES = {"status", "target msg/s", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms",
+        "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind"};
 
     private List<String> figures(Row r) {
         List<String> f = new ArrayList<>();
         f.add(r.status());
+        f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
         Summary s = r.summary();
         if (s == null) {
-            for (int i = 1; i < FIGURES.length; i++) {
+            for (int i = 2; i < FIGURES.length; i++) {
                 f.add("");
             }
             return f;
@@ -61,8 +72,26 @@ public final class SweepReport {
         f.add(ms(lat.p50()));
         f.add(ms(lat.p99()));
         f.add(ms(lat.p999()));
+        f.add(ms(s.stats(Metric.PUBLISH_RESPONSE).p99()));
         f.add(ms(s.stats(Metric.END_TO_END).p99()));
+        f.add(Long.toString(s.saturatedIntervals()));
+        f.add(fellBehind(r));
         return f;
+    }
+
+    /** Why a combination counts as fallen behind, or "" when it kept its schedule. */
+    static String fellBehind(Row r) {
+        Summary s = r.summary();
+        if (s == null) {
+            return "";
+        }
+        if (s.saturatedIntervals() > 0) {
+            return "YES: " + s.saturatedIntervals() + " saturated interval(s)";
+        }
+        if (r.targetRate() > 0 && s.publishRate() < ACHIEVED * r.targetRate()) {
+            return String.format(Locale.ROOT, "YES: %.1f%% of target", 100 * s.publishRate() / r.targetRate());
+        }
+        return "";
     }
 
     private static String ms(long micros) {
@@ -105,8 +134,8 @@ public final class SweepReport {
         Files.createDirectories(dir);
         StringBuilder csv = new StringBuilder();
         List<String> header = new ArrayList<>(axes);
-        header.addAll(List.of("status", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms", "publishP999Ms",
-                "endToEndP99Ms", "result"));
+        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms",
+                "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "result"));
         csv.append(String.join(",", header.stream().map(SweepReport::csv).toList())).append('\n');
         List<Map<String, Object>> json = new ArrayList<>();
         for (Row r : rows) {
@@ -118,6 +147,7 @@ public final class SweepReport {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("values", r.values());
             j.put("status", r.status());
+            j.put("targetRate", r.targetRate());
             j.put("result", r.result() == null ? null : r.result().toString());
             if (r.summary() != null) {
                 Summary s = r.summary();
@@ -127,6 +157,8 @@ public final class SweepReport {
                 j.put("publishLatencyMicros", s.stats(Metric.PUBLISH_LATENCY));
                 j.put("publishResponseMicros", s.stats(Metric.PUBLISH_RESPONSE));
                 j.put("endToEndLatencyMicros", s.stats(Metric.END_TO_END));
+                j.put("saturatedIntervals", s.saturatedIntervals());
+                j.put("fellBehind", !fellBehind(r).isEmpty());
             }
             json.add(j);
         }

@@ -1,0 +1,136 @@
+package io.kbench.coordinator.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.Compare;
+import io.kbench.coordinator.report.HtmlReport;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.ResultMerge;
+import io.kbench.protocol.BoundedFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kbench compare}: results side by side, and a performance gate for CI pipelines. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compares results side by side; gates a CI pipeline on them.",
+            "",
+            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression."})
+public final class CompareCommand implements Callable<Integer> {
+    @Parameters(arity = "2..*", paramLabel = "SIDE", description = "Results to compare, the baseline first; A,B,C for repeats.")
+    List<String> sides;
+
+    @Option(names = "--fail-if", paramLabel = "EXPR",
+            description = "Fails (exit 1) when the last side meets EXPR = FIGURE OP LIMIT: FIGURE a summary figure of result.json "
+                    + "(publishRate, endToEndLatencyMicros.p99, or short: endToEnd.p99, publishResponse.p99.9), OP < or >, LIMIT "
+                    + "relative to the baseline (-10%%, +5%%) or absolute (50ms, 2s, 500us for latencies; 20000). Repeatable.")
+    List<String> failIf = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Also write report.html with every result overlaid.")
+    Path output;
+
+    @Override
+    public Integer call() throws IOException {
+        List<Compare.Gate> gates = new ArrayList<>();
+        for (String g : failIf) {
+            try {
+                gates.add(Compare.Gate.parse(g));
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        }
+        Set<Path> seen = new HashSet<>();
+        List<List<Path>> files = new ArrayList<>();
+        for (String side : sides) {
+            List<Path> group = new ArrayList<>();
+            for (String part : side.split(",", -1)) {
+                if (part.isBlank()) {
+                    throw new UserException("'" + side + "': an empty result name; join repeats with ',' and nothing else");
+                }
+                Path p = Path.of(part.strip());
+                Path file = Files.isDirectory(p) ? p.resolve("result.json") : p;
+                if (!Files.isRegularFile(file)) {
+                    throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));
+                }
+                if (!seen.add(file.toAbsolutePath().normalize())) {
+                    throw new UserException(file + ": given twice");
+                }
+                group.add(file);
+            }
+            files.add(group);
+        }
+        if (output != null) {
+            Path parent = output.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent)) {
+                throw new UserException("--output " + output + ": cannot write: its directory does not exist");
+            }
+        }
+        List<Compare.Side> compared = new ArrayList<>();
+        List<HtmlReport.Named> runs = new ArrayList<>();
+        for (List<Path> group : files) {
+            List<JsonNode> summaries = new ArrayList<>();
+            String name = null;
+            for (Path file : group) {
+                ResultFile.Run run = read(file);
+                String runName = (run.workload() == null ? "" : run.workload().path("name").asText() + " ") + run.runId();
+                name = name == null ? runName : name;
+                summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
+                runs.add(new HtmlReport.Named(runName, run));
+            }
+            compared.add(new Compare.Side(name, summaries));
+        }
+        print(Compare.table(compared, gates));
+        if (output != null) {
+            HtmlReport.write(output, "kbench compare", runs);
+            System.out.println("report: " + output);
+        }
+        List<String> breaches = Compare.breaches(compared, gates);
+        breaches.forEach(System.out::println);
+        if (!gates.isEmpty()) {
+            System.out.println(breaches.isEmpty() ? "gates: all " + gates.size() + " passed"
+                    : "gates: " + breaches.size() + " of " + gates.size() + " breached");
+        }
+        return breaches.isEmpty() ? 0 : 1;
+    }
+
+    private static ResultFile.Run read(Path file) {
+        JsonNode tree;
+        try {
+            tree = ResultDocument.JSON.readTree(BoundedFiles.read(file, 1L << 30));
+        } catch (IOException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new UserException(file + ": cannot read as JSON: " + why);
+        }
+        try {
+            return ResultMerge.read(new ResultMerge.Source(file.toString(), tree));
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+    }
+
+    private static void print(List<List<String>> rows) {
+        int[] width = new int[rows.get(0).size()];
+        for (List<String> r : rows) {
+            for (int i = 0; i < r.size(); i++) {
+                width[i] = Math.max(width[i], r.get(i).length());
+            }
+        }
+        for (List<String> r : rows) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < r.size(); i++) {
+                b.append(i == 0 ? String.format("%-" + width[i] + "s", r.get(i)) : String.format("  %" + width[i] + "s", r.get(i)));
+            }
+            System.out.println(b.toString().stripTrailing());
+        }
+    }
+}
