@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.JsonLinesReporter;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.SweepReport;
@@ -71,6 +72,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
     int intervalSeconds;
 
+    @Option(names = "--json", description = "Print each interval as one JSON line on stdout (NDJSON; the objects result.json lists under 'intervals'); everything else goes to stderr.")
+    boolean json;
+
     @Option(names = "--keep-topics", description = "Leave the run's topics on the cluster afterwards.")
     boolean keepTopics;
 
@@ -128,7 +132,7 @@ public final class RunCommand implements Callable<Integer> {
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
         OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
-        try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, System.out)) {
+        try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
             Profile resolved = profile.withBootstrapServers(session.bootstrap());
             return sweep.isSweep() ? runSweep(sweep, resolved, session)
                     : runOne(workload, resolved, output, session).completed() ? 0 : 1;
@@ -137,7 +141,13 @@ public final class RunCommand implements Callable<Integer> {
 
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
         return session.run(session.controller(workload, profile,
-                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), new ProgressPrinter(System.out)));
+                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L),
+                json ? new JsonLinesReporter(System.out, System.err, workload.verification()) : new ProgressPrinter(System.out)));
+    }
+
+    /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */
+    private java.io.PrintStream human() {
+        return json ? System.err : System.out;
     }
 
     /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
@@ -157,7 +167,7 @@ public final class RunCommand implements Callable<Integer> {
                 allCompleted = false;
                 continue;
             }
-            System.out.printf("%n=== sweep %d/%d: %s ===%n", i + 1, points.size(), p.label());
+            human().printf("%n=== sweep %d/%d: %s ===%n", i + 1, points.size(), p.label());
             Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
             try {
                 RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);
@@ -166,17 +176,17 @@ public final class RunCommand implements Callable<Integer> {
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 // e.g. the cluster refused this combination's settings: record it and go on with the next
-                System.out.println("combination failed: " + e.getMessage());
+                human().println("combination failed: " + e.getMessage());
                 report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload())));
                 allCompleted = false;
             }
         }
-        report.print(System.out);
+        report.print(human());
         try {
             report.write(base);
-            System.out.println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json"));
+            human().println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json"));
         } catch (java.io.IOException e) {
-            System.out.println("could not write the sweep table to " + base + ": " + e.getMessage());
+            human().println("could not write the sweep table to " + base + ": " + e.getMessage());
         }
         return allCompleted ? 0 : 1;
     }

@@ -77,8 +77,9 @@ public final class ResultDocument {
         return out;
     }
 
-    private static ResultFile.Interval interval(MergedInterval i, long measureStartMicros, long saturationMicros,
-                                                boolean verification, List<String> faults) {
+    /** One interval as result.json (and {@code --json}) shows it. */
+    public static ResultFile.Interval interval(MergedInterval i, long measureStartMicros, long saturationMicros,
+                                               boolean verification, List<String> faults) {
         Counters c = i.counters();
         double secs = i.seconds();
         return new ResultFile.Interval(i.index(), i.startMicros() / 1000, i.endMicros() / 1000,

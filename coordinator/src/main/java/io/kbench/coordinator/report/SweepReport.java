@@ -12,6 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.protocol.Metric;
@@ -132,18 +133,18 @@ public final class SweepReport {
     /** Writes {@code sweep.csv} and {@code sweep.json} into {@code dir}. */
     public void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder();
         List<String> header = new ArrayList<>(axes);
         header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms",
                 "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "result"));
-        csv.append(String.join(",", header.stream().map(SweepReport::csv).toList())).append('\n');
+        List<List<String>> csv = new ArrayList<>();
+        csv.add(header);
         List<Map<String, Object>> json = new ArrayList<>();
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
             line.addAll(figures(r));
             line.add(r.result() == null ? "" : r.result().toString());
-            csv.append(String.join(",", line.stream().map(SweepReport::csv).toList())).append('\n');
+            csv.add(line);
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("values", r.values());
             j.put("status", r.status());
@@ -162,14 +163,10 @@ public final class SweepReport {
             }
             json.add(j);
         }
-        Files.writeString(dir.resolve("sweep.csv"), csv.toString());
+        Files.writeString(dir.resolve("sweep.csv"), new CsvMapper().writeValueAsString(csv));
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("axes", axes);
         doc.put("runs", json);
         JSON.writeValue(dir.resolve("sweep.json").toFile(), doc);
-    }
-
-    private static String csv(String cell) {
-        return cell.contains(",") || cell.contains("\"") ? "\"" + cell.replace("\"", "\"\"") + "\"" : cell;
     }
 }

@@ -15,6 +15,7 @@ import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.report.HtmlReport;
+import io.kbench.coordinator.report.IntervalsCsv;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.RunReporter;
@@ -102,6 +103,11 @@ final class ResultAssembly {
             out.info("result: " + file);
         } catch (IOException e) {
             out.info("could not write results to " + dir + ": " + e.getMessage());
+        }
+        try {
+            IntervalsCsv.write(dir, result);
+        } catch (IOException | RuntimeException e) {
+            out.info("could not write intervals.csv to " + dir + ": " + e.getMessage());
         }
         try {
             HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " " + g.runId(),

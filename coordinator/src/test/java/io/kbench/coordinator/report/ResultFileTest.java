@@ -168,6 +168,18 @@ class ResultFileTest {
     }
 
     @Test
+    void shouldWriteOneCsvRowPerIntervalWithItsFigures(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        ResultFile.Run run = run();
+        List<String> lines = Files.readAllLines(IntervalsCsv.write(dir, run));
+        assertEquals(run.intervals().size() + 1, lines.size());
+        assertTrue(lines.get(0).startsWith("index,startMillis,endMillis,warmup,saturated,workers,publishSent,"), lines.get(0));
+        ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
+        assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
+                + ",false,"), lines.get(lines.size() - 1));
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 28 : 0);
+    }
+
+    @Test
     void shouldLeaveOutOnlyWhatIsDocumentedAsOptional() throws IOException {
         JsonNode doc = JSON.readTree(JSON.writeValueAsString(run()));
         assertEquals(2, doc.get("schemaVersion").asInt());

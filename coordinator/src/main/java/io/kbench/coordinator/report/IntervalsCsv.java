@@ -1,0 +1,80 @@
+package io.kbench.coordinator.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import io.kbench.coordinator.merge.LatencyStats;
+
+/**
+ * {@code intervals.csv}: one row per interval with every figure the console line shows and a few more
+ * (counts, verification, lag, faults), for spreadsheets and plotting tools. Latencies in milliseconds,
+ * times in epoch milliseconds, rates per second; empty cells where a figure does not apply. Written by
+ * jackson-dataformat-csv (quoting and escaping are its business).
+ */
+public final class IntervalsCsv {
+    private static final CsvMapper CSV = new CsvMapper();
+
+    private IntervalsCsv() { }
+
+    /** One interval, flat. */
+    @JsonPropertyOrder({"index", "startMillis", "endMillis", "warmup", "saturated", "workers", "publishSent",
+        "publishAcked", "publishFailed", "publishRate", "publishMBps", "publishLatencyP50Ms", "publishLatencyP99Ms",
+        "publishLatencyMaxMs", "publishResponseP99Ms", "publishDelayP99Ms", "consumeReceived", "consumeRate",
+        "consumeMBps", "endToEndP50Ms", "endToEndP99Ms", "endToEndMaxMs", "consumerLag", "lost", "duplicated",
+        "outOfOrder", "errors", "faults"})
+    public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
+                      long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
+                      Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
+                      Double publishResponseP99Ms, Double publishDelayP99Ms, long consumeReceived, double consumeRate,
+                      double consumeMBps, Double endToEndP50Ms, Double endToEndP99Ms, Double endToEndMaxMs,
+                      Long consumerLag, Long lost, Long duplicated, Long outOfOrder, String errors, String faults) {
+        static Row of(ResultFile.Interval i) {
+            ResultFile.Publish p = i.publish();
+            ResultFile.Consume c = i.consume();
+            ResultFile.Verification v = i.verification();
+            return new Row(i.index(), i.startMillis(), i.endMillis(), i.warmup(), i.saturated(), i.workers(), p.sent(),
+                    p.acked(), p.failed(), p.rate(), p.mbps(), ms(p.latencyMicros(), 50), ms(p.latencyMicros(), 99),
+                    ms(p.latencyMicros(), 100), ms(p.responseMicros(), 99), ms(p.delayMicros(), 99), c.received(),
+                    c.rate(), c.mbps(), ms(c.endToEndLatencyMicros(), 50), ms(c.endToEndLatencyMicros(), 99),
+                    ms(c.endToEndLatencyMicros(), 100), c.lag(), v == null ? null : v.lost(),
+                    v == null ? null : v.duplicated(), v == null ? null : v.outOfOrder(),
+                    i.errors() == null ? "" : String.join("; ", i.errors()),
+                    i.faults() == null ? "" : String.join("; ", i.faults()));
+        }
+
+        private static Double ms(LatencyStats s, int q) {
+            if (s == null || s.count() == 0) {
+                return null;
+            }
+            long micros = switch (q) {
+                case 50 -> s.p50();
+                case 99 -> s.p99();
+                default -> s.max();
+            };
+            return micros / 1000.0;
+        }
+    }
+
+    /** The rows of a run. */
+    public static List<Row> rows(ResultFile.Run run) {
+        List<Row> rows = new ArrayList<>();
+        for (ResultFile.Interval i : run.intervals()) {
+            rows.add(Row.of(i));
+        }
+        return rows;
+    }
+
+    /** Writes {@code dir/intervals.csv} (with a header row) and returns it. */
+    public static Path write(Path dir, ResultFile.Run run) throws IOException {
+        Path file = dir.resolve("intervals.csv");
+        CsvSchema schema = CSV.schemaFor(Row.class).withHeader();
+        Files.writeString(file, CSV.writer(schema).writeValueAsString(rows(run)));
+        return file;
+    }
+}
