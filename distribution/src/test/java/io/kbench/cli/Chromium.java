@@ -49,6 +49,14 @@ final class Chromium {
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The DOM of a live page: Chromium's virtual time waits while the page's network is busy, so a page that
+     * keeps receiving events is dumped once they stop (the dashboard's run has ended) or the budget is spent.
+     */
+    static String dumpLiveDom(Path browser, String url, Path profile) throws IOException, InterruptedException {
+        return run(browser, profile, "--virtual-time-budget=6000", "--dump-dom", url);
+    }
+
     /** The page's DOM once loaded and its scripts ran. */
     static String dumpDom(Path browser, Path page, Path profile) throws IOException, InterruptedException {
         return run(browser, profile, "--virtual-time-budget=10000", "--dump-dom", page.toUri().toString());

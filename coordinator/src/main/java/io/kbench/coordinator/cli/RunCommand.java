@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.dashboard.DashboardServer;
+import io.kbench.coordinator.dashboard.DashboardState;
 import io.kbench.coordinator.report.JsonLinesReporter;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
@@ -72,6 +74,17 @@ public final class RunCommand implements Callable<Integer> {
             description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
     int intervalSeconds;
 
+    @Option(names = "--dashboard", paramLabel = "[HOST:]PORT",
+            description = "Serve a live dashboard of the run (charts redrawn every interval, state, workers' health; /api/run as JSON) on PORT, on loopback unless HOST is given; afterwards it shows the final report (see --dashboard-keep).")
+    String dashboard;
+
+    @Option(names = "--dashboard-keep", paramLabel = "SECONDS", defaultValue = "-1",
+            description = "How long the dashboard keeps serving the final report after the run: -1 (default) until Ctrl-C, 0 not at all.")
+    long dashboardKeep;
+
+    /** Shows the runs: the console's (or --json's) reporter, behind the dashboard when one is served. */
+    private io.kbench.coordinator.report.RunReporter reporter;
+
     @Option(names = "--json", description = "Print each interval as one JSON line on stdout (NDJSON; the objects result.json lists under 'intervals'); everything else goes to stderr.")
     boolean json;
 
@@ -129,20 +142,61 @@ public final class RunCommand implements Callable<Integer> {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
+        String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
+        if (dashboardKeep < -1) {
+            throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
+        }
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
         OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
-        try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
-            Profile resolved = profile.withBootstrapServers(session.bootstrap());
-            return sweep.isSweep() ? runSweep(sweep, resolved, session)
-                    : runOne(workload, resolved, output, session).completed() ? 0 : 1;
+        reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification()) : new ProgressPrinter(System.out);
+        DashboardServer server = null;
+        if (dash != null) {
+            DashboardState state = new DashboardState(reporter);
+            reporter = state;
+            server = DashboardServer.start(dash[0], Integer.parseInt(dash[1]), state);
+            human().println("dashboard: http://" + (dash[0].contains(":") ? "[" + dash[0] + "]" : dash[0]) + ":"
+                    + server.port() + "/");
         }
+        try {
+            int code;
+            try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
+                Profile resolved = profile.withBootstrapServers(session.bootstrap());
+                code = sweep.isSweep() ? runSweep(sweep, resolved, session)
+                        : runOne(workload, resolved, output, session).completed() ? 0 : 1;
+            }
+            if (server != null && dashboardKeep != 0) {
+                human().println("dashboard: serving the final report " + (dashboardKeep < 0 ? "until Ctrl-C"
+                        : "for " + dashboardKeep + " s"));
+                try {
+                    Thread.sleep(dashboardKeep < 0 ? Long.MAX_VALUE : dashboardKeep * 1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return code;
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    /** {@code [HOST:]PORT} of --dashboard: host (loopback by default) and port. */
+    private static String[] dashboardAddress(String value) {
+        String address = value.matches("\\d{1,5}") ? "127.0.0.1:" + value : value;
+        String problem = io.kbench.coordinator.workload.Addresses.problem(address);
+        if (problem != null) {
+            throw new UserException("--dashboard: " + problem);
+        }
+        int colon = address.lastIndexOf(':');
+        String host = address.substring(0, colon);
+        return new String[] {host.startsWith("[") ? host.substring(1, host.length() - 1) : host, address.substring(colon + 1)};
     }
 
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
         return session.run(session.controller(workload, profile,
-                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L),
-                json ? new JsonLinesReporter(System.out, System.err, workload.verification()) : new ProgressPrinter(System.out)));
+                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), reporter));
     }
 
     /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */

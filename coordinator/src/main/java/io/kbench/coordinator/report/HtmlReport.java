@@ -59,6 +59,16 @@ public final class HtmlReport {
 
     /** The page for {@code runs}, overlaid. */
     public static String render(String title, List<Named> runs) {
+        return page(data(title, runs, null));
+    }
+
+    /**
+     * What the page draws, as the JSON it embeds (and the dashboard serves).
+     *
+     * @param live the dashboard's state of a run under way ({@code state}, {@code reason}, {@code workers},
+     *             {@code clockBoundMicros}), or null for a finished report
+     */
+    public static Map<String, Object> data(String title, List<Named> runs, Map<String, Object> live) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("title", title);
         List<Map<String, String>> metrics = new ArrayList<>();
@@ -75,6 +85,14 @@ public final class HtmlReport {
         }
         data.put("clientMetrics", client);
         data.put("runs", runs.stream().map(HtmlReport::runData).toList());
+        if (live != null) {
+            data.put("live", live);
+        }
+        return data;
+    }
+
+    /** The page around {@code data} (see {@link #data}). */
+    public static String page(Map<String, Object> data) {
         String json;
         try {
             json = ResultDocument.JSON.writer().writeValueAsString(data);
@@ -86,7 +104,7 @@ public final class HtmlReport {
         json = json.replace("<", "\\u003c");
         // the data goes in last: nothing it contains is taken for a marker
         return template()
-                .replace("/*TITLE*/", escape(title))
+                .replace("/*TITLE*/", escape(String.valueOf(data.get("title"))))
                 .replace("/*UPLOT_VERSION*/", UPLOT_VERSION)
                 .replace("/*UPLOT_LICENSE*/", resource(UPLOT + "LICENSE").replace("--", "- -"))
                 .replace("/*UPLOT_CSS*/", resource(UPLOT + "dist/uPlot.min.css"))

@@ -38,6 +38,18 @@ public interface RunReporter {
     default void faults(io.kbench.coordinator.FaultTimeline timeline) {
     }
 
+    /** The run is planned: its id and workload (before any worker is prepared). */
+    default void begin(String runId, io.kbench.coordinator.workload.Workload workload) {
+    }
+
+    /** A snapshot of {@code workerId} arrived at {@code micros} (coordinator time). */
+    default void workerHeard(String workerId, long micros) {
+    }
+
+    /** The run's result as written to result.json (also for a failed run). */
+    default void result(ResultFile.Run result) {
+    }
+
     /** One interval merged across all workers. */
     void interval(MergedInterval interval);
 

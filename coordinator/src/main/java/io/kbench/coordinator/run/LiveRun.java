@@ -107,7 +107,9 @@ final class LiveRun {
             c.run(runId, window.runStartMicros(), window.plannedEndMicros(), new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(IntervalSnapshot s) {
-                    supervisors.get(index).heard(clock.micros());
+                    long now = clock.micros();
+                    supervisors.get(index).heard(now);
+                    out.workerHeard(ids.get(index).id(), now);
                     accept(c, s);
                 }
 

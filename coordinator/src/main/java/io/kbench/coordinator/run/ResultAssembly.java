@@ -98,6 +98,7 @@ final class ResultAssembly {
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults());
+        out.result(result);
         try {
             file = ResultDocument.write(dir, result);
             out.info("result: " + file);

@@ -197,6 +197,7 @@ public final class RunController {
     }
 
     private void announce(Plan plan, int workers) {
+        out.begin(plan.runId(), workload);
         out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s",
                 plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount(),
                 workload.producerCount() == 0 ? "consumers only"

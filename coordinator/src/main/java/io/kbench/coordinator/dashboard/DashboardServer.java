@@ -1,0 +1,109 @@
+package io.kbench.coordinator.dashboard;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.HtmlReport;
+import io.kbench.coordinator.report.ResultDocument;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * The live dashboard, served with Vert.x: {@code /} the report page, drawn from the run so far and redrawn
+ * on every interval (it listens to {@code /events}, server-sent events), and the final report once the run
+ * has its result; {@code /api/run} the state, the workers' health and the intervals so far as JSON;
+ * {@code /api/report-data} the page's data. Read-only; binds where it is told (loopback by default).
+ */
+public final class DashboardServer implements AutoCloseable {
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final Context context;
+    private final List<HttpServerResponse> streams = new CopyOnWriteArrayList<>();
+    private final DashboardState state;
+
+    private DashboardServer(Vertx vertx, HttpServer server, Context context, DashboardState state) {
+        this.vertx = vertx;
+        this.server = server;
+        this.context = context;
+        this.state = state;
+    }
+
+    /**
+     * Starts serving {@code state} on {@code host:port} (port 0: a free one).
+     *
+     * @throws UserException one line when the address cannot be bound
+     */
+    public static DashboardServer start(String host, int port, DashboardState state) {
+        Vertx vertx = Vertx.vertx();
+        Context context = vertx.getOrCreateContext();
+        HttpServer server = vertx.createHttpServer();
+        DashboardServer d = new DashboardServer(vertx, server, context, state);
+        server.requestHandler(d::handle);
+        try {
+            server.listen(port, host).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            vertx.close();
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new UserException("--dashboard " + host + ":" + port + ": cannot listen: " + cause.getMessage());
+        }
+        state.onChange(d::push);
+        return d;
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.actualPort();
+    }
+
+    private void handle(HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        switch (req.path()) {
+            case "/", "/index.html" -> res.putHeader("content-type", "text/html; charset=utf-8")
+                    .end(HtmlReport.page(state.reportData(DashboardState.now())));
+            case "/api/run" -> json(res, state.api(DashboardState.now()));
+            case "/api/report-data" -> json(res, state.reportData(DashboardState.now()));
+            case "/events" -> {
+                res.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
+                res.write("retry: 1000\n\n");
+                streams.add(res);
+                res.closeHandler(v -> streams.remove(res));
+            }
+            default -> res.setStatusCode(404).putHeader("content-type", "text/plain").end("not found\n");
+        }
+    }
+
+    private static void json(HttpServerResponse res, Object body) {
+        try {
+            res.putHeader("content-type", "application/json").end(ResultDocument.JSON.writeValueAsString(body));
+        } catch (JsonProcessingException e) {
+            res.setStatusCode(500).end();
+        }
+    }
+
+    /** Tells every open page that something changed (on the server's own thread). */
+    private void push() {
+        String message = "data: " + state.state() + "\n\n";
+        context.runOnContext(v -> streams.forEach(s -> {
+            try {
+                s.write(message);
+            } catch (IllegalStateException e) {
+                streams.remove(s);
+            }
+        }));
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // closing anyway
+        }
+    }
+}
