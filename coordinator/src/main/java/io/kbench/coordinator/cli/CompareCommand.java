@@ -15,8 +15,6 @@ import io.kbench.coordinator.report.Compare;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
-import io.kbench.coordinator.report.ResultMerge;
-import io.kbench.protocol.BoundedFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,15 +55,7 @@ public final class CompareCommand implements Callable<Integer> {
                 if (part.isBlank()) {
                     throw new UserException("'" + side + "': an empty result name; join repeats with ',' and nothing else");
                 }
-                Path p = Path.of(part.strip());
-                Path file = Files.isDirectory(p) ? p.resolve("result.json") : p;
-                if (!Files.isRegularFile(file)) {
-                    throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));
-                }
-                if (!seen.add(file.toAbsolutePath().normalize())) {
-                    throw new UserException(file + ": given twice");
-                }
-                group.add(file);
+                group.add(ResultInputs.file(Path.of(part.strip()), seen, ""));
             }
             files.add(group);
         }
@@ -81,8 +71,8 @@ public final class CompareCommand implements Callable<Integer> {
             List<JsonNode> summaries = new ArrayList<>();
             String name = null;
             for (Path file : group) {
-                ResultFile.Run run = read(file);
-                String runName = (run.workload() == null ? "" : run.workload().path("name").asText() + " ") + run.runId();
+                ResultFile.Run run = ResultInputs.run(file, ResultInputs.json(file));
+                String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
                 runs.add(new HtmlReport.Named(runName, run));
@@ -101,21 +91,6 @@ public final class CompareCommand implements Callable<Integer> {
                     : "gates: " + breaches.size() + " of " + gates.size() + " breached");
         }
         return breaches.isEmpty() ? 0 : 1;
-    }
-
-    private static ResultFile.Run read(Path file) {
-        JsonNode tree;
-        try {
-            tree = ResultDocument.JSON.readTree(BoundedFiles.read(file, 1L << 30));
-        } catch (IOException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new UserException(file + ": cannot read as JSON: " + why);
-        }
-        try {
-            return ResultMerge.read(new ResultMerge.Source(file.toString(), tree));
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
     }
 
     private static void print(List<List<String>> rows) {

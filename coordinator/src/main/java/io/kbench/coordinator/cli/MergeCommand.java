@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
@@ -31,23 +30,11 @@ public final class MergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectMapper json = new ObjectMapper();
         List<ResultMerge.Source> sources = new ArrayList<>();
         java.util.Set<Path> seen = new java.util.HashSet<>();
         for (Path p : results) {
-            Path file = p.toFile().isDirectory() ? p.resolve("result.json") : p;
-            if (!java.nio.file.Files.isRegularFile(file)) {
-                throw new UserException(file + ": " + (java.nio.file.Files.exists(file) ? "not a file" : "file not found"));
-            }
-            if (!seen.add(file.toAbsolutePath().normalize())) {
-                throw new UserException(file + ": given twice; each result may be merged once");
-            }
-            try {
-                sources.add(new ResultMerge.Source(file.toString(), json.readTree(file.toFile())));
-            } catch (IOException e) {
-                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-                throw new UserException(file + ": cannot read as JSON: " + why);
-            }
+            Path file = ResultInputs.file(p, seen, "; each result may be merged once");
+            sources.add(new ResultMerge.Source(file.toString(), ResultInputs.json(file)));
         }
         Path dir = output != null ? output : RunIds.defaultOutput("merged", RunIds.next());
         boolean created = OutputDirectory.prepare(dir, output != null ? "--output" : "results directory");

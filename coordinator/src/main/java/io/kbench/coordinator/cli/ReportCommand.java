@@ -12,9 +12,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.HtmlReport;
-import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
-import io.kbench.coordinator.report.ResultMerge;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,14 +36,7 @@ public final class ReportCommand implements Callable<Integer> {
         Set<Path> seen = new HashSet<>();
         List<Path> files = new ArrayList<>();
         for (Path p : results) { // every path checked before any file is read
-            Path file = Files.isDirectory(p) ? p.resolve("result.json") : p;
-            if (!Files.isRegularFile(file)) {
-                throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));
-            }
-            if (!seen.add(file.toAbsolutePath().normalize())) {
-                throw new UserException(file + ": given twice");
-            }
-            files.add(file);
+            files.add(ResultInputs.file(p, seen, ""));
         }
         Path target = output != null ? output
                 : results.size() == 1 ? resultDir(results.get(0)).resolve("report.html") : Path.of("report.html");
@@ -58,23 +49,12 @@ public final class ReportCommand implements Callable<Integer> {
                     + (parent != null && Files.isDirectory(parent) ? "permission denied" : "its directory does not exist"));
         }
         for (Path file : files) {
-            JsonNode tree;
-            try {
-                tree = ResultDocument.JSON.readTree(io.kbench.protocol.BoundedFiles.read(file, 1L << 30));
-            } catch (IOException e) {
-                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-                throw new UserException(file + ": cannot read as JSON: " + why);
-            }
+            JsonNode tree = ResultInputs.json(file);
             if (tree != null && tree.has("merged") && !tree.has("intervals")) {
                 throw new UserException(file + ": a merged result has no intervals to chart; give the results it merged");
             }
-            ResultFile.Run run;
-            try {
-                run = ResultMerge.read(new ResultMerge.Source(file.toString(), tree));
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-            String name = (run.workload() == null ? "" : run.workload().path("name").asText() + " ") + run.runId();
+            ResultFile.Run run = ResultInputs.run(file, tree);
+            String name = ResultInputs.name(run);
             runs.add(new HtmlReport.Named(name, run));
         }
         String title = runs.size() == 1 ? "kbench " + runs.get(0).name()
