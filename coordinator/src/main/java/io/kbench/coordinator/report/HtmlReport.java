@@ -43,6 +43,8 @@ public final class HtmlReport {
             new String[] {"request-latency-avg", "Producer request-latency-avg", "ms"});
     /** Points of a distribution: x = 10^(k/10) = 1 / (1 - percentile), from 0% to 99.999%. */
     static final int DISTRIBUTION_POINTS = 51;
+    /** Most points a time chart gets; longer runs are drawn in buckets of intervals. */
+    static final int MAX_POINTS = 2000;
 
     private HtmlReport() { }
 
@@ -160,33 +162,39 @@ public final class HtmlReport {
             }
             latency.put(m.key(), q);
         }
-        for (ResultFile.Interval i : r.intervals()) {
+        List<ResultFile.Interval> all = r.intervals();
+        // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
+        // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
+        int per = Math.max(1, (all.size() + MAX_POINTS - 1) / MAX_POINTS);
+        d.put("intervalsPerPoint", per);
+        for (int from = 0; from < all.size(); from += per) {
+            List<ResultFile.Interval> bucket = all.subList(from, Math.min(all.size(), from + per));
+            ResultFile.Interval first = bucket.get(0);
+            ResultFile.Interval last = bucket.get(bucket.size() - 1);
+            t.add((last.endMillis() - r.startMillis()) / 1000.0);
+            publish.add(bucket.stream().mapToDouble(i -> i.publish().rate()).average().orElse(0));
+            consume.add(bucket.stream().mapToDouble(i -> i.consume().rate()).average().orElse(0));
+            // the target holds while the producers send: not in the drain after the measured window
+            targetSeries.add(target < 0 || first.startMillis() >= r.measureEndMillis() ? null : target);
+            lag.add(bucket.stream().map(i -> i.consume().lag()).filter(java.util.Objects::nonNull)
+                    .max(Long::compare).orElse(null));
+            add(latency.get(Metric.PUBLISH_LATENCY.key()), bucket, i -> i.publish().latencyMicros());
+            add(latency.get(Metric.PUBLISH_RESPONSE.key()), bucket, i -> i.publish().responseMicros());
+            add(latency.get(Metric.PUBLISH_DELAY.key()), bucket, i -> i.publish().delayMicros());
+            add(latency.get(Metric.END_TO_END.key()), bucket, i -> i.consume().endToEndLatencyMicros());
+            add(latency.get(Metric.TRANSACTION_COMMIT.key()), bucket, i -> null);
+            for (String[] c : CLIENT) {
+                client.get(c[0]).add(bucket.stream().map(i -> i.client() == null || i.client().producer() == null ? null
+                        : i.client().producer().get(c[0])).filter(java.util.Objects::nonNull)
+                        .mapToDouble(Double::doubleValue).average().stream().boxed().findFirst().orElse(null));
+            }
+        }
+        for (ResultFile.Interval i : all) {
             double from = (i.startMillis() - r.startMillis()) / 1000.0;
             double to = (i.endMillis() - r.startMillis()) / 1000.0;
-            t.add(to);
-            publish.add(i.publish().rate());
-            consume.add(i.consume().rate());
-            // the target holds while the producers send: not in the drain after the measured window
-            targetSeries.add(target < 0 || i.startMillis() >= r.measureEndMillis() ? null : target);
-            lag.add(i.consume().lag());
-            add(latency.get(Metric.PUBLISH_LATENCY.key()), i.publish().latencyMicros());
-            add(latency.get(Metric.PUBLISH_RESPONSE.key()), i.publish().responseMicros());
-            add(latency.get(Metric.PUBLISH_DELAY.key()), i.publish().delayMicros());
-            add(latency.get(Metric.END_TO_END.key()), i.consume().endToEndLatencyMicros());
-            add(latency.get(Metric.TRANSACTION_COMMIT.key()), null);
-            for (String[] c : CLIENT) {
-                Map<String, Double> p = i.client() == null ? null : i.client().producer();
-                client.get(c[0]).add(p == null ? null : p.get(c[0]));
-            }
-            if (i.warmup()) {
-                bands.get("warmup").add(new double[] {from, to});
-            }
-            if (i.saturated()) {
-                bands.get("saturated").add(new double[] {from, to});
-            }
-            if (i.faults() != null && !i.faults().isEmpty()) {
-                bands.get("brokerDown").add(new double[] {from, to});
-            }
+            band(bands.get("warmup"), i.warmup(), from, to);
+            band(bands.get("saturated"), i.saturated(), from, to);
+            band(bands.get("brokerDown"), i.faults() != null && !i.faults().isEmpty(), from, to);
         }
         d.put("t", t);
         d.put("publishRate", publish);
@@ -223,12 +231,27 @@ public final class HtmlReport {
         return d;
     }
 
-    private static void add(Map<String, List<Double>> q, LatencyStats s) {
-        boolean none = s == null || s.count() == 0;
-        q.get("p50").add(none ? null : s.p50() / 1000.0);
-        q.get("p99").add(none ? null : s.p99() / 1000.0);
-        q.get("p999").add(none ? null : s.p999() / 1000.0);
-        q.get("max").add(none ? null : s.max() / 1000.0);
+    /** The bucket's worst p50, p99, p99.9 and max (null where no interval has samples). */
+    private static void add(Map<String, List<Double>> q, List<ResultFile.Interval> bucket,
+                            java.util.function.Function<ResultFile.Interval, LatencyStats> stats) {
+        List<LatencyStats> some = bucket.stream().map(stats).filter(s -> s != null && s.count() > 0).toList();
+        q.get("p50").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p50).max().orElse(0) / 1000.0);
+        q.get("p99").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p99).max().orElse(0) / 1000.0);
+        q.get("p999").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p999).max().orElse(0) / 1000.0);
+        q.get("max").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::max).max().orElse(0) / 1000.0);
+    }
+
+    /** Adds [from, to] to the shaded spans when {@code on}, joined to the previous span when they touch. */
+    private static void band(List<double[]> spans, boolean on, double from, double to) {
+        if (!on) {
+            return;
+        }
+        double[] prev = spans.isEmpty() ? null : spans.get(spans.size() - 1);
+        if (prev != null && Math.abs(prev[1] - from) < 1e-9) {
+            prev[1] = to;
+        } else {
+            spans.add(new double[] {from, to});
+        }
     }
 
     /**

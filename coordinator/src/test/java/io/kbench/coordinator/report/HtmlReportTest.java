@@ -59,6 +59,36 @@ class HtmlReportTest {
     }
 
     @Test
+    void shouldDrawALongRunInBucketsShowingTheWorstOfEach() throws Exception {
+        ResultFile.Run run = ResultFileTest.run();
+        ResultFile.Interval model = run.intervals().get(1);
+        java.util.List<ResultFile.Interval> many = new java.util.ArrayList<>();
+        for (int k = 0; k < 5000; k++) {
+            ResultFile.Publish p = model.publish();
+            var lat = p.latencyMicros();
+            long p99 = k == 4321 ? 9_000_000 : lat.p99(); // one stall, which must stay visible
+            var stats = new io.kbench.coordinator.merge.LatencyStats(lat.count(), lat.mean(), lat.p50(), lat.p75(),
+                    lat.p95(), p99, Math.max(p99, lat.p999()), Math.max(p99, lat.p9999()), Math.max(p99, lat.max()));
+            many.add(new ResultFile.Interval(k, run.startMillis() + 1000L * k, run.startMillis() + 1000L * (k + 1), k < 10,
+                    k % 2 == 0, 1, new ResultFile.Publish(p.sent(), p.acked(), p.failed(), p.bytes(), p.rate(), p.mbps(),
+                            stats, p.responseMicros(), p.delayMicros()), model.consume(), null, 0, 0, model.client(),
+                    List.of(), List.of()));
+        }
+        ResultFile.Run longRun = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), run.status(),
+                null, run.startedAt(), run.startMillis(), run.measureStartMillis(), run.startMillis() + 5_000_000L,
+                run.saturationThresholdMicros(), run.workload(), run.profile(), run.topics(), run.workers(),
+                run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues());
+        JsonNode r = data(HtmlReport.render("long", List.of(new HtmlReport.Named("long", longRun)))).get("runs").get(0);
+        assertEquals(3, r.get("intervalsPerPoint").asInt());
+        assertEquals(1667, r.get("t").size(), "5,000 intervals in buckets of 3");
+        assertEquals(1667, r.get("latency").get("publishLatencyMicros").get("p99").size());
+        assertEquals(9000.0, r.get("latency").get("publishLatencyMicros").get("p99").get(4321 / 3).asDouble(),
+                "the bucket shows its worst interval");
+        assertEquals(1, r.get("bands").get("warmup").size(), "contiguous warm-up intervals are one band");
+        assertEquals(2500, r.get("bands").get("saturated").size(), "every other interval: no two touch");
+    }
+
+    @Test
     void shouldKeepHostileTextInsideTheDataAndOverlaySeveralRuns() throws Exception {
         ResultFile.Run run = ResultFileTest.run();
         ResultFile.Run evil = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), "FAILED",
