@@ -55,7 +55,7 @@ class DashboardIT {
         AtomicInteger exit = new AtomicInteger(-1);
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
             Thread run = new Thread(() -> exit.set(Main.execute("run", "--dashboard", Integer.toString(port),
-                    "--dashboard-keep", "0", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    "--dashboard-keep", "3", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
                     dir.resolve("out").toString(), workload.toString())), "kbench-run");
             run.start();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -97,6 +97,8 @@ class DashboardIT {
             assertTrue(live >= 3, "the open page redrew as intervals came: " + history);
             assertTrue(history.get(history.size() - 1).get("points").asInt() > history.get(0).get("points").asInt(),
                     "and gained points: " + history);
+            assertEquals("final", history.get(history.size() - 1).get("state").asText(),
+                    "the open page ends on the final report (served --dashboard-keep 3 s after the run): " + history);
             System.out.println("dashboard renders (state, chart points): " + history);
         }
     }
