@@ -54,5 +54,18 @@ class SweepIT {
             assertEquals(i == 0 ? "1" : "all", result.get("profile").get("producer").get("acks").asText(),
                     "each combination runs with its own profile override");
         }
+
+        // the sweep's own page, opened in headless Chromium: three charts over the two combinations, no errors
+        Path page = out.resolve("report.html");
+        assertTrue(Files.isRegularFile(page));
+        String dom = Chromium.dumpDom(Chromium.require(), page, Files.createDirectories(dir.resolve("chromium")));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<pre id=\"kbench-selfcheck\">([^<]*)</pre>").matcher(dom);
+        assertTrue(m.find(), dom.substring(0, Math.min(300, dom.length())));
+        JsonNode check = new ObjectMapper().readTree(m.group(1).replace("&quot;", "\""));
+        assertEquals(0, check.get("errors").size(), check.toString());
+        assertEquals(2, check.get("charts").get("sweep-rate").asInt(), check.toString());
+        assertEquals(2, check.get("charts").get("sweep-latency").asInt(), check.toString());
+        assertEquals(2, check.get("charts").get("sweep-saturated").asInt(), check.toString());
+        assertTrue(dom.contains("01-producer.acks=1/report.html") || dom.contains("report.html\">report"), "rows link to their reports");
     }
 }

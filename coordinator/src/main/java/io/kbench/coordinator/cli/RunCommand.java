@@ -238,7 +238,9 @@ public final class RunCommand implements Callable<Integer> {
         report.print(human());
         try {
             report.write(base);
-            human().println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json"));
+            report.writeHtml(base, "kbench sweep " + sweep.base().name());
+            human().println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json") + ", "
+                    + base.resolve("report.html"));
         } catch (java.io.IOException e) {
             human().println("could not write the sweep table to " + base + ": " + e.getMessage());
         }

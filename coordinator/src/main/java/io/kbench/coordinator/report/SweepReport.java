@@ -130,6 +130,51 @@ public final class SweepReport {
         }
     }
 
+    /**
+     * Writes the sweep's {@code report.html} into {@code dir}: each headline figure against the combinations
+     * (throughput and target; publish latency, response time and end-to-end p99 as one line each; saturated
+     * intervals) and the full table, each row linking to its combination's own report.
+     */
+    public Path writeHtml(Path dir, String title) throws IOException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Row r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("label", String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()));
+            m.put("values", r.values());
+            m.put("status", r.status());
+            m.put("target", r.targetRate() < 0 ? null : r.targetRate() == 0 ? null : (Object) r.targetRate());
+            Summary s = r.summary();
+            m.put("publishRate", s == null ? null : s.publishRate());
+            m.put("pubP99", s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0);
+            m.put("respP99", s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0);
+            m.put("e2eP99", s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0);
+            m.put("saturated", s == null ? null : s.saturatedIntervals());
+            m.put("fellBehind", fellBehind(r));
+            Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
+            m.put("report", page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString());
+            out.add(m);
+        }
+        Map<String, Object> sweep = new LinkedHashMap<>();
+        sweep.put("axes", axes);
+        sweep.put("rows", out);
+        sweep.put("charts", List.of(
+                Map.of("id", "rate", "title", "Publish rate against target", "unit", "msg/s", "series", List.of(
+                        Map.of("label", "publish msg/s", "key", "publishRate"),
+                        Map.of("label", "target", "key", "target", "dash", List.of(6, 4)))),
+                Map.of("id", "latency", "title", "p99 latencies (log scale)", "unit", "ms", "log", true, "series", List.of(
+                        Map.of("label", "publish latency p99", "key", "pubP99"),
+                        Map.of("label", "publish response p99", "key", "respP99"),
+                        Map.of("label", "end-to-end p99", "key", "e2eP99"))),
+                Map.of("id", "saturated", "title", "Saturated intervals", "unit", "intervals", "series", List.of(
+                        Map.of("label", "saturated", "key", "saturated")))));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("title", title);
+        data.put("sweep", sweep);
+        Path file = dir.resolve("report.html");
+        Files.writeString(file, HtmlReport.page(data));
+        return file;
+    }
+
     /** Writes {@code sweep.csv} and {@code sweep.json} into {@code dir}. */
     public void write(Path dir) throws IOException {
         Files.createDirectories(dir);
