@@ -28,6 +28,10 @@ public final class WorkerCommand implements Callable<Integer> {
             description = "Address to listen on (default: ${DEFAULT-VALUE}, all interfaces).")
     String bind;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Also serve this worker's own metrics for Prometheus at http://ADDR:PORT/metrics (ADDR: --bind): messages and bytes sent, acked, failed and received, latency summaries, clock offset and run state, labelled with run id, workload and worker id. Read-only and unauthenticated, as Prometheus endpoints are. See docs/metrics.md.")
+    Integer metricsPort;
+
     @Option(names = "--id", description = "Worker id in results (default: HOST:PORT).")
     String id;
 
@@ -58,6 +62,10 @@ public final class WorkerCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw new UserException("--port must be 1 to 65535, got " + port);
         }
+        if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535 || metricsPort == port)) {
+            throw new UserException("--metrics-port must be 1 to 65535 and differ from --port (" + port + "), got "
+                    + metricsPort);
+        }
         WorkerSecurity security;
         WorkerServer server;
         try {
@@ -76,12 +84,25 @@ public final class WorkerCommand implements Callable<Integer> {
         } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
             throw new UserException(e.getMessage());
         }
+        if (metricsPort != null) {
+            try {
+                server.serveMetrics(bind, metricsPort);
+            } catch (IllegalArgumentException e) {
+                server.close();
+                throw new UserException(e.getMessage());
+            }
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kbench-worker-shutdown"));
         System.out.println("kbench worker " + server.id() + " listening on " + bind + ":" + server.port() + " ("
                 + (security.tls() ? (tlsClientCa != null ? "mutual TLS" : "TLS") : "plaintext")
                 + (security.token() != null ? ", cluster token from " + security.token().source() : "")
-                + (security.authenticates() ? "" : ", unauthenticated: anyone who reaches the port can start load") + ")");
+                + (security.authenticates() ? "" : ", unauthenticated: anyone who reaches the port can start load") + ")"
+                + (metricsPort != null ? "; metrics at http://" + hostPort(bind, metricsPort) + "/metrics" : ""));
         server.awaitTermination();
         return 0;
+    }
+
+    private static String hostPort(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 }

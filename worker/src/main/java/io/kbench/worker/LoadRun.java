@@ -10,6 +10,7 @@ import io.kbench.driver.Driver;
 import io.kbench.driver.DriverFactory;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerOptions;
+import io.kbench.protocol.Counters;
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.MicrosClock;
 import org.slf4j.Logger;
@@ -54,6 +55,7 @@ final class LoadRun {
     private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
+    private volatile RunObserver observer = RunObserver.NONE;
     private volatile long leaseRenewedNanos;
     private volatile boolean finishing;
     private Thread snapshotThread;
@@ -183,6 +185,7 @@ final class LoadRun {
         }
         this.sink = to;
         this.leaseRenewedNanos = clock.nanoClock().nanoTime();
+        observer.started(spec);
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         long endNanos = clock.localNanos(endCoordinatorMicros);
@@ -206,6 +209,17 @@ final class LoadRun {
     /** Uses a newer estimate of the clock offset from now on. */
     void adjustClock(long offsetMicros) {
         clock.adjust(offsetMicros);
+        observer.clockOffset(spec, offsetMicros);
+    }
+
+    /** The run's counters so far, live (not as of the last snapshot). */
+    Counters liveCounters() {
+        return snapshotter.live();
+    }
+
+    /** Tells {@code o} of this run from now on. */
+    void observe(RunObserver o) {
+        this.observer = o;
     }
 
     /** Releases held consumers now (a backlog run's producers have built the backlog). */
@@ -282,6 +296,7 @@ final class LoadRun {
     }
 
     private void emit(IntervalSnapshot s) {
+        observer.snapshot(spec, s);
         SnapshotSink to = sink;
         if (to != null) {
             to.onSnapshot(s);
@@ -324,6 +339,7 @@ final class LoadRun {
         }
         closeQuietly(driver::close);
         state = State.ENDED;
+        observer.ended(spec, null);
     }
 
     /** Abnormal end: producers closed at once, the stream ended with {@code reason}. */
@@ -346,6 +362,7 @@ final class LoadRun {
         finishSnapshots(reason);
         closeQuietly(driver::close);
         state = State.ENDED;
+        observer.ended(spec, reason);
     }
 
     private void finishSnapshots(String abortReason) {
@@ -366,9 +383,11 @@ final class LoadRun {
         long seq = nextSequence;
         String error = sendErrors.take();
         String f = fatal.take();
-        to.onSnapshot(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
+        IntervalSnapshot last = snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                 Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
-                producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f));
+                producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
+        observer.snapshot(spec, last);
+        to.onSnapshot(last);
         if (abortReason == null) {
             to.onEnd();
         } else {

@@ -23,6 +23,8 @@ public final class ProducerMetrics implements ProducerListener {
     final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter sent = new SingleWriterCounter();
     final SingleWriterCounter ackedBytes = new SingleWriterCounter();
+    /** Acknowledged so far: the live count (the metrics endpoint); snapshots count the histogram instead. */
+    final SingleWriterCounter acked = new SingleWriterCounter();
     final AtomicLong failed = new AtomicLong();
     private final ErrorSlot errors;
 
@@ -44,6 +46,7 @@ public final class ProducerMetrics implements ProducerListener {
         latency.record((now - sendNanos) / 1000);
         response.record((now - intendedNanos) / 1000);
         ackedBytes.add(valueBytes);
+        acked.add(1);
     }
 
     @Override

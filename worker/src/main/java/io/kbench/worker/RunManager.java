@@ -37,6 +37,7 @@ public final class RunManager implements AutoCloseable {
         return t;
     });
     private LoadRun current;
+    private volatile RunObserver observer = RunObserver.NONE;
     /** A run being built outside the lock, or null. */
     private Preparing preparing;
 
@@ -60,6 +61,11 @@ public final class RunManager implements AutoCloseable {
         this.clock = clock;
         this.nanos = nanos;
         watchdog.scheduleWithFixedDelay(this::dropAbandoned, 250, 250, TimeUnit.MILLISECONDS);
+    }
+
+    /** Tells {@code o} of every run prepared from now on. */
+    public void observe(RunObserver o) {
+        this.observer = o;
     }
 
     public String workerId() {
@@ -118,7 +124,10 @@ public final class RunManager implements AutoCloseable {
         LoadRun run = null;
         try {
             DriverFactory factory = driver(spec.driverName());
-            run = LoadRun.prepare(workerId, spec, factory, clock, nanos);
+            LoadRun built = LoadRun.prepare(workerId, spec, factory, clock, nanos);
+            run = built;
+            built.observe(observer);
+            observer.prepared(spec, built::liveCounters);
         } catch (DriverException e) {
             throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
                     e.getMessage(), e);

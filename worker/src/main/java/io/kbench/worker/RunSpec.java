@@ -10,6 +10,7 @@ import io.kbench.driver.TopicSpec;
  *
  * @param runId             unique run id
  * @param coordinator       who asked (address), for "busy" messages
+ * @param workload          the workload's name (labels the worker's metrics; may be empty)
  * @param clockOffsetMicros worker clock minus coordinator clock
  * @param driverName        driver to load, e.g. "kafka"
  * @param driverConfig      client configuration
@@ -32,7 +33,7 @@ import io.kbench.driver.TopicSpec;
  * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
  *                          must carry the same
  */
-public record RunSpec(String runId, String coordinator, long clockOffsetMicros, String driverName,
+public record RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
                       List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,

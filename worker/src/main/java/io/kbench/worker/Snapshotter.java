@@ -50,6 +50,27 @@ final class Snapshotter {
         this.producerClients = List.copyOf(producerClients);
     }
 
+    /** The run's totals so far, read live from the running counters (sent, acked, failed, bytes, received). */
+    Counters live() {
+        long s = 0;
+        long a = 0;
+        long f = 0;
+        long ab = 0;
+        long r = 0;
+        long rb = 0;
+        for (ProducerMetrics p : producers) {
+            s += p.sent.get();
+            a += p.acked.get();
+            f += p.failed.get();
+            ab += p.ackedBytes.get();
+        }
+        for (ConsumerMetrics m : consumers) {
+            r += m.received.get();
+            rb += m.receivedBytes.get();
+        }
+        return new Counters(s, a, f, ab, r, rb, 0, 0);
+    }
+
     IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone,
                              long producersDoneMicros, boolean last, String error) {
         latency.reset();

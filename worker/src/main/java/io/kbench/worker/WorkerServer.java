@@ -39,6 +39,7 @@ public final class WorkerServer implements AutoCloseable {
 
     private final Server server;
     private final RunManager runs;
+    private MetricsServer metrics;
 
     private WorkerServer(Server server, RunManager runs) {
         this.server = server;
@@ -124,6 +125,21 @@ public final class WorkerServer implements AutoCloseable {
         return server.getPort();
     }
 
+    /**
+     * Serves this worker's own metrics at {@code host:port}/metrics from now on; closed with the worker.
+     *
+     * @throws IllegalArgumentException one line when the address cannot be bound
+     */
+    public synchronized MetricsServer serveMetrics(String host, int metricsPort) {
+        if (metrics != null) {
+            throw new IllegalStateException("metrics are already served on port " + metrics.port());
+        }
+        WorkerMetrics m = new WorkerMetrics(runs.workerId());
+        metrics = MetricsServer.start(host, metricsPort, m);
+        runs.observe(m);
+        return metrics;
+    }
+
     public String id() {
         return runs.workerId();
     }
@@ -136,6 +152,11 @@ public final class WorkerServer implements AutoCloseable {
     @Override
     public void close() {
         runs.close();
+        synchronized (this) {
+            if (metrics != null) {
+                metrics.close();
+            }
+        }
         server.shutdown();
         try {
             if (!server.awaitTermination(5, TimeUnit.SECONDS)) {

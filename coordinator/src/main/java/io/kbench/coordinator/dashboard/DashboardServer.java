@@ -8,8 +8,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.protocol.metrics.MetricFamilies;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -18,7 +20,8 @@ import io.vertx.core.http.HttpServerResponse;
  * The live dashboard, served with Vert.x: {@code /} the report page, drawn from the run so far and redrawn
  * on every interval (it listens to {@code /events}, server-sent events), and the final report once the run
  * has its result; {@code /api/run} the state, the workers' health and the intervals so far as JSON;
- * {@code /api/report-data} the page's data. Read-only; binds where it is told (loopback by default).
+ * {@code /api/report-data} the page's data; {@code /metrics} the run's merged figures for Prometheus
+ * ({@link CoordinatorMetrics}). Read-only; binds where it is told (loopback by default).
  */
 public final class DashboardServer implements AutoCloseable {
     private final Vertx vertx;
@@ -68,6 +71,10 @@ public final class DashboardServer implements AutoCloseable {
                     .end(HtmlReport.page(state.reportData(DashboardState.now())));
             case "/api/run" -> json(res, state.api(DashboardState.now()));
             case "/api/report-data" -> json(res, state.reportData(DashboardState.now()));
+            case "/metrics" -> {
+                MetricFamilies.Scrape scrape = state.metrics(req.getHeader("accept"), DashboardState.now());
+                res.putHeader("content-type", scrape.contentType()).end(Buffer.buffer(scrape.body()));
+            }
             case "/events" -> {
                 res.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
                 res.write("retry: 1000\n\n");

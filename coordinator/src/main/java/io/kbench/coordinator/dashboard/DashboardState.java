@@ -19,6 +19,7 @@ import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
 import io.kbench.protocol.MicrosClock;
+import io.kbench.protocol.metrics.MetricFamilies;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -46,6 +47,7 @@ public final class DashboardState implements RunReporter {
     private final List<ResultFile.Interval> intervals = new ArrayList<>();
     private final Map<String, Long> lastHeard = new LinkedHashMap<>();
     private ResultFile.Run result;
+    private final CoordinatorMetrics metrics = new CoordinatorMetrics();
 
     public DashboardState(RunReporter console) {
         this.console = console;
@@ -72,6 +74,7 @@ public final class DashboardState implements RunReporter {
             intervals.clear();
             lastHeard.clear();
             result = null;
+            metrics.reset();
         }
         console.begin(id, w);
         changed();
@@ -144,6 +147,7 @@ public final class DashboardState implements RunReporter {
         console.interval(i);
         synchronized (this) {
             merged.add(i);
+            metrics.add(i, i.saturated(saturationMicros));
             intervals.add(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
                     faults.downDuring(i.startMicros(), i.endMicros())));
             if (!state.equals("failed")) {
@@ -197,6 +201,14 @@ public final class DashboardState implements RunReporter {
             out.add(w);
         });
         return out;
+    }
+
+    /** {@code /metrics}: the run's merged figures, in the format {@code accept} asks for. */
+    public synchronized MetricFamilies.Scrape metrics(String accept, long nowMicros) {
+        String name = workload == null ? "" : workload.path("name").asText();
+        long target = workload == null ? -1 : workload.path("producerRate").asLong(-1);
+        return metrics.families(runId, name, state, target, verification, clockBoundMicros,
+                CoordinatorMetrics.ages(lastHeard, nowMicros)).write(accept);
     }
 
     /** The page's data: the final report once the run has its result, the run so far until then. */

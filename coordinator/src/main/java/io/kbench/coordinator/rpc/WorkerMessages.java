@@ -55,6 +55,7 @@ public final class WorkerMessages {
         var w = share.workload();
         PrepareRequest.Builder b = PrepareRequest.newBuilder()
                 .setRunId(share.runId())
+                .setWorkload(w.name())
                 .setClockOffsetMicros(share.clockOffsetMicros())
                 .setDriver(driver)
                 .setMessageSize(w.messageSize())

@@ -225,7 +225,10 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         DriverConfig driver = new DriverConfig(r.getDriver().getCommonMap(), r.getDriver().getProducerMap(),
                 r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
         String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
-        return new RunSpec(r.getRunId(), coordinator, r.getClockOffsetMicros(), name, driver, topics, producers,
+        if (r.getWorkload().length() > 200) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "workload name longer than 200 characters");
+        }
+        return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics, producers,
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,

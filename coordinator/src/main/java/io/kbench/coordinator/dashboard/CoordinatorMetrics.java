@@ -1,0 +1,140 @@
+package io.kbench.coordinator.dashboard;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
+import io.kbench.protocol.metrics.MetricFamilies;
+import io.prometheus.metrics.model.snapshots.Unit;
+
+/**
+ * The coordinator's {@code /metrics}: the run's merged, cluster-wide figures as Prometheus metrics. Counters
+ * are run totals from the run's start (warm-up included: a counter never goes back), so
+ * {@code rate(kbench_messages_acked_total[10s])} is the cluster's acknowledged rate; latency summaries hold
+ * the exact quantiles of the last merged interval (all workers' samples, never averaged). The interval
+ * figures carry the last interval's end as their timestamp, so Prometheus rates them over the measurement's
+ * own time base (a counter that steps once a second, scraped once a second, would otherwise alias); they
+ * appear with the first merged interval. Not thread-safe:
+ * {@link DashboardState} feeds and reads it under its lock.
+ */
+final class CoordinatorMetrics {
+    /** The run states, in order; {@code kbench_run_state} has one series each. */
+    static final List<String> STATES = List.of("preparing", "warm-up", "measuring", "draining", "done", "failed");
+
+    private Counters totals = Counters.ZERO;
+    private long intervals;
+    private long saturated;
+    private long consumerLag = -1;
+    private long lastEndMicros;
+    private final EnumMap<Metric, LatencyStats> last = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
+
+    void reset() {
+        totals = Counters.ZERO;
+        intervals = 0;
+        saturated = 0;
+        consumerLag = -1;
+        lastEndMicros = 0;
+        last.clear();
+        counts.clear();
+        sumsSeconds.clear();
+    }
+
+    void add(MergedInterval i, boolean saturatedInterval) {
+        totals = totals.plus(i.counters());
+        intervals++;
+        if (saturatedInterval) {
+            saturated++;
+        }
+        consumerLag = i.consumerLag();
+        lastEndMicros = Math.max(lastEndMicros, i.endMicros());
+        for (Metric m : Metric.values()) {
+            LatencyStats s = i.stats(m);
+            last.put(m, s);
+            counts.merge(m, s.count(), Long::sum);
+            sumsSeconds.merge(m, s.mean() * s.count() / 1e6, Double::sum);
+        }
+    }
+
+    /**
+     * The scrape.
+     *
+     * @param targetRate      the workload's target publish rate, msg/s (≤ 0: unthrottled, not exported)
+     * @param verification    whether the run verifies (its lost/duplicated counters are exported)
+     * @param snapshotAges    seconds since each worker's last snapshot, by worker id
+     */
+    MetricFamilies families(String runId, String workload, String state, long targetRate, boolean verification,
+                            long clockBoundMicros, Map<String, Double> snapshotAges) {
+        MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload);
+        f.state("kbench_run_state", "the run's state (1 for the current one)", STATES, state);
+        f.gauge("kbench_clock_bound_seconds", "bound on the workers' clock offset error (adds to end-to-end "
+                + "latency uncertainty)", Unit.SECONDS, clockBoundMicros / 1e6);
+        f.gauges("kbench_snapshot_age_seconds", "time since each worker's last snapshot", Unit.SECONDS,
+                "worker", snapshotAges);
+        if (targetRate > 0) {
+            f.gauge("kbench_target_messages_per_second", "the workload's target publish rate, all producers", null,
+                    targetRate);
+        }
+        if (intervals == 0) {
+            return f; // nothing measured yet: the interval figures appear with the first interval
+        }
+        // the figures of the merged intervals, stamped with the last one's end: rate() is then exact (and a
+        // sample never goes back in time: before the first interval there is none)
+        f.measuredAt(lastEndMicros / 1000);
+        f.counter("kbench_messages_sent", "messages handed to the producers, all workers", totals.sent());
+        f.counter("kbench_messages_acked", "messages acknowledged by the brokers, all workers", totals.acked());
+        f.counter("kbench_messages_failed", "messages that failed to send or were not acknowledged", totals.failed());
+        f.counter("kbench_messages_received", "messages received by the consumers (each subscription counts)",
+                totals.received());
+        f.counter("kbench_acked_bytes", "value bytes acknowledged by the brokers", Unit.BYTES, totals.ackedBytes());
+        f.counter("kbench_received_bytes", "value bytes received by the consumers", Unit.BYTES,
+                totals.receivedBytes());
+        f.counter("kbench_intervals", "reporting intervals merged so far", intervals);
+        f.counter("kbench_saturated_intervals", "intervals in which the load generator fell behind its schedule "
+                + "(publish delay p99 above the saturation threshold)", saturated);
+        if (consumerLag >= 0) {
+            f.gauge("kbench_consumer_lag_messages", "the consumers' lag at the last interval's end, all workers",
+                    null, consumerLag);
+        }
+        if (verification) {
+            f.counter("kbench_verification_lost_messages", "verification: messages missing from a producer's "
+                    + "sequence", totals.lost());
+            f.counter("kbench_verification_duplicated_messages", "verification: messages received again",
+                    totals.duplicated());
+            f.counter("kbench_verification_out_of_order_messages", "verification: messages received after a later "
+                    + "one", totals.outOfOrder());
+        }
+        for (Metric m : Metric.values()) {
+            LatencyStats s = last.getOrDefault(m, LatencyStats.EMPTY);
+            f.summary("kbench_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", all workers merged",
+                    quantiles(s), counts.getOrDefault(m, 0L), sumsSeconds.getOrDefault(m, 0.0));
+        }
+        return f;
+    }
+
+    private static double[] quantiles(LatencyStats s) {
+        if (s.count() == 0) {
+            double[] nan = new double[MetricFamilies.QUANTILES.length];
+            java.util.Arrays.fill(nan, Double.NaN);
+            return nan;
+        }
+        long[] micros = {s.p50(), s.p75(), s.p95(), s.p99(), s.p999(), s.p9999(), s.max()};
+        double[] out = new double[micros.length];
+        for (int i = 0; i < micros.length; i++) {
+            out[i] = micros[i] / 1e6;
+        }
+        return out;
+    }
+
+    static Map<String, Double> ages(Map<String, Long> lastHeard, long nowMicros) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        lastHeard.forEach((id, at) -> out.put(id, Math.max(0, nowMicros - at) / 1e6));
+        return out;
+    }
+}

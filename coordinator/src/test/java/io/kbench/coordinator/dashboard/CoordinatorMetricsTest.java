@@ -1,0 +1,91 @@
+package io.kbench.coordinator.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class CoordinatorMetricsTest {
+    private static MergedInterval interval(long index, long sent, Histogram latency, Histogram delay) {
+        EnumMap<Metric, Histogram> h = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            h.put(m, LatencyHistograms.create());
+        }
+        h.put(Metric.PUBLISH_LATENCY, latency);
+        h.put(Metric.PUBLISH_DELAY, delay);
+        return new MergedInterval(index, 1_700_000_000_000_000L + index * 1_000_000L,
+                1_700_000_000_000_000L + (index + 1) * 1_000_000L,
+                new Counters(sent, sent, 0, sent * 100, sent, sent * 100, 0, 0), MergedInterval.statsOf(h), 2,
+                List.of(), 7, io.kbench.coordinator.merge.ClientSample.NONE,
+                io.kbench.coordinator.merge.ClientSample.NONE);
+    }
+
+    private static Histogram values(long... micros) {
+        Histogram h = LatencyHistograms.create();
+        for (long v : micros) {
+            h.recordValue(v);
+        }
+        return h;
+    }
+
+    private static String scrape(CoordinatorMetrics m, long target) {
+        return new String(m.families("r1", "wl", "measuring", target, false, 250, Map.of("w1", 0.25)).write(null)
+                .body(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldExportRunTotalsAndTheLastIntervalsExactQuantilesStampedWithItsEnd() {
+        CoordinatorMetrics m = new CoordinatorMetrics();
+        Histogram first = values(1000, 2000, 3000);
+        Histogram second = values(10_000, 20_000);
+        m.add(interval(0, 3, first, values(10, 10, 10)), false);
+        m.add(interval(1, 2, second, values(90_000, 90_000)), true);
+        String text = scrape(m, 5000);
+        String labels = "{run_id=\"r1\",workload=\"wl\"}";
+        long end = 1_700_000_002_000L;
+        assertTrue(text.contains("kbench_messages_sent_total" + labels + " 5.0 " + end + "\n"), text);
+        assertTrue(text.contains("kbench_acked_bytes_total" + labels + " 500.0 " + end + "\n"), text);
+        assertTrue(text.contains("kbench_intervals_total" + labels + " 2.0 " + end + "\n"), text);
+        assertTrue(text.contains("kbench_saturated_intervals_total" + labels + " 1.0 " + end + "\n"), text);
+        assertTrue(text.contains("kbench_consumer_lag_messages" + labels + " 7.0 " + end + "\n"), text);
+        assertTrue(text.contains("kbench_target_messages_per_second" + labels + " 5000.0\n"), text);
+        assertTrue(text.contains("kbench_clock_bound_seconds" + labels + " 2.5E-4\n"), text);
+        assertTrue(text.contains("kbench_snapshot_age_seconds{run_id=\"r1\",worker=\"w1\",workload=\"wl\"} 0.25\n"), text);
+        // quantiles: the last interval's histogram, exactly; count and sum over both intervals
+        LatencyStats last = LatencyStats.of(second);
+        assertTrue(text.contains("kbench_publish_latency_seconds{run_id=\"r1\",workload=\"wl\",quantile=\"0.5\"} "
+                + last.p50() / 1e6 + " " + end + "\n"), text);
+        assertTrue(text.contains("kbench_publish_latency_seconds{run_id=\"r1\",workload=\"wl\",quantile=\"1.0\"} "
+                + second.getMaxValue() / 1e6 + " " + end + "\n"), text);
+        assertTrue(text.contains("kbench_publish_latency_seconds_count" + labels + " 5 " + end + "\n"), text);
+        double sum = (LatencyStats.of(first).mean() * 3 + last.mean() * 2) / 1e6;
+        assertTrue(text.contains("kbench_publish_latency_seconds_sum" + labels + " " + sum + " " + end + "\n"), text);
+        assertTrue(text.contains("kbench_end_to_end_latency_seconds{run_id=\"r1\",workload=\"wl\",quantile=\"0.99\"} NaN"),
+                "no sample in the last interval: NaN, " + text);
+        assertFalse(text.contains("verification"), "no verification counters for a run without verification");
+    }
+
+    @Test
+    void shouldLeaveOutTheTargetOfAnUnthrottledRunAndStartOverOnReset() {
+        CoordinatorMetrics m = new CoordinatorMetrics();
+        m.add(interval(0, 3, values(1000), values(10)), false);
+        m.reset();
+        String text = scrape(m, -1);
+        assertFalse(text.contains("kbench_target_messages_per_second"), text);
+        assertFalse(text.contains("kbench_messages_sent_total"), "no interval yet: no interval figures: " + text);
+        assertTrue(text.contains("kbench_run_state{run_id=\"r1\",workload=\"wl\",kbench_run_state=\"measuring\"} 1"),
+                text);
+        assertFalse(text.contains("kbench_consumer_lag_messages"), "lag unknown: " + text);
+    }
+}

@@ -1,0 +1,149 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.embedded.EmbeddedKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The metrics endpoints against the real tools: two {@code kbench worker --metrics-port} processes and a
+ * coordinator with {@code --dashboard}, scraped every second by a real Prometheus server on loopback while a
+ * 2,000 msg/s run goes on. {@code promtool check metrics} passes on every endpoint's output, and Prometheus's
+ * own {@code rate()} of the publish counters — the workers' summed, and the coordinator's cluster-wide one —
+ * is within 2% of the target.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class PrometheusIT {
+    private static final int RATE = 2_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldBeScrapedByARealPrometheusWhoseRateMatchesTheTarget() throws Exception {
+        Prometheus.require();
+        Path workload = Files.writeString(dir.resolve("scraped.yaml"), """
+                name: scraped
+                topics: 1
+                partitionsPerTopic: 4
+                messageSize: 200
+                producersPerTopic: 2
+                subscriptionsPerTopic: 1
+                consumersPerSubscription: 2
+                producerRate: %d
+                warmupSeconds: 3
+                durationSeconds: 25
+                """.formatted(RATE));
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
+             KbenchProcesses procs = new KbenchProcesses("prometheus")) {
+            int p1 = KbenchProcesses.freePort();
+            int p2 = KbenchProcesses.freePort();
+            int m1 = KbenchProcesses.freePort();
+            int m2 = KbenchProcesses.freePort();
+            int dash = KbenchProcesses.freePort();
+            Process w1 = procs.start("worker-1", "worker", "--bind", "127.0.0.1", "--port", "" + p1, "--id", "w1",
+                    "--metrics-port", "" + m1);
+            Process w2 = procs.start("worker-2", "worker", "--bind", "127.0.0.1", "--port", "" + p2, "--id", "w2",
+                    "--metrics-port", "" + m2);
+            KbenchProcesses.awaitListening(m1, w1);
+            KbenchProcesses.awaitListening(m2, w2);
+            KbenchProcesses.awaitListening(p1, w1);
+            KbenchProcesses.awaitListening(p2, w2);
+            try (Prometheus prometheus = Prometheus.start(Files.createDirectories(dir.resolve("prometheus")), List.of(
+                    List.of("kbench-coordinator", "127.0.0.1:" + dash),
+                    List.of("kbench-workers", "127.0.0.1:" + m1, "127.0.0.1:" + m2)))) {
+                Process coordinator = procs.start("coordinator", "run", "--workers", "127.0.0.1:" + p1 + ",127.0.0.1:"
+                        + p2, "--dashboard", "127.0.0.1:" + dash, "--dashboard-keep", "3", "--bootstrap-servers",
+                        kafka.bootstrapServers(), "--output", dir.resolve("out").toString(), workload.toString());
+
+                // until Prometheus holds 16 merged intervals: 3 of warm-up, then at least 13 measured
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                double intervals = 0;
+                while (System.nanoTime() < deadline && intervals < 16) {
+                    assertTrue(coordinator.isAlive(), () -> "coordinator ended early:\n" + read(procs));
+                    JsonNode r = prometheus.query("kbench_intervals_total{job=\"kbench-coordinator\"}");
+                    intervals = r.isEmpty() ? 0 : r.get(0).get("value").get(1).asDouble();
+                    Thread.sleep(500);
+                }
+                assertTrue(intervals >= 16, "Prometheus scraped " + intervals + " intervals");
+
+                // every endpoint's output passes promtool's own checks (format and naming conventions)
+                for (int port : new int[] {dash, m1, m2}) {
+                    String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .build(), HttpResponse.BodyHandlers.ofString()).body();
+                    assertEquals("exit 0", Prometheus.check(body), "promtool check metrics on port " + port + ":\n" + body);
+                }
+
+                // the workers' counters are live: rate() over them, now, as a dashboard would ask
+                double sent = value(prometheus.query("sum(rate(kbench_worker_messages_sent_total[10s]))"));
+                double acked = value(prometheus.query("sum(rate(kbench_worker_messages_acked_total[10s]))"));
+                // the coordinator's merged counters are stamped with their interval's end: evaluated at the
+                // last one, rate() is exact (docs/metrics.md says why and how to read them)
+                String at = prometheus.query("timestamp(kbench_intervals_total{job=\"kbench-coordinator\"})").get(0)
+                        .get("value").get(1).asText();
+                double cluster = value(prometheus.query(
+                        "sum(rate(kbench_messages_acked_total{job=\"kbench-coordinator\"}[10s]))", at));
+                System.out.printf("Prometheus rate() over 10 s: workers' sent %.1f msg/s, acked %.1f msg/s; "
+                        + "cluster-wide acked %.1f msg/s (target %d)%n", sent, acked, cluster, RATE);
+                assertEquals(RATE, sent, RATE * 0.02, () -> "the publish rate, from the workers' live counters; "
+                        + "samples: " + raw(prometheus, "kbench_worker_messages_sent_total[12s]"));
+                assertEquals(RATE, acked, RATE * 0.02, "the acknowledged rate, from the workers' live counters");
+                assertEquals(RATE, cluster, RATE * 0.02, () -> "the cluster-wide acknowledged rate; samples: "
+                        + raw(prometheus, "kbench_messages_acked_total[12s]"));
+                assertEquals(RATE, value(prometheus.query("kbench_target_messages_per_second")), 0.001);
+                assertEquals(2, value(prometheus.query(
+                        "count(kbench_worker_run_state{kbench_worker_run_state=\"running\"} == 1)")), "both workers running");
+                JsonNode p99 = prometheus.query("kbench_publish_response_time_seconds{quantile=\"0.99\"}");
+                assertEquals(1, p99.size(), p99.toString());
+                double p99Seconds = value(p99);
+                assertTrue(p99Seconds > 0 && p99Seconds < 5, "p99 " + p99Seconds);
+                assertEquals("scraped", p99.get(0).get("metric").get("workload").asText());
+                for (JsonNode t : prometheus.targets()) {
+                    assertEquals("up", t.get("health").asText(), t.toString());
+                }
+                assertEquals(3, prometheus.targets().size());
+
+                assertTrue(coordinator.waitFor(90, TimeUnit.SECONDS), "coordinator did not finish");
+                assertEquals(0, coordinator.exitValue(), () -> "coordinator failed:\n" + read(procs));
+                JsonNode done = prometheus.query("kbench_worker_run_state{kbench_worker_run_state=\"ended\"} == 1");
+                assertEquals(2, done.size(), "both workers' runs ended normally: " + done);
+            }
+        }
+    }
+
+    private static double value(JsonNode vector) {
+        assertEquals(1, vector.size(), vector.toString());
+        return vector.get(0).get("value").get(1).asDouble();
+    }
+
+    private static String raw(Prometheus prometheus, String query) {
+        try {
+            return prometheus.query(query).toString();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    private static String read(KbenchProcesses procs) {
+        try {
+            return procs.output("coordinator") + procs.errors("coordinator");
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+}

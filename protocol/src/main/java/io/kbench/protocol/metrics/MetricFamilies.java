@@ -1,0 +1,184 @@
+package io.kbench.protocol.metrics;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.protocol.Metric;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Quantile;
+import io.prometheus.metrics.model.snapshots.Quantiles;
+import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
+import io.prometheus.metrics.model.snapshots.Unit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One scrape of kbench's metrics, built with the Prometheus client's data model and written by its text
+ * formats (Prometheus 0.0.4 or OpenMetrics, by the scraper's {@code Accept} header): names, escaping and
+ * content types are the library's, not hand-written. Names follow Prometheus conventions: counters end in
+ * {@code _total} (the writer appends it), times are in seconds, sizes in bytes. Every data point carries the
+ * labels given at construction (run id, workload, worker).
+ *
+ * <p>Latency metrics are summaries: the quantiles are those of the last completed reporting interval (exact,
+ * from its HdrHistogram — NaN when it had no sample), {@code _count} and {@code _sum} run totals.
+ */
+public final class MetricFamilies {
+    /** The quantiles every latency summary exports; 1 is the interval's maximum. */
+    public static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.99, 0.999, 0.9999, 1.0};
+
+    private static final OpenMetricsTextFormatWriter OPEN_METRICS = OpenMetricsTextFormatWriter.create();
+    /** Timestamps in ms, as the format requires: the library's default writes seconds (client_java #1277). */
+    private static final PrometheusTextFormatWriter PROMETHEUS_TEXT = PrometheusTextFormatWriter.builder()
+            .setTimestampsInMs(true).build();
+
+    private final Labels labels;
+    private final List<MetricSnapshot> families = new ArrayList<>();
+    private long timestampMillis;
+
+    /** @param labelNamesAndValues name, value, name, value… on every data point */
+    public MetricFamilies(String... labelNamesAndValues) {
+        this.labels = Labels.of(labelNamesAndValues);
+    }
+
+    /**
+     * Stamps the data points added from now on with {@code millis} (epoch ms; 0: no stamp, the scrape's
+     * time). Figures measured over reporting intervals carry the end of the last interval: Prometheus then
+     * computes {@code rate()} over the measurement's own time base, exact instead of aliased against the
+     * scrape interval.
+     */
+    public MetricFamilies measuredAt(long millis) {
+        this.timestampMillis = Math.max(0, millis);
+        return this;
+    }
+
+    private <T extends io.prometheus.metrics.model.snapshots.DataPointSnapshot.Builder<T>> T stamp(T point) {
+        return timestampMillis > 0 ? point.scrapeTimestampMillis(timestampMillis) : point;
+    }
+
+    /** A counter; {@code name} without {@code _total}. */
+    public MetricFamilies counter(String name, String help, Unit unit, double value) {
+        families.add(CounterSnapshot.builder().name(name).help(help).unit(unit)
+                .dataPoint(stamp(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value)).build())
+                .build());
+        return this;
+    }
+
+    /** A counter without a unit. */
+    public MetricFamilies counter(String name, String help, double value) {
+        return counter(name, help, null, value);
+    }
+
+    /** A gauge. */
+    public MetricFamilies gauge(String name, String help, Unit unit, double value) {
+        families.add(GaugeSnapshot.builder().name(name).help(help).unit(unit)
+                .dataPoint(stamp(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value)).build())
+                .build());
+        return this;
+    }
+
+    /** A gauge with one data point per value of {@code label} (no data point at all when the map is empty). */
+    public MetricFamilies gauges(String name, String help, Unit unit, String label, Map<String, Double> values) {
+        if (values.isEmpty()) {
+            return this;
+        }
+        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help).unit(unit);
+        values.forEach((k, v) -> b.dataPoint(stamp(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                .labels(labels.add(label, k)).value(v)).build()));
+        families.add(b.build());
+        return this;
+    }
+
+    /**
+     * A latency summary.
+     *
+     * @param quantileSeconds the value at each of {@link #QUANTILES}, seconds (NaN: no sample)
+     * @param count           samples in all
+     * @param sumSeconds      their sum
+     */
+    public MetricFamilies summary(String name, String help, double[] quantileSeconds, long count, double sumSeconds) {
+        if (quantileSeconds.length != QUANTILES.length) {
+            throw new IllegalArgumentException("one value per quantile: " + QUANTILES.length);
+        }
+        List<Quantile> qs = new ArrayList<>();
+        for (int i = 0; i < QUANTILES.length; i++) {
+            qs.add(new Quantile(QUANTILES[i], quantileSeconds[i]));
+        }
+        families.add(SummarySnapshot.builder().name(name).help(help).unit(Unit.SECONDS)
+                .dataPoint(stamp(SummarySnapshot.SummaryDataPointSnapshot.builder().labels(labels)
+                        .quantiles(Quantiles.of(qs)).count(count)).sum(sumSeconds).build())
+                .build());
+        return this;
+    }
+
+    /** A state set: one series per state, 1 for {@code current}, 0 for the others. */
+    public MetricFamilies state(String name, String help, List<String> states, String current) {
+        StateSetSnapshot.StateSetDataPointSnapshot.Builder p = StateSetSnapshot.StateSetDataPointSnapshot.builder()
+                .labels(labels);
+        states.forEach(s -> p.state(s, s.equals(current)));
+        families.add(StateSetSnapshot.builder().name(name).help(help).dataPoint(p.build()).build());
+        return this;
+    }
+
+    /** Everything added so far. */
+    public MetricSnapshots snapshots() {
+        return new MetricSnapshots(families);
+    }
+
+    /** The scrape body in the format {@code accept} asks for (Prometheus text when it names none we write). */
+    public Scrape write(String accept) {
+        ExpositionFormatWriter writer = accept != null && OPEN_METRICS.accepts(accept) ? OPEN_METRICS : PROMETHEUS_TEXT;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try {
+            writer.write(out, snapshots());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Scrape(writer.getContentType(), out.toByteArray());
+    }
+
+    /** A written scrape: its content type and body. */
+    public record Scrape(String contentType, byte[] body) { }
+
+    /** The base name of a latency metric ({@code kbench_}/{@code kbench_worker_} prefixed by the caller). */
+    public static String name(Metric m) {
+        return switch (m) {
+            case PUBLISH_LATENCY -> "publish_latency_seconds";
+            case PUBLISH_RESPONSE -> "publish_response_time_seconds";
+            case PUBLISH_DELAY -> "publish_delay_seconds";
+            case END_TO_END -> "end_to_end_latency_seconds";
+            case TRANSACTION_COMMIT -> "transaction_commit_seconds";
+        };
+    }
+
+    /** What a latency metric measures, for its HELP line. */
+    public static String help(Metric m) {
+        return switch (m) {
+            case PUBLISH_LATENCY -> "send() called to broker acknowledgement";
+            case PUBLISH_RESPONSE -> "intended send time to broker acknowledgement (free of coordinated omission)";
+            case PUBLISH_DELAY -> "intended send time to send() called (the load generator's lateness)";
+            case END_TO_END -> "intended send time to consumer receipt, coordinator time at both ends";
+            case TRANSACTION_COMMIT -> "duration of a transaction commit";
+        } + "; quantiles of the last reporting interval, count and sum since the run started";
+    }
+
+    /** The values at {@link #QUANTILES} of a microsecond histogram, in seconds (NaN for an empty one). */
+    public static double[] quantileSeconds(Histogram h) {
+        double[] out = new double[QUANTILES.length];
+        for (int i = 0; i < QUANTILES.length; i++) {
+            out[i] = h.getTotalCount() == 0 ? Double.NaN
+                    : (QUANTILES[i] >= 1.0 ? h.getMaxValue() : h.getValueAtPercentile(QUANTILES[i] * 100)) / 1e6;
+        }
+        return out;
+    }
+}

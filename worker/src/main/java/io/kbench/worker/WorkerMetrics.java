@@ -1,0 +1,148 @@
+package io.kbench.worker;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import io.kbench.protocol.metrics.MetricFamilies;
+import io.prometheus.metrics.model.snapshots.Unit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The worker's own {@code /metrics} ({@code kbench worker --metrics-port}): what this worker measured in its
+ * current (or last) run. Counters are the run's live totals, read at the scrape (they start again at the
+ * next run, whose {@code run_id} label differs); lag and latency summaries come from the snapshots it
+ * streams to the coordinator: the exact quantiles of the last interval, the run's count and sum. Every series is labelled with the run id, the
+ * workload and this worker's id. Cluster-wide figures are the coordinator's {@code /metrics}. Thread-safe.
+ */
+public final class WorkerMetrics implements RunObserver {
+    /** The run states, in order; {@code kbench_worker_run_state} has one series each. */
+    static final List<String> STATES = List.of("idle", "prepared", "running", "ended", "aborted");
+
+    private final String workerId;
+    private String runId = "";
+    private String workload = "";
+    private String state = "idle";
+    private int producers;
+    private int consumers;
+    private long targetRate = -1;
+    private long clockOffsetMicros;
+    private long snapshots;
+    private Supplier<Counters> live = () -> Counters.ZERO;
+    private long consumerLag = -1;
+    private final EnumMap<Metric, Histogram> last = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
+
+    public WorkerMetrics(String workerId) {
+        this.workerId = workerId;
+    }
+
+    @Override
+    public synchronized void prepared(RunSpec spec, Supplier<Counters> liveCounters) {
+        runId = spec.runId();
+        workload = spec.workload();
+        state = "prepared";
+        producers = spec.producers().size();
+        consumers = spec.consumers().size();
+        long rate = 0;
+        for (RunSpec.Producer p : spec.producers()) {
+            rate = p.ratePerSecond() < 0 || rate < 0 ? -1 : rate + p.ratePerSecond();
+        }
+        targetRate = rate;
+        clockOffsetMicros = spec.clockOffsetMicros();
+        snapshots = 0;
+        live = liveCounters;
+        consumerLag = -1;
+        last.clear();
+        counts.clear();
+        sumsSeconds.clear();
+    }
+
+    @Override
+    public synchronized void started(RunSpec spec) {
+        if (spec.runId().equals(runId)) {
+            state = "running";
+        }
+    }
+
+    @Override
+    public void snapshot(RunSpec spec, IntervalSnapshot s) {
+        EnumMap<Metric, Histogram> decoded = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            byte[] b = s.histogram(m);
+            decoded.put(m, b.length == 0 ? LatencyHistograms.create() : LatencyHistograms.decode(b));
+        }
+        synchronized (this) {
+            if (!spec.runId().equals(runId)) {
+                return;
+            }
+            snapshots++;
+            consumerLag = s.consumerLag();
+            decoded.forEach((m, h) -> {
+                last.put(m, h);
+                counts.merge(m, h.getTotalCount(), Long::sum);
+                sumsSeconds.merge(m, h.getTotalCount() == 0 ? 0.0 : h.getMean() * h.getTotalCount() / 1e6, Double::sum);
+            });
+        }
+    }
+
+    @Override
+    public synchronized void clockOffset(RunSpec spec, long offsetMicros) {
+        if (spec.runId().equals(runId)) {
+            clockOffsetMicros = offsetMicros;
+        }
+    }
+
+    @Override
+    public synchronized void ended(RunSpec spec, String abortReason) {
+        if (spec.runId().equals(runId)) {
+            state = abortReason == null ? "ended" : "aborted";
+        }
+    }
+
+    /** The scrape. */
+    public synchronized MetricFamilies families() {
+        MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload, "worker", workerId);
+        f.state("kbench_worker_run_state", "this worker's run state (1 for the current one)", STATES, state);
+        f.gauge("kbench_worker_producers", "producers this worker runs", null, producers);
+        f.gauge("kbench_worker_consumers", "consumers this worker runs", null, consumers);
+        if (targetRate > 0) {
+            f.gauge("kbench_worker_target_messages_per_second", "this worker's share of the target publish rate",
+                    null, targetRate);
+        }
+        f.gauge("kbench_worker_clock_offset_seconds", "this worker's clock minus the coordinator's, as the "
+                + "coordinator last estimated it", Unit.SECONDS, clockOffsetMicros / 1e6);
+        // live counters, read now: Prometheus's rate() over them is smooth whatever its scrape interval
+        Counters totals = live.get();
+        f.counter("kbench_worker_messages_sent", "messages handed to this worker's producers", totals.sent());
+        f.counter("kbench_worker_messages_acked", "messages acknowledged by the brokers", totals.acked());
+        f.counter("kbench_worker_messages_failed", "messages that failed to send or were not acknowledged",
+                totals.failed());
+        f.counter("kbench_worker_messages_received", "messages received by this worker's consumers",
+                totals.received());
+        f.counter("kbench_worker_acked_bytes", "value bytes acknowledged by the brokers", Unit.BYTES,
+                totals.ackedBytes());
+        f.counter("kbench_worker_received_bytes", "value bytes received by this worker's consumers", Unit.BYTES,
+                totals.receivedBytes());
+        f.counter("kbench_worker_snapshots", "reporting intervals this worker measured in the run", snapshots);
+        if (snapshots == 0) {
+            return f; // the interval figures appear with the first snapshot
+        }
+        if (consumerLag >= 0) {
+            f.gauge("kbench_worker_consumer_lag_messages", "this worker's consumers' lag at the last interval's end",
+                    null, consumerLag);
+        }
+        for (Metric m : Metric.values()) {
+            Histogram h = last.get(m);
+            f.summary("kbench_worker_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", this worker",
+                    MetricFamilies.quantileSeconds(h == null ? LatencyHistograms.create() : h),
+                    counts.getOrDefault(m, 0L), sumsSeconds.getOrDefault(m, 0.0));
+        }
+        return f;
+    }
+}

@@ -1,0 +1,107 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.driver.DriverConfig;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class WorkerMetricsTest {
+    private static RunSpec spec(String runId, long... rates) {
+        List<RunSpec.Producer> producers = new java.util.ArrayList<>();
+        for (int i = 0; i < rates.length; i++) {
+            producers.add(new RunSpec.Producer(i, "t", rates[i], 0));
+        }
+        return new RunSpec(runId, "coord:1", "wl", 2_000, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
+                Map.of()), List.of(), producers, List.of(new RunSpec.Consumer(0, "t", "g")), 100, 1_000_000, List.of(),
+                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, false, "d");
+    }
+
+    private static IntervalSnapshot snapshot(long seq, long sent, long... latencyMicros) {
+        Histogram h = LatencyHistograms.create();
+        for (long v : latencyMicros) {
+            h.recordValue(v);
+        }
+        byte[] none = new byte[0];
+        return new IntervalSnapshot("w1", seq, seq * 1_000_000, (seq + 1) * 1_000_000,
+                new Counters(sent, h.getTotalCount(), 1, sent * 100, sent, sent * 100, 0, 0),
+                IntervalSnapshot.histograms(LatencyHistograms.encode(h), none, none, none, none), false, 0, 0, false,
+                "", 3, io.kbench.protocol.ClientMetricsSample.NONE, io.kbench.protocol.ClientMetricsSample.NONE);
+    }
+
+    private static String scrape(WorkerMetrics m) {
+        return new String(m.families().write("text/plain").body(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldExportTheWorkersOwnRunTotalsStateAndLastIntervalLabelledWithRunWorkloadAndWorker() {
+        WorkerMetrics m = new WorkerMetrics("w1");
+        assertTrue(scrape(m).contains("kbench_worker_run_state=\"idle\"} 1"), "before any run: idle");
+        RunSpec spec = spec("r1", 300, 200);
+        java.util.concurrent.atomic.AtomicReference<Counters> live = new java.util.concurrent.atomic.AtomicReference<>(
+                Counters.ZERO);
+        m.prepared(spec, live::get);
+        m.started(spec);
+        m.snapshot(spec, snapshot(0, 10, 1000, 2000));
+        m.snapshot(spec, snapshot(1, 5, 4000));
+        m.clockOffset(spec, 3_000);
+        live.set(new Counters(15, 3, 2, 300, 15, 1500, 0, 0));
+        String text = scrape(m);
+        String labels = "{run_id=\"r1\",worker=\"w1\",workload=\"wl\"}";
+        // counters read live at the scrape; no timestamps: Prometheus stamps them with the scrape's time
+        String at = "\n";
+        assertTrue(text.contains("kbench_worker_run_state{run_id=\"r1\",worker=\"w1\",workload=\"wl\","
+                + "kbench_worker_run_state=\"running\"} 1\n"), text);
+        assertTrue(text.contains("kbench_worker_messages_sent_total" + labels + " 15.0" + at), text);
+        assertTrue(text.contains("kbench_worker_messages_acked_total" + labels + " 3.0" + at), text);
+        assertTrue(text.contains("kbench_worker_messages_failed_total" + labels + " 2.0" + at), text);
+        assertTrue(text.contains("kbench_worker_received_bytes_total" + labels + " 1500.0" + at), text);
+        assertTrue(text.contains("kbench_worker_consumer_lag_messages" + labels + " 3.0" + at), text);
+        assertTrue(text.contains("kbench_worker_target_messages_per_second" + labels + " 500.0\n"), text);
+        assertTrue(text.contains("kbench_worker_producers" + labels + " 2.0\n"), text);
+        assertTrue(text.contains("kbench_worker_clock_offset_seconds" + labels + " 0.003\n"), text);
+        Histogram first = LatencyHistograms.create();
+        first.recordValue(1000);
+        first.recordValue(2000);
+        Histogram second = LatencyHistograms.create();
+        second.recordValue(4000);
+        assertTrue(text.contains("kbench_worker_publish_latency_seconds{run_id=\"r1\",worker=\"w1\",workload=\"wl\","
+                + "quantile=\"0.5\"} " + second.getValueAtPercentile(50) / 1e6 + at),
+                "the last interval's own quantiles: " + text);
+        assertTrue(text.contains("kbench_worker_publish_latency_seconds_count" + labels + " 3" + at), text);
+        double sum = (first.getMean() * 2) / 1e6 + second.getMean() / 1e6;
+        assertTrue(text.contains("kbench_worker_publish_latency_seconds_sum" + labels + " " + sum + at), text);
+
+        m.ended(spec, "lease expired");
+        assertTrue(scrape(m).contains("kbench_worker_run_state=\"aborted\"} 1"), scrape(m));
+    }
+
+    @Test
+    void shouldStartOverForTheNextRunAndIgnoreAStaleRunsEvents() {
+        WorkerMetrics m = new WorkerMetrics("w1");
+        RunSpec old = spec("r1", -1);
+        m.prepared(old, () -> new Counters(10, 10, 0, 1000, 0, 0, 0, 0));
+        m.snapshot(old, snapshot(0, 10, 1000));
+        RunSpec next = spec("r2", 100);
+        m.prepared(next, () -> Counters.ZERO);
+        m.ended(old, null);
+        m.snapshot(old, snapshot(1, 99, 1000));
+        String text = scrape(m);
+        assertTrue(text.contains("kbench_worker_messages_sent_total{run_id=\"r2\",worker=\"w1\",workload=\"wl\"} 0.0\n"),
+                "the next run's counters, from zero: " + text);
+        assertFalse(text.contains("kbench_worker_publish_latency_seconds"), "no snapshot of r2 yet: no summaries: " + text);
+        assertTrue(text.contains("kbench_worker_producers{run_id=\"r2\",worker=\"w1\",workload=\"wl\"} 1.0\n"), text);
+        assertTrue(text.contains("kbench_worker_run_state=\"prepared\"} 1"), text);
+        m.prepared(spec("r3", -1, 100), () -> Counters.ZERO);
+        assertFalse(scrape(m).contains("kbench_worker_target_messages_per_second"),
+                "an unthrottled producer: no target rate: " + scrape(m));
+    }
+}
