@@ -73,7 +73,9 @@ public final class Main {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"kbench " + Versions.kbench() + " (protocol " + Versions.PROTOCOL + ")"};
+            String commit = Versions.commit();
+            return new String[] {"kbench " + Versions.kbench() + " (" + (commit.isEmpty() ? "" : "commit " + commit + ", ")
+                    + "protocol " + Versions.PROTOCOL + ")"};
         }
     }
 }

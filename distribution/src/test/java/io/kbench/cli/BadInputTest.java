@@ -41,6 +41,10 @@ class BadInputTest {
         Path file = write("plain-file", "x");
         notADir = file.resolve("sub").toString();
         result = write("result.json", "{\"runId\": \"r1\", \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
+        write("redacted.json", "{\"runId\": \"r9\", \"workload\": {\"name\": \"w\", \"durationSeconds\": 5}, "
+                + "\"profile\": {\"name\": \"p\", \"common\": {\"sasl.jaas.config\": \"[redacted]\"}}}");
+        write("tampered.json", "{\"runId\": \"r8\", \"workload\": {\"name\": \"w\", \"durationSeconds\": -5}, "
+                + "\"profile\": {\"name\": \"p\"}}");
         write("merged.json", "{\"merged\": [], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
     }
 
@@ -107,6 +111,18 @@ class BadInputTest {
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 0"),
                 Arguments.of(List.of("worker", "--bind", "127.0.0.1", "--port", "7171", "--metrics-port", "7171"),
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 7171"),
+                Arguments.of(List.of("run"), "kbench: give a WORKLOAD file, or --repeat and a run's result.json"),
+                Arguments.of(List.of("run", "--repeat", "RESULT", w), "kbench: give a WORKLOAD file or --repeat, not both"),
+                Arguments.of(List.of("run", "--repeat", "MISSING"), "kbench: MISSING: file not found"),
+                Arguments.of(List.of("run", "--repeat", "RESULT"),
+                        "kbench: RESULT: not a kbench run result (no workload and profile objects to repeat)"),
+                Arguments.of(List.of("run", "--repeat", "MERGED"),
+                        "kbench: MERGED: a merged result has no single run to repeat; repeat one of the results it merged"),
+                Arguments.of(List.of("run", "--repeat", "REDACTED"), "kbench: REDACTED: the result redacted "
+                        + "common.sasl.jaas.config; give it again with --command-config FILE or --set KEY=VALUE (or the whole "
+                        + "profile with --driver)"),
+                Arguments.of(List.of("run", "--repeat", "TAMPERED"), "kbench: TAMPERED: its workload is not valid for this "
+                        + "kbench: r8.workload.yaml:2:18: durationSeconds is -5; allowed: 1 to 604800"),
                 Arguments.of(List.of("report", "MISSING"), "kbench: MISSING: file not found"),
                 Arguments.of(List.of("report", "RESULT", "RESULT"), "kbench: RESULT: given twice"),
                 Arguments.of(List.of("report", "RESULT"), "kbench: RESULT: summary.sent is missing"),
@@ -157,7 +173,8 @@ class BadInputTest {
     private static String resolve(String s) {
         return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
-                .replace("MISSING", at("missing.file")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
+                .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
+                .replace("TAMPERED", at("tampered.json")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));
     }
 }

@@ -42,6 +42,10 @@ class QuickstartIT {
                 .getSchema(Files.readString(root.resolve("docs/schema/result.schema.json")), InputFormat.JSON);
         List<Error> errors = schema.validate(Files.readString(dir.resolve("result.json")), InputFormat.JSON);
         assertEquals(List.of(), errors.stream().map(Error::toString).toList());
+        // provenance of a run on the embedded broker: `kbench run --repeat` starts one of the same size again
+        JsonNode cluster = r.get("provenance").get("cluster");
+        assertTrue(cluster.get("embedded").asBoolean() && cluster.get("embeddedBrokers").asInt() == 1, cluster.toString());
+        assertEquals(6, cluster.get("topics").get(r.get("topics").get(0).asText()).get("partitions").asInt());
 
         // its report.html, opened in a real browser: no script errors, every time chart has one point per interval
         Path report = dir.resolve("report.html");

@@ -34,6 +34,16 @@ public interface Driver extends AutoCloseable {
      */
     java.util.Map<String, Integer> describeTopics(List<String> topics, Duration timeout);
 
+    /**
+     * The cluster and {@code topics}, for the result's provenance. Never fails the run: what cannot be read
+     * (e.g. configs the credentials may not describe) is left out and said in {@link ClusterFacts#error()}.
+     *
+     * @return the facts, or null when this driver cannot describe its cluster
+     */
+    default ClusterFacts describeCluster(List<String> topics, Duration timeout) {
+        return null;
+    }
+
     /** Deletes the topics, ignoring ones that do not exist; best effort, bounded by {@code timeout}. */
     void deleteTopics(List<String> topics, Duration timeout);
 

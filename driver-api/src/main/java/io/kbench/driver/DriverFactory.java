@@ -10,6 +10,11 @@ public interface DriverFactory {
     /** The name a profile selects the driver by, e.g. {@code "kafka"}. */
     String name();
 
+    /** The client library and its version, e.g. {@code "kafka-clients 4.3.1"}, for results' provenance. */
+    default String version() {
+        return "";
+    }
+
     /**
      * Creates a driver for one run.
      *

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class LoadRun {
     private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
+    /** Bound on describing the cluster for provenance: a slow answer costs the run only this. */
+    private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REACH_TIMEOUT = Duration.ofSeconds(10);
     private static final long JOIN_MILLIS = 15_000;
     /** Producer-partition streams one consumer verifies at most (about 6 MB). */
@@ -44,6 +46,7 @@ final class LoadRun {
     private final RunClock clock;
     private final List<String> createdTopics;
     private final java.util.Map<String, Integer> topicPartitions;
+    private final io.kbench.driver.ClusterFacts cluster;
     private final ErrorSlot sendErrors = new ErrorSlot();
     private final ErrorSlot fatal = new ErrorSlot();
     private final List<ProducerLoop> producerLoops = new ArrayList<>();
@@ -65,7 +68,8 @@ final class LoadRun {
     private boolean ended;
 
     private LoadRun(String workerId, RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
-                    java.util.Map<String, Integer> topicPartitions) {
+                    java.util.Map<String, Integer> topicPartitions, io.kbench.driver.ClusterFacts cluster) {
+        this.cluster = cluster;
         this.spec = spec;
         this.driver = driver;
         this.clock = clock;
@@ -139,11 +143,22 @@ final class LoadRun {
             if (!spec.existingTopics().isEmpty()) {
                 partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
             }
+            io.kbench.driver.ClusterFacts cluster = partitions.isEmpty() ? null : describe(driver, partitions.keySet());
             return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
-                    created, partitions);
+                    created, partitions, cluster);
         } catch (RuntimeException e) {
             driver.close();
             throw e;
+        }
+    }
+
+    /** The cluster for the result's provenance; what cannot be read is said, never fatal. */
+    private static io.kbench.driver.ClusterFacts describe(Driver driver, java.util.Collection<String> topics) {
+        try {
+            return driver.describeCluster(List.copyOf(topics), DESCRIBE_TIMEOUT);
+        } catch (RuntimeException e) {
+            return new io.kbench.driver.ClusterFacts("", java.util.Map.of(), List.of(), java.util.Map.of(),
+                    ErrorSlot.describe(e));
         }
     }
 
@@ -175,7 +190,7 @@ final class LoadRun {
                 throw new IllegalStateException(f);
             }
         }
-        return new PrepareStatus(ready, cs, topicPartitions);
+        return new PrepareStatus(ready, cs, topicPartitions, cluster);
     }
 
     /** Starts producers and the snapshot stream. Times are coordinator time. */

@@ -254,6 +254,15 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
+    /** The drivers this worker can load: name to client library and version. */
+    public static java.util.Map<String, String> drivers() {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        for (DriverFactory f : ServiceLoader.load(DriverFactory.class)) {
+            out.put(f.name(), f.version());
+        }
+        return out;
+    }
+
     static DriverFactory driver(String name) {
         for (DriverFactory f : ServiceLoader.load(DriverFactory.class)) {
             if (f.name().equals(name)) {

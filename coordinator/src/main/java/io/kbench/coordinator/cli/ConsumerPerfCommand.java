@@ -23,6 +23,9 @@ import picocli.CommandLine.Option;
             "",
             "A new consumer group reads an existing topic from the beginning. Prints the Kafka tool's header and row on stdout (rebalance.time.ms: from preparing until all partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json. The run ends once --num-records were read, or after 10 s without progress."})
 public final class ConsumerPerfCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     private final LocalEnvironment local;
 
     @Option(names = "--bootstrap-server", required = true, description = "The Kafka cluster.")
@@ -126,7 +129,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
                 Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of());
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                new RunController.Options(output, true, 1_000_000L),
+                new RunController.Options(output, true, 1_000_000L, spec == null ? List.of() : Provenances.commandLine(spec)),
                 new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat));
     }
 }

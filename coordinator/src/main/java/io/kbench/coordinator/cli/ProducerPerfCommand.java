@@ -24,6 +24,9 @@ import picocli.CommandLine.Option;
             "",
             "Prints the Kafka tool's window and total lines on stdout; kbench's own lines and the response time (intended send -> ack) go to stderr, and result.json is written too. Values of --record-size are random bytes (the Kafka tool uses random letters, which compress better). Without --bootstrap-server and --workers, an embedded broker and an in-process worker are used."})
 public final class ProducerPerfCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     private final LocalEnvironment local;
 
     @Option(names = "--topic", required = true, description = "Produce records to this topic.")
@@ -150,7 +153,8 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of()); // no verification headers: as the Kafka tool sends
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                new RunController.Options(output, true, reportingIntervalMs * 1000L),
+                new RunController.Options(output, true, reportingIntervalMs * 1000L,
+                        spec == null ? List.of() : Provenances.commandLine(spec)),
                 new ProducerPerfReporter(System.out, System.err));
     }
 }

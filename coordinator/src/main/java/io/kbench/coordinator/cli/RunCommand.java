@@ -40,8 +40,13 @@ import picocli.CommandLine.Parameters;
 public final class RunCommand implements Callable<Integer> {
     private final LocalEnvironment local;
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "Workload file (YAML), e.g. workloads/quickstart.yaml")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
+            description = "Workload file (YAML), e.g. workloads/quickstart.yaml (or --repeat instead).")
     Path workloadFile;
+
+    @Option(names = "--repeat", paramLabel = "RESULT.json",
+            description = "Run again what a result recorded: its resolved workload and profile (secrets excepted: give them again with --command-config or --set), its reporting interval, and its cluster (an embedded one of the same size is started again). Flags given now apply on top: --bootstrap-servers, --set, --workers, --driver (replaces the recorded profile).")
+    Path repeat;
 
     @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT",
             description = "Workers to run on, comma-separated (each started with 'kbench worker').")
@@ -109,16 +114,42 @@ public final class RunCommand implements Callable<Integer> {
             description = "Kafka consumer .properties file, applied over the profile's consumer map.")
     Path consumerConfig;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     public RunCommand(LocalEnvironment local) {
         this.local = local;
     }
 
     @Override
     public Integer call() {
-        Sweep sweep = Sweep.load(workloadFile);
+        if ((workloadFile == null) == (repeat == null)) {
+            throw new UserException(repeat == null ? "give a WORKLOAD file, or --repeat and a run's result.json"
+                    : "give a WORKLOAD file or --repeat, not both");
+        }
+        Repeat.Inputs again = repeat == null ? null : Repeat.load(repeat);
+        Sweep sweep = again != null ? again.workload() : Sweep.load(workloadFile);
+        Path source = again != null ? again.file() : workloadFile;
         Workload workload = sweep.base();
-        Profile profile = driverFile == null ? Profile.defaults() : Profile.load(driverFile);
+        Profile profile = driverFile != null ? Profile.load(driverFile) : again != null ? again.profile() : Profile.defaults();
         profile = overrides().applyTo(profile);
+        if (again != null) {
+            List<String> secret = Repeat.redacted(profile);
+            if (!secret.isEmpty()) {
+                throw new UserException(again.file() + ": the result redacted " + String.join(", ", secret)
+                        + "; give " + (secret.size() == 1 ? "it" : "them") + " again with --command-config FILE or --set KEY=VALUE"
+                        + " (or the whole profile with --driver)");
+            }
+            if (again.intervalSeconds() > 0 && !matched("--interval")) {
+                intervalSeconds = again.intervalSeconds();
+            }
+            if (again.embeddedBrokers() > 0 && !matched("--brokers")) {
+                brokers = again.embeddedBrokers();
+            }
+            human().println("repeating run " + again.runId() + " of " + again.file() + ": workload " + workload.name()
+                    + ", profile " + profile.name() + (profile.bootstrapServers() != null && bootstrapServers == null
+                    ? ", cluster " + profile.bootstrapServers() : "") + ", interval " + intervalSeconds + " s");
+        }
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
@@ -132,7 +163,7 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 profile.with(p.profileOverrides());
             } catch (IllegalArgumentException e) {
-                throw new UserException(workloadFile + ": matrix: " + e.getMessage());
+                throw new UserException(source + ": matrix: " + e.getMessage());
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
@@ -196,7 +227,18 @@ public final class RunCommand implements Callable<Integer> {
 
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
         return session.run(session.controller(workload, profile,
-                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L), reporter));
+                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine()), reporter));
+    }
+
+    /** True when the option was given on the command line (not its default). */
+    private boolean matched(String option) {
+        return spec != null && spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    /** The arguments kbench was started with, for the result's provenance. */
+    private List<String> commandLine() {
+        return spec == null ? List.of() : Provenances.commandLine(spec);
     }
 
     /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */

@@ -235,7 +235,7 @@ public final class DashboardState implements RunReporter {
         long start = Math.min(measureStartMicros, end);
         Summary s = Summary.of(merged, start, Math.max(start, end), saturationMicros, none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
-                start / 1000, end / 1000, saturationMicros, workload, Map.of(), List.of(), List.of(), List.of(),
+                start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
                 List.of(), List.copyOf(intervals), ResultDocument.summary(s, null, null), null, List.of());
     }
 

@@ -44,13 +44,15 @@ public final class ResultDocument {
      * @param issues  problems seen (missing snapshots, incomplete drain), possibly empty
      * @param lostWorkers workers whose connection broke during the run, possibly empty
      * @param faults  the faults injected into the local cluster, and when
+     * @param provenance the build, command line, hosts and cluster, or null
      */
     public static ResultFile.Run build(String runId, String status, String error, Instant startedAt,
                                        Workload workload, Profile profile, List<ResultFile.Worker> workers,
                                        List<String> topics, long runStartMicros, long measureStartMicros,
                                        long measureEndMicros, List<MergedInterval> intervals, Summary summary,
                                        CatchUp catchUp, long rebalanceMicros, List<String> issues,
-                                       List<ResultFile.LostWorker> lostWorkers, FaultTimeline faults) {
+                                       List<ResultFile.LostWorker> lostWorkers, FaultTimeline faults,
+                                       ResultFile.Provenance provenance) {
         List<ResultFile.Fault> injected = new ArrayList<>();
         for (FaultTimeline.Event e : faults.events()) {
             injected.add(new ResultFile.Fault(e.fault().action().name(), e.fault().broker(), e.fault().atSeconds(),
@@ -63,7 +65,7 @@ public final class ResultDocument {
         }
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, Versions.kbench(), runId, status, error,
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
-                workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), topics,
+                workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp),
                 encoded(summary.histograms()), issues);
     }

@@ -21,9 +21,10 @@ import io.kbench.coordinator.merge.LatencyStats;
 public final class ResultFile {
     /**
      * Version of this layout: 1 was written before the field existed (kbench merge reads it as 1), 2 adds
-     * {@code schemaVersion} itself. Raise it when a key changes meaning or goes away.
+     * {@code schemaVersion} itself, 3 adds {@code provenance}. Raise it when a key is added, changes meaning
+     * or goes away.
      */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     private ResultFile() { }
 
@@ -33,10 +34,47 @@ public final class ResultFile {
                       @JsonProperty(required = true) String status,
                       String error, String startedAt, long startMillis, long measureStartMillis,
                       long measureEndMillis, long saturationThresholdMicros, JsonNode workload,
-                      Map<String, Object> profile, List<String> topics, List<Worker> workers,
+                      Map<String, Object> profile, Provenance provenance, List<String> topics, List<Worker> workers,
                       List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
                       @JsonProperty(required = true) Summary summary,
                       @JsonProperty(required = true) Map<String, String> histograms, List<String> issues) {
+    }
+
+    /**
+     * Where a run's figures came from: the kbench build, the exact command line, the coordinator's and every
+     * worker's host and JVM, and the cluster as the driver described it. Null in results written before
+     * schema version 3 (and in a live dashboard's partial result).
+     *
+     * @param commandLine the arguments kbench was started with, after {@code kbench}
+     */
+    public record Provenance(String kbenchVersion, String kbenchCommit, List<String> commandLine, Host coordinator,
+                             List<WorkerHost> workers, Cluster cluster) {
+    }
+
+    /** A host and its JVM; {@code memoryBytes} 0 when the JVM could not tell. */
+    public record Host(String hostName, int cores, long memoryBytes, String os, String jvm, long maxHeapBytes) {
+    }
+
+    /** A worker's build and host; {@code drivers}: the drivers it can load, by name, with their client library. */
+    public record WorkerHost(String id, String kbenchVersion, String kbenchCommit, Map<String, String> drivers,
+                             Host host) {
+    }
+
+    /**
+     * The cluster: whether kbench started it (embedded, with that many brokers), and what the driver read:
+     * cluster id, finalized feature levels ({@code metadata.version} names the brokers' release), brokers and
+     * the run's topics with their configs; {@code error} says what could not be read (null when nothing).
+     */
+    public record Cluster(boolean embedded, int embeddedBrokers, String clusterId, Map<String, Integer> features,
+                          List<Broker> brokers, Map<String, Topic> topics, String error) {
+    }
+
+    /** One broker: id, endpoint, rack (empty when none), and its benchmark-relevant and explicitly set configs. */
+    public record Broker(int id, String endpoint, String rack, Map<String, String> configs) {
+    }
+
+    /** One topic: partitions, replication factor, and its benchmark-relevant and explicitly set configs. */
+    public record Topic(int partitions, int replicationFactor, Map<String, String> configs) {
     }
 
     /** Several runs combined by {@code kbench merge}. */

@@ -64,13 +64,27 @@ public final class WorkerClient implements AutoCloseable {
      * to the coordinator's own for an in-process worker).
      */
     public record Identity(String id, String version, String host, int cores, String busyRunId,
-                           String busyCoordinator, String clockId) { }
+                           String busyCoordinator, String clockId, io.kbench.protocol.HostFacts hostFacts,
+                           Map<String, String> drivers, String commit) {
+        /** An identity without host facts, drivers or commit (as an older worker answers). */
+        public Identity(String id, String version, String host, int cores, String busyRunId, String busyCoordinator,
+                        String clockId) {
+            this(id, version, host, cores, busyRunId, busyCoordinator, clockId, null, Map.of(), "");
+        }
+    }
 
     /**
      * Readiness of a worker's share: every local consumer's group and partition count, and the partition
-     * counts of the topics it created or checked.
+     * counts of the topics it created or checked, and (from that worker only, else null) the cluster as its
+     * driver described it.
      */
-    public record Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions) { }
+    public record Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions,
+                            io.kbench.coordinator.report.ResultFile.Cluster cluster) {
+        /** Readiness without cluster facts. */
+        public Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions) {
+            this(ready, consumers, topicPartitions, null);
+        }
+    }
 
     /** One consumer's assignment state; {@code joinMicros} from building it to its first assignment. */
     public record ConsumerReadiness(int index, String group, int assignedPartitions, boolean joined, long joinMicros) { }

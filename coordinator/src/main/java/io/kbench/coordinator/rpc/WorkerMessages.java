@@ -33,8 +33,14 @@ public final class WorkerMessages {
     private WorkerMessages() { }
 
     public static WorkerClient.Identity identity(IdentifyResponse r) {
+        io.kbench.protocol.HostFacts host = null;
+        if (r.hasHostFacts()) {
+            io.kbench.protocol.rpc.HostFacts h = r.getHostFacts();
+            host = new io.kbench.protocol.HostFacts(h.getHostName(), h.getCores(), h.getMemoryBytes(), h.getOs(),
+                    h.getJvm(), h.getMaxHeapBytes());
+        }
         return new WorkerClient.Identity(r.getWorkerId(), r.getVersion(), r.getHost(), r.getCores(), r.getBusyRunId(),
-                r.getBusyCoordinator(), r.getClockId());
+                r.getBusyCoordinator(), r.getClockId(), host, new java.util.TreeMap<>(r.getDriversMap()), r.getCommit());
     }
 
     public static PrepareRequest prepareRequest(WorkerClient.Share share) {
@@ -104,7 +110,22 @@ public final class WorkerMessages {
             cs.add(new WorkerClient.ConsumerReadiness(c.getConsumerIndex(), c.getGroup(), c.getAssignedPartitions(),
                     c.getJoined(), c.getJoinMicros()));
         }
-        return new WorkerClient.Readiness(r.getReady(), cs, r.getTopicPartitionsMap());
+        return new WorkerClient.Readiness(r.getReady(), cs, r.getTopicPartitionsMap(),
+                r.hasCluster() ? cluster(r.getCluster()) : null);
+    }
+
+    /** The cluster facts a worker sent; whether kbench started the cluster is not the worker's to say. */
+    static io.kbench.coordinator.report.ResultFile.Cluster cluster(io.kbench.protocol.rpc.ClusterFacts c) {
+        List<io.kbench.coordinator.report.ResultFile.Broker> brokers = new ArrayList<>();
+        for (io.kbench.protocol.rpc.BrokerFacts b : c.getBrokersList()) {
+            brokers.add(new io.kbench.coordinator.report.ResultFile.Broker(b.getId(), b.getEndpoint(), b.getRack(),
+                    new java.util.TreeMap<>(b.getConfigsMap())));
+        }
+        java.util.Map<String, io.kbench.coordinator.report.ResultFile.Topic> topics = new java.util.TreeMap<>();
+        c.getTopicsMap().forEach((name, t) -> topics.put(name, new io.kbench.coordinator.report.ResultFile.Topic(
+                t.getPartitions(), t.getReplicationFactor(), new java.util.TreeMap<>(t.getConfigsMap()))));
+        return new io.kbench.coordinator.report.ResultFile.Cluster(false, 0, c.getClusterId(),
+                new java.util.TreeMap<>(c.getFeaturesMap()), brokers, topics, c.getError().isEmpty() ? null : c.getError());
     }
 
     public static IntervalSnapshot snapshot(Snapshot s) {

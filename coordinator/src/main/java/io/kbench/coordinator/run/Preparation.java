@@ -29,10 +29,19 @@ final class Preparation {
     private final long intervalMicros;
     private final CoordinatorClock clock;
     private final Supplier<String> failure;
+    private final java.util.function.Consumer<String> note;
+    private io.kbench.coordinator.report.ResultFile.Cluster cluster;
 
     /** @param failure the run's failure so far (Ctrl-C during prepare), or null */
     Preparation(Workload workload, Profile profile, long intervalMicros, CoordinatorClock clock,
                 Supplier<String> failure) {
+        this(workload, profile, intervalMicros, clock, failure, line -> { });
+    }
+
+    /** @param note where progress lines go (topics ready, clients built, consumers joining) */
+    Preparation(Workload workload, Profile profile, long intervalMicros, CoordinatorClock clock,
+                Supplier<String> failure, java.util.function.Consumer<String> note) {
+        this.note = note;
         this.workload = workload;
         this.profile = profile;
         this.intervalMicros = intervalMicros;
@@ -46,7 +55,14 @@ final class Preparation {
      */
     long prepare(Workers workers, Plan plan, List<Long> offsets) {
         List<WorkerClient.Share> shares = shares(plan, offsets, workers.size());
-        Map<String, Integer> topicPartitions = Workers.setup(() -> workers.get(0).prepare(shares.get(0))).topicPartitions();
+        long started = clock.micros();
+        WorkerClient.Readiness first = Workers.setup(() -> workers.get(0).prepare(shares.get(0)));
+        cluster = first.cluster();
+        Map<String, Integer> topicPartitions = first.topicPartitions();
+        int partitions = topicPartitions.values().stream().mapToInt(Integer::intValue).sum();
+        note.accept(String.format("prepare: %d topic(s) %s (%,d partitions); worker 1/%d's clients built (%s)",
+                topicPartitions.size(), workload.existingTopics() ? "found" : "ready", partitions, workers.size(),
+                seconds(clock.micros() - started)));
         List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
         for (int i = 1; i < workers.size(); i++) {
             int w = i;
@@ -55,7 +71,25 @@ final class Preparation {
         for (CompletableFuture<WorkerClient.Readiness> f : rest) {
             Workers.setup(() -> Workers.join(f));
         }
-        return awaitAssignments(workers, plan.runId(), groupPartitions(plan, topicPartitions));
+        Map<String, Integer> groups = groupPartitions(plan, topicPartitions);
+        if (workers.size() > 1) {
+            note.accept(String.format("prepare: clients built on all %d workers (%s)", workers.size(),
+                    seconds(clock.micros() - started)));
+        }
+        long rebalance = awaitAssignments(workers, plan.runId(), groups, started);
+        note.accept(String.format("prepare: ready in %s%s", seconds(clock.micros() - started), groups.isEmpty() ? ""
+                : String.format(" (%d consumer group(s) own their %,d partitions; slowest consumer assigned after %s)",
+                        groups.size(), groups.values().stream().mapToInt(Integer::intValue).sum(), seconds(rebalance))));
+        return rebalance;
+    }
+
+    private static String seconds(long micros) {
+        return String.format("%.1f s", micros / 1e6);
+    }
+
+    /** The cluster as the worker that created or checked the topics described it; null before or without. */
+    io.kbench.coordinator.report.ResultFile.Cluster cluster() {
+        return cluster;
     }
 
     private List<WorkerClient.Share> shares(Plan plan, List<Long> offsets, int workers) {
@@ -83,20 +117,35 @@ final class Preparation {
         return groups;
     }
 
-    private long awaitAssignments(Workers workers, String runId, Map<String, Integer> groupPartitions) {
+    private long awaitAssignments(Workers workers, String runId, Map<String, Integer> groupPartitions, long started) {
         long deadline = clock.micros() + READY_TIMEOUT.toNanos() / 1000;
         long rebalanceMicros = 0;
         int stableChecks = 0;
+        long lastNote = clock.micros();
+        String lastProgress = "";
+        int wanted = groupPartitions.values().stream().mapToInt(Integer::intValue).sum();
         while (true) {
             Map<String, Integer> assigned = new HashMap<>();
             boolean allJoined = true;
+            int consumers = 0;
+            int joined = 0;
             for (WorkerClient client : workers.all()) {
                 WorkerClient.Readiness r = Workers.setup(() -> client.prepareStatus(runId));
                 allJoined &= r.ready();
                 for (WorkerClient.ConsumerReadiness c : r.consumers()) {
                     assigned.merge(c.group(), c.assignedPartitions(), Integer::sum);
                     rebalanceMicros = Math.max(rebalanceMicros, c.joinMicros());
+                    consumers++;
+                    joined += c.joined() ? 1 : 0;
                 }
+            }
+            // a line when the picture changed, at most every 2 s: a slow group join is visible, not silent
+            String progress = String.format("prepare: consumers joined %d/%d, partitions assigned %,d/%,d", joined,
+                    consumers, assigned.values().stream().mapToInt(Integer::intValue).sum(), wanted);
+            if (consumers > 0 && !progress.equals(lastProgress) && clock.micros() - lastNote >= 2_000_000) {
+                note.accept(progress + " (" + seconds(clock.micros() - started) + ")");
+                lastNote = clock.micros();
+                lastProgress = progress;
             }
             boolean complete = allJoined && groupPartitions.entrySet().stream()
                     .allMatch(g -> assigned.getOrDefault(g.getKey(), 0).intValue() == g.getValue());

@@ -41,7 +41,8 @@ final class ResultAssembly {
     record Gathered(String runId, Instant startedAt, String error, Plan plan, List<WorkerClient.Identity> ids,
                     List<String> addresses, List<ClockEstimator.WorkerClock> clocks, RunWindow window,
                     IntervalMerger merger, List<MergedInterval> intervals, long rebalanceMicros, long releaseMicros,
-                    Map<Integer, String> lost, List<String> issues, FaultTimeline faults) { }
+                    Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
+                    ResultFile.Provenance provenance) { }
 
     private final Workload workload;
     private final Profile profile;
@@ -97,7 +98,7 @@ final class ResultAssembly {
         Path file = null;
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
-                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults());
+                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance());
         out.result(result);
         try {
             file = ResultDocument.write(dir, result);

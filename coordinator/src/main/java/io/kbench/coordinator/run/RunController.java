@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,11 +23,14 @@ import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
 import io.kbench.coordinator.report.OutputDirectory;
+import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.rpc.WorkerClient;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.HostFacts;
+import io.kbench.protocol.Versions;
 
 /**
  * Runs one workload across workers. {@link #run()} reads as its steps: connect and identify the workers,
@@ -64,7 +68,16 @@ public final class RunController {
      * @param keepTopics     leave the run's topics on the cluster
      * @param intervalMicros reporting interval
      */
-    public record Options(Path outputDir, boolean keepTopics, long intervalMicros) { }
+    public record Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine) {
+        public Options {
+            commandLine = List.copyOf(commandLine);
+        }
+
+        /** Options without a command line to record (tests, embedded uses). */
+        public Options(Path outputDir, boolean keepTopics, long intervalMicros) {
+            this(outputDir, keepTopics, intervalMicros, List.of());
+        }
+    }
 
     /**
      * How the run ended.
@@ -167,8 +180,12 @@ public final class RunController {
         List<ClockEstimator.WorkerClock> clocks = estimateClocks(workers, ids);
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros());
         announce(plan, workers.size());
-        long rebalanceMicros = prepare(workers, plan, clocks);
+        Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get,
+                out::info);
+        long rebalanceMicros = prepare(preparation, workers, plan, clocks);
+        ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
         RunWindow window = RunWindow.of(workload, clock.micros());
+        out.info(eta(window));
         FaultTimeline faults = new FaultTimeline();
         LiveRun live = start(workers, ids, clocks, plan, window, dir, faults);
         List<String> issues = new ArrayList<>();
@@ -182,7 +199,49 @@ public final class RunController {
         IntervalMerger merger = live.finish(issues);
         return new ResultAssembly(workload, profile, dir, out).assemble(new ResultAssembly.Gathered(runId, startedAt,
                 error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
-                live.releaseMicros(), live.lost(), issues, faults));
+                live.releaseMicros(), live.lost(), issues, faults, provenance));
+    }
+
+    /** When the run starts, measures and should end, in the coordinator's local time. */
+    private String eta(RunWindow window) {
+        java.time.format.DateTimeFormatter hms = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                .withZone(java.time.ZoneId.systemDefault());
+        java.util.function.LongFunction<String> at = micros -> hms.format(Instant.EPOCH.plus(micros, ChronoUnit.MICROS));
+        String zone = java.time.ZoneId.systemDefault().getDisplayName(java.time.format.TextStyle.SHORT, java.util.Locale.ROOT);
+        String start = "start " + at.apply(window.runStartMicros()) + " " + zone + (workload.warmupSeconds() > 0
+                ? ", measuring from " + at.apply(window.measureStartMicros()) : "");
+        if (workload.numRecords() <= 0) {
+            return start + ", producers stop " + at.apply(window.plannedEndMicros()) + "; done about "
+                    + at.apply(window.plannedEndMicros() + 1_000_000L) + " once the consumers have drained (at most "
+                    + EndCondition.DRAIN_MAX.toSeconds() + " s more)";
+        }
+        if (workload.producerRate() > 0) {
+            long eta = window.measureStartMicros() + workload.numRecords() * 1_000_000L / workload.producerRate();
+            return start + String.format(", %,d records at %,d msg/s: producers done about %s", workload.numRecords(),
+                    workload.producerRate(), at.apply(eta));
+        }
+        return start + String.format(", %,d records unthrottled: no estimate of the end", workload.numRecords());
+    }
+
+    /** The build, command line, hosts and cluster this run's figures come from. */
+    private ResultFile.Provenance provenance(List<WorkerClient.Identity> ids, ResultFile.Cluster described) {
+        List<ResultFile.WorkerHost> hosts = new ArrayList<>();
+        for (WorkerClient.Identity id : ids) {
+            hosts.add(new ResultFile.WorkerHost(id.id(), id.version(), id.commit(), id.drivers(), host(id.hostFacts())));
+        }
+        boolean embedded = cluster != null;
+        int brokers = embedded ? cluster.brokers() : 0;
+        ResultFile.Cluster c = described == null
+                ? new ResultFile.Cluster(embedded, brokers, "", Map.of(), List.of(), Map.of(), "not described by any worker")
+                : new ResultFile.Cluster(embedded, brokers, described.clusterId(), described.features(),
+                        described.brokers(), described.topics(), described.error());
+        return new ResultFile.Provenance(Versions.kbench(), Versions.commit(), options.commandLine(),
+                host(HostFacts.local()), hosts, c);
+    }
+
+    private static ResultFile.Host host(HostFacts h) {
+        return h == null ? null : new ResultFile.Host(h.hostName(), h.cores(), h.memoryBytes(), h.os(), h.jvm(),
+                h.maxHeapBytes());
     }
 
     /** Estimates every worker's clock offset; a worker in this process reads this very clock: offset 0. */
@@ -208,11 +267,11 @@ public final class RunController {
     }
 
     /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */
-    private long prepare(Workers workers, Plan plan, List<ClockEstimator.WorkerClock> clocks) {
+    private long prepare(Preparation preparation, Workers workers, Plan plan, List<ClockEstimator.WorkerClock> clocks) {
         long started = clock.micros();
         try {
-            long rebalanceMicros = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get)
-                    .prepare(workers, plan, clocks.stream().map(ClockEstimator.WorkerClock::offset).toList());
+            long rebalanceMicros = preparation.prepare(workers, plan,
+                    clocks.stream().map(ClockEstimator.WorkerClock::offset).toList());
             out.prepared(started, clock.micros(), rebalanceMicros);
             return rebalanceMicros;
         } catch (RuntimeException e) {

@@ -76,7 +76,7 @@ class HtmlReportTest {
         }
         ResultFile.Run longRun = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), run.status(),
                 null, run.startedAt(), run.startMillis(), run.measureStartMillis(), run.startMillis() + 5_000_000L,
-                run.saturationThresholdMicros(), run.workload(), run.profile(), run.topics(), run.workers(),
+                run.saturationThresholdMicros(), run.workload(), run.profile(), run.provenance(), run.topics(), run.workers(),
                 run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues());
         JsonNode r = data(HtmlReport.render("long", List.of(new HtmlReport.Named("long", longRun)))).get("runs").get(0);
         assertEquals(3, r.get("intervalsPerPoint").asInt());
@@ -94,7 +94,7 @@ class HtmlReportTest {
         ResultFile.Run evil = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), "FAILED",
                 "</script><script>alert(1)</script> /*DATA*/", run.startedAt(), run.startMillis(),
                 run.measureStartMillis(), run.measureEndMillis(), run.saturationThresholdMicros(), run.workload(),
-                run.profile(), run.topics(), run.workers(), run.lostWorkers(), run.faults(), run.intervals(),
+                run.profile(), run.provenance(), run.topics(), run.workers(), run.lostWorkers(), run.faults(), run.intervals(),
                 run.summary(), run.histograms(), List.of("<b>issue</b>"));
         String html = HtmlReport.render("a </title> b", List.of(new HtmlReport.Named("one", run),
                 new HtmlReport.Named("two", evil)));

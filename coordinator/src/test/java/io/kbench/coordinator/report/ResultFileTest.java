@@ -68,6 +68,12 @@ class ResultFileTest {
         DEFINITIONS.put(ResultFile.Summary.class, "summary");
         DEFINITIONS.put(LatencyStats.class, "latency");
         DEFINITIONS.put(CatchUp.class, "catchUp");
+        DEFINITIONS.put(ResultFile.Provenance.class, "provenance");
+        DEFINITIONS.put(ResultFile.Host.class, "host");
+        DEFINITIONS.put(ResultFile.WorkerHost.class, "workerHost");
+        DEFINITIONS.put(ResultFile.Cluster.class, "cluster");
+        DEFINITIONS.put(ResultFile.Broker.class, "broker");
+        DEFINITIONS.put(ResultFile.Topic.class, "topic");
     }
 
     private static List<String> keys(Class<?> type) {
@@ -138,7 +144,18 @@ class ResultFileTest {
                 List.of(new ResultFile.Worker("w1", "127.0.0.1:7070", 0, 0, 0, 0, 0, 1, 1, 3, 9, 9, 0, 9)),
                 List.of("kbench-t0"), 0, 1_000_000, 3_000_000, intervals, summary,
                 new CatchUp(100, 2_000, 0.5, 200, 0.1), 1_234, List.of("an issue"),
-                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline());
+                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance());
+    }
+
+    static ResultFile.Provenance provenance() {
+        ResultFile.Host host = new ResultFile.Host("client-1", 8, 32L << 30, "Linux 6.1.0 amd64",
+                "17.0.13+11 Eclipse Adoptium OpenJDK 64-Bit Server VM", 1L << 30);
+        return new ResultFile.Provenance("0.1.0", "7629e96fb6257d17b31e53a67b37023f7a337053", List.of("run",
+                "--bootstrap-servers", "b:9092", "w.yaml"), host, List.of(new ResultFile.WorkerHost("w1", "0.1.0",
+                "7629e96fb6257d17b31e53a67b37023f7a337053", Map.of("kafka", "kafka-clients 4.3.1"), host)),
+                new ResultFile.Cluster(false, 0, "abc", Map.of("metadata.version", 27), List.of(new ResultFile.Broker(1,
+                        "b:9092", "", Map.of("min.insync.replicas", "1"))), Map.of("kbench-t0",
+                        new ResultFile.Topic(6, 1, Map.of("compression.type", "producer"))), null));
     }
 
     @Test
@@ -182,7 +199,7 @@ class ResultFileTest {
     @Test
     void shouldLeaveOutOnlyWhatIsDocumentedAsOptional() throws IOException {
         JsonNode doc = JSON.readTree(JSON.writeValueAsString(run()));
-        assertEquals(2, doc.get("schemaVersion").asInt());
+        assertEquals(3, doc.get("schemaVersion").asInt());
         assertFalse(doc.get("summary").get("verification").has("untracked"), "untracked only when there were any");
         assertTrue(doc.get("intervals").get(2).get("consume").get("lag").isNumber());
         assertTrue(doc.get("error").isNull(), "error is written as null");

@@ -141,6 +141,23 @@ class MiniClusterTest {
         JsonNode r = result();
         assertEquals("COMPLETED", r.get("status").asText());
         assertTrue(r.get("intervals").size() >= 32, "one interval per second of the run");
+        // preparing and the schedule are said before the first interval
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("prepare: 1 topic(s) ready (6 partitions); worker 1/3's "
+                + "clients built (")), lines.toString());
+        assertTrue(lines.contains("prepare: clients built on all 3 workers (0.0 s)") || lines.stream().anyMatch(
+                l -> l.startsWith("prepare: clients built on all 3 workers (")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.matches("prepare: ready in [0-9.]+ s \\(1 consumer group\\(s\\) own "
+                + "their 6 partitions; slowest consumer assigned after [0-9.]+ s\\)")), lines.toString());
+        java.util.regex.Matcher eta = java.util.regex.Pattern.compile("start (\\d\\d:\\d\\d:\\d\\d) \\S+, measuring "
+                + "from (\\d\\d:\\d\\d:\\d\\d), producers stop (\\d\\d:\\d\\d:\\d\\d); done about .*").matcher(
+                lines.stream().filter(l -> l.startsWith("start ")).findFirst().orElse(""));
+        assertTrue(eta.matches(), lines.toString());
+        assertEquals(2, Math.floorMod(seconds(eta.group(2)) - seconds(eta.group(1)), 86_400), "2 s warm-up");
+        assertEquals(30, Math.floorMod(seconds(eta.group(3)) - seconds(eta.group(2)), 86_400), "30 s measured");
+    }
+
+    private static long seconds(String hms) {
+        return java.time.LocalTime.parse(hms).toSecondOfDay();
     }
 
     @Test
@@ -148,6 +165,8 @@ class MiniClusterTest {
         cluster(3);
         RunController.Outcome o = run(workload(TIMED + "numRecords: 15000\n"));
         assertTrue(o.completed(), o.error() + " " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("start ") && l.contains(", 15,000 records at 3,000 msg/s: "
+                + "producers done about ")), lines.toString());
         assertEquals(15_000, o.summary().acked());
         assertEquals(15_000, o.summary().received());
         JsonNode r = result();

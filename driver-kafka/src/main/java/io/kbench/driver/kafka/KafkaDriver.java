@@ -171,6 +171,11 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public io.kbench.driver.ClusterFacts describeCluster(List<String> topics, Duration timeout) {
+        return ClusterDescriber.describe(admin(), topics, timeout);
+    }
+
+    @Override
     public void deleteTopics(List<String> topics, Duration timeout) {
         if (topics.isEmpty()) {
             return;

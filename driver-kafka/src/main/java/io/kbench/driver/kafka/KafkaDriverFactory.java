@@ -12,6 +12,11 @@ public final class KafkaDriverFactory implements DriverFactory {
     }
 
     @Override
+    public String version() {
+        return "kafka-clients " + org.apache.kafka.common.utils.AppInfoParser.getVersion();
+    }
+
+    @Override
     public Driver create(DriverConfig config) {
         return new KafkaDriver(config);
     }

@@ -82,8 +82,24 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 .setBusyRunId(runs.busyRunId())
                 .setBusyCoordinator(runs.busyCoordinator())
                 .setClockId(runs.clock().id())
+                .setHostFacts(HOST.get())
+                .putAllDrivers(io.kbench.worker.RunManager.drivers())
+                .setCommit(Versions.commit())
                 .build());
         response.onCompleted();
+    }
+
+    private static io.kbench.protocol.rpc.ClusterFacts cluster(io.kbench.driver.ClusterFacts c) {
+        io.kbench.protocol.rpc.ClusterFacts.Builder b = io.kbench.protocol.rpc.ClusterFacts.newBuilder()
+                .setClusterId(c.clusterId()).putAllFeatures(c.features()).setError(c.error());
+        for (io.kbench.driver.ClusterFacts.Broker broker : c.brokers()) {
+            b.addBrokers(io.kbench.protocol.rpc.BrokerFacts.newBuilder().setId(broker.id()).setEndpoint(broker.endpoint())
+                    .setRack(broker.rack()).putAllConfigs(broker.configs()));
+        }
+        c.topics().forEach((name, t) -> b.putTopics(name, io.kbench.protocol.rpc.TopicFacts.newBuilder()
+                .setPartitions(t.partitions()).setReplicationFactor(t.replicationFactor()).putAllConfigs(t.configs())
+                .build()));
+        return b.build();
     }
 
     @Override
@@ -111,9 +127,28 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         }
     }
 
+    /** This host and JVM, read once (the host name lookup may be slow). */
+    private static final java.util.function.Supplier<io.kbench.protocol.rpc.HostFacts> HOST = new java.util.function.Supplier<>() {
+        private volatile io.kbench.protocol.rpc.HostFacts facts;
+
+        @Override
+        public io.kbench.protocol.rpc.HostFacts get() {
+            if (facts == null) {
+                io.kbench.protocol.HostFacts h = io.kbench.protocol.HostFacts.local();
+                facts = io.kbench.protocol.rpc.HostFacts.newBuilder().setHostName(h.hostName()).setCores(h.cores())
+                        .setMemoryBytes(h.memoryBytes()).setOs(h.os()).setJvm(h.jvm()).setMaxHeapBytes(h.maxHeapBytes())
+                        .build();
+            }
+            return facts;
+        }
+    };
+
     private static void answer(PrepareStatus status, StreamObserver<PrepareResponse> response) {
         PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready())
                 .putAllTopicPartitions(status.topicPartitions());
+        if (status.cluster() != null) {
+            b.setCluster(cluster(status.cluster()));
+        }
         for (PrepareStatus.Consumer c : status.consumers()) {
             b.addConsumers(ConsumerState.newBuilder().setConsumerIndex(c.index()).setGroup(c.group())
                     .setAssignedPartitions(c.assignedPartitions()).setJoined(c.joined())

@@ -1,0 +1,164 @@
+package io.kbench.coordinator.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.workload.InvalidConfigException;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Sweep;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * {@code kbench run --repeat RESULT.json}: the resolved workload and profile a result recorded, read back
+ * through the same validation as files (a result from another kbench version may hold what this one
+ * refuses), with what the run was started on: its reporting interval and, for an embedded cluster, its size.
+ */
+final class Repeat {
+    /**
+     * @param workload       the recorded workload, as a (single-combination) sweep
+     * @param profile        the recorded profile; bootstrap servers left out when the cluster was embedded
+     * @param intervalSeconds the recorded run's reporting interval (0: unknown)
+     * @param embeddedBrokers the embedded cluster's size (0: the run used a given cluster, or unknown)
+     */
+    record Inputs(Path file, String runId, Sweep workload, Profile profile, int intervalSeconds, int embeddedBrokers) { }
+
+    private Repeat() { }
+
+    static Inputs load(Path given) {
+        Path file = ResultInputs.file(given, new HashSet<>(), "");
+        JsonNode result = ResultInputs.json(file);
+        if (result.has("merged")) {
+            throw new UserException(file + ": a merged result has no single run to repeat; repeat one of the results "
+                    + "it merged");
+        }
+        JsonNode workload = result.get("workload");
+        JsonNode profile = result.get("profile");
+        if (workload == null || !workload.isObject() || profile == null || !profile.isObject()) {
+            throw new UserException(file + ": not a kbench run result (no workload and profile objects to repeat)");
+        }
+        String runId = result.path("runId").asText("?");
+        JsonNode cluster = result.path("provenance").path("cluster");
+        boolean embedded = cluster.path("embedded").asBoolean(false);
+        Map<String, Object> p = plain(profile);
+        if (embedded) {
+            p.remove("bootstrap.servers"); // that broker is gone: start an embedded one again
+        }
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("kbench-repeat-");
+        } catch (IOException e) {
+            throw new UserException("cannot create a temporary directory for the repeated run's inputs: " + e.getMessage());
+        }
+        try {
+            Path w = write(dir.resolve(runId.replaceAll("[^A-Za-z0-9-]", "_") + ".workload.yaml"),
+                    explicit(workload, dir));
+            Path pr = write(dir.resolve(runId.replaceAll("[^A-Za-z0-9-]", "_") + ".profile.yaml"), p);
+            Sweep sweep;
+            Profile prof;
+            try {
+                sweep = Sweep.load(w);
+                prof = Profile.load(pr);
+            } catch (InvalidConfigException e) {
+                throw new UserException(file + ": its " + (e.getMessage().contains(".profile.yaml") ? "profile" : "workload")
+                        + " is not valid for this kbench: " + e.getMessage().replace(dir + java.io.File.separator, ""));
+            }
+            return new Inputs(file, runId, sweep, prof, interval(result), embedded
+                    ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0);
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(dir);
+            } catch (IOException e) {
+                // a temporary directory left behind
+            }
+        }
+    }
+
+    /**
+     * The workload as a file would give it: a resolved workload lists every key with its default filled in,
+     * and some defaults (an empty topicNames, numRecords 0) are not valid as given values; a key at its
+     * default is left out, so the file means the same.
+     */
+    private static Map<String, Object> explicit(JsonNode workload, Path dir) {
+        Path minimal = write(dir.resolve("defaults.yaml"), Map.of("name", "defaults", "durationSeconds", 1));
+        JsonNode defaults = ResultDocument.JSON.valueToTree(Sweep.load(minimal).base());
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : plain(workload).entrySet()) {
+            String key = e.getKey();
+            JsonNode value = workload.get(key);
+            boolean runLength = key.equals("durationSeconds") || key.equals("numRecords");
+            if (key.equals("name") || (runLength ? value.asLong() != 0 : !same(value, defaults.get(key)))) {
+                out.put(key, e.getValue());
+            }
+        }
+        return out;
+    }
+
+    /** Equal JSON values, numbers by value (a file's 0 is an int, a record's a long). */
+    private static boolean same(JsonNode a, JsonNode b) {
+        if (a != null && b != null && a.isNumber() && b.isNumber()) {
+            return a.decimalValue().compareTo(b.decimalValue()) == 0;
+        }
+        return a == null ? b == null : a.equals(b);
+    }
+
+    /** The keys of the profile (dotted: {@code common.sasl.jaas.config}) whose value the result redacted. */
+    static List<String> redacted(Profile p) {
+        List<String> out = new ArrayList<>();
+        Map<String, Map<String, String>> sections = new LinkedHashMap<>();
+        sections.put("common", p.common());
+        sections.put("producer", p.producer());
+        sections.put("consumer", p.consumer());
+        sections.put("admin", p.admin());
+        sections.put("topic", p.topic());
+        sections.forEach((name, m) -> m.forEach((k, v) -> {
+            if (Profile.REDACTED.equals(v)) {
+                out.add(name + "." + k);
+            }
+        }));
+        return out;
+    }
+
+    /** The recorded reporting interval in whole seconds, from the first interval's span (0 when unknown). */
+    private static int interval(JsonNode result) {
+        JsonNode first = result.path("intervals").path(0);
+        if (!first.has("startMillis") || !first.has("endMillis")) {
+            return 0;
+        }
+        long millis = first.get("endMillis").asLong() - first.get("startMillis").asLong();
+        long seconds = Math.round(millis / 1000.0);
+        return seconds >= 1 && seconds <= 60 && Math.abs(millis - seconds * 1000) < 50 ? (int) seconds : 0;
+    }
+
+    /** A JSON object as plain maps, lists and scalars, nulls left out (a file leaves unset keys out). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> plain(JsonNode node) {
+        Map<String, Object> m = ResultDocument.JSON.convertValue(node, LinkedHashMap.class);
+        m.values().removeIf(java.util.Objects::isNull);
+        return m;
+    }
+
+    private static Path write(Path file, Map<String, Object> content) {
+        DumperOptions o = new DumperOptions();
+        o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        o.setSplitLines(false);
+        try {
+            return Files.writeString(file, new Yaml(o).dump(content));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
