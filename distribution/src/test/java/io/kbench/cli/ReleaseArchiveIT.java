@@ -1,0 +1,100 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kbench.protocol.Versions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The release archive ({@code target/kbench-VERSION.tar.gz}) installs by unpacking: its {@code bin/kbench}
+ * runs with nothing but a Java runtime — on a PATH that holds no Maven (nor anything else but the few
+ * commands the launcher uses) — prints its version and commit, and runs a workload on the embedded broker.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class ReleaseArchiveIT {
+    private static final Path TARGET = Path.of(System.getProperty("basedir", ".")).resolve("target");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRunFromTheUnpackedArchiveWithOnlyAJavaRuntime() throws Exception {
+        String version = Versions.kbench();
+        Path archive = TARGET.resolve("kbench-" + version + ".tar.gz");
+        assertTrue(Files.isRegularFile(archive), archive + " is built by 'mvn package'");
+        assertTrue(Files.isRegularFile(TARGET.resolve("kbench-" + version + ".zip")));
+        assertEquals(0, run(List.of("tar", "-xzf", archive.toString(), "-C", dir.toString()), Map.of()).exit);
+        Path home = dir.resolve("kbench-" + version);
+        for (String entry : List.of("bin/kbench", "lib/kbench.jar", "workloads/quickstart.yaml",
+                "deployment/systemd/kbench-worker.service", "docs/metrics.md", "LICENSE", "README.md")) {
+            assertTrue(Files.exists(home.resolve(entry)), entry + " in the archive");
+        }
+        assertTrue(Files.isExecutable(home.resolve("bin/kbench")));
+
+        // a PATH with only what the launcher needs: no mvn, no java (JAVA_HOME names the runtime)
+        Path tools = Files.createDirectories(dir.resolve("tools"));
+        for (String tool : List.of("bash", "env", "dirname", "readlink", "sed")) {
+            Path real = Path.of("/usr/bin", tool);
+            Files.createSymbolicLink(tools.resolve(tool), Files.exists(real) ? real : Path.of("/bin", tool));
+        }
+        Map<String, String> env = Map.of("PATH", tools.toString(), "JAVA_HOME", System.getProperty("java.home"),
+                "HOME", dir.toString());
+        Result v = run(List.of(home.resolve("bin/kbench").toString(), "--version"), env);
+        assertEquals(0, v.exit, v.output);
+        String commit = Versions.commit();
+        assertEquals("kbench " + version + " (" + (commit.isEmpty() ? "" : "commit " + commit + ", ") + "protocol "
+                + Versions.PROTOCOL + ")", v.output.strip());
+
+        Path workload = Files.writeString(dir.resolve("tiny.yaml"), """
+                name: tiny
+                topics: 1
+                partitionsPerTopic: 2
+                messageSize: 100
+                producersPerTopic: 1
+                subscriptionsPerTopic: 1
+                consumersPerSubscription: 1
+                producerRate: 500
+                warmupSeconds: 1
+                durationSeconds: 3
+                """);
+        Result r = run(List.of(home.resolve("bin/kbench").toString(), "run", "--output", dir.resolve("out").toString(),
+                workload.toString()), env);
+        assertEquals(0, r.exit, r.output);
+        JsonNode result = new ObjectMapper().readTree(dir.resolve("out/result.json").toFile());
+        assertEquals("COMPLETED", result.get("status").asText());
+        assertEquals(result.get("summary").get("sent").asLong(), result.get("summary").get("received").asLong());
+
+        Result noJava = run(List.of(home.resolve("bin/kbench").toString(), "--version"),
+                Map.of("PATH", tools.toString(), "HOME", dir.toString()));
+        assertEquals(2, noJava.exit, noJava.output);
+        assertEquals("kbench: no Java runtime found: install a JRE 17 or newer, or set JAVA_HOME", noJava.output.strip());
+        assertFalse(Files.exists(tools.resolve("mvn")));
+    }
+
+    private record Result(int exit, String output) { }
+
+    private static Result run(List<String> command, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        if (!env.isEmpty()) {
+            pb.environment().clear();
+            pb.environment().putAll(env);
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not finish: " + command);
+        return new Result(p.exitValue(), out);
+    }
+}
