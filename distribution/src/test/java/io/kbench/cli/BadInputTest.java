@@ -45,6 +45,8 @@ class BadInputTest {
                 + "\"profile\": {\"name\": \"p\", \"common\": {\"sasl.jaas.config\": \"[redacted]\"}}}");
         write("tampered.json", "{\"runId\": \"r8\", \"workload\": {\"name\": \"w\", \"durationSeconds\": -5}, "
                 + "\"profile\": {\"name\": \"p\"}}");
+        write("workers.txt", "# fleet\nclient-1:7070\nclient-2\n");
+        write("noworkers.txt", "# none yet\n\n");
         write("merged.json", "{\"merged\": [], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
     }
 
@@ -111,6 +113,13 @@ class BadInputTest {
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 0"),
                 Arguments.of(List.of("worker", "--bind", "127.0.0.1", "--port", "7171", "--metrics-port", "7171"),
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 7171"),
+                Arguments.of(List.of("run", "--workers-file", "WORKERSFILE", w),
+                        "kbench: WORKERSFILE:3: 'client-2' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
+                Arguments.of(List.of("run", "--workers-file", "NOWORKERS", w), "kbench: --workers-file NOWORKERS: lists no "
+                        + "worker; expected one HOST:PORT (or dns:///NAME:PORT) per line, # for comments"),
+                Arguments.of(List.of("run", "--workers", "dns://10.0.0.53/kbench-workers:7070", w), "kbench: --workers: "
+                        + "'dns://10.0.0.53/kbench-workers:7070': a DNS server cannot be named; use dns:///NAME:PORT (the "
+                        + "system's resolver)"),
                 Arguments.of(List.of("run"), "kbench: give a WORKLOAD file, or --repeat and a run's result.json"),
                 Arguments.of(List.of("run", "--repeat", "RESULT", w), "kbench: give a WORKLOAD file or --repeat, not both"),
                 Arguments.of(List.of("run", "--repeat", "MISSING"), "kbench: MISSING: file not found"),
@@ -174,7 +183,8 @@ class BadInputTest {
         return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
                 .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
-                .replace("TAMPERED", at("tampered.json")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
+                .replace("TAMPERED", at("tampered.json"))
+                .replace("WORKERSFILE", at("workers.txt")).replace("NOWORKERS", at("noworkers.txt")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));
     }
 }

@@ -103,6 +103,35 @@ class NetnsFailuresIT {
         assertIdle("w2", w2);
     }
 
+    @Test
+    void shouldRunOnEveryWorkerBehindOneDnsName() throws Exception {
+        // inside the coordinator's host one name stands for both workers, as a headless Service's DNS answers
+        String name = "kbench-workers.bench.svc";
+        net.hostsFile("coord", "127.0.0.1 localhost\n" + net.address("w1") + " " + name + "\n" + net.address("w2")
+                + " " + name + "\n");
+        startWorker("w1");
+        startWorker("w2");
+        Path workload = Files.writeString(dir.resolve("dns-" + topic + ".yaml"), "name: dns\ntopicNames: [" + topic
+                + "]\npartitionsPerTopic: 4\nmessageSize: 100\nproducersPerTopic: 2\nconsumersPerSubscription: 2\n"
+                + "producerRate: 1000\nwarmupSeconds: 1\ndurationSeconds: 3\n");
+        Path out = dir.resolve("dns");
+        Process c = procs.startIn(net.inside("coord"), "dns", "run", "--workers", "dns:///" + name + ":" + PORT,
+                "--token-file", token.toString(), "--tls", "--tls-ca", ca.caFile().toString(), "--bootstrap-servers",
+                kafka.bootstrapServers(), "--output", out.toString(), workload.toString());
+        assertTrue(c.waitFor(120, TimeUnit.SECONDS), "coordinator did not finish");
+        assertEquals(0, c.exitValue(), () -> output("dns"));
+        List<String> expected = java.util.stream.Stream.of(net.address("w1"), net.address("w2")).sorted()
+                .map(a -> a + ":" + PORT).toList();
+        assertTrue(procs.output("dns").contains("workers: dns:///" + name + ":" + PORT + " -> 2 address(es): "
+                + String.join(", ", expected)), () -> output("dns"));
+        JsonNode workers = new ObjectMapper().readTree(out.resolve("result.json").toFile()).get("workers");
+        assertEquals(2, workers.size());
+        for (JsonNode w : workers) {
+            assertTrue(expected.contains(w.get("address").asText()), workers.toString());
+            assertTrue(w.get("acked").asLong() > 0, "each worker ran its share: " + workers);
+        }
+    }
+
     /**
      * Runs two workers, takes w2 away with {@code loss} once the run is under way, and checks that the
      * coordinator says so within {@code noticeSeconds}, that nothing is written to the topic later than

@@ -120,6 +120,16 @@ final class TestNetwork implements AutoCloseable {
         return List.of("ip", "netns", "exec", host(name).namespace());
     }
 
+    /**
+     * Gives host {@code name} its own {@code /etc/hosts} ({@code ip netns exec} mounts
+     * {@code /etc/netns/NS/hosts} over it): names that resolve inside that host only, e.g. one name for
+     * several workers, as a headless Service's DNS answers. Removed with the namespace.
+     */
+    void hostsFile(String name, String content) throws IOException {
+        Path etc = Files.createDirectories(Path.of("/etc/netns", host(name).namespace()));
+        Files.writeString(etc.resolve("hosts"), content);
+    }
+
     /** Takes host {@code name}'s link down: its connections stall, as when a host or its network fails. */
     void cut(String name) throws IOException, InterruptedException {
         ip("link", "set", host(name).link(), "down");
@@ -172,6 +182,13 @@ final class TestNetwork implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         quietly("netns", "del", ns);
+        Path etc = Path.of("/etc/netns", ns);
+        try {
+            Files.deleteIfExists(etc.resolve("hosts"));
+            Files.deleteIfExists(etc);
+        } catch (IOException e) {
+            // left behind: the next sweep of leftovers removes it with its namespace's name
+        }
     }
 
     /** Removes namespaces and bridges of test JVMs that are no longer running. */

@@ -49,8 +49,12 @@ public final class RunCommand implements Callable<Integer> {
     Path repeat;
 
     @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT",
-            description = "Workers to run on, comma-separated (each started with 'kbench worker').")
+            description = "Workers to run on, comma-separated (each started with 'kbench worker'); dns:///NAME:PORT stands for every address NAME resolves to (e.g. a Kubernetes headless Service: dns:///kbench-workers.NS.svc:7070).")
     List<String> workers = new ArrayList<>();
+
+    @Option(names = "--workers-file", paramLabel = "FILE",
+            description = "More workers: one HOST:PORT (or dns:///NAME:PORT) per line, # starts a comment.")
+    Path workersFile;
 
     @Option(names = "--driver", paramLabel = "PROFILE",
             description = "Driver profile (YAML) with client tuning and cluster, e.g. deployment/kafka/throughput.yaml.")
@@ -167,6 +171,7 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
+        workers = WorkerAddresses.expand(workers, workersFile, WorkerAddresses.SYSTEM, human()::println);
         Inputs.workers(workers);
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
         for (Sweep.Point p : sweep.points()) {
