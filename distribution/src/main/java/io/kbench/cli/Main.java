@@ -33,6 +33,11 @@ public final class Main {
 
     static int execute(String... args) {
         Logging.configure(args);
+        return commandLine().execute(args);
+    }
+
+    /** kbench's command line with every subcommand, ready to parse or execute (nothing is started by building it). */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
         cli.addSubcommand("worker", new WorkerCommand());
@@ -66,7 +71,7 @@ public final class Main {
             e.printStackTrace(err);
             return 1;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** Prints kbench's version. */
