@@ -1,0 +1,106 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.kbench.protocol.Versions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code deployment/ansible}: the playbook passes {@code ansible-playbook --syntax-check} and
+ * {@code ansible-lint} (production profile), and the role, applied with {@code --connection=local} to a
+ * temporary root, really installs the release archive, the token (0600), the TLS files and the hardened
+ * systemd unit that runs the installed {@code bin/kbench} — which then runs — and a second run changes
+ * nothing. (Users, chrony and the service itself are left to real hosts: they would change this machine.)
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class AnsibleRoleIT {
+    private static final Path ROOT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent();
+    private static final Path ANSIBLE = ROOT.resolve("deployment/ansible");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldPassTheLintersAndInstallAWorkerIntoATemporaryRoot() throws Exception {
+        for (String tool : List.of("ansible-playbook", "ansible-lint")) {
+            if (!Files.isExecutable(Path.of("/usr/bin", tool))) {
+                System.out.println("AnsibleRoleIT SKIPPED: no " + tool + " here; .ci/run installs ansible-core and ansible-lint");
+                Assumptions.abort("no " + tool);
+            }
+        }
+        Result syntax = run(List.of("ansible-playbook", "--syntax-check", "-i", "inventory.example.ini",
+                "kbench-workers.yml"));
+        assertEquals(0, syntax.exit, syntax.output);
+        Result lint = run(List.of("ansible-lint", "--offline", "--profile", "production"));
+        assertEquals(0, lint.exit, lint.output);
+
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Path cert = Files.writeString(dir.resolve("worker.pem"), "-----BEGIN CERTIFICATE-----\ntest\n");
+        Path key = Files.writeString(dir.resolve("worker.key"), "-----BEGIN PRIVATE KEY-----\ntest\n");
+        Path ca = Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\nca\n");
+        String version = Versions.kbench();
+        List<String> apply = new ArrayList<>(List.of("ansible-playbook", "-i", "localhost,", "--connection=local",
+                "kbench-workers.yml", "-e", "{\"kbench_hosts\": \"localhost\", \"kbench_worker_root\": \"" + root + "/\", "
+                        + "\"kbench_worker_token\": \"ansible-test-token-0123456789\", \"kbench_worker_create_user\": false, "
+                        + "\"kbench_worker_user\": \"root\", \"kbench_worker_group\": \"root\", "
+                        + "\"kbench_worker_manage_service\": false, \"kbench_worker_install_chrony\": false, "
+                        + "\"kbench_worker_version\": \"" + version + "\", \"kbench_worker_archive\": \""
+                        + ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz") + "\", "
+                        + "\"kbench_worker_tls_cert\": \"" + cert + "\", \"kbench_worker_tls_key\": \"" + key + "\", "
+                        + "\"kbench_worker_tls_client_ca\": \"" + ca + "\"}"));
+        Result first = run(apply);
+        assertEquals(0, first.exit, first.output);
+        assertTrue(first.output.matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=[1-9]\\d*\\s+unreachable=0\\s+failed=0.*"),
+                first.output);
+
+        Path installed = root.resolve("opt/kbench");
+        assertEquals(Path.of("kbench-" + version), Files.readSymbolicLink(installed));
+        Result v = run(List.of(installed.resolve("bin/kbench").toString(), "--version"));
+        assertEquals(0, v.exit, v.output);
+        assertTrue(v.output.startsWith("kbench " + version), v.output);
+        assertEquals("ansible-test-token-0123456789\n", Files.readString(root.resolve("etc/kbench/token")));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("etc/kbench/token"))));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("etc/kbench/tls/worker.key"))));
+        assertEquals(Files.readString(ca), Files.readString(root.resolve("etc/kbench/tls/ca.pem")));
+        String unit = Files.readString(root.resolve("etc/systemd/system/kbench-worker.service"));
+        // the role's unit is the one in deployment/systemd, TLS and all (its user aside: root in this test)
+        assertEquals(serviceLines(Files.readString(ROOT.resolve("deployment/systemd/kbench-worker.service")))
+                .replace("User=kbench", "User=root"), serviceLines(unit));
+
+        Result second = run(apply);
+        assertEquals(0, second.exit, second.output);
+        assertTrue(second.output.matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=0\\s+unreachable=0\\s+failed=0.*"),
+                "a second run changes nothing: " + second.output);
+    }
+
+    /** A unit's settings: comments and blank lines left out, continuation lines joined. */
+    private static String serviceLines(String unit) {
+        return unit.replaceAll("\\\\\\n\\s*", "").lines().filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .map(String::strip).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    private record Result(int exit, String output) { }
+
+    private Result run(List<String> command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(ANSIBLE.toFile()).redirectErrorStream(true);
+        pb.environment().put("ANSIBLE_NOCOLOR", "1");
+        pb.environment().put("ANSIBLE_LOCAL_TEMP", dir.resolve("ansible-tmp").toString());
+        pb.environment().put("ANSIBLE_HOME", dir.resolve("ansible-home").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "did not finish: " + command);
+        return new Result(p.exitValue(), out);
+    }
+}
