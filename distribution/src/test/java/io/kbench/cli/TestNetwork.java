@@ -84,6 +84,9 @@ final class TestNetwork implements AutoCloseable {
             ip("link", "add", net.bridge, "type", "bridge");
             ip("addr", "add", subnet + ".1/24", "dev", net.bridge);
             ip("link", "set", net.bridge, "up");
+            // bridged traffic passes iptables' FORWARD chain when br_netfilter is loaded, and Docker sets its
+            // policy to DROP: let this bridge's hosts reach each other whatever the machine's firewall says
+            forwardRule("-I", net.bridge);
             int n = 2;
             for (String name : hostNames) {
                 String ns = PREFIX + PID + "-" + name;
@@ -158,6 +161,7 @@ final class TestNetwork implements AutoCloseable {
             removeNamespace(h.namespace());
         }
         quietly("link", "del", bridge);
+        forwardRule("-D", bridge);
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -203,9 +207,32 @@ final class TestNetwork implements AutoCloseable {
                         if (owner.matches("\\d+") && ProcessHandle.of(Long.parseLong(owner)).isEmpty()) {
                             removeNamespace(name);
                             quietly("link", "del", "kbb" + Long.parseLong(owner) % 100_000);
+                            forwardRule("-D", "kbb" + Long.parseLong(owner) % 100_000);
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Inserts ({@code -I}) or deletes ({@code -D}) the iptables rule accepting forwarded traffic within
+     * {@code bridge}; nothing when the machine has no iptables (then nothing filters bridged traffic either).
+     */
+    private static void forwardRule(String op, String bridge) {
+        for (String iptables : List.of("/usr/sbin/iptables", "/sbin/iptables")) {
+            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(iptables))) {
+                try {
+                    Process p = new ProcessBuilder(iptables, op, "FORWARD", "-i", bridge, "-o", bridge, "-j", "ACCEPT")
+                            .redirectErrorStream(true).start();
+                    p.getInputStream().readAllBytes();
+                    p.waitFor(10, TimeUnit.SECONDS);
+                } catch (IOException e) {
+                    // no rule: the tests then say what they cannot reach
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return;
             }
         }
     }
