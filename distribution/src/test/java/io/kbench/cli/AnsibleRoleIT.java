@@ -3,12 +3,12 @@ package io.kbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.kbench.protocol.Versions;
@@ -40,11 +40,11 @@ class AnsibleRoleIT {
                 Assumptions.abort("no " + tool);
             }
         }
-        Result syntax = run(List.of("ansible-playbook", "--syntax-check", "-i", "inventory.example.ini",
+        Commands.Result syntax = run(List.of("ansible-playbook", "--syntax-check", "-i", "inventory.example.ini",
                 "kbench-workers.yml"));
-        assertEquals(0, syntax.exit, syntax.output);
-        Result lint = run(List.of("ansible-lint", "--offline", "--profile", "production"));
-        assertEquals(0, lint.exit, lint.output);
+        assertEquals(0, syntax.exit(), syntax.output());
+        Commands.Result lint = run(List.of("ansible-lint", "--offline", "--profile", "production"));
+        assertEquals(0, lint.exit(), lint.output());
 
         Path root = Files.createDirectories(dir.resolve("root"));
         Path cert = Files.writeString(dir.resolve("worker.pem"), "-----BEGIN CERTIFICATE-----\ntest\n");
@@ -60,16 +60,16 @@ class AnsibleRoleIT {
                         + ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz") + "\", "
                         + "\"kbench_worker_tls_cert\": \"" + cert + "\", \"kbench_worker_tls_key\": \"" + key + "\", "
                         + "\"kbench_worker_tls_client_ca\": \"" + ca + "\"}"));
-        Result first = run(apply);
-        assertEquals(0, first.exit, first.output);
-        assertTrue(first.output.matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=[1-9]\\d*\\s+unreachable=0\\s+failed=0.*"),
-                first.output);
+        Commands.Result first = run(apply);
+        assertEquals(0, first.exit(), first.output());
+        assertTrue(first.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=[1-9]\\d*\\s+unreachable=0\\s+failed=0.*"),
+                first.output());
 
         Path installed = root.resolve("opt/kbench");
         assertEquals(Path.of("kbench-" + version), Files.readSymbolicLink(installed));
-        Result v = run(List.of(installed.resolve("bin/kbench").toString(), "--version"));
-        assertEquals(0, v.exit, v.output);
-        assertTrue(v.output.startsWith("kbench " + version), v.output);
+        Commands.Result v = run(List.of(installed.resolve("bin/kbench").toString(), "--version"));
+        assertEquals(0, v.exit(), v.output());
+        assertTrue(v.output().startsWith("kbench " + version), v.output());
         assertEquals("ansible-test-token-0123456789\n", Files.readString(root.resolve("etc/kbench/token")));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("etc/kbench/token"))));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("etc/kbench/tls/worker.key"))));
@@ -79,10 +79,10 @@ class AnsibleRoleIT {
         assertEquals(serviceLines(Files.readString(ROOT.resolve("deployment/systemd/kbench-worker.service")))
                 .replace("User=kbench", "User=root"), serviceLines(unit));
 
-        Result second = run(apply);
-        assertEquals(0, second.exit, second.output);
-        assertTrue(second.output.matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=0\\s+unreachable=0\\s+failed=0.*"),
-                "a second run changes nothing: " + second.output);
+        Commands.Result second = run(apply);
+        assertEquals(0, second.exit(), second.output());
+        assertTrue(second.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=0\\s+unreachable=0\\s+failed=0.*"),
+                "a second run changes nothing: " + second.output());
     }
 
     /** A unit's settings: comments and blank lines left out, continuation lines joined. */
@@ -91,16 +91,11 @@ class AnsibleRoleIT {
                 .map(String::strip).reduce("", (a, b) -> a + b + "\n");
     }
 
-    private record Result(int exit, String output) { }
-
-    private Result run(List<String> command) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(ANSIBLE.toFile()).redirectErrorStream(true);
-        pb.environment().put("ANSIBLE_NOCOLOR", "1");
-        pb.environment().put("ANSIBLE_LOCAL_TEMP", dir.resolve("ansible-tmp").toString());
-        pb.environment().put("ANSIBLE_HOME", dir.resolve("ansible-home").toString());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "did not finish: " + command);
-        return new Result(p.exitValue(), out);
+    private Commands.Result run(List<String> command) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(System.getenv());
+        env.put("ANSIBLE_NOCOLOR", "1");
+        env.put("ANSIBLE_LOCAL_TEMP", dir.resolve("ansible-tmp").toString());
+        env.put("ANSIBLE_HOME", dir.resolve("ansible-home").toString());
+        return Commands.run(command, env, ANSIBLE, null, 180);
     }
 }

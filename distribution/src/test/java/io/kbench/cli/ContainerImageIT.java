@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -44,10 +43,10 @@ class ContainerImageIT {
             List<String> containers = new ArrayList<>();
             try {
                 Path archive = ROOT.resolve("distribution/target/kbench-" + Versions.kbench() + ".tar.gz");
-                Result built = run(List.of(ROOT.resolve("deployment/container/build-image.sh").toString(), "--tool",
+                Commands.Result built = run(List.of(ROOT.resolve("deployment/container/build-image.sh").toString(), "--tool",
                         "docker", "--tag", image, archive.toString()), 180);
-                assertEquals(0, built.exit, built.output);
-                System.out.println(built.output.strip());
+                assertEquals(0, built.exit(), built.output());
+                System.out.println(built.output().strip());
                 assertEquals("10001:10001", docker.out("image", "inspect", "-f", "{{.Config.User}}", image));
                 assertEquals("kbench " + Versions.kbench() + " (" + (Versions.commit().isEmpty() ? ""
                         : "commit " + Versions.commit() + ", ") + "protocol " + Versions.PROTOCOL + ")",
@@ -117,13 +116,8 @@ class ContainerImageIT {
         }
     }
 
-    private record Result(int exit, String output) { }
-
-    private static Result run(List<String> command, int seconds) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "did not finish: " + command);
-        return new Result(p.exitValue(), out);
+    private static Commands.Result run(List<String> command, int seconds) throws Exception {
+        return Commands.run(command, seconds);
     }
 
     /** The Docker CLI, and the daemon: the running one, or one this test starts (and stops by its PID). */
@@ -147,7 +141,7 @@ class ContainerImageIT {
             if (cli == null) {
                 skip("no docker CLI here; .ci/run installs docker.io");
             }
-            if (run(List.of(cli, "info"), 30).exit == 0) {
+            if (run(List.of(cli, "info"), 30).exit() == 0) {
                 return new Docker(cli, null);
             }
             if (!Files.isExecutable(Path.of("/usr/sbin/dockerd")) || !"0".equals(uid())) {
@@ -157,7 +151,7 @@ class ContainerImageIT {
                     .redirectOutput(dir.resolve("dockerd.log").toFile()).start();
             Docker docker = new Docker(cli, d);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (run(List.of(cli, "info"), 30).exit != 0) {
+            while (run(List.of(cli, "info"), 30).exit() != 0) {
                 if (!d.isAlive() || System.nanoTime() > deadline) {
                     docker.close();
                     throw new IOException("dockerd did not start: " + Files.readString(dir.resolve("dockerd.log")));
@@ -170,9 +164,9 @@ class ContainerImageIT {
         String out(String... args) throws Exception {
             List<String> cmd = new ArrayList<>(List.of(cli));
             cmd.addAll(List.of(args));
-            Result r = run(cmd, 120);
-            assertEquals(0, r.exit, String.join(" ", cmd) + ": " + r.output);
-            return r.output.strip();
+            Commands.Result r = run(cmd, 120);
+            assertEquals(0, r.exit(), String.join(" ", cmd) + ": " + r.output());
+            return r.output().strip();
         }
 
         void quietly(String... args) {

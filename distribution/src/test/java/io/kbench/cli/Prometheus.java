@@ -98,15 +98,8 @@ final class Prometheus implements AutoCloseable {
 
     /** {@code promtool check metrics} on a scrape: its exit code and output (empty when clean). */
     static String check(String exposition) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics").redirectErrorStream(true).start();
-        p.getOutputStream().write(exposition.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("promtool did not finish");
-        }
-        return "exit " + p.exitValue() + (out.isBlank() ? "" : ": " + out.strip());
+        Commands.Result r = Commands.run(List.of(PROMTOOL.toString(), "check", "metrics"), null, null, exposition, 30);
+        return "exit " + r.exit() + (r.output().isBlank() ? "" : ": " + r.output().strip());
     }
 
     @Override

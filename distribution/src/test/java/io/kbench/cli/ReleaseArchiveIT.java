@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +35,7 @@ class ReleaseArchiveIT {
         Path archive = TARGET.resolve("kbench-" + version + ".tar.gz");
         assertTrue(Files.isRegularFile(archive), archive + " is built by 'mvn package'");
         assertTrue(Files.isRegularFile(TARGET.resolve("kbench-" + version + ".zip")));
-        assertEquals(0, run(List.of("tar", "-xzf", archive.toString(), "-C", dir.toString()), Map.of()).exit);
+        assertEquals(0, run(List.of("tar", "-xzf", archive.toString(), "-C", dir.toString()), Map.of()).exit());
         Path home = dir.resolve("kbench-" + version);
         for (String entry : List.of("bin/kbench", "lib/kbench.jar", "workloads/quickstart.yaml",
                 "deployment/systemd/kbench-worker.service", "docs/metrics.md", "LICENSE", "README.md")) {
@@ -52,11 +51,11 @@ class ReleaseArchiveIT {
         }
         Map<String, String> env = Map.of("PATH", tools.toString(), "JAVA_HOME", System.getProperty("java.home"),
                 "HOME", dir.toString());
-        Result v = run(List.of(home.resolve("bin/kbench").toString(), "--version"), env);
-        assertEquals(0, v.exit, v.output);
+        Commands.Result v = run(List.of(home.resolve("bin/kbench").toString(), "--version"), env);
+        assertEquals(0, v.exit(), v.output());
         String commit = Versions.commit();
         assertEquals("kbench " + version + " (" + (commit.isEmpty() ? "" : "commit " + commit + ", ") + "protocol "
-                + Versions.PROTOCOL + ")", v.output.strip());
+                + Versions.PROTOCOL + ")", v.output().strip());
 
         Path workload = Files.writeString(dir.resolve("tiny.yaml"), """
                 name: tiny
@@ -70,31 +69,21 @@ class ReleaseArchiveIT {
                 warmupSeconds: 1
                 durationSeconds: 3
                 """);
-        Result r = run(List.of(home.resolve("bin/kbench").toString(), "run", "--output", dir.resolve("out").toString(),
+        Commands.Result r = run(List.of(home.resolve("bin/kbench").toString(), "run", "--output", dir.resolve("out").toString(),
                 workload.toString()), env);
-        assertEquals(0, r.exit, r.output);
+        assertEquals(0, r.exit(), r.output());
         JsonNode result = new ObjectMapper().readTree(dir.resolve("out/result.json").toFile());
         assertEquals("COMPLETED", result.get("status").asText());
         assertEquals(result.get("summary").get("sent").asLong(), result.get("summary").get("received").asLong());
 
-        Result noJava = run(List.of(home.resolve("bin/kbench").toString(), "--version"),
+        Commands.Result noJava = run(List.of(home.resolve("bin/kbench").toString(), "--version"),
                 Map.of("PATH", tools.toString(), "HOME", dir.toString()));
-        assertEquals(2, noJava.exit, noJava.output);
-        assertEquals("kbench: no Java runtime found: install a JRE 17 or newer, or set JAVA_HOME", noJava.output.strip());
+        assertEquals(2, noJava.exit(), noJava.output());
+        assertEquals("kbench: no Java runtime found: install a JRE 17 or newer, or set JAVA_HOME", noJava.output().strip());
         assertFalse(Files.exists(tools.resolve("mvn")));
     }
 
-    private record Result(int exit, String output) { }
-
-    private static Result run(List<String> command, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        if (!env.isEmpty()) {
-            pb.environment().clear();
-            pb.environment().putAll(env);
-        }
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not finish: " + command);
-        return new Result(p.exitValue(), out);
+    private static Commands.Result run(List<String> command, Map<String, String> env) throws Exception {
+        return Commands.run(command, env.isEmpty() ? null : env, null, null, 120);
     }
 }

@@ -50,7 +50,10 @@ final class Snapshotter {
         this.producerClients = List.copyOf(producerClients);
     }
 
-    /** The run's totals so far, read live from the running counters (sent, acked, failed, bytes, received). */
+    /**
+     * The run's totals so far, read live from the running counters (sent, acked, failed, bytes, received):
+     * what every harvest starts from, and what the worker's metrics endpoint reads between harvests.
+     */
     Counters live() {
         long s = 0;
         long a = 0;
@@ -78,18 +81,11 @@ final class Snapshotter {
         delay.reset();
         endToEnd.reset();
         commit.reset();
-        long s = 0;
-        long f = 0;
-        long ab = 0;
-        long r = 0;
-        long rb = 0;
+        // counters first: a sample counted here is in this or the next interval's histogram, never lost
+        Counters totals = live();
         long c = 0;
         long n = 0;
         for (ProducerMetrics p : producers) {
-            // counters first: a sample counted here is in this or the next interval's histogram, never lost
-            s += p.sent.get();
-            ab += p.ackedBytes.get();
-            f += p.failed.get();
             c += p.latency.clamped() + p.response.clamped() + p.delay.clamped();
             p.latency.addIntervalTo(latency);
             p.response.addIntervalTo(response);
@@ -112,8 +108,6 @@ final class Snapshotter {
             }
             consumerMetrics.add(m.clientMetrics, 1);
             lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
-            r += m.received.get();
-            rb += m.receivedBytes.get();
             c += m.endToEnd.clamped();
             n += m.endToEnd.negative();
             m.endToEnd.addIntervalTo(endToEnd);
@@ -128,20 +122,21 @@ final class Snapshotter {
         }
         Verification dv = v.minus(verification);
         IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
-                new Counters(s - sent, latency.getTotalCount(), f - failed, ab - ackedBytes, r - received,
-                        rb - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(), dv.outOfOrder(),
-                        dv.verified(), dv.untracked()),
+                new Counters(totals.sent() - sent, latency.getTotalCount(), totals.failed() - failed,
+                        totals.ackedBytes() - ackedBytes, totals.received() - received,
+                        totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
+                        dv.outOfOrder(), dv.verified(), dv.untracked()),
                 IntervalSnapshot.histograms(LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
                         LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
                         LatencyHistograms.encode(commit)),
                 producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
                 new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
                 new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result()));
-        sent = s;
-        failed = f;
-        ackedBytes = ab;
-        received = r;
-        receivedBytes = rb;
+        sent = totals.sent();
+        failed = totals.failed();
+        ackedBytes = totals.ackedBytes();
+        received = totals.received();
+        receivedBytes = totals.receivedBytes();
         clamped = c;
         negative = n;
         verification = v;

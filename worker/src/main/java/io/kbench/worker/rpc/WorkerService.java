@@ -82,7 +82,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 .setBusyRunId(runs.busyRunId())
                 .setBusyCoordinator(runs.busyCoordinator())
                 .setClockId(runs.clock().id())
-                .setHostFacts(HOST.get())
+                .setHostFacts(Host.FACTS)
                 .putAllDrivers(io.kbench.worker.RunManager.drivers())
                 .setCommit(Versions.commit())
                 .build());
@@ -127,21 +127,16 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         }
     }
 
-    /** This host and JVM, read once (the host name lookup may be slow). */
-    private static final java.util.function.Supplier<io.kbench.protocol.rpc.HostFacts> HOST = new java.util.function.Supplier<>() {
-        private volatile io.kbench.protocol.rpc.HostFacts facts;
+    /** This host and JVM, read once, at the first Identify (the host name lookup may be slow). */
+    private static final class Host {
+        static final io.kbench.protocol.rpc.HostFacts FACTS = facts(io.kbench.protocol.HostFacts.local());
 
-        @Override
-        public io.kbench.protocol.rpc.HostFacts get() {
-            if (facts == null) {
-                io.kbench.protocol.HostFacts h = io.kbench.protocol.HostFacts.local();
-                facts = io.kbench.protocol.rpc.HostFacts.newBuilder().setHostName(h.hostName()).setCores(h.cores())
-                        .setMemoryBytes(h.memoryBytes()).setOs(h.os()).setJvm(h.jvm()).setMaxHeapBytes(h.maxHeapBytes())
-                        .build();
-            }
-            return facts;
+        private static io.kbench.protocol.rpc.HostFacts facts(io.kbench.protocol.HostFacts h) {
+            return io.kbench.protocol.rpc.HostFacts.newBuilder().setHostName(h.hostName()).setCores(h.cores())
+                    .setMemoryBytes(h.memoryBytes()).setOs(h.os()).setJvm(h.jvm()).setMaxHeapBytes(h.maxHeapBytes())
+                    .build();
         }
-    };
+    }
 
     private static void answer(PrepareStatus status, StreamObserver<PrepareResponse> response) {
         PrepareResponse.Builder b = PrepareResponse.newBuilder().setReady(status.ready())
