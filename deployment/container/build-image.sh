@@ -17,8 +17,10 @@ tag=""
 archive=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tool) tool="${2:?--tool needs docker or podman}"; shift 2 ;;
-    --tag) tag="${2:?--tag needs NAME:TAG}"; shift 2 ;;
+    --tool|--tag)
+      [ $# -ge 2 ] && [ -n "$2" ] || { echo "build-image.sh: $1 needs a value (see --help)" >&2; exit 2; }
+      if [ "$1" = --tool ]; then tool="$2"; else tag="$2"; fi
+      shift 2 ;;
     -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "build-image.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) archive="$1"; shift ;;
@@ -34,6 +36,8 @@ if [ -z "$tool" ]; then
   [ -n "$tool" ] || { echo "build-image.sh: neither docker nor podman is installed" >&2; exit 2; }
 fi
 case "$tool" in docker|podman) ;; *) echo "build-image.sh: --tool must be docker or podman, not $tool" >&2; exit 2 ;; esac
+command -v "$tool" >/dev/null 2>&1 || { echo "build-image.sh: $tool is not installed" >&2; exit 2; }
+"$tool" info >/dev/null 2>&1 || { echo "build-image.sh: $tool cannot reach its engine (for docker: is dockerd running?)" >&2; exit 2; }
 command -v jlink >/dev/null || { echo "build-image.sh: jlink (a JDK 17+) is needed" >&2; exit 2; }
 version="$(basename "$archive" .tar.gz)"; version="${version#kbench-}"
 [ -n "$tag" ] || tag="kbench:$version"

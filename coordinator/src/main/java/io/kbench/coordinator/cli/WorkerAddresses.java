@@ -49,6 +49,9 @@ final class WorkerAddresses {
             out.addAll(entry(g, "--workers", resolver, note));
         }
         if (file != null) {
+            if (java.nio.file.Files.isDirectory(file)) {
+                throw new UserException("--workers-file " + file + ": a directory; expected a file with one HOST:PORT per line");
+            }
             String text;
             try {
                 text = new String(BoundedFiles.read(file, MAX_FILE_BYTES), StandardCharsets.UTF_8);

@@ -83,6 +83,8 @@ class WorkerAddressesTest {
         assertEquals("--workers: 'dns://10.0.0.53/kbench-workers:7070': a DNS server cannot be named; use dns:///NAME:PORT "
                 + "(the system's resolver)", assertThrows(UserException.class,
                         () -> expand(List.of("dns://10.0.0.53/kbench-workers:7070"), null)).getMessage());
+        assertEquals("--workers-file " + dir + ": a directory; expected a file with one HOST:PORT per line",
+                assertThrows(UserException.class, () -> expand(List.of(), dir)).getMessage());
         String missing = assertThrows(UserException.class, () -> expand(List.of(), dir.resolve("missing"))).getMessage();
         assertEquals(true, missing.startsWith("--workers-file " + dir.resolve("missing") + ": cannot read: "), missing);
     }
