@@ -47,6 +47,9 @@ class BadInputTest {
                 + "\"profile\": {\"name\": \"p\"}}");
         write("workers.txt", "# fleet\nclient-1:7070\nclient-2\n");
         write("noworkers.txt", "# none yet\n\n");
+        write("sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.acks: [1, all]\n");
+        write("records.yaml", "numRecords: 1000\n");
+        write("noconsumers.yaml", "durationSeconds: 5\nsubscriptionsPerTopic: 0\n");
         write("merged.json", "{\"merged\": [], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
     }
 
@@ -113,6 +116,29 @@ class BadInputTest {
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 0"),
                 Arguments.of(List.of("worker", "--bind", "127.0.0.1", "--port", "7171", "--metrics-port", "7171"),
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 7171"),
+                Arguments.of(List.of("run", "--slo", "endToEnd.p99<=5ms", w),
+                        "kbench: --slo applies only with --find-max-rate"),
+                Arguments.of(List.of("run", "--max-trials", "5", w), "kbench: --max-trials applies only with --find-max-rate"),
+                Arguments.of(List.of("run", "--find-max-rate", "--slo", "endToEnd.p99 < 5", w),
+                        "kbench: --slo 'endToEnd.p99 < 5': give the limit's unit (ms, us or s); e.g. "
+                                + "'publishResponse.p99<=50ms', 'endToEnd.p99.9<=200ms'"),
+                Arguments.of(List.of("run", "--find-max-rate", "--slo", "e2e.p99<=5ms", w),
+                        "kbench: --slo 'e2e.p99<=5ms': unknown metric 'e2e'; allowed: endToEnd, publishDelay, "
+                                + "publishLatency, publishResponse, transactionCommit"),
+                Arguments.of(List.of("run", "--find-max-rate", "--slo", "endToEnd.p99<=5ms", "--slo", "endToEnd.p99<=9ms", w),
+                        "kbench: --slo 'endToEnd.p99<=9ms': an objective on endToEnd.p99 is given twice; keep one"),
+                Arguments.of(List.of("run", "--find-max-rate", "--precision", "0", w),
+                        "kbench: --precision must be a percentage from 0.1 to 50 (e.g. 2 or 2%), got '0'"),
+                Arguments.of(List.of("run", "--find-max-rate", "--precision", "two", w),
+                        "kbench: --precision must be a percentage from 0.1 to 50 (e.g. 2 or 2%), got 'two'"),
+                Arguments.of(List.of("run", "--find-max-rate", "--max-trials", "1", w),
+                        "kbench: --max-trials must be 2 to 100, got 1"),
+                Arguments.of(List.of("run", "--find-max-rate", "SWEEP"), "kbench: --find-max-rate searches one workload; "
+                        + "this one has a matrix (run the search per combination with one workload file each)"),
+                Arguments.of(List.of("run", "--find-max-rate", "RECORDS"), "kbench: --find-max-rate needs a timed workload "
+                        + "(durationSeconds): every trial runs the same length; this one sends numRecords"),
+                Arguments.of(List.of("run", "--find-max-rate", "--slo", "endToEnd.p99<=5ms", "NOCONSUMERS"),
+                        "kbench: --slo 'endToEnd.p99<=5ms': end-to-end latency needs consumers; this workload has none"),
                 Arguments.of(List.of("run", "--workers-file", "WORKERSFILE", w),
                         "kbench: WORKERSFILE:3: 'client-2' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
                 Arguments.of(List.of("run", "--workers-file", "NOWORKERS", w), "kbench: --workers-file NOWORKERS: lists no "
@@ -183,7 +209,8 @@ class BadInputTest {
         return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
                 .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
-                .replace("TAMPERED", at("tampered.json"))
+                .replace("TAMPERED", at("tampered.json")).replace("SWEEP", at("sweep.yaml"))
+                .replace("RECORDS", at("records.yaml")).replace("NOCONSUMERS", at("noconsumers.yaml"))
                 .replace("WORKERSFILE", at("workers.txt")).replace("NOWORKERS", at("noworkers.txt")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.capacity.MaxRateSearch;
+import io.kbench.coordinator.capacity.Slo;
 import io.kbench.coordinator.dashboard.DashboardServer;
 import io.kbench.coordinator.dashboard.DashboardState;
 import io.kbench.coordinator.report.JsonLinesReporter;
@@ -97,6 +99,23 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print each interval as one JSON line on stdout (NDJSON; the objects result.json lists under 'intervals'); everything else goes to stderr.")
     boolean json;
 
+    @Option(names = "--find-max-rate",
+            description = "Find the highest rate the cluster sustains: fixed-rate trials of the workload (each with its warm-up, duration and fresh topics), bracketing then bisecting to --precision. A trial passes when every measured interval achieves 99.5% of its target, none is saturated, consumer lag does not grow, nothing is lost and every --slo holds. Without a producerRate in the workload an unthrottled probe comes first. Writes each trial under the output directory and a result.json with 'rateSearch'; exit 0 when a rate passed.")
+    boolean findMaxRate;
+
+    @Option(names = "--slo", paramLabel = "METRIC.QUANTILE<=VALUE",
+            description = {"With --find-max-rate, an objective every trial must meet, repeatable: publishResponse.p99<=50ms,",
+                "endToEnd.p99.9<=200ms (or p999), publishLatency.max<=1s. Metrics: publishLatency, publishResponse, publishDelay, endToEnd, transactionCommit."})
+    List<String> slos = new ArrayList<>();
+
+    @Option(names = "--precision", paramLabel = "PERCENT", defaultValue = "2",
+            description = "With --find-max-rate, stop when the highest passing and the lowest failing rate are this close, 0.1 to 50 (default: ${DEFAULT-VALUE}%%).")
+    String precision;
+
+    @Option(names = "--max-trials", paramLabel = "N", defaultValue = "" + MaxRateSearch.DEFAULT_MAX_TRIALS,
+            description = "With --find-max-rate, the most trials to run, the probe included, 2 to 100 (default: ${DEFAULT-VALUE}).")
+    int maxTrials;
+
     @Option(names = "--keep-topics", description = "Leave the run's topics on the cluster afterwards.")
     boolean keepTopics;
 
@@ -182,6 +201,7 @@ public final class RunCommand implements Callable<Integer> {
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
         }
+        List<Slo> objectives = searchOptions(sweep);
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
         OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
@@ -198,7 +218,8 @@ public final class RunCommand implements Callable<Integer> {
             int code;
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
-                code = sweep.isSweep() ? runSweep(sweep, resolved, session)
+                code = findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
+                        : sweep.isSweep() ? runSweep(sweep, resolved, session)
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
             if (server != null && dashboardKeep != 0) {
@@ -216,6 +237,76 @@ public final class RunCommand implements Callable<Integer> {
                 server.close();
             }
         }
+    }
+
+    /** Checks the max-rate search's options (before anything starts); its objectives. */
+    private List<Slo> searchOptions(Sweep sweep) {
+        if (!findMaxRate) {
+            for (String option : List.of("--slo", "--precision", "--max-trials")) {
+                if (matched(option)) {
+                    throw new UserException(option + " applies only with --find-max-rate");
+                }
+            }
+            return List.of();
+        }
+        if (sweep.isSweep()) {
+            throw new UserException("--find-max-rate searches one workload; this one has a matrix (run the search per "
+                    + "combination with one workload file each)");
+        }
+        if (maxTrials < 2 || maxTrials > 100) {
+            throw new UserException("--max-trials must be 2 to 100, got " + maxTrials);
+        }
+        searchPrecision();
+        List<Slo> objectives = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String text : slos) {
+            Slo slo;
+            try {
+                slo = Slo.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+            if (!seen.add(slo.metric() + "@" + slo.percentile())) {
+                throw new UserException("--slo '" + text + "': an objective on " + slo.text().split("<")[0]
+                        + " is given twice; keep one");
+            }
+            objectives.add(slo);
+        }
+        MaxRateSearch.check(sweep.base(), objectives);
+        return objectives;
+    }
+
+    /** --precision as a fraction. */
+    private double searchPrecision() {
+        String text = precision.strip();
+        text = text.endsWith("%") ? text.substring(0, text.length() - 1).strip() : text;
+        double p;
+        try {
+            p = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            p = Double.NaN;
+        }
+        if (!(p >= 0.1 && p <= 50)) {
+            throw new UserException("--precision must be a percentage from 0.1 to 50 (e.g. 2 or 2%), got '" + precision + "'");
+        }
+        return p / 100;
+    }
+
+    private int searchMaxRate(Workload workload, List<Slo> objectives, Profile profile, Session session) {
+        Path base = output != null ? output : RunIds.defaultOutput(workload.name() + "-maxrate", RunIds.next());
+        MaxRateSearch.Found found = new MaxRateSearch(workload, objectives, searchPrecision(), maxTrials, base, human(),
+                new MaxRateSearch.Trials() {
+                    @Override
+                    public RunController.Outcome run(Workload w, Path dir) {
+                        return runOne(w, profile, dir, session);
+                    }
+
+                    @Override
+                    public boolean interrupted() {
+                        return session.interrupted();
+                    }
+                }).run();
+        return found.found() ? 0 : 1;
     }
 
     /** {@code [HOST:]PORT} of --dashboard: host (loopback by default) and port. */

@@ -236,7 +236,7 @@ public final class DashboardState implements RunReporter {
         Summary s = Summary.of(merged, start, Math.max(start, end), saturationMicros, none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), List.copyOf(intervals), ResultDocument.summary(s, null, null), null, List.of());
+                List.of(), List.copyOf(intervals), ResultDocument.summary(s, null, null), null, List.of(), null);
     }
 
     /** Coordinator time now, for the health figures. */

@@ -22,9 +22,10 @@ public final class ResultFile {
     /**
      * Version of this layout: 1 was written before the field existed (kbench merge reads it as 1), 2 adds
      * {@code schemaVersion} itself, 3 adds {@code provenance}. Raise it when a key is added, changes meaning
-     * or goes away.
+     * or goes away; 4 adds
+     * {@code rateSearch}.
      */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     private ResultFile() { }
 
@@ -37,7 +38,54 @@ public final class ResultFile {
                       Map<String, Object> profile, Provenance provenance, List<String> topics, List<Worker> workers,
                       List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
                       @JsonProperty(required = true) Summary summary,
-                      @JsonProperty(required = true) Map<String, String> histograms, List<String> issues) {
+                      @JsonProperty(required = true) Map<String, String> histograms, List<String> issues,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch) {
+        /** This result with a max-rate search's outcome. */
+        public Run withRateSearch(RateSearch search) {
+            return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, search);
+        }
+    }
+
+    /**
+     * What {@code kbench run --find-max-rate} found: the highest target rate whose trial passed, and every trial.
+     * Present only in the result.json of a search's output directory (which is the passing trial's own result).
+     *
+     * @param maxSustainableRate the highest rate that passed (msg/s), or null when none did
+     * @param converged          true when a failing rate lies within {@code precision} above it
+     * @param precision          the search's stopping width, a fraction (0.02: 2%)
+     * @param maxTrials          the bound on trials, the probe included
+     * @param slos               the service-level objectives every trial had to meet, as given
+     * @param outcome            why the search stopped, in words
+     */
+    public record RateSearch(Long maxSustainableRate, boolean converged, double precision, int maxTrials,
+                             List<String> slos, String outcome, List<Trial> trials) {
+    }
+
+    /**
+     * One trial of a max-rate search.
+     *
+     * @param number       1-based, in the order run
+     * @param phase        {@code probe} (unthrottled, to find a starting point), {@code bracket} or {@code bisect}
+     * @param targetRate   msg/s, -1 for the unthrottled probe
+     * @param achievedRate acknowledged msg/s over the measured window
+     * @param passed       met every criterion (a probe never passes: it has no target)
+     * @param reasons      why it failed, one line each; empty when it passed
+     * @param slos         each objective's figure in this trial
+     * @param result       its own result.json, relative to the search's directory (null if not written)
+     */
+    public record Trial(int number, String phase, long targetRate, double achievedRate, boolean passed,
+                       List<String> reasons, List<SloFigure> slos, String result, Summary summary) {
+    }
+
+    /**
+     * An objective's figure in one trial.
+     *
+     * @param valueMicros the measured quantile (end-to-end: plus the clock bound)
+     * @param limitMicros the objective's limit
+     */
+    public record SloFigure(String slo, long valueMicros, long limitMicros, boolean held) {
     }
 
     /**

@@ -117,7 +117,8 @@ final class ResultAssembly {
         } catch (IOException | RuntimeException e) {
             out.info("could not write report.html to " + dir + ": " + e.getMessage());
         }
-        return new RunController.Outcome(g.error() == null, file, g.error(), summary);
+        return new RunController.Outcome(g.error() == null, file, g.error(), summary, result, g.intervals(), measureStart,
+                measureEnd);
     }
 
     static List<String> topicNames(Plan plan) {

@@ -18,6 +18,7 @@ import io.kbench.coordinator.ClusterControl;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.merge.IntervalMerger;
+import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
@@ -86,8 +87,18 @@ public final class RunController {
      * @param resultFile the result.json written (also for a failed run), or null if it could not be written
      * @param error      why it failed, or null
      * @param summary    the run's figures (of what was gathered, for a failed run)
+     * @param result     what result.json holds (also when it could not be written)
+     * @param intervals  every merged interval, warm-up and drain included
+     * @param measureStartMicros end of warm-up, coordinator time
+     * @param measureEndMicros   instant the producers stopped, coordinator time
      */
-    public record Outcome(boolean completed, Path resultFile, String error, Summary summary) { }
+    public record Outcome(boolean completed, Path resultFile, String error, Summary summary,
+                          ResultFile.Run result, List<MergedInterval> intervals,
+                          long measureStartMicros, long measureEndMicros) {
+        public Outcome {
+            intervals = List.copyOf(intervals);
+        }
+    }
 
     private final Workload workload;
     private final Profile profile;

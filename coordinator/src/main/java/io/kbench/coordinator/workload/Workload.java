@@ -107,6 +107,15 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 NO_ERROR_LIMIT, List.of());
     }
 
+    /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
+    public Workload withProducerRate(long rate) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, rate, warmupSeconds, durationSeconds, numRecords, keyDistribution, keys,
+                zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
+                consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
+                saturationDelayMillis, maxSendErrors, faults);
+    }
+
     /** True when producers are transactional. */
     public boolean transactional() {
         return transactionRecords > 0 || transactionMillis > 0;

@@ -77,7 +77,7 @@ class HtmlReportTest {
         ResultFile.Run longRun = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), run.status(),
                 null, run.startedAt(), run.startMillis(), run.measureStartMillis(), run.startMillis() + 5_000_000L,
                 run.saturationThresholdMicros(), run.workload(), run.profile(), run.provenance(), run.topics(), run.workers(),
-                run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues());
+                run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues(), null);
         JsonNode r = data(HtmlReport.render("long", List.of(new HtmlReport.Named("long", longRun)))).get("runs").get(0);
         assertEquals(3, r.get("intervalsPerPoint").asInt());
         assertEquals(1667, r.get("t").size(), "5,000 intervals in buckets of 3");
@@ -95,7 +95,7 @@ class HtmlReportTest {
                 "</script><script>alert(1)</script> /*DATA*/", run.startedAt(), run.startMillis(),
                 run.measureStartMillis(), run.measureEndMillis(), run.saturationThresholdMicros(), run.workload(),
                 run.profile(), run.provenance(), run.topics(), run.workers(), run.lostWorkers(), run.faults(), run.intervals(),
-                run.summary(), run.histograms(), List.of("<b>issue</b>"));
+                run.summary(), run.histograms(), List.of("<b>issue</b>"), null);
         String html = HtmlReport.render("a </title> b", List.of(new HtmlReport.Named("one", run),
                 new HtmlReport.Named("two", evil)));
         assertFalse(html.contains("</script><script>alert(1)"), "an error text cannot end the data element");

@@ -1,0 +1,263 @@
+package io.kbench.coordinator.capacity;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.HtmlReport;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.run.RunController;
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * {@code kbench run --find-max-rate}: fixed-rate trials of a workload, each a complete run with its own warm-up,
+ * duration, fresh topics and result.json (in {@code NN-RATE/} under the search's directory), chosen by
+ * {@link RateSearch} and judged by {@link TrialVerdict}. Without a rate in the workload, an unthrottled probe
+ * trial comes first and its achieved rate is where the search starts.
+ *
+ * <p>Afterwards the search's directory holds {@code result.json}: the result of the highest passing trial (its
+ * own steady state at that rate — no other trial's figures are mixed in) with {@code rateSearch} added, so
+ * {@code kbench report} and {@code kbench compare} read it as any run; and that trial's report.html.
+ */
+public final class MaxRateSearch {
+    /** Default of --precision: 2%. */
+    public static final double DEFAULT_PRECISION = 0.02;
+    /** Default of --max-trials. */
+    public static final int DEFAULT_MAX_TRIALS = 20;
+    /** Factor above a passing rate while none failed: from the workload's own rate, and from a probe's. */
+    static final double GROWTH = 2.0;
+    static final double GROWTH_AFTER_PROBE = 1.25;
+
+    /** Runs one trial: the workload (at its rate) into {@code dir}. */
+    public interface Trials {
+        RunController.Outcome run(Workload workload, Path dir);
+
+        /** True once the user interrupted: no further trial is started. */
+        boolean interrupted();
+    }
+
+    /** What the search found; {@code best} is null when no trial passed. */
+    public record Found(ResultFile.RateSearch search, Path resultFile, RunController.Outcome best) {
+        public boolean found() {
+            return search.maxSustainableRate() != null;
+        }
+    }
+
+    private final Workload workload;
+    private final List<Slo> slos;
+    private final double precision;
+    private final int maxTrials;
+    private final Path dir;
+    private final PrintStream out;
+    private final Trials trials;
+    private String refused;
+
+    /**
+     * @param precision stopping width, a fraction (0.02)
+     * @param maxTrials bound on trials, the probe included
+     * @param dir       the search's directory
+     * @param out       where the lines for people go
+     * @throws UserException when the workload cannot be searched (checked here, before anything runs)
+     */
+    public MaxRateSearch(Workload workload, List<Slo> slos, double precision, int maxTrials, Path dir, PrintStream out,
+                         Trials trials) {
+        check(workload, slos);
+        this.workload = workload;
+        this.slos = List.copyOf(slos);
+        this.precision = precision;
+        this.maxTrials = maxTrials;
+        this.dir = dir;
+        this.out = out;
+        this.trials = trials;
+    }
+
+    /**
+     * Refuses what a search cannot do: a workload with no rate to vary, or objectives on a figure it will not
+     * have.
+     */
+    public static void check(Workload w, List<Slo> slos) {
+        if (w.producerCount() == 0) {
+            throw new UserException("--find-max-rate varies the producers' rate; this workload has no producers");
+        }
+        if (w.numRecords() > 0) {
+            throw new UserException("--find-max-rate needs a timed workload (durationSeconds): every trial runs the same "
+                    + "length; this one sends numRecords");
+        }
+        if (w.consumerBacklogRecords() > 0) {
+            throw new UserException("--find-max-rate cannot search a backlog workload (consumerBacklogRecords/Bytes): its "
+                    + "consumers start late by design");
+        }
+        if (!w.faults().isEmpty()) {
+            throw new UserException("--find-max-rate cannot search a workload with faults: a stopped broker would fail "
+                    + "every trial");
+        }
+        for (Slo s : slos) {
+            if (s.metric() == io.kbench.protocol.Metric.END_TO_END && w.consumerCount() == 0) {
+                throw new UserException("--slo '" + s.text() + "': end-to-end latency needs consumers; this workload has none");
+            }
+            if (s.metric() == io.kbench.protocol.Metric.TRANSACTION_COMMIT && !w.transactional()) {
+                throw new UserException("--slo '" + s.text() + "': transaction commits need a transactional workload "
+                        + "(transactionRecords or transactionMillis)");
+            }
+        }
+    }
+
+    /** Every trial run, in order, with its verdict. */
+    private record Done(int number, String phase, Workload workload, RunController.Outcome outcome, TrialVerdict verdict,
+                        String dirName) { }
+
+    public Found run() {
+        long minRate = workload.producerCount();
+        List<Done> done = new ArrayList<>();
+        long start = workload.producerRate();
+        double growth = GROWTH;
+        String stopped = null;
+        out.printf(Locale.ROOT, "max-rate search: workload %s, %s, precision %.1f%%, at most %d trials of %d s warm-up + "
+                        + "%d s%n", workload.name(), slos.isEmpty() ? "no objectives (sustaining the rate is the criterion)"
+                        : "objectives " + String.join(", ", slos.stream().map(Slo::text).toList()), precision * 100,
+                maxTrials, workload.warmupSeconds(), workload.durationSeconds());
+        if (start <= 0) {
+            Done probe = trial(1, "probe", workload.withProducerRate(Workload.UNTHROTTLED), done);
+            if (probe == null || !probe.outcome().completed()) {
+                stopped = probe == null ? (refused != null ? refused : "interrupted")
+                        : "the probe failed: " + probe.outcome().error();
+            } else {
+                start = Math.max(minRate, (long) Math.floor(probe.verdict().achieved()));
+                growth = GROWTH_AFTER_PROBE;
+                out.printf(Locale.ROOT, "probe: %,.0f msg/s unthrottled; the search starts there%n", probe.verdict().achieved());
+            }
+        }
+        RateSearch search = null;
+        if (stopped == null) {
+            search = new RateSearch(start, minRate, 1_000_000_000L, precision, maxTrials - done.size(), growth);
+            for (var step = search.next(); step.isPresent(); step = search.next()) {
+                long rate = step.get().rate();
+                Done t = trial(done.size() + 1, step.get().phase().name(), workload.withProducerRate(rate), done);
+                if (t == null) {
+                    stopped = refused != null ? refused : "interrupted";
+                    break;
+                }
+                if (!t.outcome().completed()) {
+                    stopped = "trial " + t.number() + " failed as a run: " + t.outcome().error();
+                    break;
+                }
+                search.record(rate, t.verdict().passed());
+            }
+            if (stopped == null) {
+                stopped = search.outcome();
+            }
+        }
+        long best = search == null ? 0 : search.best();
+        Done bestTrial = null;
+        for (Done d : done) {
+            if (best > 0 && d.workload().producerRate() == best && d.verdict().passed()) {
+                bestTrial = d;
+            }
+        }
+        List<ResultFile.Trial> list = new ArrayList<>();
+        for (Done d : done) {
+            RunController.Outcome o = d.outcome();
+            list.add(new ResultFile.Trial(d.number(), d.phase(), d.workload().producerRate(), d.verdict().achieved(),
+                    d.verdict().passed(), d.verdict().reasons(), d.verdict().figures(),
+                    o.resultFile() == null ? null : d.dirName() + "/result.json", o.result().summary()));
+        }
+        ResultFile.RateSearch doc = new ResultFile.RateSearch(best > 0 ? best : null, search != null && search.converged(),
+                precision, maxTrials, slos.stream().map(Slo::text).toList(), stopped, list);
+        table(done);
+        out.println(best > 0
+                ? String.format(Locale.ROOT, "max sustainable rate: %,d msg/s (%s)", best, stopped)
+                : "max sustainable rate: none found (" + stopped + ")");
+        Path file = write(doc, bestTrial != null ? bestTrial : done.isEmpty() ? null : done.get(done.size() - 1));
+        return new Found(doc, file, bestTrial == null ? null : bestTrial.outcome());
+    }
+
+    /** Runs one trial; null when interrupted before it started, or refused ({@code refused} says why). */
+    private Done trial(int number, String phase, Workload w, List<Done> done) {
+        if (trials.interrupted()) {
+            return null;
+        }
+        String name = String.format(Locale.ROOT, "%02d-%s", number, w.producerRate() < 0 ? "probe" : w.producerRate());
+        out.printf(Locale.ROOT, "%n=== trial %d (%s): %s ===%n", number, phase,
+                w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate()));
+        RunController.Outcome o;
+        try {
+            o = trials.run(w, dir.resolve(name));
+        } catch (UserException e) {
+            // refused before it started (e.g. a worker became unreachable): the search ends with what it has
+            out.println("trial " + number + " could not run: " + e.getMessage());
+            refused = "trial " + number + " could not run: " + e.getMessage();
+            return null;
+        }
+        TrialVerdict v = TrialVerdict.judge(w, o.completed(), o.error(), o.summary(), o.intervals(),
+                o.measureStartMicros(), o.measureEndMicros(), slos);
+        Done d = new Done(number, phase, w, o, v, name);
+        done.add(d);
+        if (w.producerRate() >= 0) {
+            out.printf(Locale.ROOT, "trial %d: %,d msg/s %s%s%n", number, w.producerRate(), v.passed() ? "PASSED" : "FAILED",
+                    v.passed() ? "" : " — " + String.join("; ", v.reasons()));
+        }
+        return d;
+    }
+
+    private void table(List<Done> done) {
+        List<String> head = new ArrayList<>(List.of("trial", "phase", "target msg/s", "achieved msg/s"));
+        slos.forEach(s -> head.add(s.text()));
+        head.add("result");
+        List<List<String>> rows = new ArrayList<>();
+        for (Done d : done) {
+            List<String> r = new ArrayList<>();
+            r.add(Integer.toString(d.number()));
+            r.add(d.phase());
+            r.add(d.workload().producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d", d.workload().producerRate()));
+            r.add(String.format(Locale.ROOT, "%,.1f", d.verdict().achieved()));
+            d.verdict().figures().forEach(f -> r.add(Slo.millis(f.valueMicros()) + (f.held() ? "" : " !")));
+            r.add(d.workload().producerRate() < 0 ? "probe" : d.verdict().passed() ? "PASS"
+                    : "FAIL: " + d.verdict().reasons().get(0) + (d.verdict().reasons().size() > 1
+                    ? " (+" + (d.verdict().reasons().size() - 1) + " more)" : ""));
+            rows.add(r);
+        }
+        int[] width = new int[head.size()];
+        for (int c = 0; c < head.size(); c++) {
+            width[c] = head.get(c).length();
+            for (List<String> r : rows) {
+                width[c] = Math.max(width[c], r.get(c).length());
+            }
+        }
+        out.println();
+        out.println("max-rate search trials:");
+        for (List<String> r : java.util.stream.Stream.concat(java.util.stream.Stream.of(head), rows.stream()).toList()) {
+            StringBuilder line = new StringBuilder(" ");
+            for (int c = 0; c < r.size(); c++) {
+                boolean last = c == r.size() - 1;
+                String cell = r.get(c);
+                line.append(' ').append(last || c == 1 ? String.format("%-" + width[c] + "s", cell)
+                        : String.format("%" + width[c] + "s", cell));
+            }
+            out.println(line.toString().stripTrailing());
+        }
+    }
+
+    /** The search's result.json: the chosen trial's own result with the search added. */
+    private Path write(ResultFile.RateSearch doc, Done chosen) {
+        if (chosen == null || chosen.outcome().result() == null) {
+            return null;
+        }
+        try {
+            Path file = ResultDocument.write(dir, chosen.outcome().result().withRateSearch(doc));
+            HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " max-rate search",
+                    List.of(new HtmlReport.Named(workload.name() + " at " + chosen.workload().producerRate() + " msg/s",
+                            chosen.outcome().result())));
+            out.println("result: " + file + (doc.maxSustainableRate() == null ? " (the last trial's, with the search)"
+                    : " (trial " + chosen.number() + "'s, with the search)"));
+            return file;
+        } catch (IOException | RuntimeException e) {
+            out.println("could not write the search's result to " + dir + ": " + e.getMessage());
+            return null;
+        }
+    }
+}

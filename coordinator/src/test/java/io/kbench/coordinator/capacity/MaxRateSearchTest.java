@@ -1,0 +1,199 @@
+package io.kbench.coordinator.capacity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.FaultTimeline;
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.merge.ClientSample;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.ResultSchema;
+import io.kbench.coordinator.run.RunController;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole search — probe, trials, verdicts, table, result.json — against a simulated system: a queue with a
+ * known capacity. Below it every interval acknowledges its target and the response time grows as
+ * {@code base / (1 - rate / capacity)}; above it the generator falls behind (saturated intervals) and the
+ * acknowledged rate stays at the capacity.
+ */
+class MaxRateSearchTest {
+    private static final long S = 1_000_000;
+    private static final int WARMUP = 2;
+    private static final int DURATION = 5;
+
+    @TempDir
+    Path dir;
+
+    /** A simulated cluster of {@code capacity} msg/s; {@code trials} counts the runs it was asked for. */
+    private static final class Simulated implements MaxRateSearch.Trials {
+        final long capacity;
+        final long baseMicros;
+        final List<Long> rates = new ArrayList<>();
+
+        Simulated(long capacity, long baseMicros) {
+            this.capacity = capacity;
+            this.baseMicros = baseMicros;
+        }
+
+        @Override
+        public boolean interrupted() {
+            return false;
+        }
+
+        @Override
+        public RunController.Outcome run(Workload w, Path out) {
+            rates.add(w.producerRate());
+            long rate = w.producerRate() < 0 ? capacity : w.producerRate();
+            boolean over = rate > capacity;
+            long acked = Math.min(rate, capacity);
+            double load = Math.min(0.999, (double) acked / capacity);
+            long response = (long) (baseMicros / (1 - load)) + (over ? 2 * S : 0);
+            Histogram resp = LatencyHistograms.create();
+            Histogram delay = LatencyHistograms.create();
+            List<MergedInterval> intervals = new ArrayList<>();
+            for (int i = 0; i < WARMUP + DURATION; i++) {
+                Histogram d = LatencyHistograms.create();
+                d.recordValueWithCount(over ? 50_000 : 200, acked);
+                Histogram r = LatencyHistograms.create();
+                r.recordValueWithCount(response, acked);
+                if (i >= WARMUP) {
+                    resp.add(r);
+                    delay.add(d);
+                }
+                EnumMap<Metric, Histogram> hs = new EnumMap<>(Metric.class);
+                hs.put(Metric.PUBLISH_DELAY, d);
+                hs.put(Metric.PUBLISH_RESPONSE, r);
+                intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(acked, acked, 0, acked * 100, acked,
+                        acked * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 10, ClientSample.NONE,
+                        ClientSample.NONE));
+            }
+            EnumMap<Metric, Histogram> summaryHistograms = new EnumMap<>(Metric.class);
+            for (Metric m : Metric.values()) {
+                summaryHistograms.put(m, LatencyHistograms.create());
+            }
+            summaryHistograms.put(Metric.PUBLISH_RESPONSE, resp);
+            summaryHistograms.put(Metric.PUBLISH_DELAY, delay);
+            Summary summary = Summary.of(intervals, WARMUP * S, (WARMUP + DURATION) * S,
+                    w.saturationDelayMillis() * 1000, summaryHistograms);
+            ResultFile.Run result = ResultDocument.build(String.format("20260101-000000-%04x", rates.size()), "COMPLETED", null, Instant.EPOCH, w,
+                    Profile.defaults(), List.of(), List.of("t"), 0, WARMUP * S, (WARMUP + DURATION) * S, intervals,
+                    summary, null, 0, List.of(), List.of(), new FaultTimeline(), null);
+            try {
+                return new RunController.Outcome(true, ResultDocument.write(out, result), null, summary, result, intervals,
+                        WARMUP * S, (WARMUP + DURATION) * S);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static Workload workload(long rate) {
+        Workload w = Workload.timed("sim", 1, 6, 100, 2, 1, 2, 1000, WARMUP, DURATION);
+        return w.withProducerRate(rate);
+    }
+
+    private MaxRateSearch.Found search(Simulated sim, long rate, List<Slo> slos, ByteArrayOutputStream console) {
+        return new MaxRateSearch(workload(rate), slos, 0.02, 20, dir,
+                new PrintStream(console, true, StandardCharsets.UTF_8), sim).run();
+    }
+
+    @Test
+    void shouldFindTheCapacityWithoutObjectivesAndLessUnderATightOne() throws Exception {
+        Simulated free = new Simulated(50_000, 2_000);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(free, 5_000, List.of(), console);
+        long max = found.search().maxSustainableRate();
+        assertTrue(max <= 50_000 && max >= 49_000, max + " after " + free.rates);
+        assertTrue(found.search().converged());
+        assertEquals(5_000L, free.rates.get(0), "starts at the workload's rate");
+
+        // response time 2 ms / (1 - load): p99 <= 10 ms holds up to 80% load
+        Simulated slo = new Simulated(50_000, 2_000);
+        MaxRateSearch.Found under = search(slo, 5_000, List.of(Slo.parse("publishResponse.p99<=10ms")),
+                new ByteArrayOutputStream());
+        long limited = under.search().maxSustainableRate();
+        assertTrue(limited <= 40_000 && limited >= 39_000, limited + " after " + slo.rates);
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("max sustainable rate: " + String.format("%,d", max) + " msg/s (converged"), text);
+        assertTrue(text.contains("max-rate search trials:"), text);
+        assertTrue(text.contains("FAIL: 5 interval(s) sent below 99.5% of the target"), text);
+    }
+
+    @Test
+    void shouldProbeUnthrottledWhenTheWorkloadHasNoRateAndWriteTheBestTrialsResultWithTheSearch() throws Exception {
+        Simulated sim = new Simulated(20_000, 1_000);
+        MaxRateSearch.Found found = search(sim, Workload.UNTHROTTLED, List.of(Slo.parse("publishResponse.p99<=5ms")),
+                new ByteArrayOutputStream());
+        assertEquals(-1L, sim.rates.get(0), "the probe runs unthrottled");
+        assertEquals(20_000L, sim.rates.get(1), "the search starts at the probe's rate");
+        long max = found.search().maxSustainableRate();
+        assertTrue(max <= 16_000 && max >= 15_600, max + " after " + sim.rates);
+        JsonNode doc = ResultDocument.JSON.readTree(dir.resolve("result.json").toFile());
+        JsonNode search = doc.get("rateSearch");
+        assertEquals(max, search.get("maxSustainableRate").asLong());
+        assertEquals(max, doc.get("workload").get("producerRate").asLong(), "the result is the passing trial's own");
+        assertEquals("probe", search.get("trials").get(0).get("phase").asText());
+        assertFalse(search.get("trials").get(0).get("passed").asBoolean());
+        int trials = search.get("trials").size();
+        assertEquals(sim.rates.size(), trials);
+        for (JsonNode t : search.get("trials")) {
+            assertTrue(Files.exists(dir.resolve(t.get("result").asText())), t.toString());
+            assertTrue(t.get("summary").has("publishRate"));
+            assertEquals(t.get("passed").asBoolean(), t.get("reasons").isEmpty(), t.toString());
+            if (t.get("targetRate").asLong() > max) {
+                assertFalse(t.get("passed").asBoolean(), "a rate above the one reported failed: " + t);
+            }
+        }
+        assertEquals("publishResponse.p99<=5ms", search.get("slos").get(0).asText());
+        assertTrue(Files.exists(dir.resolve("report.html")));
+        assertEquals(List.of(), ResultSchema.validate(Files.readString(dir.resolve("result.json"))));
+    }
+
+    @Test
+    void shouldReportNoRateWhenEvenOneMessagePerProducerMissesTheObjective() {
+        Simulated sim = new Simulated(10_000, 5_000);
+        MaxRateSearch.Found found = search(sim, 1_000, List.of(Slo.parse("publishResponse.p99<=1ms")),
+                new ByteArrayOutputStream());
+        assertNull(found.search().maxSustainableRate());
+        assertFalse(found.found());
+        assertEquals(2L, sim.rates.get(sim.rates.size() - 1), "down to 1 msg/s per producer");
+        assertTrue(found.search().outcome().startsWith("no rate passed"), found.search().outcome());
+        assertTrue(Files.exists(dir.resolve("result.json")), "the last trial's result carries the search");
+    }
+
+    @Test
+    void shouldRefuseWhatItCannotSearchBeforeAnyTrial() {
+        Workload none = Workload.timed("x", 1, 1, 100, 1, 0, 1, 100, 0, 5);
+        UserException e = assertThrows(UserException.class, () -> MaxRateSearch.check(none,
+                List.of(Slo.parse("endToEnd.p99<=5ms"))));
+        assertTrue(e.getMessage().contains("end-to-end latency needs consumers"), e.getMessage());
+        e = assertThrows(UserException.class, () -> MaxRateSearch.check(workload(100),
+                List.of(Slo.parse("transactionCommit.p99<=5ms"))));
+        assertTrue(e.getMessage().contains("transactional workload"), e.getMessage());
+    }
+}
