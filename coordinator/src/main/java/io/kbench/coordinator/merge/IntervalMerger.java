@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import io.kbench.protocol.ClientMetricsMerge;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.IntervalSnapshot;
-import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 
@@ -36,6 +35,8 @@ public final class IntervalMerger {
     private final Map<String, Boolean> producersDone = new HashMap<>();
     private final TreeMap<Long, Pending> pending = new TreeMap<>();
     private final SummaryHistograms summary;
+    /** Adds each snapshot's histograms without building them (guarded by this merger's lock). */
+    private final io.kbench.protocol.HistogramDecoder decoder = new io.kbench.protocol.HistogramDecoder();
     private final List<String> issues = new ArrayList<>();
     private final Map<String, Counters> perWorker = new HashMap<>();
     private Counters totals = Counters.ZERO;
@@ -48,7 +49,8 @@ public final class IntervalMerger {
         long end = Long.MIN_VALUE;
         Counters counters = Counters.ZERO;
         final EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
-        final List<String> reported = new ArrayList<>();
+        /** A set: completeness is checked against every worker on every snapshot (1,000 workers: 10^6 lookups). */
+        final java.util.Set<String> reported = new java.util.LinkedHashSet<>();
         final List<String> errors = new ArrayList<>();
         long lag = -1;
         final ClientMetricsMerge producerClients = new ClientMetricsMerge();
@@ -80,6 +82,15 @@ public final class IntervalMerger {
      * @throws IllegalArgumentException for a snapshot from an unknown worker or with corrupt histograms
      */
     public synchronized List<MergedInterval> add(IntervalSnapshot s) {
+        return add(s, new long[Metric.values().length]);
+    }
+
+    /**
+     * As {@link #add(IntervalSnapshot)}, and fills {@code maxima} (by {@link Metric#ordinal()}) with the maximum
+     * of each of the snapshot's histograms, read while adding them (0 for an empty one, or one not added: a
+     * repeated or late snapshot).
+     */
+    public synchronized List<MergedInterval> add(IntervalSnapshot s, long[] maxima) {
         Long want = expected.get(s.workerId());
         if (want == null) {
             throw new IllegalArgumentException("snapshot from unknown worker " + s.workerId());
@@ -108,7 +119,7 @@ public final class IntervalMerger {
         p.end = Math.max(p.end, s.endMicros());
         p.counters = p.counters.plus(s.counters());
         for (Metric m : Metric.values()) {
-            add(p.histograms, m, s.histogram(m));
+            maxima[m.ordinal()] = decoder.addInto(p.histograms.get(m), s.histogram(m));
         }
         p.reported.add(s.workerId());
         if (s.consumerLag() >= 0) {
@@ -124,12 +135,6 @@ public final class IntervalMerger {
         return emitComplete(false);
     }
 
-    private static void add(EnumMap<Metric, Histogram> into, Metric m, byte[] encoded) {
-        if (encoded.length > 0) { // an empty encoding is an empty histogram: nothing to decode or add
-            into.get(m).add(LatencyHistograms.decode(encoded));
-        }
-    }
-
     private List<MergedInterval> emitComplete(boolean force) {
         List<MergedInterval> out = new ArrayList<>();
         while (!pending.isEmpty()) {
@@ -137,9 +142,13 @@ public final class IntervalMerger {
             Pending p = pending.get(seq);
             boolean complete = true;
             for (String w : workers) {
-                Long last = lastSequence.get(w);
-                boolean closedBefore = last != null && last < seq;
-                complete &= p.reported.contains(w) || closedBefore;
+                if (!p.reported.contains(w)) {
+                    Long last = lastSequence.get(w);
+                    if (last == null || last >= seq) {
+                        complete = false;
+                        break;
+                    }
+                }
             }
             if (!complete && !force) {
                 break;

@@ -134,11 +134,13 @@ final class LiveRun {
         supervisors.forEach(WorkerSupervisor::start);
     }
 
-    /** One snapshot: to the histogram logs and the merger; completed intervals to the reporter. */
+    /** One snapshot: to the merger and the histogram logs; completed intervals to the reporter. */
     private void accept(WorkerClient from, IntervalSnapshot s) {
         try {
-            hlogs.add(s);
-            for (MergedInterval i : merger.add(s)) {
+            long[] maxima = new long[io.kbench.protocol.Metric.values().length];
+            List<MergedInterval> completed = merger.add(s, maxima);
+            hlogs.add(s, maxima); // the merger read each histogram's maximum: the log need not decode it again
+            for (MergedInterval i : completed) {
                 emit(i);
                 // warm-up by count: the interval that completes it is where measurement starts
                 long before = liveAcked.getAndAdd(i.counters().acked());

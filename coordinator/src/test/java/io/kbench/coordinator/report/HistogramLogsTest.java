@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import io.kbench.protocol.Counters;
@@ -54,6 +55,38 @@ class HistogramLogsTest {
         assertFalse(Files.exists(dir.resolve(HistogramLogs.fileName("w2", Metric.TRANSACTION_COMMIT))));
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(8, files.count(), "2 workers x 4 metrics");
+        }
+    }
+
+    @Test
+    void shouldWriteTheLinesHistogramLogWriterWritesWithTheMaximaTheMergerRead() throws IOException {
+        IntervalSnapshot[] snapshots = {snapshot("w", 0, 100, 200, 300), snapshot("w", 1, 5_000, 3_599_999_999L),
+            snapshot("w", 2)};
+        io.kbench.coordinator.merge.IntervalMerger merger = new io.kbench.coordinator.merge.IntervalMerger(List.of("w"));
+        java.io.ByteArrayOutputStream reference = new java.io.ByteArrayOutputStream();
+        org.HdrHistogram.HistogramLogWriter writer = new org.HdrHistogram.HistogramLogWriter(
+                new java.io.PrintStream(reference, true, java.nio.charset.StandardCharsets.US_ASCII));
+        try (HistogramLogs logs = new HistogramLogs(dir, 1_000_000_000L, false)) {
+            for (IntervalSnapshot s : snapshots) {
+                long[] maxima = new long[Metric.values().length];
+                merger.add(s, maxima);
+                logs.add(s, maxima);
+                writer.outputIntervalHistogram((s.startMicros() - 1_000_000_000L) / 1e6,
+                        (s.endMicros() - 1_000_000_000L) / 1e6, LatencyHistograms.decode(s.histogram(Metric.PUBLISH_LATENCY)),
+                        1.0);
+            }
+        }
+        List<String> ours = Files.readAllLines(dir.resolve(HistogramLogs.fileName("w", Metric.PUBLISH_LATENCY))).stream()
+                .filter(l -> !l.startsWith("#") && !l.startsWith("\"")).toList();
+        List<String> theirs = reference.toString(java.nio.charset.StandardCharsets.US_ASCII).lines().toList();
+        assertEquals(3, ours.size(), ours.toString());
+        for (int i = 0; i < 3; i++) {
+            String[] a = ours.get(i).split(",");
+            String[] b = theirs.get(i).split(",");
+            assertEquals(List.of(b[0], b[1], b[2]), List.of(a[0], a[1], a[2]), "line " + i);
+            // the bytes differ (the library compresses harder), the histogram does not
+            assertEquals(LatencyHistograms.decode(java.util.Base64.getDecoder().decode(b[3])),
+                    LatencyHistograms.decode(java.util.Base64.getDecoder().decode(a[3])));
         }
     }
 }
