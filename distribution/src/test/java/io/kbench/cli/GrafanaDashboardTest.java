@@ -152,7 +152,7 @@ class GrafanaDashboardTest {
         WorkerMetrics worker = new WorkerMetrics("w1");
         RunSpec spec = new RunSpec("r1", "c:1", "names", 0, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
                 Map.of()), List.of(), List.of(new RunSpec.Producer(0, "t", 100, 0)), List.of(), 10, 1_000_000, List.of(),
-                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, true, "d");
+                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, true, true, "d");
         worker.prepared(spec, () -> Counters.ZERO);
         byte[] e = new byte[0];
         worker.snapshot(spec, new IntervalSnapshot("w1", 0, 0, 1_000_000, Counters.ZERO,

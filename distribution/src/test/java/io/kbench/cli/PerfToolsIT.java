@@ -59,6 +59,24 @@ class PerfToolsIT {
             captureStdout("producer-perf", "--topic", "cp", "--partitions", "3", "--num-records", "10000",
                     "--record-size", "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(),
                     "--output", dir.resolve("fill").toString());
+            // producer-perf sends plain records, as the Kafka tool does: no stamp header on the broker's disk
+            java.util.Map<String, Object> props = java.util.Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                    "group.id", "check-headers", "auto.offset.reset", "earliest");
+            try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer
+                    .KafkaConsumer<>(props, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                    new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                c.subscribe(List.of("cp"));
+                int seen = 0;
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (seen < 100 && System.currentTimeMillis() < deadline) {
+                    for (var r : c.poll(java.time.Duration.ofMillis(500))) {
+                        assertEquals(0, r.headers().toArray().length, "a header on record " + r.offset());
+                        assertEquals(100, r.value().length);
+                        seen++;
+                    }
+                }
+                assertTrue(seen >= 100, "read " + seen + " records");
+            }
             List<String> lines = captureStdout("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(),
                     "--topic", "cp", "--messages", "10000", "--output", dir.resolve("read").toString()).lines().toList();
             assertEquals(2, lines.size(), lines.toString());

@@ -9,9 +9,22 @@ package io.kbench.driver;
  * @param producerId      when {@code >= 0}, every message carries this id and a sequence number per partition
  *                        (0, 1, 2 ... for each partition the producer writes to), which consumers hand to
  *                        {@link RecordListener#onRecord} for verification; {@link #NO_VERIFICATION} for none
+ * @param stamp           every message carries its intended send time for end-to-end latency (a record header
+ *                        in the Kafka driver); false sends plain records, as the Kafka tools do
  */
-public record ProducerOptions(String topic, String clientId, String transactionalId, long producerId) {
+public record ProducerOptions(String topic, String clientId, String transactionalId, long producerId, boolean stamp) {
     public static final long NO_VERIFICATION = -1;
+
+    public ProducerOptions {
+        if (!stamp && producerId >= 0) {
+            throw new IllegalArgumentException("verification needs stamped messages");
+        }
+    }
+
+    /** Options of a producer whose messages carry the end-to-end stamp. */
+    public ProducerOptions(String topic, String clientId, String transactionalId, long producerId) {
+        this(topic, clientId, transactionalId, producerId, true);
+    }
 
     public boolean transactional() {
         return transactionalId != null;

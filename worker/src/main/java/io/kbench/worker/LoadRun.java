@@ -99,7 +99,7 @@ final class LoadRun {
                 ProducerHandle handle = driver.createProducer(new ProducerOptions(p.topic(), clientId("p", p.index()),
                         spec.transactional() ? "kbench-" + spec.runId() + "-p" + p.index() : null,
                         spec.verification() ? SequenceTracker.producerId(spec.runNonce(), p.index())
-                                : ProducerOptions.NO_VERIFICATION), metrics);
+                                : ProducerOptions.NO_VERIFICATION, spec.stampMessages()), metrics);
                 producerHandles.add(handle);
                 Keys keys = workerKeys.forProducer(spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,

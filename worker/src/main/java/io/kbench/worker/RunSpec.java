@@ -30,6 +30,7 @@ import io.kbench.driver.TopicSpec;
  * @param transactionRecords commit a transaction after this many messages (0: not by count)
  * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
  * @param verification      stamp producer ids and sequence numbers; consumers verify them
+ * @param stampMessages     records carry the end-to-end stamp (false: plain records, as the Kafka tools send)
  * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
  *                          must carry the same
  */
@@ -39,7 +40,7 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
                       long transactionRecords, long transactionMillis, boolean verification,
-                      String digest) {
+                      boolean stampMessages, String digest) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);

@@ -22,7 +22,7 @@ class WorkerMetricsTest {
         }
         return new RunSpec(runId, "coord:1", "wl", 2_000, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
                 Map.of()), List.of(), producers, List.of(new RunSpec.Consumer(0, "t", "g")), 100, 1_000_000, List.of(),
-                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, false, "d");
+                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, false, true, "d");
     }
 
     private static IntervalSnapshot snapshot(long seq, long sent, long... latencyMicros) {

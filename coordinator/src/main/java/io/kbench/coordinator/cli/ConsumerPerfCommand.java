@@ -126,7 +126,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         Profile profile = overrides.applyTo(Profile.defaults());
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of());
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true);
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 new RunController.Options(output, true, 1_000_000L, spec == null ? List.of() : Provenances.commandLine(spec)),

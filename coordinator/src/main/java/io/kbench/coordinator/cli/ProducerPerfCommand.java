@@ -150,7 +150,8 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
                 Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0,
-                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of()); // no verification headers: as the Kafka tool sends
+                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
+                false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 new RunController.Options(output, true, reportingIntervalMs * 1000L,

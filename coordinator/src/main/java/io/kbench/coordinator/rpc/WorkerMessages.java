@@ -74,6 +74,7 @@ public final class WorkerMessages {
                 .setTransactionRecords(w.transactionRecords())
                 .setTransactionMillis(w.transactionMillis())
                 .setVerification(w.verification())
+                .setNoStamp(!w.stampMessages())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;

@@ -43,6 +43,20 @@ class WorkloadTest {
     }
 
     @Test
+    void shouldSendPlainRecordsOnlyWithoutVerification() throws IOException {
+        Workload stamped = Workload.load(file("s.yaml", "durationSeconds: 5\n"));
+        assertEquals(true, stamped.stampMessages());
+        assertEquals(true, stamped.verification());
+        Workload plain = Workload.load(file("p.yaml", "durationSeconds: 5\nstampMessages: false\n"));
+        assertEquals(false, plain.stampMessages());
+        assertEquals(false, plain.verification(), "verification defaults to off without stamps");
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(file("v.yaml",
+                "durationSeconds: 5\nstampMessages: false\nverification: true\n")));
+        assertEquals("v.yaml:3:1: verification needs stamped messages; remove stampMessages: false or set verification: "
+                + "false", e.getMessage().substring(e.getMessage().indexOf("v.yaml")));
+    }
+
+    @Test
     void shouldDefaultNameToTheFileName() throws IOException {
         assertEquals("my-load", Workload.load(file("my-load.yaml", "durationSeconds: 5\n")).name());
     }

@@ -213,7 +213,8 @@ final class KafkaDriver implements Driver {
             }
             Object batch = p.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG, 16384);
             int batchSize = batch instanceof Number n ? n.intValue() : Integer.parseInt(batch.toString().trim());
-            return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize);
+            return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize,
+                    options.stamp());
         } catch (KafkaException e) {
             if (producer != null) {
                 producer.close(Duration.ZERO);

@@ -38,6 +38,7 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final String topic;
     private final ProducerListener listener;
     private final byte[] stamp;
+    private final boolean stamped;
     private final List<Header> headers;
     private final Completion[] ring = new Completion[RING_SIZE];
     private long cursor;
@@ -55,6 +56,15 @@ final class KafkaProducerHandle implements ProducerHandle {
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
                         long producerId, int batchSize) {
+        this(producer, topic, listener, producerId, batchSize, true);
+    }
+
+    /**
+     * @param stamp false: records carry no header at all (no end-to-end stamp, no verification), as the Kafka
+     *              tools send them
+     */
+    KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
+                        long producerId, int batchSize, boolean stamp) {
         this.producer = producer;
         this.topic = topic;
         this.listener = listener;
@@ -63,23 +73,26 @@ final class KafkaProducerHandle implements ProducerHandle {
             ring[i] = new Completion(listener);
         }
         if (producerId >= 0) {
-            stamp = new byte[Stamp.VERIFIED];
-            Stamp.write(stamp, 8, producerId);
+            this.stamp = new byte[Stamp.VERIFIED];
+            Stamp.write(this.stamp, 8, producerId);
             sequences = new long[producer.partitionsFor(topic).size()];
             random = new java.util.SplittableRandom(producerId);
             stickyPartition = random.nextInt(sequences.length);
         } else {
-            stamp = new byte[Stamp.STAMP_ONLY];
+            this.stamp = new byte[Stamp.STAMP_ONLY];
             sequences = null;
             random = null;
         }
-        headers = List.of(new RecordHeader(Stamp.HEADER, stamp));
+        this.stamped = stamp;
+        headers = stamp ? List.of(new RecordHeader(Stamp.HEADER, this.stamp)) : null;
     }
 
     // HOT PATH
     @Override
     public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
-        Stamp.write(stamp, 0, stampMicros);
+        if (stamped) {
+            Stamp.write(stamp, 0, stampMicros);
+        }
         Integer partition = null;
         if (sequences != null) {
             int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length : sticky(value.length);

@@ -255,6 +255,9 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         DriverConfig driver = new DriverConfig(r.getDriver().getCommonMap(), r.getDriver().getProducerMap(),
                 r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
         String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
+        if (r.getVerification() && r.getNoStamp()) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "verification needs stamped messages (no_stamp is set)");
+        }
         if (r.getWorkload().length() > 200) {
             throw new WorkerException(WorkerException.Kind.INVALID, "workload name longer than 200 characters");
         }
@@ -263,7 +266,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
                 r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
-                digest(r));
+                !r.getNoStamp(), digest(r));
     }
 
     /** SHA-256 of the request's deterministic encoding (map entries in key order), hex. */
