@@ -39,6 +39,12 @@ public final class LatencyRecorder {
         target.add(recycled);
     }
 
+    /** Moves what was recorded since the last call into {@code target} and adds it to {@code also}. */
+    public void addIntervalTo(Histogram target, Histogram also) {
+        addIntervalTo(target);
+        also.add(recycled);
+    }
+
     /** Samples above the range so far (cumulative). */
     public long clamped() {
         return clamped.get();

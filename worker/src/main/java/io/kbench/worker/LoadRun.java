@@ -95,7 +95,7 @@ final class LoadRun {
                 cm.add(metrics);
             }
             for (RunSpec.Producer p : spec.producers()) {
-                ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors);
+                ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors, p.ratePerSecond() >= 0);
                 ProducerHandle handle = driver.createProducer(new ProducerOptions(p.topic(), clientId("p", p.index()),
                         spec.transactional() ? "kbench-" + spec.runId() + "-p" + p.index() : null,
                         spec.verification() ? SequenceTracker.producerId(spec.runNonce(), p.index())

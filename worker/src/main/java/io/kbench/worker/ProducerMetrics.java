@@ -9,6 +9,10 @@ import io.kbench.driver.ProducerListener;
  * thread calls {@link #onAck} and {@link #onError}. A few primitive operations each: an ack reads the clock
  * once and records into two single-writer histograms.
  *
+ * <p>An unthrottled producer sends each message at its intended time: its publish delay is 0 and its response
+ * time equals its publish latency by definition, so it records neither (a histogram record is two atomic
+ * increments) and the snapshot takes its latency for both ({@link #paced}).
+ *
  * <p>Writers: {@code delay}, {@code commit} and {@code sent} by the load thread; {@code latency},
  * {@code response} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
  * histogram's count); {@code failed} by either (atomic). Readers: the
@@ -27,15 +31,25 @@ public final class ProducerMetrics implements ProducerListener {
     final SingleWriterCounter acked = new SingleWriterCounter();
     final AtomicLong failed = new AtomicLong();
     private final ErrorSlot errors;
+    /** False for an unthrottled producer: no delay or response recorded (see the class comment). */
+    final boolean paced;
 
     public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
+        this(clock, errors, true);
+    }
+
+    /** @param paced the producer follows a rate schedule (false: unthrottled) */
+    public ProducerMetrics(NanoClock clock, ErrorSlot errors, boolean paced) {
         this.clock = clock;
         this.errors = errors;
+        this.paced = paced;
     }
 
     // HOT PATH (load thread)
     void onSent(long intendedNanos, long sendNanos) {
-        delay.record((sendNanos - intendedNanos) / 1000);
+        if (paced) {
+            delay.record((sendNanos - intendedNanos) / 1000);
+        }
         sent.add(1);
     }
 
@@ -44,7 +58,9 @@ public final class ProducerMetrics implements ProducerListener {
     public void onAck(long intendedNanos, long sendNanos, int valueBytes) {
         long now = clock.nanoTime();
         latency.record((now - sendNanos) / 1000);
-        response.record((now - intendedNanos) / 1000);
+        if (paced) {
+            response.record((now - intendedNanos) / 1000);
+        }
         ackedBytes.add(valueBytes);
         acked.add(1);
     }

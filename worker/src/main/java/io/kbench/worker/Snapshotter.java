@@ -87,8 +87,12 @@ final class Snapshotter {
         long n = 0;
         for (ProducerMetrics p : producers) {
             c += p.latency.clamped() + p.response.clamped() + p.delay.clamped();
-            p.latency.addIntervalTo(latency);
-            p.response.addIntervalTo(response);
+            if (p.paced) {
+                p.latency.addIntervalTo(latency);
+                p.response.addIntervalTo(response);
+            } else {
+                p.latency.addIntervalTo(latency, response); // unthrottled: response time is publish latency
+            }
             p.delay.addIntervalTo(delay);
             p.commit.addIntervalTo(commit);
         }
