@@ -43,7 +43,7 @@ public final class RunCommand implements Callable<Integer> {
     private final LocalEnvironment local;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
-            description = "Workload file (YAML), e.g. workloads/quickstart.yaml (or --repeat instead).")
+            description = "Workload file (YAML), e.g. workloads/quickstart.yaml (or --repeat instead); an OpenMessaging Benchmark workload file is read as it is, each translated key noted on stderr.")
     Path workloadFile;
 
     @Option(names = "--repeat", paramLabel = "RESULT.json",
@@ -59,7 +59,7 @@ public final class RunCommand implements Callable<Integer> {
     Path workersFile;
 
     @Option(names = "--driver", paramLabel = "PROFILE",
-            description = "Driver profile (YAML) with client tuning and cluster, e.g. deployment/kafka/throughput.yaml.")
+            description = "Driver profile (YAML) with client tuning and cluster, e.g. deployment/kafka/throughput.yaml; an OpenMessaging Benchmark Kafka driver file is read as it is.")
     Path driverFile;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOSTS",
@@ -80,6 +80,14 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
+
+    @Option(names = "--duration", paramLabel = "SECONDS",
+            description = "Measured seconds, in place of the workload's durationSeconds (or an OMB file's testDurationMinutes), 1 to 604800.")
+    Integer duration;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS",
+            description = "Warm-up seconds, in place of the workload's warmupSeconds (or an OMB file's warmupDurationMinutes), 0 to 86400.")
+    Integer warmup;
 
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
             description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
@@ -152,9 +160,26 @@ public final class RunCommand implements Callable<Integer> {
         }
         Repeat.Inputs again = repeat == null ? null : Repeat.load(repeat);
         Sweep sweep = again != null ? again.workload() : Sweep.load(workloadFile);
+        sweep.notes().forEach(System.err::println); // an OMB workload's translated keys, once each
+        if (duration != null && (duration < 1 || duration > 604_800)) {
+            throw new UserException("--duration must be 1 to 604800 seconds, got " + duration);
+        }
+        if (warmup != null && (warmup < 0 || warmup > 86_400)) {
+            throw new UserException("--warmup must be 0 to 86400 seconds, got " + warmup);
+        }
+        try {
+            sweep = sweep.withTiming(warmup, duration);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+        if (sweep.findMaxRate() && !findMaxRate) {
+            findMaxRate = true;
+            System.err.println("the workload asks for the max-rate search (OMB's producerRate: 0): running --find-max-rate");
+        }
         Path source = again != null ? again.file() : workloadFile;
         Workload workload = sweep.base();
-        Profile profile = driverFile != null ? Profile.load(driverFile) : again != null ? again.profile() : Profile.defaults();
+        Profile profile = driverFile != null ? Profile.load(driverFile, System.err::println)
+                : again != null ? again.profile() : Profile.defaults();
         profile = overrides().applyTo(profile);
         if (again != null) {
             List<String> secret = Repeat.redacted(profile);

@@ -35,7 +35,7 @@ public final class ValidateCommand implements Callable<Integer> {
         int invalid = 0;
         for (Path f : files) {
             try {
-                out.println("ok: " + f + " (" + describe(f) + ")");
+                out.println("ok: " + f + " (" + describe(f, err) + ")");
             } catch (InvalidConfigException e) {
                 invalid++;
                 for (ConfigError c : e.errors()) {
@@ -48,13 +48,14 @@ public final class ValidateCommand implements Callable<Integer> {
         return invalid == 0 ? 0 : 2;
     }
 
-    private static String describe(Path f) {
+    private static String describe(Path f, PrintWriter notes) {
         if (Profile.looksLikeProfile(f)) {
-            Profile p = Profile.load(f);
+            Profile p = Profile.load(f, notes::println);
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
                     + ", replication factor " + p.replicationFactor();
         }
         Sweep s = Sweep.load(f);
+        s.notes().forEach(notes::println);
         Workload w = s.base();
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";

@@ -59,8 +59,21 @@ public record Profile(String name, String driver, String bootstrapServers, int r
      * @throws InvalidConfigException listing every problem with its {@code file:line:column}
      */
     public static Profile load(Path path) {
+        return load(path, note -> { });
+    }
+
+    /**
+     * Reads and validates a profile file, or an OpenMessaging Benchmark Kafka driver file (recognized by its
+     * {@code driverClass}), whose translated keys are handed to {@code notes} one line each.
+     *
+     * @throws InvalidConfigException listing every problem with its {@code file:line:column}
+     */
+    public static Profile load(Path path, java.util.function.Consumer<String> notes) {
         List<ConfigError> errors = new ArrayList<>();
         YamlMap y = YamlMap.read(path, errors);
+        if (OmbFiles.isOmbDriver(y)) {
+            OmbFiles.driver(y, path).notes().forEach(notes);
+        }
         String name = y.string("name", path.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
         String driver = y.string("driver", "kafka");
         if (!driver.equals("kafka")) {
@@ -192,7 +205,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
                     return true;
                 }
             }
-            return false;
+            return OmbFiles.isOmbDriver(y);
         } catch (InvalidConfigException e) {
             return false;
         }

@@ -29,8 +29,10 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * @param base   the workload without matrix overrides
  * @param axes   the matrix keys, in file order (empty: not a sweep)
  * @param points one per combination; a single point with an empty label when there is no matrix
+ * @param notes  an OpenMessaging Benchmark workload's translated keys, one line each (empty for kbench's own)
+ * @param findMaxRate the file asks for the max-rate search (OMB's {@code producerRate: 0})
  */
-public record Sweep(Workload base, List<String> axes, List<Point> points) {
+public record Sweep(Workload base, List<String> axes, List<Point> points, List<String> notes, boolean findMaxRate) {
     /** Most combinations one sweep may have. */
     public static final int MAX_POINTS = 1000;
 
@@ -45,6 +47,29 @@ public record Sweep(Workload base, List<String> axes, List<Point> points) {
     public record Point(String label, Map<String, String> values, Workload workload, Map<String, String> profileOverrides) {
     }
 
+    /**
+     * This sweep with every combination's warm-up and duration replaced ({@code kbench run --warmup/--duration});
+     * null leaves that one as the file has it.
+     *
+     * @throws IllegalArgumentException for a record-count workload (it has no duration)
+     */
+    public Sweep withTiming(Integer warmup, Integer duration) {
+        if (warmup == null && duration == null) {
+            return this;
+        }
+        if (base.numRecords() > 0 && duration != null) {
+            throw new IllegalArgumentException("--duration applies to timed workloads; this one sends numRecords");
+        }
+        if (base.warmupRecords() > 0 && warmup != null) {
+            throw new IllegalArgumentException("--warmup applies to a timed warm-up; this workload warms up by warmupRecords");
+        }
+        java.util.function.UnaryOperator<Workload> f = w -> w.withTiming(warmup != null ? warmup : w.warmupSeconds(),
+                duration != null ? duration : w.durationSeconds());
+        List<Point> ps = points.stream().map(p -> new Point(p.label(), p.values(), f.apply(p.workload()),
+                p.profileOverrides())).toList();
+        return new Sweep(f.apply(base), axes, ps, notes, findMaxRate);
+    }
+
     public boolean isSweep() {
         return !axes.isEmpty();
     }
@@ -57,6 +82,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points) {
     public static Sweep load(Path path) {
         List<ConfigError> errors = new ArrayList<>();
         YamlMap y = YamlMap.read(path, errors);
+        OmbFiles.Translation omb = OmbFiles.isOmbWorkload(y) ? OmbFiles.workload(y, path) : OmbFiles.Translation.NONE;
         Node matrix = y.node("matrix");
         y.remove("matrix");
         Workload base = Workload.parse(y, path, errors);
@@ -122,7 +148,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points) {
         if (!pointErrors.isEmpty()) {
             throw new InvalidConfigException(new ArrayList<>(pointErrors));
         }
-        return new Sweep(base, List.copyOf(axes.keySet()), points);
+        return new Sweep(base, List.copyOf(axes.keySet()), points, omb.notes(), omb.findMaxRate());
     }
 
     private static Map<String, List<ScalarNode>> axes(YamlMap y, Node matrix) {

@@ -98,6 +98,24 @@ final class YamlMap {
         return copy;
     }
 
+    /**
+     * Puts {@code key} with {@code value} in place of {@code from} (removed), keeping {@code from}'s key position
+     * for errors: a translated file reports problems where the user wrote them.
+     */
+    void rename(String from, String key, Node value) {
+        NodeTuple old = entries.remove(from);
+        entries.put(key, new NodeTuple(old != null ? old.getKeyNode() : value, value));
+    }
+
+    /** A plain scalar at {@code at}'s position (a translated value, reported where the original was). */
+    static ScalarNode scalar(String value, Node at) {
+        return new ScalarNode(Tag.STR, value, at.getStartMark(), at.getEndMark(), DumperOptions.ScalarStyle.PLAIN);
+    }
+
+    /** The keys present, in file order. */
+    java.util.Set<String> keys() {
+        return java.util.Collections.unmodifiableSet(entries.keySet());
+    }
 
     boolean has(String key) {
         return entries.containsKey(key);
