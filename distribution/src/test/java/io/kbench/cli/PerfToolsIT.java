@@ -77,6 +77,22 @@ class PerfToolsIT {
                 }
                 assertTrue(seen >= 100, "read " + seen + " records");
             }
+            // transactions as the tool takes them: the lines are unchanged, and every producer commits by age
+            String tx = captureStdout("producer-perf", "--topic", "tx", "--partitions", "1", "--num-records", "3000",
+                    "--record-size", "100", "--throughput", "1000", "--transactional-id", "t1",
+                    "--transaction-duration-ms", "500", "--bootstrap-server", kafka.bootstrapServers(),
+                    "--output", dir.resolve("tx").toString());
+            List<String> txLines = tx.lines().toList();
+            assertTrue(TOTAL.matcher(txLines.get(txLines.size() - 1)).matches(), tx);
+            try {
+                com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(dir.resolve("tx/result.json").toFile());
+                long commits = r.get("summary").get("transactionCommitMicros").get("count").asLong();
+                assertTrue(commits >= 4 && commits <= 8, "about one commit per 500 ms over 3 s: " + commits);
+                assertEquals(500, r.get("workload").get("transactionMillis").asLong());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
             List<String> lines = captureStdout("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(),
                     "--topic", "cp", "--messages", "10000", "--output", dir.resolve("read").toString()).lines().toList();
             assertEquals(2, lines.size(), lines.toString());

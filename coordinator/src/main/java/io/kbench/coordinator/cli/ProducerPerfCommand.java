@@ -69,8 +69,16 @@ public final class ProducerPerfCommand implements Callable<Integer> {
     @Option(names = {"--print-metrics", "--payload-monotonic"}, hidden = true)
     List<Boolean> unsupportedFlags = new ArrayList<>();
 
-    @Option(names = {"--transactional-id", "--transaction-duration-ms", "--warmup-records"}, hidden = true)
+    @Option(names = {"--warmup-records"}, hidden = true)
     List<String> unsupportedValues = new ArrayList<>();
+
+    @Option(names = "--transactional-id", paramLabel = "ID",
+            description = "Makes the producers transactional (transaction duration 3000 ms unless given). kbench names each producer's transactional id itself (kbench-<run>-p<N>: ids must differ per producer) and says so on stderr.")
+    String transactionalId;
+
+    @Option(names = "--transaction-duration-ms", paramLabel = "MS",
+            description = "Commit each transaction once it is this old; positive enables transactions (default: 3000 with --transactional-id, else none).")
+    Long transactionDurationMs;
 
     @Option(names = "--partitions", description = "kbench: create the topic with N partitions if it is missing "
             + "(without it the topic must exist, except on the embedded broker, where it is created with 1).")
@@ -96,8 +104,22 @@ public final class ProducerPerfCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!unsupportedFlags.isEmpty() || !unsupportedValues.isEmpty()) {
-            throw new UserException("--print-metrics, --payload-monotonic, --transactional-id, --transaction-duration-ms "
-                    + "and --warmup-records are not supported by kbench producer-perf yet");
+            throw new UserException("--print-metrics, --payload-monotonic and --warmup-records are not supported by kbench "
+                    + "producer-perf yet");
+        }
+        if (transactionalId != null && transactionalId.isBlank()) {
+            throw new UserException("--transactional-id cannot be empty");
+        }
+        if (transactionDurationMs != null && (transactionDurationMs < 0 || transactionDurationMs > 900_000)) {
+            throw new UserException("--transaction-duration-ms must be 0 to 900000 (the broker's transaction.max.timeout.ms), "
+                    + "got " + transactionDurationMs);
+        }
+        // as the Kafka tool: an id alone means 3000 ms transactions; a positive duration alone enables them too
+        long txMillis = transactionDurationMs != null ? transactionDurationMs : transactionalId != null ? 3000 : 0;
+        if (txMillis > 0) {
+            System.err.println("transactions: each producer commits once its transaction is " + txMillis + " ms old; "
+                    + "transactional ids are kbench's own (kbench-<run>-p<N>, one per producer)"
+                    + (transactionalId != null ? ", not '" + transactionalId + "'" : ""));
         }
         Inputs.topic("--topic", topic);
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
@@ -149,7 +171,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
-                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, 0, 0,
+                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, txMillis, 0,
                 false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
                 false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
         return Session.runOnce(local, workers, bootstrap,
