@@ -11,6 +11,7 @@ import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.TextTable;
 import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Workload;
 
@@ -221,25 +222,13 @@ public final class MaxRateSearch {
                     ? " (+" + (d.verdict().reasons().size() - 1) + " more)" : ""));
             rows.add(r);
         }
-        int[] width = new int[head.size()];
-        for (int c = 0; c < head.size(); c++) {
-            width[c] = head.get(c).length();
-            for (List<String> r : rows) {
-                width[c] = Math.max(width[c], r.get(c).length());
-            }
-        }
         out.println();
         out.println("max-rate search trials:");
-        for (List<String> r : java.util.stream.Stream.concat(java.util.stream.Stream.of(head), rows.stream()).toList()) {
-            StringBuilder line = new StringBuilder(" ");
-            for (int c = 0; c < r.size(); c++) {
-                boolean last = c == r.size() - 1;
-                String cell = r.get(c);
-                line.append(' ').append(last || c == 1 ? String.format("%-" + width[c] + "s", cell)
-                        : String.format("%" + width[c] + "s", cell));
-            }
-            out.println(line.toString().stripTrailing());
-        }
+        List<List<String>> table = new ArrayList<>();
+        table.add(head);
+        table.addAll(rows);
+        int last = head.size() - 1;
+        TextTable.lines(table, c -> c == 1 || c == last, "  ", " ").forEach(out::println);
     }
 
     /** The search's result.json: the chosen trial's own result with the search added. */
@@ -249,7 +238,11 @@ public final class MaxRateSearch {
         }
         try {
             Path file = ResultDocument.write(dir, chosen.outcome().result().withRateSearch(doc));
-            HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " max-rate search",
+            String title = doc.maxSustainableRate() == null
+                    ? "kbench " + workload.name() + ": no sustainable rate found (the last trial's run; every trial in result.json)"
+                    : String.format(Locale.ROOT, "kbench %s: max sustainable rate %,d msg/s (trial %d's run; every trial in "
+                            + "result.json)", workload.name(), doc.maxSustainableRate(), chosen.number());
+            HtmlReport.write(dir.resolve("report.html"), title,
                     List.of(new HtmlReport.Named(workload.name() + " at " + chosen.workload().producerRate() + " msg/s",
                             chosen.outcome().result())));
             out.println("result: " + file + (doc.maxSustainableRate() == null ? " (the last trial's, with the search)"

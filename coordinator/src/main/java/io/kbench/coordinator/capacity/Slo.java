@@ -1,7 +1,6 @@
 package io.kbench.coordinator.capacity;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,14 +20,6 @@ import org.HdrHistogram.Histogram;
  * @param limitMicros the largest value that meets the objective
  */
 public record Slo(String text, Metric metric, double percentile, long limitMicros) {
-    /** The names a user writes, as {@code kbench compare} and the console use them. */
-    static final Map<String, Metric> METRICS = Map.of(
-            "publishLatency", Metric.PUBLISH_LATENCY,
-            "publishResponse", Metric.PUBLISH_RESPONSE,
-            "publishDelay", Metric.PUBLISH_DELAY,
-            "endToEnd", Metric.END_TO_END,
-            "transactionCommit", Metric.TRANSACTION_COMMIT);
-
     private static final Pattern FORM = Pattern.compile(
             "([A-Za-z][A-Za-z0-9]*)\\.(p[0-9]+(?:\\.[0-9]+)?|max)(<=?)([0-9]+(?:\\.[0-9]+)?)(ms|us|µs|s)?");
     private static final String EXAMPLE = "e.g. 'publishResponse.p99<=50ms', 'endToEnd.p99.9<=200ms'";
@@ -42,10 +33,11 @@ public record Slo(String text, Metric metric, double percentile, long limitMicro
         if (!m.matches()) {
             throw new IllegalArgumentException("--slo '" + given + "': not METRIC.QUANTILE<=VALUE; " + EXAMPLE);
         }
-        Metric metric = METRICS.get(m.group(1));
+        // the names kbench compare's --fail-if takes
+        Metric metric = io.kbench.coordinator.report.Compare.latencyMetric(m.group(1));
         if (metric == null) {
             throw new IllegalArgumentException("--slo '" + given + "': unknown metric '" + m.group(1) + "'; allowed: "
-                    + String.join(", ", new java.util.TreeSet<>(METRICS.keySet())));
+                    + String.join(", ", io.kbench.coordinator.report.Compare.latencyNames()));
         }
         double p = percentile(m.group(2));
         if (!(p > 0 && p <= 100)) {

@@ -111,7 +111,7 @@ public record TrialVerdict(boolean passed, List<String> reasons, List<ResultFile
         if (summary.verification() != null && summary.verification().lost() > 0) {
             reasons.add(String.format(Locale.ROOT, "%,d message(s) lost", summary.verification().lost()));
         }
-        long expected = summary.acked() * (long) workload.subscriptionsPerTopic();
+        long expected = io.kbench.coordinator.run.EndCondition.Rules.of(workload, 0).expectedReceived(summary.acked());
         if (completed && workload.consumerCount() > 0 && summary.received() < expected) {
             reasons.add(String.format(Locale.ROOT, "consumers received %,d of the %,d messages expected",
                     summary.received(), expected));

@@ -94,18 +94,6 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     private static void print(List<List<String>> rows) {
-        int[] width = new int[rows.get(0).size()];
-        for (List<String> r : rows) {
-            for (int i = 0; i < r.size(); i++) {
-                width[i] = Math.max(width[i], r.get(i).length());
-            }
-        }
-        for (List<String> r : rows) {
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < r.size(); i++) {
-                b.append(i == 0 ? String.format("%-" + width[i] + "s", r.get(i)) : String.format("  %" + width[i] + "s", r.get(i)));
-            }
-            System.out.println(b.toString().stripTrailing());
-        }
+        io.kbench.coordinator.report.TextTable.lines(rows, i -> i == 0, "", "  ").forEach(System.out::println);
     }
 }

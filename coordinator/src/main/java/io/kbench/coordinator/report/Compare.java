@@ -44,6 +44,24 @@ public final class Compare {
 
     private Compare() { }
 
+    /** The latency metric a user's short name stands for ({@code endToEnd}, {@code publishResponse} ...), or null. */
+    public static io.kbench.protocol.Metric latencyMetric(String shortName) {
+        String key = SHORT.get(shortName);
+        for (io.kbench.protocol.Metric m : io.kbench.protocol.Metric.values()) {
+            if (m.key().equals(key)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** One short name per latency metric (the shortest, where there are aliases), sorted. */
+    public static java.util.SortedSet<String> latencyNames() {
+        java.util.Map<String, String> byKey = new java.util.HashMap<>();
+        SHORT.forEach((name, key) -> byKey.merge(key, name, (a, b) -> a.length() <= b.length() ? a : b));
+        return new java.util.TreeSet<>(byKey.values());
+    }
+
     /**
      * A summary figure.
      *

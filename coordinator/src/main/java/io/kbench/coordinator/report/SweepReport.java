@@ -111,23 +111,9 @@ public final class SweepReport {
             line.addAll(figures(r));
             table.add(line);
         }
-        int[] width = new int[header.size()];
-        for (List<String> line : table) {
-            for (int i = 0; i < line.size(); i++) {
-                width[i] = Math.max(width[i], line.get(i).length());
-            }
-        }
         out.println();
         out.println("sweep: " + rows.size() + " combination(s)");
-        for (List<String> line : table) {
-            StringBuilder b = new StringBuilder(" ");
-            for (int i = 0; i < line.size(); i++) {
-                String cell = line.get(i);
-                b.append(' ');
-                b.append(i < axes.size() ? String.format("%-" + width[i] + "s", cell) : String.format("%" + width[i] + "s", cell));
-            }
-            out.println(b);
-        }
+        TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
     }
 
     /**
