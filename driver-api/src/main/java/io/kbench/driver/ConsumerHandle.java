@@ -18,12 +18,21 @@ public interface ConsumerHandle {
      */
     int poll(Duration timeout, RecordListener listener);
 
+    /** Where a held consumer's partitions start once released. */
+    enum Start {
+        /** The end of each partition's log as it was when assigned. */
+        END,
+        /** The beginning of each partition's log. */
+        BEGINNING,
+        /** The group's committed offset, else where the client's offset reset policy says. */
+        COMMITTED
+    }
+
     /**
      * Holds the consumer until {@link #release()}: every partition assigned to it is paused (no fetching) and
-     * positioned at the end of its log ({@code atEnd}) or at its beginning. Called once, before the first
-     * poll.
+     * positioned as {@code start} says. Called once, before the first poll.
      */
-    void hold(boolean atEnd);
+    void hold(Start start);
 
     /** Ends the hold: paused partitions resume at the next {@link #poll}. Any thread. */
     void release();
@@ -53,6 +62,15 @@ public interface ConsumerHandle {
      * Owning thread only.
      */
     java.util.Map<String, Double> metrics();
+
+    /**
+     * Every one of the client's metrics as the Kafka tools' {@code --print-metrics} prints them: sorted by
+     * {@code group:name:{tags}}, a {@code Double} formatted {@code %.3f}, any other value by its
+     * {@code toString()}; empty for a driver that has none. Owning thread only.
+     */
+    default java.util.SortedMap<String, String> metricsDump() {
+        return new java.util.TreeMap<>();
+    }
 
     /** Leaves the group and releases the consumer. */
     void close();

@@ -43,6 +43,15 @@ public interface ProducerHandle {
      */
     java.util.Map<String, Double> metrics();
 
+    /**
+     * Every one of the client's metrics as the Kafka tools' {@code --print-metrics} prints them: sorted by
+     * {@code group:name:{tags}}, a {@code Double} formatted {@code %.3f}, any other value by its
+     * {@code toString()}; empty for a driver that has none. Any thread.
+     */
+    default java.util.SortedMap<String, String> metricsDump() {
+        return new java.util.TreeMap<>();
+    }
+
     /** Closes the producer, waiting at most {@code timeout} for messages still buffered. */
     void close(Duration timeout);
 }

@@ -21,13 +21,31 @@ import java.util.Objects;
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
                                long lastReceiveMicros, boolean last, String error, long consumerLag,
-                               ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics) {
+                               ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
+                               java.util.List<ClientMetricsDump> metricsDumps) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        metricsDumps = java.util.List.copyOf(metricsDumps);
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
         histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
         histograms = Collections.unmodifiableMap(h);
+    }
+
+    /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
+    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                            Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
+                            long lastReceiveMicros, boolean last, String error, long consumerLag,
+                            ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics) {
+        this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
+                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, java.util.List.of());
+    }
+
+    /** This snapshot with the clients' metrics dumps added. */
+    public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                dumps);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -68,7 +86,8 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && endMicros == s.endMicros && counters.equals(s.counters) && producersDone == s.producersDone
                 && producersDoneMicros == s.producersDoneMicros && lastReceiveMicros == s.lastReceiveMicros
                 && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
-                && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics))) {
+                && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
+                && metricsDumps.equals(s.metricsDumps))) {
             return false;
         }
         for (Metric m : Metric.values()) {

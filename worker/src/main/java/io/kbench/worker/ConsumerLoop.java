@@ -21,6 +21,8 @@ final class ConsumerLoop implements Runnable {
     private final ErrorSlot fatal;
     private volatile boolean stopped;
     private volatile boolean done;
+    private volatile boolean dumpOnClose;
+    private volatile java.util.SortedMap<String, String> dump;
     private volatile long releaseAtNanos = Long.MAX_VALUE;
     private final long createdNanos;
     private final NanoClock nanos;
@@ -58,6 +60,16 @@ final class ConsumerLoop implements Runnable {
         return done;
     }
 
+    /** Reads the client's whole metrics map on its own thread just before closing it (--print-metrics). */
+    void dumpMetricsOnClose() {
+        dumpOnClose = true;
+    }
+
+    /** The metrics read before closing, once this loop has ended; null when not asked for or not ended. */
+    java.util.SortedMap<String, String> metricsDump() {
+        return done ? dump : null;
+    }
+
     @Override
     public void run() {
         try {
@@ -86,6 +98,13 @@ final class ConsumerLoop implements Runnable {
         } catch (RuntimeException | Error e) {
             fatal.offer(name + " failed: " + ErrorSlot.describe(e));
         } finally {
+            if (dumpOnClose) {
+                try {
+                    dump = handle.metricsDump();
+                } catch (RuntimeException e) {
+                    dump = new java.util.TreeMap<>(); // a broken client: no metrics to print
+                }
+            }
             try {
                 handle.close();
             } catch (RuntimeException e) {

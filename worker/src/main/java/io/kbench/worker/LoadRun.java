@@ -10,6 +10,7 @@ import io.kbench.driver.Driver;
 import io.kbench.driver.DriverFactory;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerOptions;
+import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.MicrosClock;
@@ -62,6 +63,8 @@ final class LoadRun {
     private volatile long leaseRenewedNanos;
     private volatile boolean finishing;
     private Thread snapshotThread;
+    /** The clients' metrics dumps the last snapshot carries (a normal end asked for them), set before it. */
+    private volatile List<ClientMetricsDump> finalDumps = List.of();
     private long startMicros;
     private long startNanos;
     private long nextSequence;
@@ -78,7 +81,7 @@ final class LoadRun {
         this.topicPartitions = java.util.Map.copyOf(topicPartitions);
         List<ProducerMetrics> pm = new ArrayList<>();
         List<ConsumerMetrics> cm = new ArrayList<>();
-        Payloads payloads = spec.payloads().isEmpty()
+        Payloads payloads = spec.monotonicProducers() > 0 ? null : spec.payloads().isEmpty()
                 ? Payloads.generate(spec.messageSize(), spec.randomBytesRatio(), spec.runId().hashCode())
                 : Payloads.of(spec.payloads());
         // one key table for all of this worker's producers; each producer reads it from its own offset
@@ -89,9 +92,14 @@ final class LoadRun {
                         spec.verification() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null);
                 long created = clock.nanoClock().nanoTime();
                 ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
-                handle.hold(!spec.consumersFromBeginning());
+                handle.hold(spec.consumersFromCommitted() ? ConsumerHandle.Start.COMMITTED
+                        : spec.consumersFromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
                 String name = "consumer " + c.index();
-                consumerLoops.add(new ConsumerLoop(name, handle, metrics, fatal, created, clock.nanoClock()));
+                ConsumerLoop loop = new ConsumerLoop(name, handle, metrics, fatal, created, clock.nanoClock());
+                if (spec.dumpClientMetrics()) {
+                    loop.dumpMetricsOnClose();
+                }
+                consumerLoops.add(loop);
                 cm.add(metrics);
             }
             for (RunSpec.Producer p : spec.producers()) {
@@ -103,7 +111,9 @@ final class LoadRun {
                 producerHandles.add(handle);
                 Keys keys = workerKeys.forProducer(spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
-                        p.ratePerSecond(), p.recordLimit(), payloads, keys, spec.transactionRecords(),
+                        p.ratePerSecond(), p.recordLimit(), spec.monotonicProducers() > 0
+                                ? Payloads.monotonic(p.index(), spec.monotonicProducers()) : payloads,
+                        keys, spec.transactionRecords(),
                         spec.transactionMillis(), fatal));
                 pm.add(metrics);
             }
@@ -340,14 +350,28 @@ final class LoadRun {
             producerThreads.forEach(Thread::interrupt);
         }
         join(producerThreads);
+        List<ClientMetricsDump> dumps = new ArrayList<>();
         if (!runFailed) {
-            for (ProducerHandle h : producerHandles) {
+            for (int i = 0; i < producerHandles.size(); i++) {
+                ProducerHandle h = producerHandles.get(i);
+                if (spec.dumpClientMetrics()) {
+                    // as the Kafka tool: after every send completed, before close
+                    h.flush();
+                    dumps.add(new ClientMetricsDump("producer", spec.producers().get(i).index(), h.metricsDump()));
+                }
                 closeQuietly(() -> h.close(Duration.ofSeconds(5)));
             }
         }
         consumerLoops.forEach(ConsumerLoop::stop);
         join(consumerThreads);
-        finishSnapshots(null);
+        for (int i = 0; i < consumerLoops.size(); i++) {
+            java.util.SortedMap<String, String> d = consumerLoops.get(i).metricsDump();
+            if (d != null) {
+                dumps.add(new ClientMetricsDump("consumer", spec.consumers().get(i).index(), d));
+            }
+        }
+        finalDumps = dumps;
+        finishSnapshots();
         List<String> delete = topics.stream().filter(createdTopics::contains).toList();
         if (!delete.isEmpty()) {
             closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(runFailed ? 5 : 30)));
@@ -374,13 +398,26 @@ final class LoadRun {
         consumerLoops.forEach(ConsumerLoop::stop);
         join(producerThreads);
         join(consumerThreads);
-        finishSnapshots(reason);
+        SnapshotSink to = lastSnapshot(reason);
         closeQuietly(driver::close);
         state = State.ENDED;
         observer.ended(spec, reason);
+        // the stream ends last: whoever sees it end finds the worker free
+        if (to != null) {
+            to.onAbort(reason);
+        }
     }
 
-    private void finishSnapshots(String abortReason) {
+    /** The last snapshot of an ordered end, then the end of the stream. */
+    private void finishSnapshots() {
+        SnapshotSink to = lastSnapshot(null);
+        if (to != null) {
+            to.onEnd();
+        }
+    }
+
+    /** Stops the snapshot thread and sends the last snapshot; the sink to end, or null if never started. */
+    private SnapshotSink lastSnapshot(String abortReason) {
         finishing = true;
         Thread t = snapshotThread;
         if (t != null && t != Thread.currentThread()) {
@@ -393,7 +430,7 @@ final class LoadRun {
         }
         SnapshotSink to = sink;
         if (to == null) {
-            return; // never started
+            return null; // never started
         }
         long seq = nextSequence;
         String error = sendErrors.take();
@@ -401,13 +438,12 @@ final class LoadRun {
         IntervalSnapshot last = snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                 Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
                 producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
+        if (abortReason == null && !finalDumps.isEmpty()) {
+            last = last.withMetricsDumps(finalDumps);
+        }
         observer.snapshot(spec, last);
         to.onSnapshot(last);
-        if (abortReason == null) {
-            to.onEnd();
-        } else {
-            to.onAbort(abortReason);
-        }
+        return to;
     }
 
     private void closeClientsNow() {

@@ -18,12 +18,36 @@ public final class Payloads {
     static final long GENERATED_BYTES_CAP = 64L * 1024 * 1024;
 
     private final byte[][] values;
+    /** Monotonic values (stride > 0): message i carries {@code first + i * stride} in decimal. */
+    private final long first;
+    private final long stride;
 
     private Payloads(byte[][] values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("no payloads");
         }
         this.values = values;
+        this.first = 0;
+        this.stride = 0;
+    }
+
+    private Payloads(long first, long stride) {
+        this.values = null;
+        this.first = first;
+        this.stride = stride;
+    }
+
+    /**
+     * kafka-producer-perf-test's {@code --payload-monotonic}: message i of producer {@code producer} (of
+     * {@code producers} in the run) carries the decimal ASCII of {@code producer + i * producers}, so the numbers
+     * are unique across the run and a single producer sends 0, 1, 2 ... as the tool does. One small array
+     * per message, as in the tool.
+     */
+    public static Payloads monotonic(int producer, int producers) {
+        if (producers < 1 || producer < 0 || producer >= producers) {
+            throw new IllegalArgumentException("producer " + producer + " of " + producers);
+        }
+        return new Payloads(producer, producers);
     }
 
     public static Payloads of(List<byte[]> explicit) {
@@ -55,10 +79,14 @@ public final class Payloads {
 
     // HOT PATH
     public byte[] valueFor(long messageIndex) {
+        if (stride != 0) {
+            return Long.toString(first + messageIndex * stride).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
         return values[(int) (messageIndex % values.length)];
     }
 
+    /** Distinct values cycled through; 0 for monotonic values (every one differs). */
     public int count() {
-        return values.length;
+        return values == null ? 0 : values.length;
     }
 }

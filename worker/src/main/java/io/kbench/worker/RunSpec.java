@@ -31,6 +31,11 @@ import io.kbench.driver.TopicSpec;
  * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
  * @param verification      stamp producer ids and sequence numbers; consumers verify them
  * @param stampMessages     records carry the end-to-end stamp (false: plain records, as the Kafka tools send)
+ * @param monotonicProducers when > 0, values are message numbers in decimal (producer p's i-th message: p + i
+ *                          times this, the run's producer count), as kafka-producer-perf-test --payload-monotonic
+ * @param consumersFromCommitted consumers start from their group's committed offsets, else as the client's
+ *                          auto.offset.reset says (overrides consumersFromBeginning)
+ * @param dumpClientMetrics the last snapshot carries every client's full metrics (the tools' --print-metrics)
  * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
  *                          must carry the same
  */
@@ -40,13 +45,28 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
                       double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
                       long transactionRecords, long transactionMillis, boolean verification,
-                      boolean stampMessages, String digest) {
+                      boolean stampMessages, String digest, int monotonicProducers, boolean dumpClientMetrics,
+                      boolean consumersFromCommitted) {
     public RunSpec {
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
         payloads = List.copyOf(payloads);
         existingTopics = List.copyOf(existingTopics);
+    }
+
+    /** A spec with generated or explicit values and no metrics dumps. */
+    public RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
+                   DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
+                   List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
+                   double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
+                   List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
+                   long transactionRecords, long transactionMillis, boolean verification,
+                   boolean stampMessages, String digest) {
+        this(runId, coordinator, workload, clockOffsetMicros, driverName, driverConfig, createTopics, producers, consumers,
+                messageSize, intervalMicros, payloads, randomBytesRatio, keys, keyCount, zipfExponent, existingTopics,
+                consumersFromBeginning, holdConsumers, transactionRecords, transactionMillis, verification, stampMessages,
+                digest, 0, false, false);
     }
 
     /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */

@@ -126,4 +126,21 @@ class KeysAndPayloadsTest {
         assertArrayEquals(new byte[] {3}, p.valueFor(2));
         assertArrayEquals(new byte[] {1}, p.valueFor(3));
     }
+
+    @Test
+    void shouldNumberMonotonicValuesUniquelyAcrossTheRunsProducers() {
+        Payloads one = Payloads.monotonic(0, 1);
+        assertEquals("0", new String(one.valueFor(0), StandardCharsets.US_ASCII));
+        assertEquals("1234567", new String(one.valueFor(1_234_567), StandardCharsets.US_ASCII));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int p = 0; p < 3; p++) {
+            Payloads mine = Payloads.monotonic(p, 3);
+            for (int i = 0; i < 100; i++) {
+                assertTrue(seen.add(new String(mine.valueFor(i), StandardCharsets.US_ASCII)));
+            }
+        }
+        assertEquals(300, seen.size());
+        assertTrue(seen.contains("0") && seen.contains("299"), "0 .. 299, each once");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Payloads.monotonic(3, 3));
+    }
 }

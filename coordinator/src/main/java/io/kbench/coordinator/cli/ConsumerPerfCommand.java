@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(name = "consumer-perf", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"kafka-consumer-perf-test's flags and output, run by kbench.",
             "",
-            "A new consumer group reads an existing topic from the beginning. Prints the Kafka tool's header and row on stdout (rebalance.time.ms: from preparing until all partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json. The run ends once --num-records were read, or after 10 s without progress."})
+            "A consumer group (new unless --group names one with committed offsets) reads an existing topic from the beginning (or the end with --from-latest). Prints the Kafka tool's header and row on stdout (rebalance.time.ms: from preparing until all partitions are assigned; fetch.time.ms: the read itself), kbench's lines on stderr, and writes result.json. The run ends once --num-records were read, or after --timeout without a record."})
 public final class ConsumerPerfCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -60,11 +60,33 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             description = "Format of start.time and end.time (default: ${DEFAULT-VALUE}).")
     String dateFormat;
 
-    @Option(names = {"--show-detailed-stats", "--print-metrics", "--from-latest"}, hidden = true)
-    List<Boolean> unsupportedFlags = new ArrayList<>();
+    @Option(names = "--group", paramLabel = "GROUP", description = "The consumer group (default: a new group of "
+            + "kbench's naming). A group with committed offsets resumes from them, as in the Kafka tool.")
+    String group;
 
-    @Option(names = {"--group", "--include", "--reporting-interval", "--timeout"}, hidden = true)
-    List<String> unsupportedValues = new ArrayList<>();
+    @Option(names = "--from-latest", description = "A partition without a committed offset starts at the end of its "
+            + "log, not the beginning (auto.offset.reset=latest).")
+    boolean fromLatest;
+
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "10000", description = "The run ends after this "
+            + "long without a record (default: ${DEFAULT-VALUE}); the tool's warning is printed if --num-records "
+            + "were not read.")
+    long timeoutMs;
+
+    @Option(names = "--show-detailed-stats", description = "Print a row per reporting interval (time, threadId, ...) "
+            + "instead of the one total row.")
+    boolean showDetailedStats;
+
+    @Option(names = "--reporting-interval", paramLabel = "INTERVAL-MS", defaultValue = "5000",
+            description = "Interval of --show-detailed-stats rows in ms, whole seconds (default: ${DEFAULT-VALUE}).")
+    long reportingIntervalMs;
+
+    @Option(names = "--print-metrics", description = "Print each consumer's client metrics at the end, in the Kafka "
+            + "tool's format (one block per consumer).")
+    boolean printMetrics;
+
+    @Option(names = "--include", hidden = true)
+    String include;
 
     @Option(names = "--consumers", defaultValue = "1",
             description = "kbench: consumers in the group (default: ${DEFAULT-VALUE}).")
@@ -85,9 +107,18 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!unsupportedFlags.isEmpty() || !unsupportedValues.isEmpty()) {
-            throw new UserException("--show-detailed-stats, --print-metrics, --from-latest, --group, --include, "
-                    + "--reporting-interval and --timeout are not supported by kbench consumer-perf yet");
+        if (include != null) {
+            throw new UserException("--include is not supported by kbench consumer-perf: name the topic with --topic");
+        }
+        if (group != null && group.isBlank()) {
+            throw new UserException("--group cannot be empty");
+        }
+        if (timeoutMs < 1 || timeoutMs > 86_400_000L) {
+            throw new UserException("--timeout must be 1 to 86400000 ms, got " + timeoutMs);
+        }
+        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0 || reportingIntervalMs > 3_600_000L) {
+            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
+                    + reportingIntervalMs);
         }
         Inputs.topic("--topic", topic);
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
@@ -123,13 +154,28 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (socketBufferSize != null) {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
         }
+        if (fromLatest) {
+            overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
+        }
         Profile profile = overrides.applyTo(Profile.defaults());
         Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true);
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false);
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                new RunController.Options(output, true, 1_000_000L, spec == null ? List.of() : Provenances.commandLine(spec)),
-                new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat));
+                options(new RunController.Options(output, true, 1_000_000L,
+                        spec == null ? List.of() : Provenances.commandLine(spec))),
+                new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat, numRecords, timeoutMs,
+                        showDetailedStats ? reportingIntervalMs : 0, printMetrics));
+    }
+
+    private RunController.Options options(RunController.Options o) {
+        // positioned as the tool's consumer is: the group's committed offsets, else auto.offset.reset (earliest,
+        // or latest with --from-latest)
+        RunController.Options out = o.withDrainIdle(timeoutMs * 1000).withConsumersFromCommitted();
+        if (group != null) {
+            out = out.withConsumerGroup(group);
+        }
+        return printMetrics ? out.withClientMetricsDumps() : out;
     }
 }

@@ -7,11 +7,11 @@ import io.kbench.coordinator.workload.Addresses;
 import io.kbench.coordinator.workload.TopicNames;
 
 /** Checks of command-line values that run before any worker or cluster is contacted; each fails with one line. */
-final class Inputs {
+public final class Inputs {
     private Inputs() { }
 
     /** A bootstrap server list, HOST:PORT[,HOST:PORT...]; null (not given) passes. */
-    static void bootstrap(String flag, String servers) {
+    public static void bootstrap(String flag, String servers) {
         if (servers != null) {
             String problem = Addresses.listProblem(servers);
             if (problem != null) {
@@ -35,7 +35,7 @@ final class Inputs {
     }
 
     /** A Kafka topic name. */
-    static void topic(String flag, String name) {
+    public static void topic(String flag, String name) {
         String problem = TopicNames.problem(name);
         if (problem != null) {
             throw new UserException(flag + ": " + problem);

@@ -63,14 +63,21 @@ public final class ProducerPerfCommand implements Callable<Integer> {
     Path commandConfig;
 
     @Option(names = "--reporting-interval", defaultValue = "5000", paramLabel = "INTERVAL-MS",
-            description = "Window line interval in ms, whole seconds (default: ${DEFAULT-VALUE}).")
+            description = "Window line interval in ms, whole seconds (default: ${DEFAULT-VALUE}); the workers report every second either way.")
     long reportingIntervalMs;
 
-    @Option(names = {"--print-metrics", "--payload-monotonic"}, hidden = true)
-    List<Boolean> unsupportedFlags = new ArrayList<>();
+    @Option(names = "--payload-monotonic", description = "Each value is the record's number in decimal: 0, 1, 2 ... "
+            + "(with --producers N, producer p sends p, p+N, p+2N ...: unique across the run).")
+    boolean payloadMonotonic;
 
-    @Option(names = {"--warmup-records"}, hidden = true)
-    List<String> unsupportedValues = new ArrayList<>();
+    @Option(names = "--warmup-records", paramLabel = "N", description = "The first N records are warm-up: after the "
+            + "whole run's total line a 'steady state' total line follows. kbench's steady state starts at the end of the "
+            + "reporting interval in which N records were acknowledged (the Kafka tool switches at record N itself).")
+    Long warmupRecords;
+
+    @Option(names = "--print-metrics", description = "Print each producer's client metrics after the totals, in the "
+            + "Kafka tool's format (one block per producer).")
+    boolean printMetrics;
 
     @Option(names = "--transactional-id", paramLabel = "ID",
             description = "Makes the producers transactional (transaction duration 3000 ms unless given). kbench names each producer's transactional id itself (kbench-<run>-p<N>: ids must differ per producer) and says so on stderr.")
@@ -103,10 +110,6 @@ public final class ProducerPerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!unsupportedFlags.isEmpty() || !unsupportedValues.isEmpty()) {
-            throw new UserException("--print-metrics, --payload-monotonic and --warmup-records are not supported by kbench "
-                    + "producer-perf yet");
-        }
         if (transactionalId != null && transactionalId.isBlank()) {
             throw new UserException("--transactional-id cannot be empty");
         }
@@ -130,8 +133,13 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
             throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);
         }
-        if ((recordSize == null) == (payloadFile == null)) {
-            throw new UserException("give exactly one of --record-size or --payload-file");
+        if ((recordSize != null ? 1 : 0) + (payloadFile != null ? 1 : 0) + (payloadMonotonic ? 1 : 0) != 1) {
+            throw new UserException("give exactly one of --record-size, --payload-file or --payload-monotonic");
+        }
+        long warmup = warmupRecords == null ? 0 : warmupRecords;
+        if (warmup < 0 || warmup >= numRecords) {
+            throw new UserException("--warmup-records must be 0 to --num-records - 1 (" + (numRecords - 1)
+                    + "): the warm-up is part of the run, got " + warmup);
         }
         if (recordSize != null && (recordSize < 1 || recordSize > 100 * 1024 * 1024)) {
             throw new UserException("--record-size must be 1 to 104857600, got " + recordSize);
@@ -171,13 +179,18 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         boolean existing = partitions == null && !embedded;
         Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
                 recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
-                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, txMillis, 0,
-                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
-                false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
+                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, txMillis,
+                warmup, false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
+                false, // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
+                payloadMonotonic);
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                new RunController.Options(output, true, reportingIntervalMs * 1000L,
-                        spec == null ? List.of() : Provenances.commandLine(spec)),
-                new ProducerPerfReporter(System.out, System.err));
+                dumps(new RunController.Options(output, true, 1_000_000L,
+                        spec == null ? List.of() : Provenances.commandLine(spec))),
+                new ProducerPerfReporter(System.out, System.err, reportingIntervalMs, warmup, printMetrics));
+    }
+
+    private RunController.Options dumps(RunController.Options o) {
+        return printMetrics ? o.withClientMetricsDumps() : o;
     }
 }

@@ -202,6 +202,11 @@ public final class IntervalMerger {
         return summary.copy();
     }
 
+    /** The histograms of the whole run, warm-up included, for a warm-up by count; null otherwise. */
+    public synchronized EnumMap<Metric, Histogram> wholeRunHistograms() {
+        return summary.wholeRunCopy();
+    }
+
     /**
      * Where measurement starts (coordinator µs): the known start, or for a warm-up by count the end of the
      * interval that completed it (its fallback until then).

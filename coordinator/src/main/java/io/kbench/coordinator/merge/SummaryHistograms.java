@@ -24,11 +24,14 @@ public final class SummaryHistograms {
     private long acked;
     private boolean warmedUp;
     private EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
+    /** Every interval's, warm-up included; kept for a warm-up by count only (the Kafka tool's whole-run line). */
+    private final EnumMap<Metric, Histogram> wholeRun;
 
     private SummaryHistograms(long measureStartMicros, long warmupRecords) {
         this.measureStartMicros = measureStartMicros;
         this.warmupRecords = warmupRecords;
         this.warmedUp = warmupRecords <= 0;
+        this.wholeRun = warmupRecords > 0 ? MergedInterval.emptyHistograms() : null;
     }
 
     /** Measurement starts at {@code measureStartMicros} (coordinator time). */
@@ -49,6 +52,9 @@ public final class SummaryHistograms {
 
     /** Adds the next interval in order: its histograms count if it lies in the measurement. */
     void add(MergedInterval interval, EnumMap<Metric, Histogram> intervalHistograms) {
+        if (wholeRun != null) {
+            intervalHistograms.forEach((m, h) -> wholeRun.get(m).add(h));
+        }
         if (!warmedUp) {
             acked += interval.counters().acked();
             if (acked >= warmupRecords) {
@@ -71,6 +77,19 @@ public final class SummaryHistograms {
     /** True once the warm-up (by time or by count) is known to have ended within the intervals added. */
     public boolean warmedUp() {
         return warmedUp;
+    }
+
+    /**
+     * A copy of the histograms of every interval added, warm-up included, for a warm-up by count; null for a
+     * warm-up by time (whose warm-up intervals are not kept).
+     */
+    public EnumMap<Metric, Histogram> wholeRunCopy() {
+        if (wholeRun == null) {
+            return null;
+        }
+        EnumMap<Metric, Histogram> out = new EnumMap<>(Metric.class);
+        wholeRun.forEach((m, h) -> out.put(m, h.copy()));
+        return out;
     }
 
     /** A copy of the cumulative histograms. */

@@ -22,10 +22,18 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
      * @param consumersFromBeginning consumers read from the start of their partitions (a run without producers
      *                               reads what is there), otherwise from the end as of their assignment
      * @param holdConsumers          consumers join but wait for the coordinator's release (a backlog run)
+     * @param consumersFromCommitted consumers start from their group's committed offsets, else as
+     *                               auto.offset.reset says (the Kafka tools' consumers: consumer-perf)
      * @param metricsWindowMillis    the clients' {@code metrics.sample.window.ms} unless the profile sets it:
      *                               one reporting interval, so windowed averages and maxima cover one interval
      */
-    public record ClientSettings(boolean consumersFromBeginning, boolean holdConsumers, long metricsWindowMillis) { }
+    public record ClientSettings(boolean consumersFromBeginning, boolean holdConsumers, long metricsWindowMillis,
+                                 boolean consumersFromCommitted) {
+        /** Settings whose consumers are positioned by kbench (beginning or end), not by committed offsets. */
+        public ClientSettings(boolean consumersFromBeginning, boolean holdConsumers, long metricsWindowMillis) {
+            this(consumersFromBeginning, holdConsumers, metricsWindowMillis, false);
+        }
+    }
 
     /** A topic of the run. */
     public record Topic(String name, int partitions) { }
@@ -67,5 +75,21 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
     /** Consumers of all workers. */
     public int consumerCount() {
         return workers.stream().mapToInt(w -> w.consumers().size()).sum();
+    }
+
+    /**
+     * This plan with every consumer in {@code group} (consumer-perf's {@code --group}); meant for a plan of one
+     * subscription, whose consumers share one group anyway.
+     */
+    public Plan withConsumerGroup(String group) {
+        List<WorkerAssignment> ws = workers.stream().map(w -> new WorkerAssignment(w.worker(), w.producers(),
+                w.consumers().stream().map(c -> new ConsumerTask(c.index(), c.topic(), group)).toList())).toList();
+        return new Plan(runId, topics, ws, clients);
+    }
+
+    /** This plan with consumers positioned by their group's committed offsets (consumer-perf). */
+    public Plan withConsumersFromCommitted() {
+        return new Plan(runId, topics, workers, new ClientSettings(clients.consumersFromBeginning(),
+                clients.holdConsumers(), clients.metricsWindowMillis(), true));
     }
 }

@@ -1,5 +1,7 @@
 package io.kbench.coordinator.report;
 
+import java.util.List;
+
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 
@@ -48,6 +50,20 @@ public interface RunReporter {
 
     /** The run's result as written to result.json (also for a failed run). */
     default void result(ResultFile.Run result) {
+    }
+
+    /**
+     * The clients' full metrics from a worker's last snapshot, when the run asked for them (the Kafka tools'
+     * {@code --print-metrics}); called before {@link #summary}, once per worker that had clients.
+     */
+    default void clientMetrics(List<io.kbench.protocol.ClientMetricsDump> dumps) {
+    }
+
+    /**
+     * For a warm-up by count only, before {@link #summary} (which then covers the steady state): the figures of
+     * the whole run, warm-up included (as the Kafka tool's first total line).
+     */
+    default void wholeRun(String title, Summary wholeRun) {
     }
 
     /** One interval merged across all workers. */

@@ -95,7 +95,15 @@ public final class WorkerClient implements AutoCloseable {
      */
     public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
                         List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
-                        Workload workload, List<byte[]> payloads, long intervalMicros) { }
+                        Workload workload, List<byte[]> payloads, long intervalMicros, boolean dumpClientMetrics) {
+        /** A share whose last snapshot carries no client metrics dumps. */
+        public Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
+                     List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
+                     Workload workload, List<byte[]> payloads, long intervalMicros) {
+            this(runId, clockOffsetMicros, profile, createTopics, existingTopics, assignment, clients, workload, payloads,
+                    intervalMicros, false);
+        }
+    }
 
     /** Receives one Run stream's events, on gRPC threads. */
     public interface RunListener {

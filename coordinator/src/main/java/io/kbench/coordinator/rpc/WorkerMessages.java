@@ -68,13 +68,15 @@ public final class WorkerMessages {
                 .setIntervalMicros(share.intervalMicros())
                 .setPayloads(payloads(share))
                 .addAllExistingTopics(share.existingTopics())
-                .setConsumerStart(clients.consumersFromBeginning() ? ConsumerStart.CONSUMER_START_BEGINNING
+                .setConsumerStart(clients.consumersFromCommitted() ? ConsumerStart.CONSUMER_START_COMMITTED
+                        : clients.consumersFromBeginning() ? ConsumerStart.CONSUMER_START_BEGINNING
                         : ConsumerStart.CONSUMER_START_END)
                 .setHoldConsumers(clients.holdConsumers())
                 .setTransactionRecords(w.transactionRecords())
                 .setTransactionMillis(w.transactionMillis())
                 .setVerification(w.verification())
                 .setNoStamp(!w.stampMessages())
+                .setDumpClientMetrics(share.dumpClientMetrics())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
@@ -99,6 +101,9 @@ public final class WorkerMessages {
     /** A worker without producers is sent no payload values. */
     private static PayloadSpec.Builder payloads(WorkerClient.Share share) {
         PayloadSpec.Builder p = PayloadSpec.newBuilder().setRandomBytesRatio(share.workload().randomBytesRatio());
+        if (share.workload().monotonicPayloads()) {
+            return p.setMonotonicProducers(share.workload().producerCount());
+        }
         if (!share.assignment().producers().isEmpty()) {
             share.payloads().forEach(v -> p.addValues(ByteString.copyFrom(v)));
         }

@@ -14,7 +14,7 @@ import io.kbench.coordinator.workload.Workload;
  * timed run sends until its planned end, a record-count run until every producer is done. Then consumers
  * drain: the run ends once they have received every acknowledged message once per subscription (in a run
  * without producers, {@code numRecords} per subscription), or with a note when they make no progress for
- * {@link #DRAIN_IDLE} or, with producers, when draining takes longer than {@link #DRAIN_MAX}.
+ * {@link #DRAIN_IDLE} (or the rules' own bound) or, with producers, when draining takes longer than {@link #DRAIN_MAX}.
  */
 public final class EndCondition {
     public static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
@@ -31,12 +31,27 @@ public final class EndCondition {
      * @param consumers        the run has consumers
      * @param numRecords       the record count (what consumers of a run without producers must read)
      * @param subscriptions    subscriptions per topic: each receives every message
+     * @param drainIdleMicros  the drain ends once consumers made no progress this long
      */
     public record Rules(long maxSendErrors, long backlogRecords, boolean countRun, long plannedEndMicros,
-                        boolean producers, boolean consumers, long numRecords, int subscriptions) {
+                        boolean producers, boolean consumers, long numRecords, int subscriptions,
+                        long drainIdleMicros) {
+        /** Rules with the default idle bound {@link #DRAIN_IDLE}. */
+        public Rules(long maxSendErrors, long backlogRecords, boolean countRun, long plannedEndMicros,
+                     boolean producers, boolean consumers, long numRecords, int subscriptions) {
+            this(maxSendErrors, backlogRecords, countRun, plannedEndMicros, producers, consumers, numRecords,
+                    subscriptions, DRAIN_IDLE.toNanos() / 1000);
+        }
+
         public static Rules of(Workload w, long plannedEndMicros) {
             return new Rules(w.maxSendErrors(), w.consumerBacklogRecords(), w.numRecords() > 0, plannedEndMicros,
                     w.producerCount() > 0, w.consumerCount() > 0, w.numRecords(), w.subscriptionsPerTopic());
+        }
+
+        /** These rules with another idle bound for the drain (consumer-perf's --timeout). */
+        public Rules withDrainIdle(long micros) {
+            return new Rules(maxSendErrors, backlogRecords, countRun, plannedEndMicros, producers, consumers, numRecords,
+                    subscriptions, micros);
         }
 
         /** Messages the consumers must receive before the run may stop, with {@code acked} acknowledged. */
@@ -115,7 +130,7 @@ public final class EndCondition {
         if (t.received() != d.lastReceived()) {
             d = new Drain(d.startMicros(), t.received(), nowMicros);
         }
-        boolean idle = nowMicros - d.lastProgressMicros() > DRAIN_IDLE.toNanos() / 1000;
+        boolean idle = nowMicros - d.lastProgressMicros() > rules.drainIdleMicros();
         boolean tooLong = rules.producers() && nowMicros - d.startMicros() > DRAIN_MAX.toNanos() / 1000;
         if (idle || tooLong) {
             return new Decision(Action.END, "consumers stopped making progress while draining", d);

@@ -140,6 +140,9 @@ final class LiveRun {
             long[] maxima = new long[io.kbench.protocol.Metric.values().length];
             List<MergedInterval> completed = merger.add(s, maxima);
             hlogs.add(s, maxima); // the merger read each histogram's maximum: the log need not decode it again
+            if (s.last() && !s.metricsDumps().isEmpty()) {
+                out.clientMetrics(s.metricsDumps());
+            }
             for (MergedInterval i : completed) {
                 emit(i);
                 // warm-up by count: the interval that completes it is where measurement starts

@@ -31,6 +31,7 @@ final class Preparation {
     private final Supplier<String> failure;
     private final java.util.function.Consumer<String> note;
     private io.kbench.coordinator.report.ResultFile.Cluster cluster;
+    private boolean dumpClientMetrics;
 
     /** @param failure the run's failure so far (Ctrl-C during prepare), or null */
     Preparation(Workload workload, Profile profile, long intervalMicros, CoordinatorClock clock,
@@ -47,6 +48,12 @@ final class Preparation {
         this.intervalMicros = intervalMicros;
         this.clock = clock;
         this.failure = failure;
+    }
+
+    /** Asks every worker for its clients' full metrics in its last snapshot (the tools' --print-metrics). */
+    Preparation dumpClientMetrics(boolean dump) {
+        this.dumpClientMetrics = dump;
+        return this;
     }
 
     /**
@@ -101,7 +108,7 @@ final class Preparation {
             shares.add(new WorkerClient.Share(plan.runId(), offsets.get(i), profile,
                     first && !workload.existingTopics() ? plan.topics() : List.of(),
                     first && workload.existingTopics() ? names : List.of(),
-                    plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros));
+                    plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros, dumpClientMetrics));
         }
         return shares;
     }

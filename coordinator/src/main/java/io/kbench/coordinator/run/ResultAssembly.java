@@ -80,6 +80,11 @@ final class ResultAssembly {
             issues.add("the consumers did not catch up with the backlog");
         }
         String status = g.error() == null ? "COMPLETED" : "FAILED";
+        if (workload.warmupRecords() > 0) {
+            out.wholeRun(String.format("kbench %s %s: %s", workload.name(), g.runId(), status),
+                    Summary.of(g.intervals(), g.window().runStartMicros(), measureEnd,
+                            workload.saturationDelayMillis() * 1000, g.merger().wholeRunHistograms()));
+        }
         out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic());
         if (catchUp != null) {

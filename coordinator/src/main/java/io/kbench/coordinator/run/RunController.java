@@ -69,9 +69,43 @@ public final class RunController {
      * @param keepTopics     leave the run's topics on the cluster
      * @param intervalMicros reporting interval
      */
-    public record Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine) {
+    public record Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine,
+                          boolean dumpClientMetrics, long drainIdleMicros, String consumerGroup,
+                          boolean consumersFromCommitted) {
         public Options {
             commandLine = List.copyOf(commandLine);
+        }
+
+        /** Options whose workers send no client metrics dumps, with the default drain idle bound. */
+        public Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine) {
+            this(outputDir, keepTopics, intervalMicros, commandLine, false, 0, null, false);
+        }
+
+        /** These options with every client's full metrics in the workers' last snapshots (--print-metrics). */
+        public Options withClientMetricsDumps() {
+            return new Options(outputDir, keepTopics, intervalMicros, commandLine, true, drainIdleMicros, consumerGroup,
+                    consumersFromCommitted);
+        }
+
+        /** These options with the drain ending after {@code micros} without progress (0: the default). */
+        public Options withDrainIdle(long micros) {
+            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, micros, consumerGroup,
+                    consumersFromCommitted);
+        }
+
+        /** These options with every consumer in {@code group} instead of a group of kbench's naming. */
+        public Options withConsumerGroup(String group) {
+            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
+                    group, consumersFromCommitted);
+        }
+
+        /**
+         * These options with consumers starting from their group's committed offsets, else as auto.offset.reset
+         * says, as the Kafka tools' consumers do (kbench positions them itself otherwise).
+         */
+        public Options withConsumersFromCommitted() {
+            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
+                    consumerGroup, true);
         }
 
         /** Options without a command line to record (tests, embedded uses). */
@@ -190,9 +224,15 @@ public final class RunController {
         List<WorkerClient.Identity> ids = workers.identify(out::info);
         List<ClockEstimator.WorkerClock> clocks = estimateClocks(workers, ids);
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros());
+        if (options.consumerGroup() != null) {
+            plan = plan.withConsumerGroup(options.consumerGroup());
+        }
+        if (options.consumersFromCommitted()) {
+            plan = plan.withConsumersFromCommitted();
+        }
         announce(plan, workers.size());
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get,
-                out::info);
+                out::info).dumpClientMetrics(options.dumpClientMetrics());
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
         RunWindow window = RunWindow.of(workload, clock.micros());
@@ -318,6 +358,9 @@ public final class RunController {
                 e -> failure.compareAndSet(null, "faults: " + e));
         try {
             EndCondition.Rules rules = EndCondition.Rules.of(workload, window.plannedEndMicros());
+            if (options.drainIdleMicros() > 0) {
+                rules = rules.withDrainIdle(options.drainIdleMicros());
+            }
             EndCondition.Drain drain = EndCondition.Drain.NOT_STARTED;
             while (true) {
                 pause(END_POLL);

@@ -48,6 +48,8 @@ import java.util.List;
  *                                 with verification) for end-to-end latency; false sends plain records, as the
  *                                 Kafka tools do: no end-to-end latency, no verification, ~14% fewer bytes per
  *                                 100-byte record
+ * @param monotonicPayloads        every value is the message's number in decimal (kafka-producer-perf-test's
+ *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -56,7 +58,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
                        long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
-                       List<Fault> faults, boolean stampMessages) {
+                       List<Fault> faults, boolean stampMessages, boolean monotonicPayloads) {
 
     public Workload {
         topicNames = List.copyOf(topicNames);
@@ -70,7 +72,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
             "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
             "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "stampMessages",
-            "matrix");
+            "monotonicPayloads", "matrix");
 
     /** Keys of one entry of {@code faults}. */
     public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");
@@ -109,7 +111,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
-                NO_ERROR_LIMIT, List.of(), true);
+                NO_ERROR_LIMIT, List.of(), true, false);
     }
 
     /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
@@ -118,7 +120,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 consumersPerSubscription, rate, warmupSeconds, durationSeconds, numRecords, keyDistribution, keys,
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages);
+                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads);
     }
 
     /** This timed workload with another warm-up and measured duration (seconds). */
@@ -127,7 +129,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 consumersPerSubscription, producerRate, warmup, duration, numRecords, keyDistribution, keys,
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages);
+                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads);
     }
 
     /** True when producers are transactional. */
@@ -256,6 +258,16 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         if (y.has("zipfExponent") && keyDistribution != KeyDistribution.zipf && keyDistribution != KeyDistribution.none) {
             y.errorAt("zipfExponent", "zipfExponent applies only to keyDistribution: zipf");
         }
+        boolean monotonic = y.bool("monotonicPayloads", false);
+        if (monotonic) {
+            if (payloadFile != null || y.has("messageSize") || y.has("randomBytesRatio") || producers == 0) {
+                y.errorAt("monotonicPayloads", "monotonicPayloads makes every value the message's number in decimal: it "
+                        + "needs producers and excludes payloadFile, messageSize and randomBytesRatio");
+            }
+            if (y.has("consumerBacklogBytes")) {
+                y.errorAt("consumerBacklogBytes", "with monotonicPayloads give consumerBacklogRecords (the values' sizes vary)");
+            }
+        }
         String resolvedPayload = null;
         if (payloadFile != null) {
             if (y.has("messageSize") || y.has("randomBytesRatio")) {
@@ -328,7 +340,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp);
+                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic);
     }
 
     /**

@@ -91,7 +91,7 @@ class PlannerTest {
         Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
         Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, 10,
-                Workload.NO_ERROR_LIMIT, List.of(), true);
+                Workload.NO_ERROR_LIMIT, List.of(), true, false);
         Plan plan = Planner.plan(w, 2, "r");
         long sum = 0;
         for (Plan.WorkerAssignment a : plan.workers()) {

@@ -101,6 +101,12 @@ class EndConditionTest {
                         Step.at(S, 10, 10, false, Action.CONTINUE).failed(10),
                         Step.at(2 * S, 20, 20, false, Action.FAIL).failed(11)
                                 .note("11 sends failed, more than maxSendErrors (10)"))),
+                Arguments.of("consumer-perf's --timeout bounds the idle wait instead of the default 10 s",
+                        CONSUMERS_ONLY.withDrainIdle(2 * S), List.of(
+                        Step.at(S, 0, 100, true, Action.CONTINUE),
+                        Step.at(3 * S, 0, 100, true, Action.CONTINUE),
+                        Step.at(3 * S + 1, 0, 100, true, Action.END)
+                                .note("consumers stopped making progress while draining"))),
                 Arguments.of("a backlog run releases its consumers once the backlog is acknowledged", BACKLOG, List.of(
                         Step.at(S, 4999, 0, false, Action.CONTINUE),
                         Step.at(2 * S, 5000, 0, false, Action.RELEASE_CONSUMERS),

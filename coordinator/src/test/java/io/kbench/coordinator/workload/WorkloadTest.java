@@ -2,6 +2,7 @@ package io.kbench.coordinator.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,6 +55,20 @@ class WorkloadTest {
                 "durationSeconds: 5\nstampMessages: false\nverification: true\n")));
         assertEquals("v.yaml:3:1: verification needs stamped messages; remove stampMessages: false or set verification: "
                 + "false", e.getMessage().substring(e.getMessage().indexOf("v.yaml")));
+    }
+
+    @Test
+    void shouldSendMonotonicValuesOnlyInsteadOfGeneratedOrFileValues() throws IOException {
+        assertEquals(true, Workload.load(file("m.yaml", "durationSeconds: 5\nmonotonicPayloads: true\n")).monotonicPayloads());
+        assertEquals(false, Workload.load(file("d.yaml", "durationSeconds: 5\n")).monotonicPayloads());
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(file("ms.yaml",
+                "durationSeconds: 5\nmessageSize: 10\nmonotonicPayloads: true\n")));
+        assertEquals("ms.yaml:3:1: monotonicPayloads makes every value the message's number in decimal: it needs producers "
+                + "and excludes payloadFile, messageSize and randomBytesRatio",
+                e.getMessage().substring(e.getMessage().indexOf("ms.yaml")));
+        InvalidConfigException t = assertThrows(InvalidConfigException.class, () -> Workload.load(file("mt.yaml",
+                "durationSeconds: 5\nmonotonicPayloads: yes please\n")));
+        assertTrue(t.getMessage().contains("mt.yaml:2:"), t.getMessage());
     }
 
     @Test

@@ -39,4 +39,20 @@ final class ClientMetrics {
         }
         return out;
     }
+
+    /**
+     * All of a client's metrics as the Kafka tools' {@code --print-metrics} prints them (ToolsUtils.printMetrics
+     * of Kafka 4.3.1): {@code group:name:{tags}} to the value, a {@code Double} as {@code %.3f}, any other value
+     * by {@code toString()}, sorted by name.
+     */
+    static java.util.SortedMap<String, String> dump(Map<MetricName, ? extends Metric> all) {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        for (Metric m : all.values()) {
+            MetricName n = m.metricName();
+            Object v = m.metricValue();
+            out.put(n.group() + ":" + n.name() + ":" + n.tags(),
+                    v instanceof Double d ? String.format(java.util.Locale.ROOT, "%.3f", d) : String.valueOf(v));
+        }
+        return out;
+    }
 }

@@ -29,7 +29,7 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     private volatile boolean joined;
     private volatile long joinedNanos;
     private volatile boolean holding;
-    private boolean holdAtEnd;
+    private Start holdAt = Start.END;
 
     KafkaConsumerHandle(Consumer<byte[], byte[]> consumer, String topic) {
         this.consumer = consumer;
@@ -37,8 +37,8 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     }
 
     @Override
-    public void hold(boolean atEnd) {
-        holdAtEnd = atEnd;
+    public void hold(Start start) {
+        holdAt = start;
         holding = true;
     }
 
@@ -95,6 +95,11 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     }
 
     @Override
+    public java.util.SortedMap<String, String> metricsDump() {
+        return ClientMetrics.dump(consumer.metrics());
+    }
+
+    @Override
     public java.util.Map<String, Double> metrics() {
         return ClientMetrics.pick(consumer.metrics(), "consumer-fetch-manager-metrics", ClientMetrics.CONSUMER);
     }
@@ -128,16 +133,16 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         if (holding && !partitions.isEmpty()) {
             consumer.pause(partitions);
-            if (holdAtEnd) {
+            if (holdAt == Start.END) {
                 consumer.seekToEnd(partitions);
                 // resolve the end offsets now, before the run starts: resolved lazily at resume time, the
                 // "end" would already include the run's first messages, which would then never be read
                 for (TopicPartition tp : partitions) {
                     consumer.position(tp);
                 }
-            } else {
+            } else if (holdAt == Start.BEGINNING) {
                 consumer.seekToBeginning(partitions);
-            }
+            } // COMMITTED: the client positions each partition from the group's offset or its reset policy
         }
         assigned = consumer.assignment().size();
         if (!joined) {

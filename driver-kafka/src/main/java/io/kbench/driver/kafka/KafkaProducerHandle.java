@@ -128,6 +128,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     }
 
     @Override
+    public java.util.SortedMap<String, String> metricsDump() {
+        return ClientMetrics.dump(producer.metrics());
+    }
+
+    @Override
     public java.util.Map<String, Double> metrics() {
         return ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
     }

@@ -95,7 +95,7 @@ class KafkaConsumerHandleTest {
     void shouldHoldAssignedPartitionsPausedUntilReleased() {
         MockConsumer<byte[], byte[]> mock = consumer();
         KafkaConsumerHandle h = new KafkaConsumerHandle(mock, TOPIC);
-        h.hold(false);
+        h.hold(io.kbench.driver.ConsumerHandle.Start.BEGINNING);
         mock.rebalance(List.of(P0));
         h.onPartitionsAssigned(List.of(P0));
         assertEquals(java.util.Set.of(P0), mock.paused(), "held: paused");

@@ -49,6 +49,8 @@ public final class SnapshotMessages {
                 .setConsumerLag(s.consumerLag())
                 .setProducerMetrics(clientMetrics(s.producerMetrics()))
                 .setConsumerMetrics(clientMetrics(s.consumerMetrics()))
+                .addAllMetricsDumps(s.metricsDumps().stream().map(d -> io.kbench.protocol.rpc.ClientMetricsDump.newBuilder()
+                        .setKind(d.kind()).setIndex(d.index()).putAllValues(d.values()).build()).toList())
                 .build();
     }
 
@@ -73,7 +75,9 @@ public final class SnapshotMessages {
                 histograms, s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
                 s.getError(), s.getConsumerLag(),
                 new ClientMetricsSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),
-                new ClientMetricsSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap()));
+                new ClientMetricsSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap()),
+                s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
+                        new java.util.TreeMap<>(d.getValuesMap()))).toList());
     }
 
     private static ClientMetrics.Builder clientMetrics(ClientMetricsSample m) {

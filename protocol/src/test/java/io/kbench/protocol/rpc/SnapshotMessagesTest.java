@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
@@ -45,6 +46,8 @@ class SnapshotMessagesTest {
         Snapshot.Builder b = (Snapshot.Builder) fill(Snapshot.newBuilder(), 0);
         b.setProducerMetrics(ClientMetrics.newBuilder().setClients(3).putValues("record-queue-time-avg", 1.5));
         b.setConsumerMetrics(ClientMetrics.newBuilder().setClients(2).putValues("fetch-latency-avg", 2.5));
+        b.addMetricsDumps(io.kbench.protocol.rpc.ClientMetricsDump.newBuilder().setKind("consumer").setIndex(4)
+                .putValues("consumer-metrics:x:{client-id=c4}", "1.000"));
         return b.build();
     }
 
@@ -52,7 +55,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(14, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(15, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -88,6 +91,8 @@ class SnapshotMessagesTest {
         assertEquals(12, s.consumerLag());
         assertEquals(new ClientMetricsSample(3, Map.of("record-queue-time-avg", 1.5)), s.producerMetrics());
         assertEquals(new ClientMetricsSample(2, Map.of("fetch-latency-avg", 2.5)), s.consumerMetrics());
+        assertEquals(List.of(new io.kbench.protocol.ClientMetricsDump("consumer", 4,
+                new java.util.TreeMap<>(Map.of("consumer-metrics:x:{client-id=c4}", "1.000")))), s.metricsDumps());
     }
 
     @Test
@@ -98,5 +103,26 @@ class SnapshotMessagesTest {
         IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
         assertEquals(s, back);
         assertArrayEquals(new byte[0], back.histogram(Metric.END_TO_END), "a missing histogram is empty");
+    }
+
+    @Test
+    void shouldRoundTripTheLastSnapshotsClientMetricsDumps() {
+        java.util.TreeMap<String, String> values = new java.util.TreeMap<>(Map.of(
+                "producer-metrics:record-send-rate:{client-id=p0}", "4999.750", "app-info:version:{client-id=p0}", "4.3.1"));
+        IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
+                Map.of(Metric.PUBLISH_LATENCY, new byte[] {1, 2}), true, 19, 18, true, "", -1,
+                ClientMetricsSample.NONE, ClientMetricsSample.NONE,
+                java.util.List.of(new io.kbench.protocol.ClientMetricsDump("producer", 3, values)));
+        IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(s, back);
+        assertEquals(java.util.List.of("app-info:version:{client-id=p0}", "producer-metrics:record-send-rate:{client-id=p0}"),
+                java.util.List.copyOf(back.metricsDumps().get(0).values().keySet()), "sorted by name");
+        assertEquals(3, back.metricsDumps().get(0).index());
+    }
+
+    @Test
+    void shouldRefuseADumpOfAnUnknownClientKind() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new io.kbench.protocol.ClientMetricsDump("admin", 0, new java.util.TreeMap<>()));
     }
 }

@@ -205,7 +205,14 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         if (r.getRunId().isEmpty()) {
             throw new WorkerException(WorkerException.Kind.INVALID, "run_id is empty");
         }
-        if (r.getMessageSize() < 1 && r.getPayloads().getValuesCount() == 0 || r.getIntervalMicros() < 1000) {
+        if (r.getPayloads().getMonotonicProducers() < 0 || r.getPayloads().getMonotonicProducers() > 0
+                && r.getPayloads().getMonotonicProducers() <= r.getProducersList().stream()
+                        .mapToInt(ProducerAssignment::getProducerIndex).max().orElse(-1)) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "payloads.monotonic_producers must be 0 or more "
+                    + "than every producer index, got " + r.getPayloads().getMonotonicProducers());
+        }
+        if (r.getMessageSize() < 1 && r.getPayloads().getValuesCount() == 0 && r.getPayloads().getMonotonicProducers() == 0
+                || r.getIntervalMicros() < 1000) {
             throw new WorkerException(WorkerException.Kind.INVALID,
                     "message_size must be >= 1 (or payload values given) and interval_micros >= 1000");
         }
@@ -266,7 +273,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
                 r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
-                !r.getNoStamp(), digest(r));
+                !r.getNoStamp(), digest(r), r.getPayloads().getMonotonicProducers(), r.getDumpClientMetrics(),
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED);
     }
 
     /** SHA-256 of the request's deterministic encoding (map entries in key order), hex. */
