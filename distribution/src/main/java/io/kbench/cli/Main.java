@@ -47,6 +47,7 @@ public final class Main {
         cli.addSubcommand("compare", new CompareCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
+        cli.addSubcommand("e2e-latency", new E2eLatencyCommand());
         cli.addSubcommand("broker", new BrokerCommand());
         cli.addSubcommand("help", new CommandLine.HelpCommand());
         cli.setParameterExceptionHandler((e, a) -> {

@@ -1,0 +1,249 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.kbench.embedded.EmbeddedKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kbench producer-perf, consumer-perf and e2e-latency print what Kafka's own tools print: each test runs the
+ * tool of the same Kafka version (kafka-tools 4.3.1, a test dependency, in a child JVM) and kbench's
+ * command with the same flags against one embedded broker, and compares the shapes of their stdout lines
+ * (every number replaced by its kind: integer, or decimal with its count of places; dates are numbers
+ * too), and for {@code --print-metrics} the metric names (the client id aside) and the layout.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class KafkaToolsShapesIT {
+    private static final Pattern NUMBER = Pattern.compile("\\d+(?:\\.(\\d+))?(?:E-?\\d+)?");
+    private static final Pattern METRIC = Pattern.compile("(\\S+:\\S+:\\{.*?\\}) *: (.*)");
+
+    private EmbeddedKafka kafka;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    void startBroker() throws Exception {
+        kafka = EmbeddedKafka.builder().start();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("pp-tool", 1, (short) 1), new NewTopic("pp-kbench", 1, (short) 1),
+                    new NewTopic("cp", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @AfterAll
+    void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void producerPerfPrintsTheToolsWarmupWindowTotalSteadyStateAndMetricsLines() throws Exception {
+        List<String> tool = tool("org.apache.kafka.tools.ProducerPerformance", "--topic", "pp-tool", "--num-records",
+                "30000", "--record-size", "100", "--throughput", "10000", "--warmup-records", "10000",
+                "--reporting-interval", "500", "--print-metrics", "--bootstrap-server", kafka.bootstrapServers());
+        List<String> kbench = kbench("producer-perf", "--topic", "pp-kbench", "--num-records", "30000", "--record-size",
+                "100", "--throughput", "10000", "--warmup-records", "10000", "--reporting-interval", "1000",
+                "--print-metrics", "--bootstrap-server", kafka.bootstrapServers(), "--output", dir.resolve("pp").toString());
+        assertSameShapes(before(tool, "Metric Name"), before(kbench, "Metric Name"));
+        assertSameMetricsBlock(topic(tool, "pp-tool"), topic(kbench, "pp-kbench"));
+        assertToolsMetricsLayout(kbench);
+        // the steady-state line counts fewer records than the whole run's
+        String total = kbench.stream().filter(l -> l.startsWith("30000 records sent")).findFirst().orElseThrow();
+        String steady = kbench.stream().filter(l -> l.contains(" steady state records sent")).findFirst().orElseThrow();
+        long steadyCount = Long.parseLong(steady.substring(0, steady.indexOf(' ')));
+        assertTrue(steadyCount >= 5000 && steadyCount <= 20000, steady + " after " + total);
+    }
+
+    @Test
+    void consumerPerfPrintsTheToolsRowDetailedRowsTimeoutWarningAndMetrics() throws Exception {
+        assertEquals(List.of(), kbenchLines("producer-perf", "--topic", "cp", "--num-records", "50000", "--record-size",
+                "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(), "--output",
+                dir.resolve("fill").toString()).stream().filter(l -> !l.contains("records sent")).toList());
+        // the total row, the timeout warning (more records asked for than there are) and the metrics
+        List<String> tool = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
+                kafka.bootstrapServers(), "--topic", "cp", "--num-records", "60000", "--timeout", "2000", "--print-metrics");
+        List<String> kbench = kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp",
+                "--num-records", "60000", "--timeout", "2000", "--print-metrics", "--output", dir.resolve("c1").toString());
+        assertSameShapes(before(tool, "Metric Name"), before(kbench, "Metric Name"));
+        assertTrue(kbench.get(1).startsWith("WARNING: Exiting before consuming the expected number of records"), kbench.get(1));
+        assertSameMetricsBlock(tool, kbench);
+        assertToolsMetricsLayout(kbench);
+        // --show-detailed-stats: the tool's rows (its 1 ms interval makes it print several) against kbench's
+        List<String> toolRows = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
+                kafka.bootstrapServers(), "--topic", "cp", "--num-records", "50000", "--show-detailed-stats",
+                "--reporting-interval", "1");
+        List<String> kbenchRows = kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp",
+                "--num-records", "50000", "--show-detailed-stats", "--reporting-interval", "1000", "--output",
+                dir.resolve("c2").toString());
+        assertTrue(toolRows.size() >= 2 && kbenchRows.size() >= 2, toolRows + " / " + kbenchRows);
+        assertSameShapes(toolRows, kbenchRows);
+        // --group: a second read of the same group resumes from its committed offsets and finds nothing new
+        kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp", "--num-records",
+                "50000", "--group", "again", "--output", dir.resolve("g1").toString());
+        List<String> again = kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp",
+                "--num-records", "50000", "--group", "again", "--timeout", "1000", "--hide-header", "--output",
+                dir.resolve("g2").toString());
+        assertTrue(again.get(again.size() - 1).contains(", 0.0000, 0.0000, 0, 0.0000, "), again.toString());
+    }
+
+    @Test
+    void e2eLatencyPrintsTheToolsLinesForTheNamedAndThePositionalForm() throws Exception {
+        List<String> tool = tool("org.apache.kafka.tools.EndToEndLatency", "--bootstrap-server", kafka.bootstrapServers(),
+                "--topic", "e2e-tool", "--num-records", "2001", "--producer-acks", "1", "--record-size", "100");
+        List<String> kbench = kbench("e2e-latency", "--bootstrap-server", kafka.bootstrapServers(), "--topic",
+                "e2e-kbench", "--num-records", "2001", "--producer-acks", "1", "--record-size", "100");
+        // progress lines print Double.toString of the milliseconds: their places vary from line to line
+        assertSameShapes(topic(tool, "e2e-tool").stream().map(KafkaToolsShapesIT::looseProgress).toList(),
+                topic(kbench, "e2e-kbench").stream().map(KafkaToolsShapesIT::looseProgress).toList());
+        List<String> positional = kbench("e2e-latency", kafka.bootstrapServers(), "e2e-kbench", "500", "all", "10");
+        assertTrue(positional.get(positional.size() - 1).matches("Percentiles: 50th = \\d+, 99th = \\d+, 99\\.9th = \\d+"),
+                positional.toString());
+        assertFalse(positional.get(0).startsWith("Topic"), "the topic exists now: " + positional);
+    }
+
+    /** The lines with the topic's name replaced by {@code TOPIC} (each test's tool and kbench use their own). */
+    private static List<String> topic(List<String> lines, String topic) {
+        return lines.stream().map(l -> l.replace(topic, "TOPIC")).toList();
+    }
+
+    /** Lines before the first that starts with {@code marker} (all of them when none does). */
+    private static List<String> before(List<String> lines, String marker) {
+        List<String> out = new ArrayList<>();
+        for (String l : lines) {
+            if (l.startsWith(marker)) {
+                break;
+            }
+            out.add(l);
+        }
+        return out;
+    }
+
+    /** Both print a metrics block with the same metric names, client ids aside. */
+    private static void assertSameMetricsBlock(List<String> tool, List<String> kbench) {
+        Set<String> missing = new TreeSet<>(metricNames(tool));
+        missing.removeAll(metricNames(kbench));
+        Set<String> extra = new TreeSet<>(metricNames(kbench));
+        extra.removeAll(metricNames(tool));
+        assertEquals("", missing.isEmpty() && extra.isEmpty() ? "" : "missing " + missing + ", extra " + extra);
+    }
+
+    /** The tool's layout: an empty line, the header, names padded to the longest, {@code name : value}. */
+    private static void assertToolsMetricsLayout(List<String> kbench) {
+        int header = kbench.indexOf(kbench.stream().filter(l -> l.startsWith("Metric Name")).findFirst().orElseThrow());
+        assertEquals("", kbench.get(header - 1), "an empty line before the header, as the tool prints");
+        int width = kbench.get(header).indexOf("Value") - 3;
+        for (String l : kbench.subList(header + 1, kbench.size())) {
+            Matcher m = METRIC.matcher(l);
+            assertTrue(m.matches(), "not a metric line: " + l);
+            assertEquals(width, l.indexOf(" : "), "names padded to the longest: " + l);
+        }
+    }
+
+    private static Set<String> metricNames(List<String> lines) {
+        Set<String> names = new TreeSet<>();
+        for (String l : lines) {
+            Matcher m = METRIC.matcher(l);
+            if (m.matches()) {
+                names.add(m.group(1).replaceAll("client-id=[^,}]*", "client-id=*"));
+            }
+        }
+        assertFalse(names.isEmpty(), "no metrics in " + lines);
+        return names;
+    }
+
+    private static void assertSameShapes(List<String> tool, List<String> kbench) {
+        Set<String> toolShapes = shapes(tool);
+        Set<String> kbenchShapes = shapes(kbench);
+        assertEquals(toolShapes, kbenchShapes, "tool:\n" + String.join("\n", tool) + "\nkbench:\n" + String.join("\n", kbench));
+    }
+
+    private static Set<String> shapes(List<String> lines) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String l : lines) {
+            out.add(shape(l));
+        }
+        return out;
+    }
+
+    /** Every number replaced by {@code I} (integer) or {@code D<places>} (decimal). */
+    static String shape(String line) {
+        Matcher m = NUMBER.matcher(line);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(b, m.group(1) == null ? "I" : "D" + m.group(1).length());
+        }
+        m.appendTail(b);
+        return b.toString();
+    }
+
+    private static String looseProgress(String line) {
+        return line.matches("\\d+\t.*") ? line.replaceAll("\t.*", "\tMILLIS") : line;
+    }
+
+    /** Runs one of Kafka's tools in a JVM of its own (they call System.exit) on the test class path; its stdout. */
+    private List<String> tool(String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.logFile=System.err", mainClass));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "tool", ".out");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile())
+                .redirectError(dir.resolve("tool-" + System.nanoTime() + ".err").toFile()).start();
+        try {
+            assertTrue(p.waitFor(90, TimeUnit.SECONDS), mainClass + " did not finish");
+        } finally {
+            p.destroyForcibly();
+        }
+        assertEquals(0, p.exitValue(), mainClass + " failed");
+        return Files.readAllLines(out, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> kbench(String... args) {
+        List<String> lines = kbenchLines(args);
+        assertFalse(lines.isEmpty(), "kbench " + String.join(" ", args) + " printed nothing");
+        return lines;
+    }
+
+    private static List<String> kbenchLines(String... args) {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int rc;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            rc = Main.execute(args);
+        } finally {
+            System.setOut(stdout);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, rc, out);
+        return out.lines().toList();
+    }
+}
