@@ -211,10 +211,12 @@ final class KafkaDriver implements Driver {
             if (options.transactional()) {
                 producer.initTransactions();
             }
-            Object batch = p.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG, 16384);
-            int batchSize = batch instanceof Number n ? n.intValue() : Integer.parseInt(batch.toString().trim());
+            int batchSize = (int) number(p, ProducerConfig.BATCH_SIZE_CONFIG, 16384);
+            // kbench waits for completions itself before the client's buffer pool runs out (see KafkaProducerHandle)
+            long bufferMemory = number(p, ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024);
+            long maxBlockMs = number(p, ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
             return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize,
-                    options.stamp());
+                    options.stamp(), bufferMemory / 2, maxBlockMs);
         } catch (KafkaException e) {
             if (producer != null) {
                 producer.close(Duration.ZERO);
@@ -246,6 +248,12 @@ final class KafkaDriver implements Driver {
             admin.close(Duration.ofSeconds(5));
             admin = null;
         }
+    }
+
+    /** A numeric client setting as the client reads it (a number or its text), or the default when unset. */
+    private static long number(Map<String, Object> config, String key, long otherwise) {
+        Object v = config.get(key);
+        return v == null ? otherwise : v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
     }
 
     static String rootMessage(Throwable e) {

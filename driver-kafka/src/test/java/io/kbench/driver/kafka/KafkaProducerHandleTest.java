@@ -185,4 +185,47 @@ class KafkaProducerHandleTest {
             }
         }
     }
+
+    @Test
+    void shouldWaitForCompletionsOnceTheOutstandingBoundIsReachedInsteadOfFillingTheClientsBuffer() throws Exception {
+        MockProducer<byte[], byte[]> mock = producer(false);
+        Seen seen = new Seen();
+        long cost = 100 + KafkaProducerHandle.RECORD_OVERHEAD;
+        // room for 3 records of 100 bytes; a wait of at most 10 s
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384, false,
+                3 * cost, 10_000);
+        for (int i = 0; i < 3; i++) {
+            h.send(null, new byte[100], 0, i, i);
+        }
+        java.util.concurrent.CountDownLatch fourthSent = new java.util.concurrent.CountDownLatch(1);
+        Thread sender = new Thread(() -> {
+            h.send(null, new byte[100], 0, 3, 3);
+            fourthSent.countDown();
+        });
+        sender.start();
+        assertTrue(!fourthSent.await(300, java.util.concurrent.TimeUnit.MILLISECONDS), "the fourth send waits");
+        assertEquals(3, mock.history().size());
+        assertTrue(mock.completeNext(), "one completes: room for one more");
+        assertTrue(fourthSent.await(5, java.util.concurrent.TimeUnit.SECONDS), "the fourth send goes once one completed");
+        assertEquals(4, mock.history().size());
+        sender.join();
+        // a failed send frees its room too
+        assertTrue(mock.errorNext(new RuntimeException("broker said no")));
+        h.send(null, new byte[100], 0, 4, 4);
+        assertEquals(5, mock.history().size());
+        assertEquals(1, seen.errors.size());
+    }
+
+    @Test
+    void shouldGiveUpWaitingAfterMaxBlockAndLetTheClientDecide() {
+        MockProducer<byte[], byte[]> mock = producer(false);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
+                false, 1, 200);
+        h.send(null, new byte[100], 0, 0, 0); // alone above the bound: nothing outstanding, so it goes
+        long start = System.nanoTime();
+        h.send(null, new byte[100], 0, 1, 1);
+        double waited = (System.nanoTime() - start) / 1e6;
+        assertEquals(2, mock.history().size());
+        assertTrue(waited >= 190 && waited < 5_000, "waited " + waited + " ms, max.block.ms 200");
+    }
 }
