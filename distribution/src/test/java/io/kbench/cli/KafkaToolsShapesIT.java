@@ -105,6 +105,16 @@ class KafkaToolsShapesIT {
                 dir.resolve("c2").toString());
         assertTrue(toolRows.size() >= 2 && kbenchRows.size() >= 2, toolRows + " / " + kbenchRows);
         assertSameShapes(toolRows, kbenchRows);
+        // --include: every matching topic, --num-records over all of them, the tool's row
+        kbenchLines("producer-perf", "--topic", "cp2", "--partitions", "2", "--num-records", "20000", "--record-size",
+                "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(), "--output",
+                dir.resolve("fill2").toString());
+        List<String> toolBoth = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
+                kafka.bootstrapServers(), "--include", "cp.*", "--num-records", "70000", "--timeout", "5000");
+        List<String> kbenchBoth = kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--include",
+                "cp.*", "--num-records", "70000", "--timeout", "5000", "--output", dir.resolve("both").toString());
+        assertSameShapes(toolBoth, kbenchBoth);
+        assertTrue(kbenchBoth.get(1).contains(", 70000, "), kbenchBoth.toString());
         // --group: a second read of the same group resumes from its committed offsets and finds nothing new
         kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp", "--num-records",
                 "50000", "--group", "again", "--output", dir.resolve("g1").toString());

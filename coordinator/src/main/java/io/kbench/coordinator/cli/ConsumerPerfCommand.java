@@ -31,7 +31,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = "--bootstrap-server", required = true, description = "The Kafka cluster.")
     String bootstrapServer;
 
-    @Option(names = "--topic", required = true, description = "The topic to consume from (it must exist).")
+    @Option(names = "--topic", description = "The topic to consume from (it must exist); or --include.")
     String topic;
 
     @Option(names = {"--num-records", "--messages"}, required = true, description = "Messages to read.")
@@ -85,7 +85,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             + "tool's format (one block per consumer).")
     boolean printMetrics;
 
-    @Option(names = "--include", hidden = true)
+    @Option(names = "--include", paramLabel = "REGEX", description = "Read every topic whose whole name the Java "
+            + "regex matches, as listed from this host when the run starts (internal topics left out); "
+            + "--num-records counts all of them. kbench gives each topic --consumers consumers of its own (the "
+            + "tool: one consumer over all), in one group with --group.")
     String include;
 
     @Option(names = "--consumers", defaultValue = "1",
@@ -107,8 +110,17 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if ((topic == null) == (include == null)) {
+            throw new UserException("give exactly one of --topic or --include");
+        }
+        java.util.regex.Pattern pattern = null;
         if (include != null) {
-            throw new UserException("--include is not supported by kbench consumer-perf: name the topic with --topic");
+            try {
+                pattern = java.util.regex.Pattern.compile(include);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new UserException("--include '" + include + "' is not a Java regex: "
+                        + e.getDescription() + " near index " + e.getIndex());
+            }
         }
         if (group != null && group.isBlank()) {
             throw new UserException("--group cannot be empty");
@@ -120,7 +132,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
                     + reportingIntervalMs);
         }
-        Inputs.topic("--topic", topic);
+        if (topic != null) {
+            Inputs.topic("--topic", topic);
+        }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
         Inputs.workers(workers);
         if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
@@ -158,8 +172,19 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }
         Profile profile = overrides.applyTo(Profile.defaults());
-        Workload workload = new Workload("consumer-perf-" + topic, 1, 1, 1, 0, 1, consumers, Workload.UNTHROTTLED, 0, 0,
-                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0, true,
+        List<String> topics = topic != null ? List.of(topic) : matching(profile, pattern);
+        if ((long) topics.size() * consumers > Workload.MAX_CONSUMERS) {
+            throw new UserException(String.format("--include '%s' matches %,d topics: with --consumers %d that is more "
+                    + "than %,d consumers", include, topics.size(), consumers, Workload.MAX_CONSUMERS));
+        }
+        if (include != null) {
+            System.err.println("--include '" + include + "' matches " + topics.size() + " topic(s): "
+                    + String.join(", ", topics.subList(0, Math.min(20, topics.size())))
+                    + (topics.size() > 20 ? " ..." : ""));
+        }
+        Workload workload = new Workload("consumer-perf-" + (topic != null ? topic : "include"), topics.size(), 1, 1, 0, 1,
+                consumers, Workload.UNTHROTTLED, 0, 0,
+                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, topics, true, 0, 0, 0, 0, true,
                 Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false);
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
@@ -167,6 +192,17 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
                         spec == null ? List.of() : Provenances.commandLine(spec))),
                 new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat, numRecords, timeoutMs,
                         showDetailedStats ? reportingIntervalMs : 0, printMetrics));
+    }
+
+    /** The topics --include names, listed from this host with the profile's client settings. */
+    private List<String> matching(Profile profile, java.util.regex.Pattern pattern) {
+        java.util.Map<String, String> client = new java.util.HashMap<>(profile.common());
+        client.putAll(profile.admin());
+        List<String> names = local.topicsMatching(bootstrapServer, client, pattern);
+        if (names.isEmpty()) {
+            throw new UserException("--include '" + include + "' matches no topic of " + bootstrapServer);
+        }
+        return names;
     }
 
     private RunController.Options options(RunController.Options o) {

@@ -115,12 +115,16 @@ final class Preparation {
 
     /** Partitions each consumer group must own: its topic's, as created or found. */
     private Map<String, Integer> groupPartitions(Plan plan, Map<String, Integer> topicPartitions) {
-        Map<String, Integer> groups = new HashMap<>();
+        // a group may read several topics (consumer-perf --include, or --group over several): all of theirs
+        Map<String, java.util.Set<String>> topics = new HashMap<>();
         for (Plan.WorkerAssignment a : plan.workers()) {
             for (Plan.ConsumerTask c : a.consumers()) {
-                groups.put(c.group(), topicPartitions.getOrDefault(c.topic(), workload.partitionsPerTopic()));
+                topics.computeIfAbsent(c.group(), g -> new java.util.HashSet<>()).add(c.topic());
             }
         }
+        Map<String, Integer> groups = new HashMap<>();
+        topics.forEach((g, ts) -> groups.put(g, ts.stream()
+                .mapToInt(t -> topicPartitions.getOrDefault(t, workload.partitionsPerTopic())).sum()));
         return groups;
     }
 
