@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -128,6 +129,29 @@ public final class HtmlReport {
     }
 
     /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
+    /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */
+    static Map<String, Object> searchData(ResultFile.RateSearch search) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("outcome", search.outcome());
+        d.put("maxSustainableRate", search.maxSustainableRate());
+        d.put("slos", search.slos());
+        List<List<String>> rows = new ArrayList<>();
+        for (ResultFile.Trial t : search.trials()) {
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(t.number()));
+            row.add(t.phase());
+            row.add(t.targetRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d", t.targetRate()));
+            row.add(String.format(Locale.ROOT, "%,.0f", t.achievedRate()));
+            row.add(t.slos().stream().map(f -> String.format(Locale.ROOT, "%s: %.2f ms%s", f.slo(), f.valueMicros() / 1000.0,
+                    f.held() ? "" : " !")).collect(java.util.stream.Collectors.joining("; ")));
+            row.add(t.passed() ? "pass" : "fail");
+            row.add(String.join("; ", t.reasons()));
+            rows.add(row);
+        }
+        d.put("trials", rows);
+        return d;
+    }
+
     static Map<String, Object> runData(Named n) {
         ResultFile.Run r = n.run();
         Map<String, Object> d = new LinkedHashMap<>();
@@ -143,6 +167,9 @@ public final class HtmlReport {
                 s.verification() == null ? "" : String.format(" · verification: %,d lost, %,d duplicated, %,d out of order",
                         s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
                 r.error() == null ? "" : " · " + r.error()));
+        if (r.rateSearch() != null) {
+            d.put("rateSearch", searchData(r.rateSearch()));
+        }
         List<Double> t = new ArrayList<>();
         List<Double> publish = new ArrayList<>();
         List<Double> consume = new ArrayList<>();
