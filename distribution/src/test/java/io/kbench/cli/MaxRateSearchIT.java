@@ -74,6 +74,19 @@ class MaxRateSearchIT {
             }
         }
         assertTrue(Files.exists(high.resolve("report.html")));
+        Path browser = Chromium.find();
+        if (browser != null) { // the page lists every trial (.ci/run installs Chromium; without it this part is left out)
+            String dom = Chromium.dumpDom(browser, high.resolve("report.html"),
+                    Files.createDirectories(high.resolve("chromium")));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<pre id=\"kbench-selfcheck\">([^<]*)</pre>")
+                    .matcher(dom);
+            assertTrue(m.find(), "the page did not run its scripts");
+            JsonNode check = json.readTree(m.group(1).replace("&quot;", "\""));
+            assertEquals(0, check.get("errors").size(), check.toString());
+            assertEquals(4, check.get("searchTrials").asInt(), check.toString());
+        } else {
+            System.out.println("MaxRateSearchIT: no headless Chromium here; the report page's check is left out");
+        }
 
         assertEquals(1, lowRun.exitCode(), lowRun.stderr());
         JsonNode none = json.readTree(low.resolve("result.json").toFile()).get("rateSearch");

@@ -237,14 +237,15 @@ public final class MaxRateSearch {
             return null;
         }
         try {
-            Path file = ResultDocument.write(dir, chosen.outcome().result().withRateSearch(doc));
+            ResultFile.Run withSearch = chosen.outcome().result().withRateSearch(doc);
+            Path file = ResultDocument.write(dir, withSearch);
             String title = doc.maxSustainableRate() == null
                     ? "kbench " + workload.name() + ": no sustainable rate found (the last trial's run; every trial in result.json)"
                     : String.format(Locale.ROOT, "kbench %s: max sustainable rate %,d msg/s (trial %d's run; every trial in "
                             + "result.json)", workload.name(), doc.maxSustainableRate(), chosen.number());
             HtmlReport.write(dir.resolve("report.html"), title,
                     List.of(new HtmlReport.Named(workload.name() + " at " + chosen.workload().producerRate() + " msg/s",
-                            chosen.outcome().result())));
+                            withSearch)));
             out.println("result: " + file + (doc.maxSustainableRate() == null ? " (the last trial's, with the search)"
                     : " (trial " + chosen.number() + "'s, with the search)"));
             return file;
