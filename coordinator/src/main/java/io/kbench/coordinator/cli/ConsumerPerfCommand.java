@@ -177,6 +177,11 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException(String.format("--include '%s' matches %,d topics: with --consumers %d that is more "
                     + "than %,d consumers", include, topics.size(), consumers, Workload.MAX_CONSUMERS));
         }
+        if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+            throw new UserException("--print-metrics prints one block per consumer: at most "
+                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
+                    + (long) topics.size() * consumers);
+        }
         if (include != null) {
             System.err.println("--include '" + include + "' matches " + topics.size() + " topic(s): "
                     + String.join(", ", topics.subList(0, Math.min(20, topics.size())))

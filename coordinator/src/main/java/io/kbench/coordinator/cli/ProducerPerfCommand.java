@@ -136,6 +136,10 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         if ((recordSize != null ? 1 : 0) + (payloadFile != null ? 1 : 0) + (payloadMonotonic ? 1 : 0) != 1) {
             throw new UserException("give exactly one of --record-size, --payload-file or --payload-monotonic");
         }
+        if (printMetrics && producers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+            throw new UserException("--print-metrics prints one block per producer: at most "
+                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " producers with it, got " + producers);
+        }
         long warmup = warmupRecords == null ? 0 : warmupRecords;
         if (warmup < 0 || warmup >= numRecords) {
             throw new UserException("--warmup-records must be 0 to --num-records - 1 (" + (numRecords - 1)

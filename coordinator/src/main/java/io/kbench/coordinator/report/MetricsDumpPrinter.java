@@ -16,6 +16,12 @@ import io.kbench.protocol.ClientMetricsDump;
  * metrics differ by the client-id tag, and averaged metrics cannot be added).
  */
 public final class MetricsDumpPrinter {
+    /**
+     * Most clients a run may print (one block each, each up to ~150 KB on a large cluster, all in the workers'
+     * last snapshots): the commands refuse more before the run starts.
+     */
+    public static final int MAX_CLIENTS = 100;
+
     private final List<ClientMetricsDump> dumps = new ArrayList<>();
 
     /** Adds one worker's dumps (gRPC threads). */
