@@ -135,6 +135,8 @@ class BadInputTest {
                         "127.0.0.1:9092", "--group", ""), "kbench: --group cannot be empty"),
                 Arguments.of(List.of("consumer-perf", "--topic", "t", "--num-records", "10", "--bootstrap-server",
                         "127.0.0.1:9092", "--include", "t.*"), "kbench: give exactly one of --topic or --include"),
+                Arguments.of(List.of("consumer-perf", "--include", "", "--num-records", "10", "--bootstrap-server",
+                        "127.0.0.1:9092"), "kbench: --include cannot be empty: give a regex of topic names (e.g. 'orders-.*')"),
                 Arguments.of(List.of("consumer-perf", "--num-records", "10", "--bootstrap-server", "127.0.0.1:9092"),
                         "kbench: give exactly one of --topic or --include"),
                 Arguments.of(List.of("consumer-perf", "--include", "t[", "--num-records", "10", "--bootstrap-server",

@@ -355,9 +355,15 @@ final class LoadRun {
             for (int i = 0; i < producerHandles.size(); i++) {
                 ProducerHandle h = producerHandles.get(i);
                 if (spec.dumpClientMetrics()) {
-                    // as the Kafka tool: after every send completed, before close
-                    h.flush();
-                    dumps.add(new ClientMetricsDump("producer", spec.producers().get(i).index(), h.metricsDump()));
+                    // as the Kafka tool: after every send completed, before close; a client that cannot flush
+                    // (interrupted, closed) prints nothing but is still closed below
+                    try {
+                        h.flush();
+                        dumps.add(new ClientMetricsDump("producer", spec.producers().get(i).index(), h.metricsDump()));
+                    } catch (RuntimeException e) {
+                        LOG.warn("run {}: no metrics of producer {}: {}", spec.runId(), spec.producers().get(i).index(),
+                                e.toString());
+                    }
                 }
                 closeQuietly(() -> h.close(Duration.ofSeconds(5)));
             }

@@ -5,12 +5,13 @@ import java.util.SplittableRandom;
 
 /**
  * The message values one worker's producers cycle through, prepared before the run. HOT PATH:
- * {@link #valueFor(long)} is an array lookup.
+ * {@link #valueFor(long)} is an array lookup (monotonic values: one small array per message).
  *
  * <p>Either explicit values (a payload file's records, in order) or generated ones: {@link #GENERATED}
  * distinct values of the message size, each with the given fraction of random bytes and the rest zeros,
  * so compression codecs see data as compressible as the workload says (all-zero payloads would make any
- * compression result meaningless; all-random ones make compression pure cost).
+ * compression result meaningless; all-random ones make compression pure cost). Or monotonic: each
+ * message's number in decimal ({@link #monotonic}).
  */
 public final class Payloads {
     /** Distinct generated values, capped so they take at most {@link #GENERATED_BYTES_CAP} in all. */
@@ -77,7 +78,8 @@ public final class Payloads {
         return new Payloads(values);
     }
 
-    // HOT PATH
+    // HOT PATH: an array lookup, or for monotonic values one small array per message (the branch is taken the
+    // same way for a whole run)
     public byte[] valueFor(long messageIndex) {
         if (stride != 0) {
             return Long.toString(first + messageIndex * stride).getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -114,6 +114,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("give exactly one of --topic or --include");
         }
         java.util.regex.Pattern pattern = null;
+        if (include != null && include.isEmpty()) {
+            throw new UserException("--include cannot be empty: give a regex of topic names (e.g. 'orders-.*')");
+        }
         if (include != null) {
             try {
                 pattern = java.util.regex.Pattern.compile(include);
