@@ -164,17 +164,74 @@ public final class MaxRateSearch {
         for (Done d : done) {
             RunController.Outcome o = d.outcome();
             list.add(new ResultFile.Trial(d.number(), d.phase(), d.workload().producerRate(), d.verdict().achieved(),
-                    d.verdict().passed(), d.verdict().reasons(), d.verdict().figures(),
-                    o.resultFile() == null ? null : d.dirName() + "/result.json", o.result().summary()));
+                    d.verdict().passed(), d.verdict().cause().name(), d.verdict().reasons(), d.verdict().notes(),
+                    d.verdict().figures(), o.resultFile() == null ? null : d.dirName() + "/result.json",
+                    o.result().summary()));
         }
+        long failedRate = search == null ? 0 : search.failedRate();
+        Limit limit = limit(done, best, failedRate);
+        String confidence = search == null ? "" : confidence(search, best, failedRate);
         ResultFile.RateSearch doc = new ResultFile.RateSearch(best > 0 ? best : null, search != null && search.converged(),
-                precision, maxTrials, slos.stream().map(Slo::text).toList(), stopped, list);
+                precision, maxTrials, slos.stream().map(Slo::text).toList(), stopped, limit.name, confidence, list);
         table(done);
         out.println(best > 0
                 ? String.format(Locale.ROOT, "max sustainable rate: %,d msg/s (%s)", best, stopped)
                 : "max sustainable rate: none found (" + stopped + ")");
+        if (!confidence.isEmpty()) {
+            out.println("confidence: " + confidence);
+        }
+        out.println(limit.line);
         Path file = write(doc, bestTrial != null ? bestTrial : done.isEmpty() ? null : done.get(done.size() - 1));
         return new Found(doc, file, bestTrial == null ? null : bestTrial.outcome());
+    }
+
+    /** What kept the rate from going higher: a name for result.json and a line for people. */
+    record Limit(String name, String line) { }
+
+    /**
+     * What limited the search, from the trials at the lowest rate ruled out (or, when none passed, every failed
+     * trial): {@code generator} when each of them failed for the load generator alone — the cluster's capacity
+     * is then at least the rate found, and the line says to add workers or cores; {@code cluster} otherwise;
+     * {@code none} when no rate was ruled out.
+     */
+    private static Limit limit(List<Done> done, long best, long failedRate) {
+        List<Done> deciding = new ArrayList<>();
+        for (Done d : done) {
+            long rate = d.workload().producerRate();
+            boolean judged = rate > 0 && !d.verdict().passed() && d.verdict().cause() != TrialVerdict.Cause.run;
+            if (judged && (failedRate > 0 ? rate == failedRate : best == 0)) {
+                deciding.add(d);
+            }
+        }
+        if (deciding.isEmpty()) {
+            return new Limit("none", "limited by: nothing found — no rate was ruled out");
+        }
+        Done last = deciding.get(deciding.size() - 1);
+        String at = failedRate > 0 ? String.format(Locale.ROOT, "%,d msg/s", failedRate) : "every rate tried";
+        if (deciding.stream().allMatch(d -> d.verdict().cause() == TrialVerdict.Cause.generator)) {
+            return new Limit("generator", String.format(Locale.ROOT, "limited by the load generator (worker CPU) at %s: %s"
+                    + " — the producers did not wait for the cluster, so the cluster was not the limit; add workers or "
+                    + "cores (the cluster took at least %s)", at, last.verdict().reasons().get(0),
+                    best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
+        }
+        Done clusterTrial = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
+                .reduce((a, b) -> b).orElse(last);
+        return new Limit("cluster", String.format(Locale.ROOT, "limited by the cluster at %s: %s", at,
+                String.join("; ", clusterTrial.verdict().reasons())));
+    }
+
+    /** The trials behind the answer: how often the rate found passed, and the rate ruled out failed. */
+    static String confidence(RateSearch search, long best, long failedRate) {
+        List<String> parts = new ArrayList<>();
+        if (best > 0) {
+            int[] t = search.tally(best);
+            parts.add(String.format(Locale.ROOT, "%,d msg/s passed %d of %d trial(s)", best, t[0], t[0] + t[1]));
+        }
+        if (failedRate > 0) {
+            int[] t = search.tally(failedRate);
+            parts.add(String.format(Locale.ROOT, "%,d msg/s failed %d of %d", failedRate, t[1], t[0] + t[1]));
+        }
+        return String.join("; ", parts);
     }
 
     /** Runs one trial; null when interrupted before it started, or refused ({@code refused} says why). */
@@ -199,8 +256,9 @@ public final class MaxRateSearch {
         Done d = new Done(number, phase, w, o, v, name);
         done.add(d);
         if (w.producerRate() >= 0) {
-            out.printf(Locale.ROOT, "trial %d: %,d msg/s %s%s%n", number, w.producerRate(), v.passed() ? "PASSED" : "FAILED",
-                    v.passed() ? "" : " — " + String.join("; ", v.reasons()));
+            out.printf(Locale.ROOT, "trial %d: %,d msg/s %s%s%s%n", number, w.producerRate(), v.passed() ? "PASSED" : "FAILED",
+                    v.passed() ? "" : " (" + v.cause() + ") — " + String.join("; ", v.reasons()),
+                    v.notes().isEmpty() ? "" : " [noted: " + String.join("; ", v.notes()) + "]");
         }
         return d;
     }
@@ -208,6 +266,7 @@ public final class MaxRateSearch {
     private void table(List<Done> done) {
         List<String> head = new ArrayList<>(List.of("trial", "phase", "target msg/s", "achieved msg/s"));
         slos.forEach(s -> head.add(s.text()));
+        head.add("noted");
         head.add("result");
         List<List<String>> rows = new ArrayList<>();
         for (Done d : done) {
@@ -217,8 +276,9 @@ public final class MaxRateSearch {
             r.add(d.workload().producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d", d.workload().producerRate()));
             r.add(String.format(Locale.ROOT, "%,.1f", d.verdict().achieved()));
             d.verdict().figures().forEach(f -> r.add(Slo.millis(f.valueMicros()) + (f.held() ? "" : " !")));
+            r.add(noted(d.verdict()));
             r.add(d.workload().producerRate() < 0 ? "probe" : d.verdict().passed() ? "PASS"
-                    : "FAIL: " + d.verdict().reasons().get(0) + (d.verdict().reasons().size() > 1
+                    : "FAIL (" + d.verdict().cause() + "): " + d.verdict().reasons().get(0) + (d.verdict().reasons().size() > 1
                     ? " (+" + (d.verdict().reasons().size() - 1) + " more)" : ""));
             rows.add(r);
         }
@@ -229,6 +289,18 @@ public final class MaxRateSearch {
         table.addAll(rows);
         int last = head.size() - 1;
         TextTable.lines(table, c -> c == 1 || c == last, "  ", " ").forEach(out::println);
+    }
+
+    /** The table's short form of a trial's notes: saturated intervals and intervals sent short, counted. */
+    private static String noted(TrialVerdict v) {
+        List<String> parts = new ArrayList<>();
+        if (v.saturatedIntervals() > 0) {
+            parts.add(v.saturatedIntervals() + " saturated");
+        }
+        if (v.shortIntervals() > 0) {
+            parts.add(v.shortIntervals() + " short");
+        }
+        return parts.isEmpty() ? "-" : String.join(", ", parts);
     }
 
     /** The search's result.json: the chosen trial's own result with the search added. */

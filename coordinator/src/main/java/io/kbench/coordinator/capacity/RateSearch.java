@@ -14,7 +14,8 @@ import java.util.OptionalLong;
  * single trial decides: a rate that fails is run again at once (phase {@code retry}) and is ruled out only when
  * that fails too; and once converged, the rate found is run again (phase {@code confirm}) unless it passed twice
  * already — if it fails there it becomes the upper end and the bisection goes on below it. The rate reported
- * passed two trials. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
+ * passed two trials and more than it failed (2 of 2, or 2 of 3 after a first failure); {@link #tally} gives
+ * the counts for the confidence the search reports. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
  *
  * <p>Not thread-safe; one search per instance.
  */
@@ -147,6 +148,17 @@ public final class RateSearch {
     public boolean confirmed() {
         int[] h = history.get(best());
         return h != null && h[0] >= 2;
+    }
+
+    /** The lowest rate ruled out (it failed twice, or failed its confirmation), or 0 when none was. */
+    public long failedRate() {
+        return failed == Long.MAX_VALUE ? 0 : failed;
+    }
+
+    /** How often {@code rate} passed and failed: {passes, failures}. */
+    public int[] tally(long rate) {
+        int[] h = history.get(rate);
+        return h == null ? new int[2] : h.clone();
     }
 
     /** Why the search stopped (null while it goes on). */

@@ -108,7 +108,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--find-max-rate",
-            description = "Find the highest rate the cluster sustains: fixed-rate trials of the workload (each with its warm-up, duration and fresh topics), bracketing then bisecting to --precision. A trial passes when every measured interval achieves 99.5% of its target, none is saturated, consumer lag does not grow, nothing is lost and every --slo holds. Without a producerRate in the workload an unthrottled probe comes first. Writes each trial under the output directory and a result.json with 'rateSearch'; exit 0 when a rate passed.")
+            description = "Find the highest rate the cluster sustains: fixed-rate trials of the workload (each with its warm-up, duration and fresh topics), bracketing then bisecting to --precision. A trial is judged on its measured window: it passes when the load generator sent its target (within 0.5%%) without falling further behind, the cluster acknowledged it, consumer lag did not grow, nothing was lost and every --slo held; saturated intervals are noted, not failures. A failed rate is run again before it is ruled out; the answer says whether the cluster or the load generator was the limit (docs/capacity.md). Without a producerRate in the workload an unthrottled probe comes first. Writes each trial under the output directory and a result.json with 'rateSearch'; exit 0 when a rate passed.")
     boolean findMaxRate;
 
     @Option(names = "--slo", paramLabel = "METRIC.QUANTILE<=VALUE",

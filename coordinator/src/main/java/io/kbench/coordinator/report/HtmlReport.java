@@ -134,6 +134,8 @@ public final class HtmlReport {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("outcome", search.outcome());
         d.put("maxSustainableRate", search.maxSustainableRate());
+        d.put("limitedBy", search.limitedBy());
+        d.put("confidence", search.confidence());
         d.put("slos", search.slos());
         List<List<String>> rows = new ArrayList<>();
         for (ResultFile.Trial t : search.trials()) {
@@ -144,8 +146,9 @@ public final class HtmlReport {
             row.add(String.format(Locale.ROOT, "%,.0f", t.achievedRate()));
             row.add(t.slos().stream().map(f -> String.format(Locale.ROOT, "%s: %.2f ms%s", f.slo(), f.valueMicros() / 1000.0,
                     f.held() ? "" : " !")).collect(java.util.stream.Collectors.joining("; ")));
-            row.add(t.passed() ? "pass" : "fail");
+            row.add(t.passed() ? "pass" : t.cause() == null ? "fail" : "fail (" + t.cause() + ")");
             row.add(String.join("; ", t.reasons()));
+            row.add(t.notes() == null ? "" : String.join("; ", t.notes()));
             rows.add(row);
         }
         d.put("trials", rows);

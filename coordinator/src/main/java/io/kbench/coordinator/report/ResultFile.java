@@ -23,9 +23,10 @@ public final class ResultFile {
      * Version of this layout: 1 was written before the field existed (kbench merge reads it as 1), 2 adds
      * {@code schemaVersion} itself, 3 adds {@code provenance}. Raise it when a key is added, changes meaning
      * or goes away; 4 adds
-     * {@code rateSearch}.
+     * {@code rateSearch}; 5 adds the search's {@code limitedBy} and {@code confidence} and each trial's
+     * {@code cause} and {@code notes}.
      */
-    public static final int SCHEMA_VERSION = 4;
+    public static final int SCHEMA_VERSION = 5;
 
     private ResultFile() { }
 
@@ -58,9 +59,16 @@ public final class ResultFile {
      * @param maxTrials          the bound on trials, the probe included
      * @param slos               the service-level objectives every trial had to meet, as given
      * @param outcome            why the search stopped, in words
+     * @param limitedBy          what stopped the rate from going higher: {@code generator} (the trials above it
+     *                           failed because the load generator fell behind without waiting for the cluster:
+     *                           the answer is a lower bound of the cluster's capacity), {@code cluster}, or
+     *                           {@code none} (no rate failed)
+     * @param confidence         the trials behind the answer, in words: how often the rate found passed and the
+     *                           lowest rate ruled out failed
      */
     public record RateSearch(Long maxSustainableRate, boolean converged, double precision, int maxTrials,
-                             List<String> slos, String outcome, List<Trial> trials) {
+                             List<String> slos, String outcome, String limitedBy, String confidence,
+                             List<Trial> trials) {
     }
 
     /**
@@ -71,12 +79,15 @@ public final class ResultFile {
      * @param targetRate   msg/s, -1 for the unthrottled probe
      * @param achievedRate acknowledged msg/s over the measured window
      * @param passed       met every criterion (a probe never passes: it has no target)
+     * @param cause        why it failed: {@code none} (it passed), {@code generator}, {@code cluster} or
+     *                     {@code run} (see docs/capacity.md)
      * @param reasons      why it failed, one line each; empty when it passed
+     * @param notes        what was seen but decided nothing (saturated intervals, intervals sent short)
      * @param slos         each objective's figure in this trial
      * @param result       its own result.json, relative to the search's directory (null if not written)
      */
-    public record Trial(int number, String phase, long targetRate, double achievedRate, boolean passed,
-                       List<String> reasons, List<SloFigure> slos, String result, Summary summary) {
+    public record Trial(int number, String phase, long targetRate, double achievedRate, boolean passed, String cause,
+                       List<String> reasons, List<String> notes, List<SloFigure> slos, String result, Summary summary) {
     }
 
     /**

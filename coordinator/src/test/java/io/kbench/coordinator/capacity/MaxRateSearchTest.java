@@ -38,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The whole search — probe, trials, verdicts, table, result.json — against a simulated system: a queue with a
  * known capacity. Below it every interval acknowledges its target and the response time grows as
- * {@code base / (1 - rate / capacity)}; above it the generator falls behind (saturated intervals) and the
- * acknowledged rate stays at the capacity.
+ * {@code base / (1 - rate / capacity)}; above it the producers wait for buffer room (their sends fall behind,
+ * saturated intervals) and the acknowledged rate stays at the capacity. A generator of limited speed sends at
+ * most {@code generatorMax} msg/s, without waiting for the cluster.
  */
 class MaxRateSearchTest {
     private static final long S = 1_000_000;
@@ -53,11 +54,17 @@ class MaxRateSearchTest {
     private static final class Simulated implements MaxRateSearch.Trials {
         final long capacity;
         final long baseMicros;
+        final long generatorMax;
         final List<Long> rates = new ArrayList<>();
 
         Simulated(long capacity, long baseMicros) {
+            this(capacity, baseMicros, Long.MAX_VALUE);
+        }
+
+        Simulated(long capacity, long baseMicros, long generatorMax) {
             this.capacity = capacity;
             this.baseMicros = baseMicros;
+            this.generatorMax = generatorMax;
         }
 
         @Override
@@ -68,9 +75,13 @@ class MaxRateSearchTest {
         @Override
         public RunController.Outcome run(Workload w, Path out) {
             rates.add(w.producerRate());
-            long rate = w.producerRate() < 0 ? capacity : w.producerRate();
-            boolean over = rate > capacity;
-            long acked = Math.min(rate, capacity);
+            long rate = w.producerRate() < 0 ? Math.min(capacity, generatorMax) : w.producerRate();
+            long sendable = Math.min(rate, generatorMax);
+            boolean over = sendable > capacity;
+            boolean behind = rate > generatorMax;
+            long acked = Math.min(sendable, capacity);
+            ClientSample producers = new ClientSample(2, java.util.Map.of("kbench-buffer-wait-ratio",
+                    over ? 1 - (double) capacity / sendable : 0.0));
             double load = Math.min(0.999, (double) acked / capacity);
             long response = (long) (baseMicros / (1 - load)) + (over ? 2 * S : 0);
             Histogram resp = LatencyHistograms.create();
@@ -78,7 +89,7 @@ class MaxRateSearchTest {
             List<MergedInterval> intervals = new ArrayList<>();
             for (int i = 0; i < WARMUP + DURATION; i++) {
                 Histogram d = LatencyHistograms.create();
-                d.recordValueWithCount(over ? 50_000 : 200, acked);
+                d.recordValueWithCount(over || behind ? 50_000L * (i + 1) : 200, acked);
                 Histogram r = LatencyHistograms.create();
                 r.recordValueWithCount(response, acked);
                 if (i >= WARMUP) {
@@ -89,7 +100,7 @@ class MaxRateSearchTest {
                 hs.put(Metric.PUBLISH_DELAY, d);
                 hs.put(Metric.PUBLISH_RESPONSE, r);
                 intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(acked, acked, 0, acked * 100, acked,
-                        acked * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 10, ClientSample.NONE,
+                        acked * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 10, producers,
                         ClientSample.NONE));
             }
             EnumMap<Metric, Histogram> summaryHistograms = new EnumMap<>(Metric.class);
@@ -141,7 +152,29 @@ class MaxRateSearchTest {
         String text = console.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("max sustainable rate: " + String.format("%,d", max) + " msg/s (converged"), text);
         assertTrue(text.contains("max-rate search trials:"), text);
-        assertTrue(text.contains("FAIL: 5 interval(s) sent below 99.5% of the target"), text);
+        assertTrue(text.contains("FAIL (cluster): the producers sent 50,000 msg/s over the window"), text);
+        assertTrue(text.contains("limited by the cluster at "), text);
+        assertEquals("cluster", found.search().limitedBy());
+        assertTrue(found.search().confidence().matches(String.format("%,d", max) + " msg/s passed 2 of 2 trial\\(s\\); "
+                + "[0-9,]+ msg/s failed 2 of 2"), found.search().confidence());
+    }
+
+    @Test
+    void shouldSayTheLoadGeneratorNotTheClusterLimitedTheSearch() {
+        // the cluster takes 100,000 msg/s, the generator sends at most 30,000 without ever waiting for the cluster
+        Simulated sim = new Simulated(100_000, 2_000, 30_000);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(sim, 5_000, List.of(), console);
+        long max = found.search().maxSustainableRate();
+        assertTrue(max <= 30_000 && max >= 29_000, max + " after " + sim.rates);
+        assertEquals("generator", found.search().limitedBy());
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("limited by the load generator (worker CPU) at "), text);
+        assertTrue(text.contains("add workers or cores (the cluster took at least " + String.format("%,d", max)
+                + " msg/s)"), text);
+        for (ResultFile.Trial t : found.search().trials()) {
+            assertEquals(t.passed() ? "none" : "generator", t.cause(), t.toString());
+        }
     }
 
     @Test

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
+import io.kbench.coordinator.capacity.TrialVerdict.Cause;
 import io.kbench.coordinator.merge.ClientSample;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
@@ -18,32 +21,59 @@ import io.kbench.protocol.Metric;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-/** Each criterion of a trial, on hand-made intervals: 2 s warm-up, 6 measured, at 1,000 msg/s. */
+/**
+ * Each rule of a trial's verdict on recorded windows: 2 s warm-up and 9 measured intervals at 1,000 msg/s, with
+ * per interval the sent and acknowledged counts, the consumers' lag, the publish delay's p50 and p99, and the
+ * producers' wait for buffer room.
+ */
 class TrialVerdictTest {
     private static final long S = 1_000_000;
-    private static final Workload W = Workload.timed("t", 1, 6, 100, 1, 1, 1, 1_000, 2, 6);
+    private static final int N = 11;
+    private static final Workload W = Workload.timed("t", 1, 6, 100, 1, 1, 1, 1_000, 2, 9);
 
-    private record Trial(long[] sent, long[] acked, long[] lag, long delayMicros, long failed, long received) { }
+    /** One trial's recorded intervals (index 0 and 1 are warm-up). */
+    private record Trial(long[] sent, long[] acked, long[] lag, long[] delayP50, long[] delayP99, double[] waits,
+                         long failed, long received) {
+        Trial with(java.util.function.Consumer<Trial> change) {
+            Trial t = new Trial(sent.clone(), acked.clone(), lag.clone(), delayP50.clone(), delayP99.clone(), waits.clone(),
+                    failed, received);
+            change.accept(t);
+            return t;
+        }
+
+        Trial received(long r) {
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r);
+        }
+
+        Trial failed(long f) {
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received);
+        }
+    }
+
+    private static long[] filled(long v) {
+        long[] a = new long[N];
+        Arrays.fill(a, v);
+        return a;
+    }
 
     private static Trial steady() {
-        long[] sent = new long[8];
-        java.util.Arrays.fill(sent, 1_000);
-        long[] lag = new long[8];
-        java.util.Arrays.fill(lag, 20);
-        return new Trial(sent, sent.clone(), lag, 500, 0, 8_000);
+        return new Trial(filled(1_000), filled(1_000), filled(20), filled(500), filled(2_000), new double[N], 0, N * 1_000);
     }
 
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos) {
         List<MergedInterval> intervals = new ArrayList<>();
         Histogram resp = LatencyHistograms.create();
-        for (int i = 0; i < t.sent().length; i++) {
+        for (int i = 0; i < N; i++) {
             EnumMap<Metric, Histogram> hs = new EnumMap<>(Metric.class);
             Histogram d = LatencyHistograms.create();
-            d.recordValueWithCount(t.delayMicros(), Math.max(1, t.sent()[i]));
+            long n = Math.max(100, t.sent()[i]);
+            d.recordValueWithCount(t.delayP50()[i], n - n / 50); // 98% at the p50 ...
+            d.recordValueWithCount(t.delayP99()[i], n / 50);     // ... 2% at the p99
             hs.put(Metric.PUBLISH_DELAY, d);
+            ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i]));
             intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
                     t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
-                    t.lag()[i], ClientSample.NONE, ClientSample.NONE));
+                    t.lag()[i], producers, ClientSample.NONE));
             if (i >= 2) {
                 resp.recordValueWithCount(8_000, t.acked()[i]);
             }
@@ -53,68 +83,166 @@ class TrialVerdictTest {
             summaryHistograms.put(m, LatencyHistograms.create());
         }
         summaryHistograms.put(Metric.PUBLISH_RESPONSE, resp);
-        Summary s = Summary.of(intervals, 2 * S, 8 * S, w.saturationDelayMillis() * 1000, summaryHistograms);
-        long acked = java.util.Arrays.stream(t.acked()).sum();
+        Summary s = Summary.of(intervals, 2 * S, N * S, w.saturationDelayMillis() * 1000, summaryHistograms);
+        long acked = Arrays.stream(t.acked()).sum();
         s = new Summary(s.sent(), acked, t.failed(), t.received(), 0, 0, s.measuredSeconds(), s.measuredAcked(),
                 s.measuredReceived(), s.measuredReceivedBytes(), s.publishRate(), s.publishMBps(), s.consumeRate(),
                 s.consumeMBps(), s.histograms(), null, 0, s.saturatedIntervals());
-        return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, 8 * S, slos);
+        return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, N * S, slos);
+    }
+
+    private static TrialVerdict judge(Trial t) {
+        return judge(t, W, List.of());
     }
 
     @Test
     void shouldPassASteadyTrialAndToleratePerIntervalAckJitter() {
-        assertEquals(List.of(), judge(steady(), W, List.of()).reasons());
-        Trial jitter = steady();
+        TrialVerdict steady = judge(steady());
+        assertEquals(List.of(), steady.reasons());
+        assertEquals(Cause.none, steady.cause());
+        assertEquals(List.of(), steady.notes());
         // 1.5% of one interval's acknowledgements land in the next: the window still has them all
-        jitter.acked()[4] = 985;
-        jitter.acked()[5] = 1_015;
-        TrialVerdict v = judge(jitter, W, List.of());
+        TrialVerdict v = judge(steady().with(t -> {
+            t.acked()[4] = 985;
+            t.acked()[5] = 1_015;
+        }));
         assertTrue(v.passed(), v.reasons().toString());
         assertEquals(1_000.0, v.achieved());
     }
 
     @Test
-    void shouldFailWhenTheGeneratorOrTheClusterFellBehind() {
-        Trial slowSend = steady();
-        slowSend.sent()[6] = 990;
-        assertEquals(List.of("1 interval(s) sent below 99.5% of the target; the worst 990 msg/s (99.0%) at 7s"),
-                judge(slowSend, W, List.of()).reasons());
-        Trial edge = steady();
-        edge.sent()[6] = 994; // 99.4%, but within one message of 99.5%: 995 - 1
-        assertTrue(judge(edge, W, List.of()).passed());
-        Trial slowAck = steady();
-        for (int i = 2; i < 8; i++) {
-            slowAck.acked()[i] = 990;
-        }
-        TrialVerdict v = judge(new Trial(slowAck.sent(), slowAck.acked(), slowAck.lag(), 500, 0, 7_940), W, List.of());
+    void shouldNotFailAHealthyRateForAPauseOfTheGeneratorsHostButNoteIt() {
+        // a 30 ms GC pause in interval 5: its publish delay p99 above the 10 ms threshold, 1% of its sends made up
+        // in the next interval; the window's totals are whole and the typical delay does not move
+        TrialVerdict v = judge(steady().with(t -> {
+            t.delayP99()[5] = 28_000;
+            t.sent()[5] = 990;
+            t.sent()[6] = 1_010;
+            t.delayP99()[8] = 12_000;
+        }));
+        assertTrue(v.passed(), v.reasons().toString());
+        assertEquals(2, v.saturatedIntervals());
+        assertEquals(1, v.shortIntervals());
+        assertEquals(List.of("1 interval(s) sent below 99.5% of the target; the worst 990 msg/s (99.0%) at 6s",
+                "2 of 9 interval(s) saturated (publish delay p99 above 10 ms)"), v.notes());
+        // every interval saturated but the generator on schedule in the window: still noted, not failed
+        TrialVerdict all = judge(steady().with(t -> Arrays.fill(t.delayP99(), 15_000)));
+        assertTrue(all.passed(), all.reasons().toString());
+        assertEquals(9, all.saturatedIntervals());
+    }
+
+    @Test
+    void shouldFailAGeneratorThatFellBehindPersistentlyAndNameIt() {
+        // the generator manages 95% of the target and its delay grows all along: the cluster acknowledges all sent
+        TrialVerdict slow = judge(steady().with(t -> {
+            Arrays.fill(t.sent(), 950);
+            Arrays.fill(t.acked(), 950);
+            for (int i = 0; i < N; i++) {
+                t.delayP50()[i] = 50_000L * (i + 1);
+                t.delayP99()[i] = 50_000L * (i + 1) + 5_000;
+            }
+        }).received(N * 950));
+        assertFalse(slow.passed());
+        assertEquals(Cause.generator, slow.cause());
+        assertEquals(2, slow.reasons().size(), slow.reasons().toString());
+        assertEquals("the load generator sent 950 msg/s over the window, 95.0% of the target", slow.reasons().get(0),
+                "the acknowledgements short of the target are the generator's shortfall, not the cluster's");
+        // HdrHistogram keeps 3 significant digits: 200 ms is read back as 200.0xx ms
+        assertTrue(slow.reasons().get(1).matches("the load generator fell further behind their schedule: publish delay "
+                + "p50 rose from 200(\\.\\d+)? ms to 500(\\.\\d+)? ms"), slow.reasons().get(1));
+        // delay growing while the total is still (barely) whole: fails on the growth alone
+        TrialVerdict growing = judge(steady().with(t -> {
+            for (int i = 0; i < N; i++) {
+                t.delayP50()[i] = 2_000L + 4_000L * i;
+            }
+        }));
+        assertEquals(Cause.generator, growing.cause());
+        assertEquals(1, growing.reasons().size(), growing.reasons().toString());
+        assertTrue(growing.reasons().get(0).matches("the load generator fell further behind their schedule: publish delay "
+                + "p50 rose from 14(\\.\\d+)? ms to 38(\\.\\d+)? ms"), growing.reasons().get(0));
+    }
+
+    @Test
+    void shouldBlameTheClusterWhenTheProducersWaitedForItsAcknowledgements() {
+        // the same shortfall, but the producers waited for buffer room 40% of the time: backpressure
+        TrialVerdict v = judge(steady().with(t -> {
+            Arrays.fill(t.sent(), 900);
+            Arrays.fill(t.acked(), 900);
+            Arrays.fill(t.waits(), 0.4);
+        }).received(N * 900));
+        assertEquals(Cause.cluster, v.cause());
+        assertEquals(List.of("the producers sent 900 msg/s over the window, 90.0% of the target",
+                "the producers waited for buffer room 40.0% of the window: the cluster did not acknowledge fast enough"),
+                v.reasons());
+        // either side of the 1% boundary: a 0.9% wait is the generator's own, 1.1% the cluster's
+        Trial shortfall = steady().with(t -> {
+            Arrays.fill(t.sent(), 900);
+            Arrays.fill(t.acked(), 900);
+        }).received(N * 900);
+        assertEquals(Cause.generator, judge(shortfall.with(t -> Arrays.fill(t.waits(), 0.009))).cause());
+        assertEquals(Cause.cluster, judge(shortfall.with(t -> Arrays.fill(t.waits(), 0.011))).cause());
+    }
+
+    @Test
+    void shouldFailABacklogFromBeforeTheWindowSentInIt() {
+        // the warm-up fell behind and its backlog went out in the first measured seconds: 5% over the target
+        TrialVerdict v = judge(steady().with(t -> {
+            t.sent()[2] = 1_300;
+            t.sent()[3] = 1_150;
+            t.acked()[2] = 1_300;
+            t.acked()[3] = 1_150;
+        }).received(N * 1_000 + 450));
+        assertEquals(Cause.generator, v.cause());
+        assertEquals(List.of("the load generator sent 105.0% of the target over the window: a backlog from before the "
+                + "window was sent in it"), v.reasons());
+    }
+
+    @Test
+    void shouldFailTheClusterWhenAcknowledgementsFallShortOfWhatWasSent() {
+        TrialVerdict v = judge(steady().with(t -> {
+            for (int i = 2; i < N; i++) {
+                t.acked()[i] = 990;
+            }
+        }).received(N * 1_000 - 90));
+        assertEquals(Cause.cluster, v.cause());
         assertEquals(List.of("990 msg/s acknowledged over the window, 99.0% of the target"), v.reasons());
-        TrialVerdict saturated = judge(new Trial(steady().sent(), steady().acked(), steady().lag(), 12_000, 0, 8_000), W,
-                List.of());
-        assertEquals(List.of("6 interval(s) saturated (the load generator fell behind its schedule: publish delay p99 "
-                + "above 10 ms)"), saturated.reasons());
+    }
+
+    @Test
+    void shouldHoldTheBoundariesToOneMessage() {
+        // 99.5% of 9,000 is 8,955; one message less is allowed
+        Trial edge = steady().with(t -> {
+            t.sent()[6] = 1_000 - 46;
+            t.acked()[6] = 1_000 - 46;
+        }).received(N * 1_000 - 46);
+        assertTrue(judge(edge).passed(), judge(edge).reasons().toString());
+        Trial over = steady().with(t -> {
+            t.sent()[6] = 1_000 - 47;
+            t.acked()[6] = 1_000 - 47;
+        }).received(N * 1_000 - 47);
+        assertEquals(Cause.generator, judge(over).cause());
+        // the delay's growth must exceed the threshold (10 ms) and the last third must be above it
+        Trial flatHigh = steady().with(t -> Arrays.fill(t.delayP50(), 30_000)); // late but not falling further behind
+        assertTrue(judge(flatHigh).passed(), judge(flatHigh).reasons().toString());
     }
 
     @Test
     void shouldFailWhenLagGrowsButNotWhenItWobbles() {
-        Trial growing = steady();
-        long[] lags = {0, 0, 100, 300, 800, 1_200, 1_800, 2_400};
-        System.arraycopy(lags, 0, growing.lag(), 0, 8);
-        TrialVerdict v = judge(growing, W, List.of());
-        assertFalse(v.passed());
-        assertEquals(List.of("consumer lag grew from 200 to 2,100 messages (more than one second of the target)"),
+        long[] lags = {0, 0, 100, 300, 800, 1_200, 1_800, 2_400, 2_900, 3_500, 4_000};
+        TrialVerdict v = judge(steady().with(t -> System.arraycopy(lags, 0, t.lag(), 0, N)));
+        assertEquals(Cause.cluster, v.cause());
+        assertEquals(List.of("consumer lag grew from 400 to 3,467 messages (more than one second of the target)"),
                 v.reasons());
-        Trial wobbling = steady();
-        long[] wobble = {0, 0, 900, 10, 700, 30, 950, 40};
-        System.arraycopy(wobble, 0, wobbling.lag(), 0, 8);
-        assertTrue(judge(wobbling, W, List.of()).passed());
+        long[] wobble = {0, 0, 900, 10, 700, 30, 950, 40, 900, 20, 800};
+        assertTrue(judge(steady().with(t -> System.arraycopy(wobble, 0, t.lag(), 0, N))).passed());
     }
 
     @Test
     void shouldFailOnAnythingLostOrAMissedObjective() {
-        Trial t = steady();
-        TrialVerdict v = judge(new Trial(t.sent(), t.acked(), t.lag(), 500, 3, 7_000), W,
+        TrialVerdict v = judge(steady().failed(3).received(7_000), W,
                 List.of(Slo.parse("publishResponse.p99<=5ms"), Slo.parse("endToEnd.p99<=1s")));
-        assertEquals(List.of("3 send(s) failed", "consumers received 7,000 of the 8,000 messages expected",
+        assertEquals(Cause.cluster, v.cause());
+        assertEquals(List.of("3 send(s) failed", "consumers received 7,000 of the 11,000 messages expected",
                 "publishResponse.p99<=5ms missed: 8.00 ms > 5.00 ms", "endToEnd.p99<=1s: no samples"), v.reasons());
         assertEquals(2, v.figures().size());
         assertEquals(8_000, v.figures().get(0).valueMicros(), 8);
@@ -126,8 +254,9 @@ class TrialVerdictTest {
     }
 
     @Test
-    void shouldNeverPassAnUnthrottledProbeOrAFailedRun() {
+    void shouldNeverPassAnUnthrottledProbe() {
         TrialVerdict probe = judge(steady(), W.withProducerRate(Workload.UNTHROTTLED), List.of());
         assertEquals(List.of("unthrottled probe: no target to sustain"), probe.reasons());
+        assertEquals(Cause.run, probe.cause());
     }
 }

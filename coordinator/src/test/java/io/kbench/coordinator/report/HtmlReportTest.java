@@ -64,20 +64,25 @@ class HtmlReportTest {
         assertTrue(data(HtmlReport.render("t", List.of(new HtmlReport.Named("t", plain)))).get("runs").get(0)
                 .path("rateSearch").isMissingNode(), "no search, no table");
         ResultFile.Run run = plain.withRateSearch(new ResultFile.RateSearch(50_000L, true, 0.02, 12,
-                List.of("publishResponse.p99<=50ms"), "max sustainable rate 50,000 msg/s", List.of(
-                        new ResultFile.Trial(1, "probe", -1, 81_234.5, false, List.of("a probe has no target"),
-                                List.of(new ResultFile.SloFigure("publishResponse.p99<=50ms", 612_000, 50_000, false)),
+                List.of("publishResponse.p99<=50ms"), "max sustainable rate 50,000 msg/s", "cluster",
+                "50,000 msg/s passed 2 of 2 trial(s)", List.of(
+                        new ResultFile.Trial(1, "probe", -1, 81_234.5, false, "run", List.of("a probe has no target"),
+                                List.of(), List.of(new ResultFile.SloFigure("publishResponse.p99<=50ms", 612_000, 50_000, false)),
                                 "r1", plain.summary()),
-                        new ResultFile.Trial(2, "bracket", 50_000, 49_990, true, List.of(),
+                        new ResultFile.Trial(2, "bracket", 50_000, 49_990, true, "none", List.of(),
+                                List.of("1 of 30 interval(s) saturated (publish delay p99 above 10 ms)"),
                                 List.of(new ResultFile.SloFigure("publishResponse.p99<=50ms", 7_250, 50_000, true)),
                                 "r2", plain.summary()))));
         JsonNode search = data(HtmlReport.render("t", List.of(new HtmlReport.Named("t", run)))).get("runs").get(0)
                 .get("rateSearch");
         assertEquals("max sustainable rate 50,000 msg/s", search.get("outcome").asText());
         assertEquals(2, search.get("trials").size());
-        assertEquals("[\"1\",\"probe\",\"unthrottled\",\"81,235\",\"publishResponse.p99<=50ms: 612.00 ms !\",\"fail\","
-                + "\"a probe has no target\"]", search.get("trials").get(0).toString());
-        assertEquals("[\"2\",\"bracket\",\"50,000\",\"49,990\",\"publishResponse.p99<=50ms: 7.25 ms\",\"pass\",\"\"]",
+        assertEquals("cluster", search.get("limitedBy").asText());
+        assertEquals("50,000 msg/s passed 2 of 2 trial(s)", search.get("confidence").asText());
+        assertEquals("[\"1\",\"probe\",\"unthrottled\",\"81,235\",\"publishResponse.p99<=50ms: 612.00 ms !\",\"fail (run)\","
+                + "\"a probe has no target\",\"\"]", search.get("trials").get(0).toString());
+        assertEquals("[\"2\",\"bracket\",\"50,000\",\"49,990\",\"publishResponse.p99<=50ms: 7.25 ms\",\"pass\",\"\","
+                + "\"1 of 30 interval(s) saturated (publish delay p99 above 10 ms)\"]",
                 search.get("trials").get(1).toString());
     }
 

@@ -35,10 +35,13 @@ import org.apache.kafka.common.utils.Utils;
  * the client's accumulator treats every batch as ready ("exhausted"), drains partly filled batches, and the
  * broker handles more, smaller batches and requests per record (measured: 1.34–1.38× its CPU per record
  * against ProducerPerformance). The time spent waiting here is part of the send, as the client's own blocking
- * would be (publish latency starts before it).
+ * would be (publish latency starts before it). The share of time the load thread spent waiting is reported
+ * with the client's metrics as {@value #WAIT_RATIO} (per {@link #metrics()} call), next to the client's own
+ * {@code bufferpool-wait-ratio}: together they say whether a producer that fell behind its schedule was held
+ * back by the cluster (it waited for room) or by its own thread (it did not).
  *
  * <p>Threads: {@link #send}, {@link #flush} and {@link #close} on the owning load thread; completions on
- * the producer's sender thread; {@link #metrics()} on any thread.
+ * the producer's sender thread; {@link #metrics()} on one thread at a time (the snapshot thread: its wait ratio is since its previous call).
  */
 final class KafkaProducerHandle implements ProducerHandle {
     static final int RING_SIZE = 1 << 14;
@@ -46,6 +49,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     static final int RECORD_OVERHEAD = 70;
     /** How long the load thread parks between looks while it waits for completions. */
     static final long WAIT_NANOS = 20_000;
+    /**
+     * Metric name: the fraction of the time since the previous {@link #metrics()} call that the load thread
+     * waited for completions before it could send (the flow control above), 0 to 1.
+     */
+    static final String WAIT_RATIO = "kbench-buffer-wait-ratio";
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -67,6 +75,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     private long sentCost;
     private long doneSeen;
     private final java.util.concurrent.atomic.AtomicLong doneCost = new java.util.concurrent.atomic.AtomicLong();
+    /** Nanoseconds the load thread waited in {@link #awaitRoom}; written by it alone. */
+    private volatile long waitedNanos;
+    /** {@link #metrics()}'s previous reading: when, and {@link #waitedNanos} then (the caller's thread only). */
+    private long lastMetricsNanos;
+    private long lastWaitedNanos;
 
     /**
      * @param producerId {@link io.kbench.driver.ProducerOptions#NO_VERIFICATION}, or the id to stamp with
@@ -147,12 +160,17 @@ final class KafkaProducerHandle implements ProducerHandle {
      * passed (then the client's own blocking and timeout take over) or the thread is interrupted.
      */
     private void awaitRoom(long cost) {
-        long deadline = System.nanoTime() + maxWaitNanos;
+        long start = System.nanoTime();
+        long deadline = start + maxWaitNanos;
         while (true) {
             doneSeen = doneCost.get();
             long outstanding = sentCost - doneSeen;
+            long now = System.nanoTime();
             if (outstanding + cost <= maxOutstandingBytes || outstanding <= 0 || Thread.currentThread().isInterrupted()
-                    || System.nanoTime() - deadline > 0) {
+                    || now - deadline > 0) {
+                if (now != start) {
+                    waitedNanos = waitedNanos + (now - start); // single writer
+                }
                 return;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
@@ -175,9 +193,18 @@ final class KafkaProducerHandle implements ProducerHandle {
         return ClientMetrics.dump(producer.metrics());
     }
 
+    /** The client's metrics and {@value #WAIT_RATIO} since the previous call (absent on the first). */
     @Override
     public java.util.Map<String, Double> metrics() {
-        return ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
+        java.util.Map<String, Double> m = ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
+        long now = System.nanoTime();
+        long waited = waitedNanos;
+        if (lastMetricsNanos != 0 && now > lastMetricsNanos) {
+            m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));
+        }
+        lastMetricsNanos = now;
+        lastWaitedNanos = waited;
+        return m;
     }
 
     @Override

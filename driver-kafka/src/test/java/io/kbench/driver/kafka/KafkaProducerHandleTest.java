@@ -194,6 +194,7 @@ class KafkaProducerHandleTest {
         // room for 3 records of 100 bytes; a wait of at most 10 s
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384, false,
                 3 * cost, 10_000);
+        assertEquals(null, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), "no ratio before a first reading");
         for (int i = 0; i < 3; i++) {
             h.send(null, new byte[100], 0, i, i);
         }
@@ -209,6 +210,9 @@ class KafkaProducerHandleTest {
         assertTrue(fourthSent.await(5, java.util.concurrent.TimeUnit.SECONDS), "the fourth send goes once one completed");
         assertEquals(4, mock.history().size());
         sender.join();
+        double ratio = h.metrics().get(KafkaProducerHandle.WAIT_RATIO);
+        assertTrue(ratio > 0.2 && ratio <= 1.0, "the load thread waited 300+ ms of the time since the first reading: " + ratio);
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), "no wait since the previous reading");
         // a failed send frees its room too
         assertTrue(mock.errorNext(new RuntimeException("broker said no")));
         h.send(null, new byte[100], 0, 4, 4);
