@@ -5,7 +5,10 @@ import io.kbench.driver.RecordListener;
 /**
  * Everything measured about one consumer. HOT PATH: called by the driver inside poll on the consumer's
  * load thread (the only writer); the clock is read once per poll, when the messages were returned.
- * End-to-end latency is receive time minus the producer's stamp, both in coordinator time.
+ * End-to-end latency is receive time minus the producer's stamp, both in coordinator time. A message intended
+ * in a timed warm-up and received after it is counted but its end-to-end latency not recorded (as its response
+ * time, see {@link ProducerMetrics}): the measured window's end-to-end latency is that of the messages intended
+ * in it.
  */
 public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
@@ -22,11 +25,18 @@ public final class ConsumerMetrics implements RecordListener {
     volatile java.util.Map<String, Double> clientMetrics = java.util.Map.of();
     /** Microseconds from building the consumer to its first assignment; 0 until joined. */
     volatile long joinMicros;
+    /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
+    private volatile long measureMicros = Long.MIN_VALUE;
 
     /** @param tracker the run's sequence tracker for this consumer, or null without verification */
     public ConsumerMetrics(RunClock clock, SequenceTracker tracker) {
         this.clock = clock;
         this.tracker = tracker;
+    }
+
+    /** Sets the end of a timed warm-up (see the class comment), coordinator µs. */
+    void measureFrom(long coordinatorMicros) {
+        measureMicros = coordinatorMicros;
     }
 
     // HOT PATH
@@ -46,7 +56,11 @@ public final class ConsumerMetrics implements RecordListener {
         received.add(1);
         receivedBytes.add(valueBytes);
         if (stampMicros != NO_STAMP) {
-            endToEnd.record(receivedMicros - stampMicros);
+            long received = receivedMicros;
+            long measure = measureMicros;
+            if (stampMicros >= measure || received < measure) {
+                endToEnd.record(received - stampMicros);
+            }
         }
         if (producerId != NO_PRODUCER && tracker != null) {
             tracker.record(producerId, partition, sequence);

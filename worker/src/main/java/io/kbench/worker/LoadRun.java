@@ -203,8 +203,12 @@ final class LoadRun {
         return new PrepareStatus(ready, cs, topicPartitions, cluster);
     }
 
-    /** Starts producers and the snapshot stream. Times are coordinator time. */
-    synchronized void start(long startCoordinatorMicros, long endCoordinatorMicros, SnapshotSink to) {
+    /**
+     * Starts producers and the snapshot stream. Times are coordinator time; {@code measureStartCoordinatorMicros}
+     * 0 when there is no timed warm-up.
+     */
+    synchronized void start(long startCoordinatorMicros, long measureStartCoordinatorMicros, long endCoordinatorMicros,
+                            SnapshotSink to) {
         if (state != State.PREPARED) {
             throw new IllegalStateException("run " + spec.runId() + " is " + state);
         }
@@ -214,14 +218,21 @@ final class LoadRun {
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         long endNanos = clock.localNanos(endCoordinatorMicros);
+        long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
+                ? clock.localNanos(measureStartCoordinatorMicros) : startNanos;
         for (int i = 0; i < producerLoops.size(); i++) {
             ProducerLoop loop = producerLoops.get(i);
-            loop.window(startNanos, endNanos);
+            loop.window(startNanos, measureNanos, endNanos);
             Thread t = new Thread(loop, "kbench-producer-" + spec.producers().get(i).index());
             t.setDaemon(true);
             producerThreads.add(t);
         }
         if (!spec.holdConsumers()) {
+            if (measureStartCoordinatorMicros > startCoordinatorMicros && !spec.consumersFromBeginning()
+                    && !spec.consumersFromCommitted()) {
+                // consumers that read what is produced now: the window's end-to-end latency is its own messages'
+                consumerLoops.forEach(c -> c.metrics().measureFrom(measureStartCoordinatorMicros));
+            }
             consumerLoops.forEach(c -> c.releaseAt(startNanos));
         }
         producerThreads.forEach(Thread::start);

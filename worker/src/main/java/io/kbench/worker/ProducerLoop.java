@@ -13,6 +13,13 @@ import io.kbench.driver.ProducerHandle;
  * stalled), the loop falls behind and catches up by sending what is due at once, without parking: nothing is
  * skipped, so the stall is visible in the response-time figure (no coordinated omission).
  *
+ * <p>At the end of a timed warm-up ({@link #window}'s {@code measure}), a throttled loop without a record limit
+ * that is still behind its schedule skips the messages it owes from the warm-up and goes on with the first
+ * message due at or after that instant: the warm-up is not measured, and a backlog it built (a cold JVM,
+ * connections being made) would otherwise be paid off inside the measured window — sent faster than the
+ * target, with response times that describe the warm-up, not the rate. Only the warm-up's debt is skipped;
+ * inside the measured window nothing ever is. {@link #skippedInWarmup()} counts them.
+ *
  * <p>Unthrottled (rate -1), it sends back to back and a message's intended time is its send time.
  *
  * <p>Transactional, it opens a transaction before a message when none is open and commits it after
@@ -47,7 +54,9 @@ final class ProducerLoop implements Runnable {
     private final ErrorSlot fatal;
     private final String name;
     private volatile long startNanos;
+    private volatile long measureNanos;
     private volatile long endNanos;
+    private volatile long skippedInWarmup;
     private volatile boolean stopped;
     private volatile boolean done;
     private volatile long doneNanos;
@@ -69,10 +78,29 @@ final class ProducerLoop implements Runnable {
         this.fatal = fatal;
     }
 
-    /** Sets the window, local nanoTime units; called before the thread starts. */
+    /** Sets the window without a timed warm-up, local nanoTime units; called before the thread starts. */
     void window(long start, long end) {
+        window(start, start, end);
+    }
+
+    /**
+     * Sets the window, local nanoTime units; called before the thread starts.
+     *
+     * @param measure end of a timed warm-up ({@code start}: none), where a loop behind its schedule skips what
+     *                it owes from the warm-up
+     */
+    void window(long start, long measure, long end) {
         this.startNanos = start;
+        this.measureNanos = measure;
         this.endNanos = end;
+        if (measure > start) {
+            metrics.measureFrom(measure);
+        }
+    }
+
+    /** Messages skipped at the end of the warm-up because the loop was behind its schedule then. */
+    long skippedInWarmup() {
+        return skippedInWarmup;
     }
 
     void stop() {
@@ -129,13 +157,27 @@ final class ProducerLoop implements Runnable {
         NanoClock nanos = clock.nanoClock();
         RateSchedule schedule = new RateSchedule(startNanos, ratePerSecond);
         long end = endNanos;
+        long measure = measureNanos;
+        boolean inWarmup = measure > startNanos && limit == Long.MAX_VALUE;
         long index = 0;
         long next = schedule.intendedNanos(0);
         while (!stopped && next < end && index < limit) {
             long now = nanos.nanoTime();
+            if (inWarmup && now >= measure) {
+                inWarmup = false;
+                long first = schedule.dueBefore(measure); // the first message due at or after the measure start
+                if (index < first) {
+                    skippedInWarmup = first - index;
+                    index = first;
+                    next = schedule.intendedNanos(index);
+                }
+            }
             while (next <= now && next < end && index < limit && !stopped) {
                 send(index, next, nanos.nanoTime());
                 next = schedule.intendedNanos(++index);
+                if (inWarmup && (index & 255) == 0 && nanos.nanoTime() >= measure) {
+                    break; // a warm-up backlog still being sent when measuring begins: skip the rest (above)
+                }
             }
             if (next >= end || index >= limit || stopped) {
                 return;

@@ -13,6 +13,12 @@ import io.kbench.driver.ProducerListener;
  * time equals its publish latency by definition, so it records neither (a histogram record is two atomic
  * increments) and the snapshot takes its latency for both ({@link #paced}).
  *
+ * <p>A message intended in a timed warm-up but acknowledged after it ({@link #measureFrom}) is counted and its
+ * publish latency recorded, but not its response time: that time runs from the warm-up's schedule, which a
+ * generator that was behind in the warm-up (a cold JVM) had not kept, and would otherwise carry the warm-up's
+ * backlog into the measured window's response times. The window's response time is that of the messages
+ * intended in it.
+ *
  * <p>Writers: {@code delay}, {@code commit} and {@code sent} by the load thread; {@code latency},
  * {@code response} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
  * histogram's count); {@code failed} by either (atomic). Readers: the
@@ -33,6 +39,8 @@ public final class ProducerMetrics implements ProducerListener {
     private final ErrorSlot errors;
     /** False for an unthrottled producer: no delay or response recorded (see the class comment). */
     final boolean paced;
+    /** End of a timed warm-up, {@link NanoClock} units; {@code Long.MIN_VALUE}: none. */
+    private volatile long measureNanos = Long.MIN_VALUE;
 
     public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
         this(clock, errors, true);
@@ -43,6 +51,11 @@ public final class ProducerMetrics implements ProducerListener {
         this.clock = clock;
         this.errors = errors;
         this.paced = paced;
+    }
+
+    /** Sets the end of a timed warm-up (see the class comment); called before the first send. */
+    void measureFrom(long nanos) {
+        measureNanos = nanos;
     }
 
     // HOT PATH (load thread)
@@ -58,7 +71,8 @@ public final class ProducerMetrics implements ProducerListener {
     public void onAck(long intendedNanos, long sendNanos, int valueBytes) {
         long now = clock.nanoTime();
         latency.record((now - sendNanos) / 1000);
-        if (paced) {
+        long measure = measureNanos;
+        if (paced && (intendedNanos >= measure || now < measure)) {
             response.record((now - intendedNanos) / 1000);
         }
         ackedBytes.add(valueBytes);

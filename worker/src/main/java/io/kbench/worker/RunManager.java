@@ -161,11 +161,17 @@ public final class RunManager implements AutoCloseable {
         return require(runId).status();
     }
 
-    /** Starts the prepared run, or moves the lease of a running one to {@code sink}. */
-    public synchronized void run(String runId, long startMicros, long endMicros, SnapshotSink sink) {
+    /**
+     * Starts the prepared run, or moves the lease of a running one to {@code sink}.
+     *
+     * @param measureStartMicros end of a timed warm-up (0: none), where producers behind their schedule skip
+     *                           what they still owe from the warm-up
+     */
+    public synchronized void run(String runId, long startMicros, long measureStartMicros, long endMicros,
+                                 SnapshotSink sink) {
         LoadRun run = require(runId);
         if (run.state() == LoadRun.State.PREPARED) {
-            run.start(startMicros, endMicros, sink);
+            run.start(startMicros, measureStartMicros, endMicros, sink);
             LOG.info("run {} starts at {} (coordinator time)", runId, startMicros);
         } else if (run.state() == LoadRun.State.RUNNING) {
             run.attach(sink);

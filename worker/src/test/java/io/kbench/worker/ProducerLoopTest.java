@@ -47,6 +47,7 @@ class ProducerLoopTest {
         final List<long[]> sends = new ArrayList<>(); // {intended, sent}
         long stallAtSend = -1;
         long stallNanos;
+        long perSendNanos;
         int flushes;
 
         Client(ManualClock clock) {
@@ -56,6 +57,7 @@ class ProducerLoopTest {
         @Override
         public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
             sends.add(new long[] {intendedNanos, sendNanos});
+            clock.now += perSendNanos;
             if (sends.size() - 1 == stallAtSend) {
                 clock.now += stallNanos;
             }
@@ -164,5 +166,57 @@ class ProducerLoopTest {
         loop(clock, client, 1000, 0, START + 1000 * MS).run();
         assertEquals(1000, client.sends.size(), "what fell due before the end is still sent (late), nothing after");
         assertTrue(client.sends.stream().allMatch(s -> s[0] < START + 1000 * MS));
+    }
+
+    @Test
+    void shouldSkipWhatTheWarmupStillOwesWhenMeasuringBeginsSoTheWindowStartsOnSchedule() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.stallAtSend = 100; // a cold start: send() of message 100 blocks 2.5 s, past the 2 s warm-up
+        client.stallNanos = 2_500 * MS;
+        ProducerLoop l = loop(clock, client, 1000, 0, START + 3000 * MS);
+        l.window(START, START + 2000 * MS, START + 3000 * MS);
+        l.run();
+        assertEquals(1899, l.skippedInWarmup(), "messages 101..1999 were owed from the warm-up");
+        assertEquals(101 + 1000, client.sends.size(), "the warm-up's first 101 and every message of the window");
+        long[] first = client.sends.get(101);
+        assertEquals(new RateSchedule(START, 1000).intendedNanos(2000), first[0], "the window starts at its own first");
+        assertEquals(START + 2000 * MS, first[0]);
+        // what fell due inside the window during the stall's last 0.6 s is sent late, never skipped
+        assertEquals(START + 2600 * MS, first[1]);
+        for (int i = 101; i < client.sends.size(); i++) {
+            assertTrue(client.sends.get(i)[0] >= START + 2000 * MS, "only the window's messages after the skip: " + i);
+        }
+    }
+
+    @Test
+    void shouldStopPayingAWarmupBacklogOffWhenMeasuringBegins() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.perSendNanos = 2 * MS; // a generator at half the speed of its 1,000 msg/s schedule
+        ProducerLoop l = loop(clock, client, 1000, 0, START + 3000 * MS);
+        l.window(START, START + 2000 * MS, START + 3000 * MS);
+        l.run();
+        assertTrue(l.skippedInWarmup() > 900, "about half the warm-up was owed: " + l.skippedInWarmup());
+        int firstMeasured = 0;
+        while (client.sends.get(firstMeasured)[0] < START + 2000 * MS) {
+            firstMeasured++;
+        }
+        assertTrue(client.sends.get(firstMeasured)[1] < START + 2000 * MS + 256 * 2 * MS,
+                "the warm-up's burst ends within 256 sends of the measure start");
+        assertEquals(START + 2000 * MS, client.sends.get(firstMeasured)[0]);
+    }
+
+    @Test
+    void shouldNeverSkipWithoutAWarmupOrWithARecordLimit() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.stallAtSend = 100;
+        client.stallNanos = 2_500 * MS;
+        ProducerLoop limited = loop(clock, client, 1000, 2_500, START + 3000 * MS);
+        limited.window(START, START + 2000 * MS, START + 3000 * MS);
+        limited.run();
+        assertEquals(0, limited.skippedInWarmup());
+        assertEquals(2_500, client.sends.size(), "a record-count run sends every record");
     }
 }

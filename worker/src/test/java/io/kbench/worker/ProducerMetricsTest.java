@@ -51,6 +51,32 @@ class ProducerMetricsTest {
     }
 
     @Test
+    void shouldCountButNotTimeTheResponseOfAWarmupMessageAcknowledgedAfterTheWarmup() {
+        ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), true);
+        long measure = 1_000_000_000L;
+        m.measureFrom(measure);
+        // intended in the warm-up, acknowledged in it: timed as always
+        m.onSent(100, 200);
+        now = 500_000_000L;
+        m.onAck(100, 200, 100);
+        // intended in the warm-up (0.9 s), sent late and acknowledged after it: latency yes, response no
+        m.onSent(900_000_000L, 1_200_000_000L);
+        now = 1_300_000_000L;
+        m.onAck(900_000_000L, 1_200_000_000L, 100);
+        // intended in the window: timed
+        m.onSent(1_250_000_000L, 1_250_000_000L);
+        now = 1_260_000_000L;
+        m.onAck(1_250_000_000L, 1_250_000_000L, 100);
+        IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of()).harvest(0, 0, 1_000_000, false, 0,
+                false, "");
+        assertEquals(3, h(s, Metric.PUBLISH_LATENCY).getTotalCount(), "every acknowledgement counts");
+        assertEquals(2, h(s, Metric.PUBLISH_RESPONSE).getTotalCount(), "not the warm-up message acknowledged late");
+        Histogram response = h(s, Metric.PUBLISH_RESPONSE);
+        assertEquals(0, response.getCountBetweenValues(390_000, 410_000), "the late warm-up message's 400 ms is out");
+        assertEquals(1, response.getCountBetweenValues(9_990, 10_010), "the window's message: 10 ms");
+    }
+
+    @Test
     void shouldTakeLatencyAsResponseAndRecordNoDelayWhenUnthrottled() {
         IntervalSnapshot s = oneInterval(false);
         assertEquals(0, h(s, Metric.PUBLISH_DELAY).getTotalCount(), "a send at its intended time has no delay to record");

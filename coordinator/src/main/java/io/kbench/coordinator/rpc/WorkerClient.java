@@ -221,9 +221,9 @@ public final class WorkerClient implements AutoCloseable {
      * Opens the Run stream (the worker's lease). Events go to {@code listener}; {@link #cancelRun()} closes
      * the stream from this side, which makes the worker abort.
      */
-    public void run(String runId, long startMicros, long endMicros, RunListener listener) {
+    public void run(String runId, long startMicros, long measureStartMicros, long endMicros, RunListener listener) {
         RunRequest request = RunRequest.newBuilder().setRunId(runId).setStartMicros(startMicros)
-                .setEndMicros(endMicros).build();
+                .setMeasureStartMicros(measureStartMicros).setEndMicros(endMicros).build();
         Context.CancellableContext ctx = Context.current().withCancellation();
         runContext = ctx;
         ctx.run(() -> async.run(request, new StreamObserver<>() {

@@ -104,7 +104,8 @@ final class LiveRun {
         for (int w = 0; w < workers.size(); w++) {
             int index = w;
             WorkerClient c = workers.get(w);
-            c.run(runId, window.runStartMicros(), window.plannedEndMicros(), new WorkerClient.RunListener() {
+            c.run(runId, window.runStartMicros(),
+                    workload.warmupSeconds() > 0 ? window.measureStartMicros() : 0, window.plannedEndMicros(), new WorkerClient.RunListener() {
                 @Override
                 public void onSnapshot(IntervalSnapshot s) {
                     long now = clock.micros();

@@ -56,6 +56,31 @@ final class ResultAssembly {
         this.out = out;
     }
 
+    /**
+     * Null when a timed warm-up sent what fell due in it (within 0.5%, one message per producer); otherwise a
+     * line saying that the producers ran behind in the warm-up and skipped what they still owed when measuring
+     * began (ProducerLoop), so the measured window started on schedule.
+     */
+    static String warmupShortfall(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
+        if (workload.warmupSeconds() <= 0 || workload.producerRate() <= 0 || workload.numRecords() > 0) {
+            return null;
+        }
+        long sent = 0;
+        for (MergedInterval i : intervals) {
+            if (i.startMicros() < measureStartMicros) {
+                sent += i.counters().sent();
+            }
+        }
+        long due = workload.producerRate() * workload.warmupSeconds();
+        if (sent >= 0.995 * due - workload.producerCount()) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "the warm-up sent %,d of the %,d messages due in it (%.1f%%): the "
+                + "load generator ran behind (a cold JVM, a slow start); the producers skipped the rest when measuring "
+                + "began, so the measured window started on schedule (a longer warmupSeconds gives the workers more "
+                + "time to warm up)", sent, due, 100.0 * sent / due);
+    }
+
     RunController.Outcome assemble(Gathered g) {
         List<String> issues = new ArrayList<>(g.issues());
         long measureStart = g.merger().measureStartMicros();
@@ -73,6 +98,10 @@ final class ResultAssembly {
         if (g.error() == null && workload.consumerCount() > 0 && summary.received() < expected) {
             issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
                     summary.received(), expected, workload.subscriptionsPerTopic()));
+        }
+        String warmup = warmupShortfall(workload, g.intervals(), measureStart);
+        if (warmup != null) {
+            issues.add(warmup);
         }
         CatchUp catchUp = g.releaseMicros() == 0 ? null
                 : CatchUp.of(g.intervals(), g.releaseMicros(), workload.subscriptionsPerTopic());

@@ -160,7 +160,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         call.setOnCancelHandler(() -> runs.leaseLost(request.getRunId(), sink,
                 "lease lost: the coordinator's stream closed"));
         try {
-            runs.run(request.getRunId(), request.getStartMicros(), request.getEndMicros(), sink);
+            runs.run(request.getRunId(), request.getStartMicros(), request.getMeasureStartMicros(),
+                    request.getEndMicros(), sink);
         } catch (RuntimeException e) {
             response.onError(toStatus(e));
         }
