@@ -13,21 +13,29 @@ import io.kbench.worker.WorkerServer;
  * The local default of {@code kbench run}: an embedded KRaft cluster (one node unless {@code --brokers} says
  * more; its brokers can be stopped and started for a workload's faults) and in-process workers on
  * loopback ports, reached over real gRPC. {@link #close()} stops workers, then the broker (which removes
- * its data directory). Idempotent and thread-safe: a Ctrl-C hook may close it while a run is ending.
+ * its data directory). Idempotent and thread-safe: a Ctrl-C hook may close it while a run is ending. The
+ * broker and the workers have a lock each, so that both can start at once (the broker takes seconds).
  */
 final class InProcessEnvironment implements LocalEnvironment {
+    private final Object brokerLock = new Object();
+    private final Object workerLock = new Object();
     private final List<WorkerServer> workers = new ArrayList<>();
     private EmbeddedKafka kafka;
 
     @Override
-    public synchronized String startBroker(int brokers) {
-        kafka = EmbeddedKafka.builder().nodes(brokers).start();
-        return kafka.bootstrapServers();
+    public String startBroker(int brokers) {
+        synchronized (brokerLock) {
+            kafka = EmbeddedKafka.builder().nodes(brokers).start();
+            return kafka.bootstrapServers();
+        }
     }
 
     @Override
-    public synchronized ClusterControl cluster() {
-        EmbeddedKafka k = kafka;
+    public ClusterControl cluster() {
+        EmbeddedKafka k;
+        synchronized (brokerLock) {
+            k = kafka;
+        }
         if (k == null) {
             return null;
         }
@@ -50,14 +58,16 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
-    public synchronized List<String> startWorkers(int count) {
-        List<String> addresses = new ArrayList<>();
-        for (int i = 1; i <= count; i++) {
-            WorkerServer w = WorkerServer.start("127.0.0.1", 0, "local-" + i, MicrosClock.SYSTEM);
-            workers.add(w);
-            addresses.add("127.0.0.1:" + w.port());
+    public List<String> startWorkers(int count) {
+        synchronized (workerLock) {
+            List<String> addresses = new ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                WorkerServer w = WorkerServer.start("127.0.0.1", 0, "local-" + i, MicrosClock.SYSTEM);
+                workers.add(w);
+                addresses.add("127.0.0.1:" + w.port());
+            }
+            return addresses;
         }
-        return addresses;
     }
 
     @Override
@@ -88,12 +98,16 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
-    public synchronized void close() {
-        workers.forEach(WorkerServer::close);
-        workers.clear();
-        if (kafka != null) {
-            kafka.close();
-            kafka = null;
+    public void close() {
+        synchronized (workerLock) {
+            workers.forEach(WorkerServer::close);
+            workers.clear();
+        }
+        synchronized (brokerLock) {
+            if (kafka != null) {
+                kafka.close();
+                kafka = null;
+            }
         }
     }
 }

@@ -13,9 +13,10 @@ import java.util.OptionalLong;
  * <p>Trials are noisy (a GC pause or a neighbour's burst can saturate one interval of a healthy rate), so no
  * single trial decides: a rate that fails is run again at once (phase {@code retry}) and is ruled out only when
  * that fails too; and once converged, the rate found is run again (phase {@code confirm}) unless it passed twice
- * already — if it fails there it becomes the upper end and the bisection goes on below it. The rate reported
- * passed two trials and more than it failed (2 of 2, or 2 of 3 after a first failure); {@link #tally} gives
- * the counts for the confidence the search reports. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
+ * already. A rate with one pass and one failure gets a third trial at once: every rate is decided best of
+ * three, and one that fails twice becomes the upper end, the bisection going on below it. The rate reported
+ * passed two trials and more than it failed (2 of 2, or 2 of 3); {@link #tally} gives the counts for the
+ * confidence the search reports. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
  *
  * <p>Not thread-safe; one search per instance.
  */
@@ -119,16 +120,16 @@ public final class RateSearch {
         retry = 0;
         int[] h = history.computeIfAbsent(rate, r -> new int[2]);
         h[pass ? 0 : 1]++;
-        if (pass) {
-            if (rate < failed) {
-                passes.add(rate);
-            }
-        } else if (h[1] == 1 && h[0] == 0) {
-            retry = rate; // one failure decides nothing
-        } else {
-            // failed twice, or failed its confirmation: this is the upper end now, and any pass above it was luck
+        if (h[1] >= 2) {
+            // failed twice (of two or three): this is the upper end now, and any pass above it was luck
             passes.tailSet(rate, true).clear();
             failed = Math.min(failed, rate);
+        } else if (h[0] == 1 && h[1] == 1) {
+            retry = rate; // one pass and one failure: a third trial decides
+        } else if (!pass) {
+            retry = rate; // one failure decides nothing
+        } else if (rate < failed) {
+            passes.add(rate);
         }
     }
 

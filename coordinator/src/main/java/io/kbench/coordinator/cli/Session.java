@@ -57,15 +57,19 @@ final class Session implements AutoCloseable {
         this.security = workers.isEmpty() ? ClientSecurity.NONE : security;
         this.onSignal = new Thread(this::interruptAndClose, "kbench-interrupt");
         Runtime.getRuntime().addShutdownHook(onSignal);
+        java.util.concurrent.CompletableFuture<List<String>> local = null;
         try {
             if (bootstrap == null) {
+                // the in-process workers start while the broker does: it takes seconds, they need none of it yet
+                local = java.util.concurrent.CompletableFuture.supplyAsync(() -> env.startWorkers(localWorkers));
                 info.println(brokers == 1 ? "starting an embedded Kafka broker (KRaft, single node) on loopback ..."
                         : "starting an embedded Kafka cluster (KRaft, " + brokers + " nodes) on loopback ...");
                 bootstrap = env.startBroker(brokers);
                 info.println((brokers == 1 ? "embedded broker" : "embedded cluster") + " ready at " + bootstrap);
             }
             this.bootstrap = bootstrap;
-            this.addresses = workers.isEmpty() ? env.startWorkers(localWorkers) : List.copyOf(workers);
+            this.addresses = local != null ? joined(local) : workers.isEmpty() ? env.startWorkers(localWorkers)
+                    : List.copyOf(workers);
             if (this.security.token() != null && !this.security.tls()
                     && workers.stream().anyMatch(w -> !w.startsWith("127.") && !w.startsWith("localhost:")
                             && !w.startsWith("[::1]:"))) {
@@ -73,7 +77,26 @@ final class Session implements AutoCloseable {
                         + "the network path can read them (--tls, see docs/operations.md)");
             }
         } catch (RuntimeException e) {
+            if (local != null) {
+                try {
+                    local.join(); // let the workers finish starting, so that close() stops them
+                } catch (RuntimeException ignored) {
+                    // their failure is not the one to report
+                }
+            }
             close();
+            throw e;
+        }
+    }
+
+    /** The in-process workers started alongside the broker; their failure as it was thrown. */
+    private static List<String> joined(java.util.concurrent.CompletableFuture<List<String>> local) {
+        try {
+            return local.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
             throw e;
         }
     }

@@ -235,7 +235,8 @@ public final class RunController {
                 out::info).dumpClientMetrics(options.dumpClientMetrics());
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
-        RunWindow window = RunWindow.of(workload, clock.micros());
+        RunWindow window = RunWindow.of(workload, clock.micros(), RunWindow.lead(workers.size(),
+                clocks.stream().mapToLong(ClockEstimator.WorkerClock::uncertainty).max().orElse(0)));
         out.info(eta(window));
         FaultTimeline faults = new FaultTimeline();
         LiveRun live = start(workers, ids, clocks, plan, window, dir, faults);

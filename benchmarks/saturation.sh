@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Does the load generator keep its schedule? Saturated intervals per run, side by side with an older build.
+#
+#   benchmarks/saturation.sh [--ref GIT-REV] [--runs N] [--rate MSG/S] [--set KEY=VALUE]... [--keep DIR]
+#
+# Starts one broker (`kbench broker`) and a `kbench worker` JVM of this build — and, with --ref, a second
+# worker built from that git revision (in a temporary worktree) — all on loopback. Each worker is warmed by
+# one unmeasured run; then the runs alternate (this build, the ref, this build, ...), N each (default 3):
+# 1 topic x 6 partitions, 100 B records, 1 producer, 1 consumer at --rate (default 50,000 msg/s), 5 s
+# warm-up + 30 s measured, client defaults unless --set gives profile keys (e.g. --set producer.linger.ms=1).
+# Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), the publish
+# delay p99 and p99.9 of the window, and the achieved rate; a skeptical reader reruns it and compares.
+#
+# Also prints, once, how late a bare Java thread that parks 1 ms in a loop wakes while one more run goes on:
+# the host's own scheduling jitter, against which the generator's saturated intervals are read.
+#
+# Needs: JDK 17+, Maven (to build kbench and the ref), git, python3, Linux.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ref=""
+runs=3
+rate=50000
+sets=()
+keep=""
+usage() { echo "usage: $0 [--ref GIT-REV] [--runs N] [--rate MSG/S] [--set KEY=VALUE]... [--keep DIR]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ref) [ $# -ge 2 ] || usage; ref=$2; shift 2 ;;
+    --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+    --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
+    --set) [ $# -ge 2 ] || usage; sets+=(--set "$2"); shift 2 ;;
+    --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "saturation.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+[[ "$runs" =~ ^[1-9]$ ]] || { echo "saturation.sh: --runs must be 1 to 9, got '$runs'" >&2; exit 2; }
+[[ "$rate" =~ ^[1-9][0-9]{0,7}$ ]] || { echo "saturation.sh: --rate must be 1 to 99999999 msg/s, got '$rate'" >&2; exit 2; }
+if [ -n "$ref" ]; then
+  git -C "$here" rev-parse --verify --quiet "$ref^{commit}" >/dev/null \
+    || { echo "saturation.sh: --ref '$ref' is not a commit of $here" >&2; exit 2; }
+fi
+
+work=${keep:-$(mktemp -d /tmp/kbench-saturation.XXXXXX)}
+mkdir -p "$work"
+pids=()
+tree=""
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  [ -z "$tree" ] || git -C "$here" worktree remove --force "$tree" >/dev/null 2>&1 || true
+  [ -n "$keep" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$here/bin/kbench" --version >&2
+mkdir -p "$work/new"
+cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/new/"
+if [ -n "$ref" ]; then
+  tree="$work/ref-tree"
+  git -C "$here" worktree add --force --detach "$tree" "$ref" >/dev/null 2>&1
+  echo "building $ref ..." >&2
+  (cd "$tree" && mvn -B -q -DskipTests package) >"$work/ref-build.log" 2>&1 \
+    || { tail -20 "$work/ref-build.log" >&2; echo "saturation.sh: building $ref failed" >&2; exit 1; }
+  mkdir -p "$work/ref"
+  cp -r "$tree/distribution/target/kbench.jar" "$tree/distribution/target/lib" "$work/ref/"
+fi
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() { # FILE TEXT PID WHAT
+  for _ in $(seq 1 240); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    kill -0 "$3" 2>/dev/null || { cat "$1" >&2; echo "saturation.sh: $4 did not start" >&2; exit 1; }
+    sleep 0.5
+  done
+  echo "saturation.sh: $4 did not start within 120 s" >&2; exit 1
+}
+
+port=$(free_port)
+java -jar "$work/new/kbench.jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
+pids+=($!)
+wait_for "$work/broker.log" "kafka broker ready" "${pids[-1]}" "the broker"
+sides=(new)
+[ -z "$ref" ] || sides+=(ref)
+declare -A address
+for side in "${sides[@]}"; do
+  wp=$(free_port)
+  java -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
+  pids+=($!)
+  wait_for "$work/worker-$side.log" "listening" "${pids[-1]}" "worker $side"
+  address[$side]="127.0.0.1:$wp"
+done
+
+workload() { # NAME WARMUP DURATION
+  cat > "$work/$1.yaml" <<EOF
+name: $1
+topics: 1
+partitionsPerTopic: 6
+messageSize: 100
+producersPerTopic: 1
+subscriptionsPerTopic: 1
+consumersPerSubscription: 1
+producerRate: $rate
+warmupSeconds: $2
+durationSeconds: $3
+EOF
+}
+run() { # SIDE NAME
+  java -jar "$work/$1/kbench.jar" run --workers "${address[$1]}" --bootstrap-servers "127.0.0.1:$port" \
+      ${sets[@]+"${sets[@]}"} --output "$work/$2" "$work/$2.yaml" > "$work/$2.log" 2>&1 \
+    || { tail -5 "$work/$2.log" >&2; echo "saturation.sh: run $2 failed" >&2; exit 1; }
+}
+for side in "${sides[@]}"; do
+  workload "warm-$side" 0 10
+  run "$side" "warm-$side"
+done
+
+printf '%-6s %-4s %12s %18s %14s\n' side run saturated "delay p99/p99.9 ms" "msg/s"
+for i in $(seq 1 "$runs"); do
+  for side in "${sides[@]}"; do
+    name="$side-$i"
+    workload "$name" 5 30
+    run "$side" "$name"
+    python3 - "$work/$name/result.json" "$side" "$i" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+measured = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
+sat = sum(1 for i in measured if i["saturated"])
+s = r["summary"]
+d = s["publishDelayMicros"]
+print("%-6s %-4s %12s %18s %14s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
+      "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"])))
+EOF
+  done
+done
+
+# the host's own jitter: a bare thread parking 1 ms while one more run of this build goes on
+mkdir -p "$work/park"
+cat > "$work/park/Park.java" <<'EOF'
+import java.util.concurrent.locks.LockSupport;
+public class Park {
+  public static void main(String[] a) {
+    long end = System.nanoTime() + Long.parseLong(a[0]) * 1_000_000_000L;
+    long n = 0, over10 = 0, over20 = 0, max = 0;
+    while (System.nanoTime() < end) {
+      long t0 = System.nanoTime();
+      LockSupport.parkNanos(1_000_000);
+      long late = System.nanoTime() - t0 - 1_000_000;
+      n++; max = Math.max(max, late);
+      if (late > 10_000_000) over10++;
+      if (late > 20_000_000) over20++;
+    }
+    System.out.printf("a bare thread parking 1 ms, %d parks: %d woke over 10 ms late, %d over 20 ms, the latest %.1f ms%n", n, over10, over20, max / 1e6);
+  }
+}
+EOF
+javac -d "$work/park" "$work/park/Park.java"
+workload "jitter" 5 30
+( sleep 8; java -cp "$work/park" Park 25 > "$work/park.txt" ) &
+jitter=$!
+run new jitter
+wait "$jitter"
+cat "$work/park.txt"
