@@ -8,7 +8,8 @@
 # worker, the rate split evenly), 100 B records, 6 partitions, one consumer, with the given warm-up (default
 # 10 s) and measured duration (default 30 s). From each run's result.json it takes the measured intervals
 # (not the warm-up, not the last, partial one) and prints, per rate, the worst interval's deviation of the
-# messages sent (and acknowledged) from the target, and the whole window's. The workers stay up across the
+# messages sent (and acknowledged) from the target, the whole window's, and the measured intervals flagged
+# saturated (publish delay p99 above 10 ms). The workers stay up across the
 # runs (as on real client hosts); --runs N repeats each rate N times (default 1).
 #
 # Needs: JDK 17+, Maven (to build kbench if bin/kbench has to), python3, Linux.
@@ -63,15 +64,8 @@ trap 'exit 130' INT TERM
 mkdir -p "$work/kbench"
 cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/kbench/"
 jar="$work/kbench/kbench.jar"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { # FILE TEXT PID WHAT
-  for _ in $(seq 1 240); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    kill -0 "$3" 2>/dev/null || { cat "$1" >&2; echo "rate-accuracy.sh: $4 did not start" >&2; exit 1; }
-    sleep 0.5
-  done
-  echo "rate-accuracy.sh: $4 did not start within 120 s" >&2; exit 1
-}
+SCRIPT=rate-accuracy.sh
+. "$here/benchmarks/lib/processes.sh"
 
 port=$(free_port)
 java -jar "$jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
@@ -88,7 +82,7 @@ done
 list=$(IFS=,; echo "${addresses[*]}")
 echo "broker 127.0.0.1:$port, workers $list, work directory $work" >&2
 
-printf '%-10s %4s %8s %30s %30s %12s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals"
+printf '%-10s %4s %8s %30s %30s %12s %10s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated"
 for rate in $rates; do
   for run in $(seq 1 "$runs"); do
     name="rate-$rate-$run"
@@ -122,9 +116,10 @@ wa = dev(worst_acked["publish"]["acked"], worst_acked["endMillis"] - worst_acked
 span = sum(i["endMillis"] - i["startMillis"] for i in full)
 s = sum(i["publish"]["sent"] for i in full)
 a = sum(i["publish"]["acked"] for i in full)
-print("%-10d %4s %8s %30s %30s %12d" % (rate, run, workers,
+print("%-10d %4s %8s %30s %30s %12d %10d" % (rate, run, workers,
       "%+.2f%% (%+.2f%%) [#%d]" % (ws * 100, wa * 100, worst_sent["index"]),
-      "%+.3f%% (%+.3f%%)" % (dev(s, span) * 100, dev(a, span) * 100), len(full)))
+      "%+.3f%% (%+.3f%%)" % (dev(s, span) * 100, dev(a, span) * 100), len(full),
+      sum(1 for i in measured if i["saturated"])))
 EOF
   done
 done

@@ -67,15 +67,8 @@ if [ -n "$ref" ]; then
   mkdir -p "$work/ref"
   cp -r "$tree/distribution/target/kbench.jar" "$tree/distribution/target/lib" "$work/ref/"
 fi
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { # FILE TEXT PID WHAT
-  for _ in $(seq 1 240); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    kill -0 "$3" 2>/dev/null || { cat "$1" >&2; echo "saturation.sh: $4 did not start" >&2; exit 1; }
-    sleep 0.5
-  done
-  echo "saturation.sh: $4 did not start within 120 s" >&2; exit 1
-}
+SCRIPT=saturation.sh
+. "$here/benchmarks/lib/processes.sh"
 
 port=$(free_port)
 java -jar "$work/new/kbench.jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
