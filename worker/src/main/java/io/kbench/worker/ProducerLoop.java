@@ -14,7 +14,8 @@ import io.kbench.driver.ProducerHandle;
  * skipped, so the stall is visible in the response-time figure (no coordinated omission).
  *
  * <p>At the end of a timed warm-up ({@link #window}'s {@code measure}), a throttled loop without a record limit
- * that is still behind its schedule skips the messages it owes from the warm-up and goes on with the first
+ * that is still more than {@link #SKIP_BEHIND_NANOS} behind its schedule skips the messages it owes from the
+ * warm-up and goes on with the first
  * message due at or after that instant: the warm-up is not measured, and a backlog it built (a cold JVM,
  * connections being made) would otherwise be paid off inside the measured window — sent faster than the
  * target, with response times that describe the warm-up, not the rate. Only the warm-up's debt is skipped;
@@ -35,6 +36,11 @@ import io.kbench.driver.ProducerHandle;
 final class ProducerLoop implements Runnable {
     /** Minimum park between bursts of due sends. */
     static final long SLICE_NANOS = 1_000_000L;
+    /**
+     * How far behind its schedule the loop must be when measuring begins for the warm-up's debt to be skipped:
+     * a lag up to this long (the saturation threshold's default) is caught up as inside the window.
+     */
+    static final long SKIP_BEHIND_NANOS = 10_000_000L;
     /** Longest park, so that a stop request is seen promptly even at low rates. */
     private static final long MAX_PARK_NANOS = 50_000_000L;
 
@@ -166,7 +172,7 @@ final class ProducerLoop implements Runnable {
             if (inWarmup && now >= measure) {
                 inWarmup = false;
                 long first = schedule.dueBefore(measure); // the first message due at or after the measure start
-                if (index < first) {
+                if (index < first && measure - next > SKIP_BEHIND_NANOS) {
                     skippedInWarmup = first - index;
                     index = first;
                     next = schedule.intendedNanos(index);

@@ -208,6 +208,19 @@ class ProducerLoopTest {
     }
 
     @Test
+    void shouldCatchUpASmallLagAtTheEndOfTheWarmupRatherThanSkipIt() {
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.stallAtSend = 1_996; // 8 ms at 1,996 ms: 3 ms behind when measuring begins at 2,000 ms
+        client.stallNanos = 8 * MS;
+        ProducerLoop l = loop(clock, client, 1000, 0, START + 3000 * MS);
+        l.window(START, START + 2000 * MS, START + 3000 * MS);
+        l.run();
+        assertEquals(0, l.skippedInWarmup());
+        assertEquals(3000, client.sends.size(), "every message, the late ones sent at once");
+    }
+
+    @Test
     void shouldNeverSkipWithoutAWarmupOrWithARecordLimit() {
         ManualClock clock = new ManualClock(START);
         Client client = new Client(clock);
