@@ -37,6 +37,13 @@ while [ $# -gt 0 ]; do
 done
 [[ "$runs" =~ ^[1-9]$ ]] || { echo "saturation.sh: --runs must be 1 to 9, got '$runs'" >&2; exit 2; }
 [[ "$rate" =~ ^[1-9][0-9]{0,7}$ ]] || { echo "saturation.sh: --rate must be 1 to 99999999 msg/s, got '$rate'" >&2; exit 2; }
+for kv in ${sets[@]+"${sets[@]}"}; do
+  [ "$kv" = --set ] || [[ "$kv" =~ ^[A-Za-z0-9._-]+=.+$ ]] \
+    || { echo "saturation.sh: --set takes KEY=VALUE (a profile key, e.g. producer.linger.ms=1), got '$kv'" >&2; exit 2; }
+done
+if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
+  echo "saturation.sh: --keep must be a directory, '$keep' is not one" >&2; exit 2
+fi
 if [ -n "$ref" ]; then
   git -C "$here" rev-parse --verify --quiet "$ref^{commit}" >/dev/null \
     || { echo "saturation.sh: --ref '$ref' is not a commit of $here" >&2; exit 2; }
