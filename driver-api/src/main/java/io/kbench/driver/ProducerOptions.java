@@ -9,8 +9,8 @@ package io.kbench.driver;
  * @param producerId      when {@code >= 0}, every message carries this id and a sequence number per partition
  *                        (0, 1, 2 ... for each partition the producer writes to), which consumers hand to
  *                        {@link RecordListener#onRecord} for verification; {@link #NO_VERIFICATION} for none
- * @param stamp           every message carries its intended send time for end-to-end latency (a record header
- *                        in the Kafka driver); false sends plain records, as the Kafka tools do
+ * @param stamp           every message carries its intended send time for end-to-end latency (in the Kafka
+ *                        driver: in the value's first bytes when it has room, else in a record header); false sends plain records, as the Kafka tools do
  */
 public record ProducerOptions(String topic, String clientId, String transactionalId, long producerId, boolean stamp) {
     public static final long NO_VERIFICATION = -1;

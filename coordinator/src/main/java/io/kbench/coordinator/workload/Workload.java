@@ -44,10 +44,10 @@ import java.util.List;
  *                                 failures are counted and the run goes on
  * @param faults                   brokers of the local embedded cluster to stop and start during the run, in
  *                                 time order
- * @param stampMessages            every message carries its intended send time in an 8-byte record header (24
- *                                 with verification) for end-to-end latency; false sends plain records, as the
- *                                 Kafka tools do: no end-to-end latency, no verification, ~14% fewer bytes per
- *                                 100-byte record
+ * @param stampMessages            every message carries its intended send time (and with verification its
+ *                                 producer id and sequence) for end-to-end latency: in the value's first 12 (28)
+ *                                 bytes, or a record header when the value is shorter; false sends plain
+ *                                 records, as the Kafka tools do: no end-to-end latency, no verification
  * @param monotonicPayloads        every value is the message's number in decimal (kafka-producer-perf-test's
  *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
  */

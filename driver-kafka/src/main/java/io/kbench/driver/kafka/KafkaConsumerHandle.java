@@ -17,7 +17,8 @@ import org.apache.kafka.common.header.Header;
 
 /**
  * One subscribed Kafka consumer. HOT PATH: {@link #poll} hands each record's size and stamp to the
- * listener and allocates nothing of ours.
+ * listener and allocates nothing of ours. The stamp is read from the value's head when it starts with a
+ * {@link Stamp} magic, else from the {@link Stamp#HEADER} header (short values; earlier kbench versions).
  *
  * <p>Threads: {@link #poll} and {@link #close} on the owning load thread (KafkaConsumer is single-threaded);
  * the rebalance callbacks run inside poll on that thread; {@link #wakeup}, {@link #assignedPartitions} and
@@ -67,6 +68,19 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
         }
         listener.onPollReturned();
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            byte[] value = r.value();
+            if (value != null && value.length >= Stamp.IN_VALUE_STAMP_ONLY) {
+                int magic = Stamp.readInt(value, 0);
+                if (magic == Stamp.MAGIC_VERIFIED && value.length >= Stamp.IN_VALUE_VERIFIED) {
+                    listener.onRecord(value.length, Stamp.read(value, 4), r.partition(), Stamp.read(value, 12),
+                            Stamp.read(value, 20));
+                    continue;
+                }
+                if (magic == Stamp.MAGIC_STAMP) {
+                    listener.onRecord(value.length, Stamp.read(value, 4), r.partition(), RecordListener.NO_PRODUCER, 0);
+                    continue;
+                }
+            }
             Header h = r.headers().lastHeader(Stamp.HEADER);
             byte[] v = h == null ? null : h.value();
             int size = Math.max(0, r.serializedValueSize());

@@ -16,8 +16,14 @@ import org.apache.kafka.common.utils.Utils;
 /**
  * One Kafka producer. HOT PATH: {@link #send} allocates nothing of ours.
  *
- * <p>The stamp header's value array is reused for every send: {@code KafkaProducer.send} serializes the
- * record into its batch before it returns, so the next send may overwrite the array. Completion
+ * <p>The stamp ({@link Stamp}) goes into the value's first bytes when the value has room for it, else into a
+ * record header. The caller's value array is never written (a worker's producers share their payloads):
+ * the handle copies it into a scratch array of its own, writes the stamp over its head, and sends that;
+ * scratch arrays and the header's value array are reused for every send, because
+ * {@code KafkaProducer.send} serializes the record into its batch before it returns, so the next send may
+ * overwrite them. Scratch arrays are kept per value length ({@link #SCRATCH_SLOTS} lengths up to
+ * {@link #SCRATCH_MAX_CACHED} bytes, and the last longer one): at most about 1 MB plus the largest message
+ * per producer. Completion
  * callbacks come from a ring of reusable {@link Completion} objects; a slot whose previous send is still
  * in flight when the ring comes round is left alone and a fresh completion is used instead (only when more
  * than {@link #RING_SIZE} sends are in flight at once).
@@ -25,8 +31,9 @@ import org.apache.kafka.common.utils.Utils;
  * <p>With verification, the handle chooses each message's partition itself so that it can number the
  * messages per partition before the header is written: a keyed message goes where Kafka's default
  * partitioner puts it (murmur2 of the key modulo the partition count: the same partition), an unkeyed one
- * to the current "sticky" partition, which moves to another random partition after {@code batch.size}
- * bytes (the uniform sticky partitioning of KIP-794 without its adaptive weighting by broker load).
+ * to the current "sticky" partition, which moves to another random partition when the next message would not
+ * fit the {@code batch.size} batch filled there (the uniform sticky partitioning of KIP-794 without its
+ * adaptive weighting by broker load; {@link #sticky}).
  *
  * <p>Flow control: the handle keeps at most {@code maxOutstandingBytes} of records sent and not yet completed
  * (estimated as key + value + {@link #RECORD_OVERHEAD} bytes each; half of {@code buffer.memory} by default)
@@ -54,6 +61,11 @@ final class KafkaProducerHandle implements ProducerHandle {
      * waited for completions before it could send (the flow control above), 0 to 1.
      */
     static final String WAIT_RATIO = "kbench-buffer-wait-ratio";
+    /** Scratch arrays for values of up to {@link #SCRATCH_MAX_CACHED} bytes, one per length slot. */
+    static final int SCRATCH_SLOTS = 64;
+    static final int SCRATCH_MAX_CACHED = 16 * 1024;
+    /** Bytes of a v2 record batch's header (Kafka's {@code RECORD_BATCH_OVERHEAD}). */
+    static final int BATCH_OVERHEAD = 61;
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -61,6 +73,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final byte[] stamp;
     private final boolean stamped;
     private final List<Header> headers;
+    /** The magic that starts a value carrying {@link #stamp}, and the shortest such value. */
+    private final int magic;
+    private final int inValueBytes;
+    private final byte[][] scratch = new byte[SCRATCH_SLOTS][];
+    private byte[] scratchLarge;
     private final Completion[] ring = new Completion[RING_SIZE];
     private long cursor;
     /** Verification: next sequence number per partition; null without verification. */
@@ -69,6 +86,9 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final java.util.SplittableRandom random;
     private int stickyPartition;
     private long stickyBytes;
+    private int stickyRecords;
+    /** Bytes the stamp header takes in a record (its count excluded): when the value is too short for the stamp. */
+    private final int headerBytes;
     /** Flow control: the most estimated bytes outstanding (0: none), what was sent, what completed. */
     private final long maxOutstandingBytes;
     private final long maxWaitNanos;
@@ -92,7 +112,7 @@ final class KafkaProducerHandle implements ProducerHandle {
     }
 
     /**
-     * @param stamp false: records carry no header at all (no end-to-end stamp, no verification), as the Kafka
+     * @param stamp false: records carry no stamp at all (no end-to-end latency, no verification), as the Kafka
      *              tools send them
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
@@ -112,11 +132,15 @@ final class KafkaProducerHandle implements ProducerHandle {
             sequences = new long[producer.partitionsFor(topic).size()];
             random = new java.util.SplittableRandom(producerId);
             stickyPartition = random.nextInt(sequences.length);
+            magic = Stamp.MAGIC_VERIFIED;
         } else {
             this.stamp = new byte[Stamp.STAMP_ONLY];
             sequences = null;
             random = null;
+            magic = Stamp.MAGIC_STAMP;
         }
+        inValueBytes = Stamp.MAGIC_BYTES + this.stamp.length;
+        headerBytes = !stamp ? 0 : 1 + Stamp.HEADER.length() + 1 + this.stamp.length;
         this.stamped = stamp;
         headers = stamp ? List.of(new RecordHeader(Stamp.HEADER, this.stamp)) : null;
     }
@@ -129,7 +153,8 @@ final class KafkaProducerHandle implements ProducerHandle {
         }
         Integer partition = null;
         if (sequences != null) {
-            int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length : sticky(value.length);
+            int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length
+                    : sticky(key, value.length >= inValueBytes ? value.length : value.length + headerBytes);
             Stamp.write(stamp, 16, sequences[p]++);
             partition = p;
         }
@@ -143,8 +168,17 @@ final class KafkaProducerHandle implements ProducerHandle {
             c = new Completion(listener, doneCost);
         }
         c.arm(intendedNanos, sendNanos, value.length, cost);
+        byte[] v = value;
+        List<Header> h = headers;
+        if (stamped && value.length >= inValueBytes) {
+            v = scratchFor(value.length);
+            Stamp.writeInt(v, 0, magic);
+            System.arraycopy(stamp, 0, v, Stamp.MAGIC_BYTES, stamp.length);
+            System.arraycopy(value, inValueBytes, v, inValueBytes, value.length - inValueBytes);
+            h = null;
+        }
         try {
-            producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers), c);
+            producer.send(new ProducerRecord<>(topic, partition, null, key, v, h), c);
         } catch (RuntimeException e) {
             // the client throws (rather than calling back) when closed or interrupted: nothing was appended,
             // so the sequence number is not used
@@ -177,15 +211,69 @@ final class KafkaProducerHandle implements ProducerHandle {
         }
     }
 
-    /** The sticky partition for an unkeyed message of {@code bytes}, moving on after batch.size bytes. */
-    private int sticky(int bytes) {
-        if (stickyBytes >= batchSize && sequences.length > 1) {
+    /** This handle's scratch array for a value of {@code length} bytes (its contents are overwritten). */
+    private byte[] scratchFor(int length) {
+        if (length > SCRATCH_MAX_CACHED) {
+            byte[] s = scratchLarge;
+            if (s == null || s.length != length) {
+                s = new byte[length];
+                scratchLarge = s;
+            }
+            return s;
+        }
+        int slot = length & (SCRATCH_SLOTS - 1);
+        byte[] s = scratch[slot];
+        if (s == null || s.length != length) {
+            s = new byte[length];
+            scratch[slot] = s;
+        }
+        return s;
+    }
+
+    /**
+     * The sticky partition for an unkeyed message whose value (and stamp header, if any) takes
+     * {@code valueBytes}: it stays while the message still fits the batch being filled there (its size in a
+     * v2 batch estimated by {@link #recordBytes}, against {@code batch.size} less the batch header), and moves
+     * to another random partition when it would not. So each stay fills about one whole batch, as Kafka's own
+     * partitioner does; counting the values alone, a stay would end one full batch and a few records into the
+     * next, small one. Compression: the estimate is of uncompressed bytes, so compressed batches stay smaller
+     * than {@code batch.size} (Kafka's partitioner, with {@code verification: false}, fills them).
+     */
+    private int sticky(byte[] key, int valueBytes) {
+        int bytes = recordBytes(stickyRecords, key == null ? -1 : key.length, valueBytes);
+        if (stickyBytes > 0 && stickyBytes + bytes > batchSize - BATCH_OVERHEAD && sequences.length > 1) {
             int next = random.nextInt(sequences.length - 1);
             stickyPartition = next >= stickyPartition ? next + 1 : next;
             stickyBytes = 0;
+            stickyRecords = 0;
+            bytes = recordBytes(0, key == null ? -1 : key.length, valueBytes);
         }
         stickyBytes += bytes;
+        stickyRecords++;
         return stickyPartition;
+    }
+
+    /**
+     * Bytes a record takes in a v2 record batch (KIP-98 format): length varint, attributes, timestamp delta
+     * (taken as 2 bytes: less than 8.2 s from the batch's first record, an over-estimate of 1 byte within
+     * 64 ms), offset delta, key length and key ({@code keyBytes} -1: none), value length and value
+     * ({@code valueBytes} includes any header), header count. Over-estimates by at most that byte, never under.
+     */
+    static int recordBytes(int offsetDelta, int keyBytes, int valueBytes) {
+        int body = 1 + 2 + varintBytes(offsetDelta) + (keyBytes < 0 ? 1 : varintBytes(keyBytes) + keyBytes)
+                + varintBytes(valueBytes) + valueBytes + 1;
+        return varintBytes(body) + body;
+    }
+
+    /** Bytes of Kafka's zig-zag varint of a non-negative {@code n}. */
+    static int varintBytes(int n) {
+        long v = 2L * n;
+        int bytes = 1;
+        while (v >= 0x80) {
+            v >>>= 7;
+            bytes++;
+        }
+        return bytes;
     }
 
     @Override

@@ -91,6 +91,49 @@ class KafkaConsumerHandleTest {
         assertEquals(1, c.polls, "an empty poll is not reported");
     }
 
+    private static byte[] inValue(int length, int magic, long micros, long producer, long sequence) {
+        byte[] v = new byte[length];
+        java.util.Arrays.fill(v, (byte) 0x55);
+        Stamp.writeInt(v, 0, magic);
+        Stamp.write(v, 4, micros);
+        if (magic == Stamp.MAGIC_VERIFIED && length >= Stamp.IN_VALUE_VERIFIED) {
+            Stamp.write(v, 12, producer);
+            Stamp.write(v, 20, sequence);
+        }
+        return v;
+    }
+
+    @Test
+    void shouldReadTheStampFromTheValueHeadWhenItStartsWithTheMagicAndFromTheHeaderOtherwise() {
+        MockConsumer<byte[], byte[]> mock = consumer();
+        KafkaConsumerHandle h = new KafkaConsumerHandle(mock, TOPIC);
+        mock.rebalance(List.of(P0, P1));
+        h.onPartitionsAssigned(List.of(P0, P1));
+        mock.addRecord(record(P0, 0, inValue(100, Stamp.MAGIC_STAMP, 1_700_000_000_000_002L, 0, 0), null));
+        mock.addRecord(record(P0, 1, inValue(28, Stamp.MAGIC_VERIFIED, 43, 4, 10), null));
+        mock.addRecord(record(P0, 2, inValue(12, Stamp.MAGIC_STAMP, 44, 0, 0), null));
+        // the verified magic in a value too short for its sequence: not a stamped value; its header counts
+        byte[] shortVerified = inValue(27, Stamp.MAGIC_VERIFIED, 45, 0, 0);
+        mock.addRecord(record(P1, 0, shortVerified, stamp(46, null, 0)));
+        // one byte off the magic: an ordinary value, which carries no stamp
+        byte[] nearMiss = inValue(100, Stamp.MAGIC_STAMP, 47, 0, 0);
+        nearMiss[3] = 0x03;
+        mock.addRecord(record(P1, 1, nearMiss, null));
+        mock.addRecord(record(P1, 2, new byte[11], null));
+        // the value's stamp wins over a header (a record forwarded with another run's header)
+        mock.addRecord(record(P1, 3, inValue(64, Stamp.MAGIC_STAMP, 48, 0, 0), stamp(49, null, 0)));
+        Collect c = new Collect();
+        assertEquals(7, h.poll(Duration.ZERO, c));
+        assertEquals(List.of(new Got(100, 1_700_000_000_000_002L, 0, RecordListener.NO_PRODUCER, 0),
+                new Got(28, 43, 0, 4, 10), new Got(12, 44, 0, RecordListener.NO_PRODUCER, 0)),
+                c.got.stream().filter(g -> g.partition() == 0).toList());
+        assertEquals(List.of(new Got(27, 46, 1, RecordListener.NO_PRODUCER, 0),
+                new Got(100, RecordListener.NO_STAMP, 1, RecordListener.NO_PRODUCER, 0),
+                new Got(11, RecordListener.NO_STAMP, 1, RecordListener.NO_PRODUCER, 0),
+                new Got(64, 48, 1, RecordListener.NO_PRODUCER, 0)),
+                c.got.stream().filter(g -> g.partition() == 1).toList());
+    }
+
     @Test
     void shouldHoldAssignedPartitionsPausedUntilReleased() {
         MockConsumer<byte[], byte[]> mock = consumer();

@@ -59,7 +59,17 @@ class KafkaProducerHandleTest {
         return new MockProducer<>(cluster, autoComplete, null, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /** The stamp as the header would carry it (8 or 24 bytes), from the value's head or the header. */
     private static byte[] stampOf(ProducerRecord<byte[], byte[]> r) {
+        byte[] v = r.value();
+        if (v.length >= Stamp.IN_VALUE_STAMP_ONLY && Stamp.readInt(v, 0) == Stamp.MAGIC_STAMP) {
+            assertEquals(0, r.headers().toArray().length, "a stamp in the value and no header");
+            return java.util.Arrays.copyOfRange(v, 4, 4 + Stamp.STAMP_ONLY);
+        }
+        if (v.length >= Stamp.IN_VALUE_VERIFIED && Stamp.readInt(v, 0) == Stamp.MAGIC_VERIFIED) {
+            assertEquals(0, r.headers().toArray().length, "a stamp in the value and no header");
+            return java.util.Arrays.copyOfRange(v, 4, 4 + Stamp.VERIFIED);
+        }
         return r.headers().lastHeader(Stamp.HEADER).value();
     }
 
@@ -78,6 +88,129 @@ class KafkaProducerHandleTest {
         assertEquals(-5, Stamp.read(last, 0));
         assertEquals(null, sent.get(0).partition(), "without verification Kafka's partitioner chooses");
         assertEquals(Map.of(11L, List.of(12L, 100L), 21L, List.of(22L, 7L)), asLists(seen.acks));
+    }
+
+    @Test
+    void shouldCarryTheStampInTheValueHeadWhenTheValueHasRoomAndLeaveTheCallersArrayAlone() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384);
+        byte[] payload = new byte[100];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i + 1);
+        }
+        byte[] original = payload.clone();
+        h.send(null, payload, 1_700_000_000_123_456L, 1, 1);
+        ProducerRecord<byte[], byte[]> r = mock.history().get(0);
+        assertEquals(0, r.headers().toArray().length, "no header: the broker parses nothing extra");
+        assertEquals(100, r.value().length, "the value is as long as the workload asked");
+        assertEquals(Stamp.MAGIC_STAMP, Stamp.readInt(r.value(), 0));
+        assertEquals(1_700_000_000_123_456L, Stamp.read(r.value(), 4));
+        assertTrue(java.util.Arrays.equals(original, 12, 100, r.value(), 12, 100), "the rest is the payload's");
+        assertTrue(java.util.Arrays.equals(original, payload), "the caller's (shared) array is not written");
+        assertTrue(r.value() != payload, "a scratch copy is sent");
+    }
+
+    @Test
+    void shouldFallBackToTheHeaderForAValueTooShortForTheStamp() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        KafkaProducerHandle plain = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384);
+        plain.send(null, new byte[Stamp.IN_VALUE_STAMP_ONLY - 1], 9, 1, 1);
+        ProducerRecord<byte[], byte[]> r = mock.history().get(0);
+        assertEquals(Stamp.IN_VALUE_STAMP_ONLY - 1, r.value().length);
+        assertEquals(9, Stamp.read(r.headers().lastHeader(Stamp.HEADER).value(), 0));
+        plain.send(null, new byte[Stamp.IN_VALUE_STAMP_ONLY], 10, 2, 2);
+        assertEquals(0, mock.history().get(1).headers().toArray().length, "12 bytes: magic and stamp fit");
+
+        KafkaProducerHandle verified = new KafkaProducerHandle(mock, TOPIC, new Seen(), 3, 16384);
+        verified.send(null, new byte[Stamp.IN_VALUE_VERIFIED - 1], 11, 3, 3);
+        r = mock.history().get(2);
+        assertEquals(Stamp.VERIFIED, r.headers().lastHeader(Stamp.HEADER).value().length);
+        assertTrue(Stamp.readInt(r.value(), 0) != Stamp.MAGIC_VERIFIED, "the short value is sent as it was");
+        verified.send(null, new byte[Stamp.IN_VALUE_VERIFIED], 12, 4, 4);
+        r = mock.history().get(3);
+        assertEquals(Stamp.MAGIC_VERIFIED, Stamp.readInt(r.value(), 0));
+        assertEquals(3, Stamp.read(r.value(), 12), "producer id");
+    }
+
+    @Test
+    void shouldKeepEachValueLengthsContentsWhenLengthsShareAScratchSlotOrExceedTheCache() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384);
+        int[] lengths = {100, 100 + KafkaProducerHandle.SCRATCH_SLOTS, KafkaProducerHandle.SCRATCH_MAX_CACHED + 1,
+                KafkaProducerHandle.SCRATCH_MAX_CACHED + 2, 100, KafkaProducerHandle.SCRATCH_MAX_CACHED + 1};
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] payload = new byte[lengths[i]];
+            java.util.Arrays.fill(payload, (byte) (i + 1));
+            h.send(null, payload, 1000 + i, i, i);
+            byte[] v = mock.history().get(i).value();
+            assertEquals(lengths[i], v.length);
+            assertEquals(1000 + i, Stamp.read(v, 4));
+            for (int b = Stamp.IN_VALUE_STAMP_ONLY; b < v.length; b++) {
+                assertEquals(i + 1, v[b], "byte " + b + " of send " + i);
+            }
+        }
+    }
+
+    @Test
+    void shouldEstimateARecordsBatchBytesAsKafkaSizesItNeverLessAndAtMostOneByteMore() {
+        int[] offsets = {0, 1, 63, 64, 8191, 8192, 100_000};
+        int[] keys = {-1, 0, 10, 200};
+        int[] values = {0, 12, 100, 1000, 20_000, 1 << 20};
+        long[] timestampDeltas = {0, 5, 63, 64, 8191};
+        for (int offset : offsets) {
+            for (int key : keys) {
+                for (int value : values) {
+                    int estimate = KafkaProducerHandle.recordBytes(offset, key, value);
+                    for (long ts : timestampDeltas) {
+                        int actual = org.apache.kafka.common.record.internal.DefaultRecord.sizeInBytes(offset, ts,
+                                key < 0 ? null : java.nio.ByteBuffer.allocate(key), java.nio.ByteBuffer.allocate(value),
+                                new org.apache.kafka.common.header.Header[0]);
+                        assertTrue(estimate >= actual && estimate - actual <= 1, "offset " + offset + ", key " + key
+                                + ", value " + value + ", timestamp delta " + ts + ": estimate " + estimate
+                                + ", Kafka " + actual);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldStayOnAPartitionForAboutOneFullBatchAndThenMoveOn() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        int batchSize = 16384;
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), 9, batchSize);
+        int n = 5_000;
+        for (int i = 0; i < n; i++) {
+            h.send(null, new byte[100], i, i, i);
+        }
+        List<Integer> stays = new ArrayList<>();
+        int run = 0;
+        Integer current = null;
+        for (ProducerRecord<byte[], byte[]> r : mock.history()) {
+            if (current != null && !current.equals(r.partition())) {
+                stays.add(run);
+                run = 0;
+            }
+            current = r.partition();
+            run++;
+        }
+        assertTrue(stays.size() > 10, "it moves on: " + stays.size() + " stays");
+        // a 100-byte value with its in-value stamp is a 108- or 109-byte record in a v2 batch
+        int fullBatch = 0;
+        int bytes = 0;
+        while (true) {
+            int next = org.apache.kafka.common.record.internal.DefaultRecord.sizeInBytes(fullBatch, 0,
+                    (java.nio.ByteBuffer) null, java.nio.ByteBuffer.allocate(100), new org.apache.kafka.common.header.Header[0]);
+            if (bytes + next > batchSize - KafkaProducerHandle.BATCH_OVERHEAD) {
+                break;
+            }
+            bytes += next;
+            fullBatch++;
+        }
+        for (int stay : stays) {
+            assertTrue(stay <= fullBatch && stay >= fullBatch - 2, "a stay of " + stay + " records; a full batch holds "
+                    + fullBatch);
+        }
     }
 
     private static Map<Long, List<Long>> asLists(Map<Long, long[]> acks) {
@@ -170,18 +303,19 @@ class KafkaProducerHandleTest {
     }
 
     @Test
-    void shouldMoveTheStickyPartitionOnAfterBatchSizeBytes() {
+    void shouldMoveTheStickyPartitionOnWhenTheNextRecordWouldNotFitTheBatch() {
         MockProducer<byte[], byte[]> mock = producer(true);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), 9, 1000);
         for (int i = 0; i < 40; i++) {
             h.send(null, new byte[100], i, i, i);
         }
+        // a 100-byte value is a 108-byte record: 8 fit the 939 bytes a 1000-byte batch leaves for records
         List<Integer> parts = mock.history().stream().map(ProducerRecord::partition).toList();
-        for (int batch = 0; batch < 4; batch++) {
-            List<Integer> run = parts.subList(batch * 10, batch * 10 + 10);
-            assertEquals(1, new HashSet<>(run).size(), "10 x 100 bytes stay in one partition: " + parts);
+        for (int batch = 0; batch < 5; batch++) {
+            List<Integer> run = parts.subList(batch * 8, batch * 8 + 8);
+            assertEquals(1, new HashSet<>(run).size(), "8 records stay in one partition: " + parts);
             if (batch > 0) {
-                assertNotEquals(parts.get(batch * 10 - 1), run.get(0), "then move to another: " + parts);
+                assertNotEquals(parts.get(batch * 8 - 1), run.get(0), "then move to another: " + parts);
             }
         }
     }
