@@ -33,6 +33,9 @@ public final class Main {
 
     static int execute(String... args) {
         Logging.configure(args);
+        // initialize slf4j here, on one thread: initialized by the embedded broker's and the workers' threads at
+        // once (they start together), it prints a three-line "replayed logging calls" warning on the console
+        org.slf4j.LoggerFactory.getILoggerFactory();
         return commandLine().execute(args);
     }
 

@@ -22,7 +22,7 @@ import io.kbench.coordinator.workload.Workload;
  */
 final class Preparation {
     static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    static final Duration POLL_EVERY = Duration.ofMillis(200);
+    static final Duration POLL_EVERY = Duration.ofMillis(100);
 
     private final Workload workload;
     private final Profile profile;
