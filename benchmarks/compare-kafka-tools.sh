@@ -1,59 +1,94 @@
 #!/usr/bin/env bash
 # kbench against Kafka's own perf tools, side by side on one broker.
 #
-#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--cases LIST] [--keep DIR]
+#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--cases LIST] [--heap SIZE] [--jar KBENCH_JAR]
+#                                     [--keep DIR]
 #
 # Fetches kafka-tools of the Kafka version kbench is built with from Maven Central (into a work directory,
 # with Maven), starts one broker (`kbench broker`, a real KRaft broker in its own JVM, on loopback), and runs
-# kbench and the tools alternately — kbench, tools, kbench, tools ... — N times each (default 3) per case:
+# kbench and the tools alternately — kbench, tools, kbench, tools ... — N times each (default 3) per case.
+# 100 B records, 1 producer, 6 partitions throughout; "tools" is ProducerPerformance (with
+# ConsumerPerformance beside it where kbench has a consumer).
 #
-#   rate50k      100 B records, 1 producer, 6 partitions, 50,000 msg/s, no consumer
-#   unthrottled  100 B records, 1 producer, 6 partitions, unthrottled, no consumer
-#   consumer     the same unthrottled, with one consumer reading the topic while it is written
-#                (tools: ProducerPerformance and ConsumerPerformance side by side; kbench: one run with both,
-#                plain records as the tools send them: stampMessages: false)
-#   consumer-e2e the same, kbench's records stamped for end-to-end latency (its default; the tools as above)
+#   rate50k       50,000 msg/s, no consumer; kbench producer-perf (plain records, as the tool sends)
+#   unthrottled   unthrottled, no consumer; kbench producer-perf
+#   consumer      unthrottled with one consumer reading the topic while it is written; kbench run in one
+#                 process (in-process worker), plain records (stampMessages: false)
+#   consumer-e2e  the same, kbench's records stamped for end-to-end latency (its default)
+#   dist          the path users run: a separate `kbench worker` JVM and `kbench run --workers` (the
+#                 coordinator) — stamped records, verification on (the defaults), unthrottled, no consumer
+#   dist-consumer the same with one consumer
+#   dist-linger   dist with linger.ms=1 and batch.size=131072 on both sides
+#   dist-rate50k  dist at 50,000 msg/s with one consumer; the first 5 s of records are a warm-up on both
+#                 sides (kbench warmupRecords, the tool's --warmup-records), kept out of the saturation count
+#   accuracy3     no tools side: 3 worker JVMs share 10,000 and 100,000 msg/s (benchmarks/rate-accuracy.sh
+#                 against this broker, 30 measured seconds each): worst 1-s interval, window, saturated
 #
-# kbench producer-perf sends plain records, as ProducerPerformance does. Before the first measured run, one
-# short run of each side warms the broker up (JIT, page cache); it is not counted.
+# For kbench the client's CPU is every kbench process of the run: producer-perf, or the run's one process,
+# or worker + coordinator; for the tools the producer's and consumer's. Every client JVM (both sides) gets the
+# same heap: --heap SIZE as -Xms/-Xmx (default: none, the JVM's default heap for all of them). Before the
+# first measured run, one short run of each side warms the broker up (JIT, page cache); it is not counted.
+# --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
+# building this checkout's.
 #
 # Every run gets a fresh topic. CPU comes from /proc: each client's whole user+system time (the children's
 # times of the shell that waited for it: exact, JVM start-up included), and samples every 250 ms of the
-# client, the consumer and the broker, from which the steady-state CPU per message over the middle half of
+# client processes and the broker, from which the steady-state CPU per message over the middle half of
 # the client's run is taken (start-up and shut-down left out). It prints per case the rates and CPU per
-# message of each side with min/median/max, and kbench/tools ratios of the medians.
+# message of each side with min/median/max, kbench/tools ratios of the medians (with the range of the
+# ratios of runs i, which ran one after the other); for the dist cases also
+# kbench's measured intervals flagged saturated (publish delay p99 above 10 ms) out of all.
 #
-# Needs: JDK 17+, Maven (for the fetch, and to build kbench if bin/kbench has to), Linux /proc.
+# Needs: JDK 17+, Maven (for the fetch, and to build kbench if bin/kbench has to), python3, Linux /proc.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 repeats=3
 seconds=20
-cases="rate50k unthrottled consumer consumer-e2e"
+all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k accuracy3"
+cases=$all_cases
 keep=""
-usage() { echo "usage: $0 [--repeats N] [--seconds S] [--cases 'rate50k unthrottled consumer consumer-e2e'] [--keep DIR]" >&2; exit 2; }
+heap=""
+given_jar=""
+usage() { echo "usage: $0 [--repeats N] [--seconds S] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --cases) [ $# -ge 2 ] || usage; cases=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --heap) [ $# -ge 2 ] || usage; heap=$2; shift 2 ;;
+    --jar) [ $# -ge 2 ] || usage; given_jar=$2; shift 2 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     *) echo "compare-kafka-tools.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
 [[ "$repeats" =~ ^[1-9][0-9]?$ ]] || { echo "compare-kafka-tools.sh: --repeats must be 1 to 99, got '$repeats'" >&2; exit 2; }
 [[ "$seconds" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "compare-kafka-tools.sh: --seconds must be 1 to 9999, got '$seconds'" >&2; exit 2; }
+[ -n "${cases// /}" ] || { echo "compare-kafka-tools.sh: --cases is empty; allowed: $all_cases" >&2; exit 2; }
 for c in $cases; do
-  case "$c" in rate50k|unthrottled|consumer|consumer-e2e) ;; *) echo "compare-kafka-tools.sh: unknown case '$c'; allowed: rate50k unthrottled consumer consumer-e2e" >&2; exit 2 ;; esac
+  case " $all_cases " in *" $c "*) ;; *) echo "compare-kafka-tools.sh: unknown case '$c'; allowed: $all_cases" >&2; exit 2 ;; esac
 done
+[ -z "$heap" ] || [[ "$heap" =~ ^[1-9][0-9]{0,5}[mMgG]$ ]] \
+  || { echo "compare-kafka-tools.sh: --heap must be a size such as 512m or 2g, got '$heap'" >&2; exit 2; }
+[ -z "$given_jar" ] || [ -f "$given_jar" ] || { echo "compare-kafka-tools.sh: --jar $given_jar is not a file" >&2; exit 2; }
+jvm=()
+[ -z "$heap" ] || jvm=("-Xms$heap" "-Xmx$heap")
+if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
+  echo "compare-kafka-tools.sh: --keep $keep exists and is not a directory" >&2; exit 2
+fi
 
 version=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml" | head -1)
 [ -n "$version" ] || { echo "compare-kafka-tools.sh: no <kafka.version> in $here/pom.xml" >&2; exit 2; }
 work=${keep:-$(mktemp -d /tmp/kbench-vs-tools.XXXXXX)}
 mkdir -p "$work"
 broker_pid=""
+worker_pid=""
 cleanup() {
+  if [ -n "$worker_pid" ] && kill -0 "$worker_pid" 2>/dev/null; then
+    kill "$worker_pid" 2>/dev/null || true
+    wait "$worker_pid" 2>/dev/null || true
+  fi
   if [ -n "$broker_pid" ] && kill -0 "$broker_pid" 2>/dev/null; then
     kill "$broker_pid" 2>/dev/null || true
     wait "$broker_pid" 2>/dev/null || true
@@ -86,21 +121,24 @@ tools_cp="$lib/*"
 # --- kbench --------------------------------------------------------------------------------------------
 # built once here (bin/kbench builds when sources are newer than the jar); the runs use a copy of the jar, so
 # that neither a rebuild nor a build of someone else's changes lands in the middle of a measurement
-"$here/bin/kbench" --version >&2
 rm -rf "$work/kbench"
 mkdir -p "$work/kbench"
-cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/kbench/"
+if [ -n "$given_jar" ]; then
+  cp -r "$given_jar" "$(dirname "$given_jar")/lib" "$work/kbench/"
+  mv "$work/kbench/$(basename "$given_jar")" "$work/kbench/kbench.jar" 2>/dev/null || true
+else
+  "$here/bin/kbench" --version >&2
+  cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/kbench/"
+fi
 kbench_jar="$work/kbench/kbench.jar"
 
 # --- one broker ----------------------------------------------------------------------------------------
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 19092)
+SCRIPT=compare-kafka-tools.sh
+. "$here/benchmarks/lib/processes.sh"
+port=$(free_port)
 java -jar "$kbench_jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
 broker_pid=$!
-for _ in $(seq 1 120); do
-  grep -q "kafka broker ready" "$work/broker.log" 2>/dev/null && break
-  kill -0 "$broker_pid" 2>/dev/null || { cat "$work/broker.log" >&2; echo "compare-kafka-tools.sh: the broker did not start" >&2; exit 1; }
-  sleep 0.5
-done
+wait_for "$work/broker.log" "kafka broker ready" "$broker_pid" "the broker"
 bootstrap="127.0.0.1:$port"
 echo "broker at $bootstrap (pid $broker_pid), work directory $work" >&2
 
@@ -131,79 +169,115 @@ measured() {
 }
 export LOG="$work/clients.log"
 
-# Samples the broker's ticks into FILE until killed.
-sample_broker() {
-  while true; do
-    echo "$(date +%s%3N) $(proc_ticks "$broker_pid")" >> "$1"
+# Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed).
+sample_pid() {
+  while kill -0 "$1" 2>/dev/null; do
+    echo "$(date +%s%3N) $(proc_ticks "$1" 2>/dev/null || echo 0)" >> "$2"
     sleep 0.25
   done
 }
 
 results="$work/results.tsv"
 : > "$results"
-# One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR" to the results.
+has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
+
+# One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED" to the
+# results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others).
 run_one() {
-  local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler
-  local samples="$work/samples/$1-$2-$3"
+  local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-"
+  local samples="$work/samples/$1-$2-$3" props=() warm=0 tool_warm=()
   case "$case" in
-    rate50k) n=$((50000 * seconds)); rate=50000 ;;
+    rate50k|dist-rate50k) n=$((50000 * seconds)); rate=50000 ;;
     *) n=$((1000000 * seconds)); rate=-1 ;;
   esac
+  [ "$case" != dist-linger ] || props=(linger.ms=1 batch.size=131072)
+  if [ "$case" = dist-rate50k ]; then
+    warm=$((50000 * 5))
+    n=$((n + warm))
+    tool_warm=(--warmup-records "$warm")
+  fi
   create_topic "$topic"
   rm -rf "$samples"
   mkdir -p "$samples"
-  sample_broker "$samples/broker" &
+  sample_pid "$broker_pid" "$samples/broker" &
   sampler=$!
   b0=$(proc_ticks "$broker_pid")
   if [ "$side" = tools ]; then
     local cons=""
-    if [ "$case" != rate50k ] && [ "$case" != unthrottled ]; then
-      # the consumer's CPU counts as the client's too, as it does in kbench's single process
-      measured "$samples/consumer" java -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
+    if has_consumer "$case"; then
+      # the consumer's CPU counts as the client's too, as it does in kbench
+      measured "$samples/consumer" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
           --bootstrap-server "$bootstrap" --topic "$topic" --messages "$n" --timeout 120000 > "$samples/consumer.ticks" &
       cons=$!
     fi
-    cpu=$(measured "$samples/client" java -cp "$tools_cp" org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
-        --num-records "$n" --record-size 100 --throughput "$rate" --producer-props "bootstrap.servers=$bootstrap")
+    cpu=$(measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ProducerPerformance \
+        --topic "$topic" --num-records "$n" --record-size 100 --throughput "$rate" "${tool_warm[@]}" \
+        --producer-props "bootstrap.servers=$bootstrap" "${props[@]}")
     if [ -n "$cons" ]; then
       wait "$cons" || true
       cpu=$((cpu + $(cat "$samples/consumer.ticks")))
     fi
     line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
+  elif [ "$case" = rate50k ] || [ "$case" = unthrottled ]; then
+    cpu=$(measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" producer-perf --topic "$topic" \
+        --num-records "$n" --record-size 100 --throughput "$rate" --bootstrap-server "$bootstrap" \
+        --output "$work/kbench-$topic")
+    line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
   else
-    if [ "$case" != rate50k ] && [ "$case" != unthrottled ]; then
-      local stamp=false
-      [ "$case" = consumer ] || stamp=true
-      cat > "$work/w.yaml" <<EOF
-name: vs-tools
+    local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv
+    ! has_consumer "$case" || consumers=1
+    [ "$case" != consumer ] || stamp=false
+    for kv in "${props[@]}"; do sets+=(--set "producer.$kv"); done
+    if [[ "$case" == dist* ]]; then
+      # a separate worker JVM, as on a client host; its whole CPU (start-up included) counts
+      wport=$(free_port)
+      java "${jvm[@]}" -jar "$kbench_jar" worker --bind 127.0.0.1 --port "$wport" --id w1 > "$samples/worker.log" 2>&1 &
+      wpid=$!
+      worker_pid=$wpid
+      wait_for "$samples/worker.log" "listening" "$wpid" "the worker"
+      sample_pid "$wpid" "$samples/worker" &
+      wsampler=$!
+      where=(--workers "127.0.0.1:$wport")
+    fi
+    cat > "$work/w.yaml" <<EOF
+name: vs-tools-$case
 topicNames: [$topic]
 existingTopics: true
 messageSize: 100
 producersPerTopic: 1
-subscriptionsPerTopic: 1
+subscriptionsPerTopic: $consumers
 consumersPerSubscription: 1
-producerRate: -1
+producerRate: $rate
 numRecords: $n
 stampMessages: $stamp
 EOF
-      cpu=$(measured "$samples/client" java -jar "$kbench_jar" run --bootstrap-servers "$bootstrap" \
-          --output "$work/kbench-$topic" "$work/w.yaml")
-      line=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d records sent, %.1f records/sec" % (s["acked"], s["publishRate"]))' "$work/kbench-$topic/result.json")
-    else
-      cpu=$(measured "$samples/client" java -jar "$kbench_jar" producer-perf --topic "$topic" --num-records "$n" \
-          --record-size 100 --throughput "$rate" --bootstrap-server "$bootstrap" --output "$work/kbench-$topic")
-      line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
+    [ "$warm" = 0 ] || echo "warmupRecords: $warm" >> "$work/w.yaml"
+    cpu=$(measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" run "${where[@]}" \
+        --bootstrap-servers "$bootstrap" "${sets[@]}" --output "$work/kbench-$topic" "$work/w.yaml")
+    if [ -n "$wpid" ]; then
+      cpu=$((cpu + $(proc_ticks "$wpid")))
+      kill "$wsampler" "$wpid" 2>/dev/null || true
+      wait "$wsampler" "$wpid" 2>/dev/null || true
     fi
+    [ -f "$work/kbench-$topic/result.json" ] \
+      || { echo "compare-kafka-tools.sh: kbench run wrote no result ($case run $i); see $LOG" >&2; keep=$work; exit 1; }
+    line=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d records sent, %.1f records/sec" % (s["acked"], s["publishRate"]))' "$work/kbench-$topic/result.json")
+    sat=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+m = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
+print("%d/%d" % (sum(1 for i in m if i["saturated"]), len(m)))' "$work/kbench-$topic/result.json")
   fi
   b1=$(proc_ticks "$broker_pid")
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
-  local got
+  local got what=""
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
-  [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG" >&2; keep=$work; exit 1; }
-  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples" >> "$results"
-  printf '%-12s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole process)\n' "$case" "$side" "$i" "${got#* }" \
-      "$(echo "$cpu ${got% *} $ticks" | awk '{print $1 / $3 * 1e6 / $2}')" >&2
+  [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] \
+    || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG" >&2; keep=$work; exit 1; }
+  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat" >> "$results"
+  [ "$sat" = - ] || what=", saturated intervals $sat"
+  printf '%-13s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole)%s\n' "$case" "$side" "$i" "${got#* }" \
+      "$(echo "$cpu ${got% *} $ticks" | awk '{print $1 / $3 * 1e6 / $2}')" "$what" >&2
 }
 
 seconds_wanted=$seconds
@@ -213,7 +287,14 @@ run_one unthrottled kbench 0 2>/dev/null
 run_one unthrottled tools 0 2>/dev/null
 : > "$results"
 seconds=$seconds_wanted
+accuracy=""
 for c in $cases; do
+  if [ "$c" = accuracy3 ]; then
+    echo "accuracy3: 3 worker JVMs at 10,000 and 100,000 msg/s (benchmarks/rate-accuracy.sh --bootstrap $bootstrap) ..." >&2
+    accuracy=$("$here/benchmarks/rate-accuracy.sh" --bootstrap "$bootstrap" --jar "$kbench_jar" --rates "10000 100000" \
+        --runs "$repeats")
+    continue
+  fi
   for i in $(seq 1 "$repeats"); do
     run_one "$c" kbench "$i"
     run_one "$c" tools "$i"
@@ -221,8 +302,8 @@ for c in $cases; do
 done
 
 # --- summary -------------------------------------------------------------------------------------------
-echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores"
-python3 - "$results" "$ticks" <<'EOF'
+echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}"
+[ ! -s "$results" ] || python3 - "$results" "$ticks" <<'EOF'
 import os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 ticks = float(sys.argv[2])
@@ -248,7 +329,7 @@ def steady(r):
     t0, t1 = client[0][0], client[-1][0]
     a, b = t0 + 0.25 * (t1 - t0), t0 + 0.75 * (t1 - t0)
     out = []
-    for names in (("client", "consumer"), ("broker",)):
+    for names in (("client", "consumer", "worker"), ("broker",)):
         cpu = 0.0
         for n in names:
             s = series(os.path.join(d, n))
@@ -268,10 +349,11 @@ def spread(v):
 
 print("msg/s: acknowledged records per second as each tool prints it. CPU, µs per message: 'whole' = the client")
 print("process(es) from start to exit, JVM start-up included; 'steady' = the middle half of the client's run")
-print("(the consumer's CPU included in the consumer case); 'broker' = the broker over that same middle half.")
+print("(consumer, worker and coordinator included where there are); 'broker' = the broker over that same middle")
+print("half. saturated: kbench's measured intervals with publish delay p99 above 10 ms, of all (dist cases).")
 print()
-print("%-12s %-7s %4s  %-30s %-22s %-22s %s" % ("case", "side", "runs", "msg/s min / median / max",
-      "whole min/med/max", "steady min/med/max", "broker min/med/max"))
+print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %s" % ("case", "side", "runs", "msg/s min / median / max",
+      "whole min/med/max", "steady min/med/max", "broker min/med/max", "saturated"))
 cases = []
 for r in rows:
     if r[0] not in cases:
@@ -285,12 +367,28 @@ for c in cases:
         whole = [float(r[4]) / ticks * 1e6 / float(r[3]) for r in rs]
         st = [steady(r) for r in rs]
         med[side] = [statistics.median(v) for v in (rate, whole, [x[0] for x in st], [x[1] for x in st])]
-        print("%-12s %-7s %4d  %-30s %-22s %-22s %s" % (c, side, len(rs), spread(rate), spread(whole),
-              spread([x[0] for x in st]), spread([x[1] for x in st])))
-    ratios.append((c, [k / t if t else float("nan") for k, t in zip(med["kbench"], med["tools"])]))
+        sat = [r[7] for r in rs if len(r) > 7 and r[7] != "-"]
+        print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %s" % (c, side, len(rs), spread(rate), spread(whole),
+              spread([x[0] for x in st]), spread([x[1] for x in st]), " ".join(sat) or "-"))
+    # pairs: kbench run i and tools run i ran one after the other, so the machine's mood was alike
+    ks = sorted((r for r in rows if r[0] == c and r[1] == "kbench"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
+    ts = sorted((r for r in rows if r[0] == c and r[1] == "tools"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
+    pair = [float(k[2]) / float(t[2]) for k, t in zip(ks, ts) if float(t[2]) > 0]
+    pair_cpu = [steady(k)[0] / steady(t)[0] for k, t in zip(ks, ts) if steady(t)[0] > 0]
+    pair_broker = [steady(k)[1] / steady(t)[1] for k, t in zip(ks, ts) if steady(t)[1] > 0]
+    ratios.append((c, [k / t if t else float("nan") for k, t in zip(med["kbench"], med["tools"])],
+                   (pair, pair_cpu, pair_broker)))
 print()
-print("kbench / tools, ratio of the medians:")
-for c, (rate, whole, client, broker) in ratios:
-    print("  %-12s rate %.2fx   client CPU/msg: whole %.2fx, steady %.2fx   broker CPU/msg %.2fx"
-          % (c, rate, whole, client, broker))
+print("kbench / tools, ratio of the medians [range of the ratios of runs i, which ran one after the other]:")
+def rng(v):
+    v = [x for x in v if x == x]
+    return "[%.2f-%.2f]" % (min(v), max(v)) if v else "[-]"
+for c, (rate, whole, client, broker), (pair, pair_cpu, pair_broker) in ratios:
+    print("  %-13s rate %.2fx %s   client CPU/msg: whole %.2fx, steady %.2fx %s   broker CPU/msg %.2fx %s"
+          % (c, rate, rng(pair), whole, client, rng(pair_cpu), broker, rng(pair_broker)))
 EOF
+if [ -n "$accuracy" ]; then
+  echo
+  echo "accuracy3: 3 worker JVMs sharing the rate (benchmarks/rate-accuracy.sh), 100 B, 6 partitions, 1 consumer:"
+  echo "$accuracy"
+fi

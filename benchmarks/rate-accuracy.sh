@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # How closely kbench holds a fixed rate when it is split over several worker processes.
 #
-#   benchmarks/rate-accuracy.sh [--workers N] [--rates 'R1 R2 ...'] [--warmup S] [--duration S] [--runs N] [--keep DIR]
+#   benchmarks/rate-accuracy.sh [--workers N] [--rates 'R1 R2 ...'] [--warmup S] [--duration S] [--runs N]
+#                               [--bootstrap HOST:PORT] [--jar KBENCH_JAR] [--keep DIR]
 #
-# Starts one broker (`kbench broker`) and N `kbench worker` processes (default 3) on loopback, each a JVM of
+# Starts one broker (`kbench broker`; --bootstrap: uses that one instead, creating a fresh topic per run) and N `kbench worker` processes (default 3) on loopback, each a JVM of
 # its own, then for every rate (default: 1000 10000 100000 msg/s) runs a workload of N producers (one per
 # worker, the rate split evenly), 100 B records, 6 partitions, one consumer, with the given warm-up (default
 # 10 s) and measured duration (default 30 s). From each run's result.json it takes the measured intervals
 # (not the warm-up, not the last, partial one) and prints, per rate, the worst interval's deviation of the
 # messages sent (and acknowledged) from the target, the whole window's, and the measured intervals flagged
 # saturated (publish delay p99 above 10 ms). The workers stay up across the
-# runs (as on real client hosts); --runs N repeats each rate N times (default 1).
+# runs (as on real client hosts); --runs N repeats each rate N times (default 1). --jar runs that kbench.jar
+# (its lib/ beside it) instead of building this checkout's.
 #
 # Needs: JDK 17+, Maven (to build kbench if bin/kbench has to), python3, Linux.
 set -euo pipefail
@@ -22,7 +24,9 @@ warmup=10
 duration=30
 runs=1
 keep=""
-usage() { echo "usage: $0 [--workers N] [--rates 'R1 R2 ...'] [--warmup S] [--duration S] [--runs N] [--keep DIR]" >&2; exit 2; }
+bootstrap=""
+given_jar=""
+usage() { echo "usage: $0 [--workers N] [--rates 'R1 R2 ...'] [--warmup S] [--duration S] [--runs N] [--bootstrap HOST:PORT] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) [ $# -ge 2 ] || usage; workers=$2; shift 2 ;;
@@ -31,7 +35,9 @@ while [ $# -gt 0 ]; do
     --duration) [ $# -ge 2 ] || usage; duration=$2; shift 2 ;;
     --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --bootstrap) [ $# -ge 2 ] || usage; bootstrap=$2; shift 2 ;;
+    --jar) [ $# -ge 2 ] || usage; given_jar=$2; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "rate-accuracy.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -40,6 +46,12 @@ done
 [[ "$duration" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "rate-accuracy.sh: --duration must be 1 to 9999 seconds, got '$duration'" >&2; exit 2; }
 [[ "$runs" =~ ^[1-9]$ ]] || { echo "rate-accuracy.sh: --runs must be 1 to 9, got '$runs'" >&2; exit 2; }
 [ -n "$rates" ] || usage
+[ -z "$bootstrap" ] || [[ "$bootstrap" =~ ^[A-Za-z0-9.:_-]+:[0-9]{1,5}$ ]] \
+  || { echo "rate-accuracy.sh: --bootstrap must be HOST:PORT, got '$bootstrap'" >&2; exit 2; }
+[ -z "$given_jar" ] || [ -f "$given_jar" ] || { echo "rate-accuracy.sh: --jar $given_jar is not a file" >&2; exit 2; }
+if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
+  echo "rate-accuracy.sh: --keep $keep exists and is not a directory" >&2; exit 2
+fi
 for r in $rates; do
   [[ "$r" =~ ^[1-9][0-9]{0,8}$ ]] && [ "$r" -ge "$workers" ] \
     || { echo "rate-accuracy.sh: each rate must be $workers to 999999999 msg/s, got '$r'" >&2; exit 2; }
@@ -60,17 +72,24 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$here/bin/kbench" --version >&2
-mkdir -p "$work/kbench"
-cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/kbench/"
-jar="$work/kbench/kbench.jar"
+if [ -n "$given_jar" ]; then
+  jar=$given_jar
+else
+  "$here/bin/kbench" --version >&2
+  mkdir -p "$work/kbench"
+  cp -r "$here/distribution/target/kbench.jar" "$here/distribution/target/lib" "$work/kbench/"
+  jar="$work/kbench/kbench.jar"
+fi
 SCRIPT=rate-accuracy.sh
 . "$here/benchmarks/lib/processes.sh"
 
-port=$(free_port)
-java -jar "$jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
-pids+=($!)
-wait_for "$work/broker.log" "kafka broker ready" "${pids[-1]}" "the broker"
+if [ -z "$bootstrap" ]; then
+  port=$(free_port)
+  java -jar "$jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
+  pids+=($!)
+  wait_for "$work/broker.log" "kafka broker ready" "${pids[-1]}" "the broker"
+  bootstrap="127.0.0.1:$port"
+fi
 addresses=()
 for i in $(seq 1 "$workers"); do
   wp=$(free_port)
@@ -80,7 +99,7 @@ for i in $(seq 1 "$workers"); do
   addresses+=("127.0.0.1:$wp")
 done
 list=$(IFS=,; echo "${addresses[*]}")
-echo "broker 127.0.0.1:$port, workers $list, work directory $work" >&2
+echo "broker $bootstrap, workers $list, work directory $work" >&2
 
 printf '%-10s %4s %8s %30s %30s %12s %10s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated"
 for rate in $rates; do
@@ -98,7 +117,7 @@ producerRate: $rate
 warmupSeconds: $warmup
 durationSeconds: $duration
 EOF
-    java -jar "$jar" run --workers "$list" --bootstrap-servers "127.0.0.1:$port" --output "$work/$name" \
+    java -jar "$jar" run --workers "$list" --bootstrap-servers "$bootstrap" --output "$work/$name" \
         "$work/$name.yaml" > "$work/$name.log" 2>&1 \
       || { tail -5 "$work/$name.log" >&2; echo "rate-accuracy.sh: the run at $rate msg/s failed" >&2; exit 1; }
     python3 - "$work/$name/result.json" "$rate" "$run" "$workers" <<'EOF'
