@@ -148,14 +148,26 @@ final class KafkaProducerHandle implements ProducerHandle {
     // HOT PATH
     @Override
     public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
+        // the stamp goes into the head of this handle's copy of the value (whose magic and producer id are
+        // there since the copy was made), or into the header's array when the value is too short for it
+        boolean inValue = stamped && value.length >= inValueBytes;
+        byte[] v = value;
+        byte[] into = stamp;
+        int at = 0;
+        if (inValue) {
+            v = scratchFor(value.length);
+            System.arraycopy(value, inValueBytes, v, inValueBytes, value.length - inValueBytes);
+            into = v;
+            at = Stamp.MAGIC_BYTES;
+        }
         if (stamped) {
-            Stamp.write(stamp, 0, stampMicros);
+            Stamp.write(into, at, stampMicros);
         }
         Integer partition = null;
         if (sequences != null) {
             int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length
-                    : sticky(key, value.length >= inValueBytes ? value.length : value.length + headerBytes);
-            Stamp.write(stamp, 16, sequences[p]++);
+                    : sticky(inValue ? value.length : value.length + headerBytes);
+            Stamp.write(into, at + 16, sequences[p]++);
             partition = p;
         }
         long cost = (long) value.length + (key == null ? 0 : key.length) + RECORD_OVERHEAD;
@@ -168,17 +180,8 @@ final class KafkaProducerHandle implements ProducerHandle {
             c = new Completion(listener, doneCost);
         }
         c.arm(intendedNanos, sendNanos, value.length, cost);
-        byte[] v = value;
-        List<Header> h = headers;
-        if (stamped && value.length >= inValueBytes) {
-            v = scratchFor(value.length);
-            Stamp.writeInt(v, 0, magic);
-            System.arraycopy(stamp, 0, v, Stamp.MAGIC_BYTES, stamp.length);
-            System.arraycopy(value, inValueBytes, v, inValueBytes, value.length - inValueBytes);
-            h = null;
-        }
         try {
-            producer.send(new ProducerRecord<>(topic, partition, null, key, v, h), c);
+            producer.send(new ProducerRecord<>(topic, partition, null, key, v, inValue ? null : headers), c);
         } catch (RuntimeException e) {
             // the client throws (rather than calling back) when closed or interrupted: nothing was appended,
             // so the sequence number is not used
@@ -211,22 +214,28 @@ final class KafkaProducerHandle implements ProducerHandle {
         }
     }
 
-    /** This handle's scratch array for a value of {@code length} bytes (its contents are overwritten). */
+    /**
+     * This handle's scratch array for a value of {@code length} bytes: its head holds the magic and the
+     * producer id from when it was made; the caller writes the rest.
+     */
     private byte[] scratchFor(int length) {
         if (length > SCRATCH_MAX_CACHED) {
-            byte[] s = scratchLarge;
-            if (s == null || s.length != length) {
-                s = new byte[length];
-                scratchLarge = s;
+            if (scratchLarge == null || scratchLarge.length != length) {
+                scratchLarge = newScratch(length);
             }
-            return s;
+            return scratchLarge;
         }
         int slot = length & (SCRATCH_SLOTS - 1);
-        byte[] s = scratch[slot];
-        if (s == null || s.length != length) {
-            s = new byte[length];
-            scratch[slot] = s;
+        if (scratch[slot] == null || scratch[slot].length != length) {
+            scratch[slot] = newScratch(length);
         }
+        return scratch[slot];
+    }
+
+    private byte[] newScratch(int length) {
+        byte[] s = new byte[length];
+        Stamp.writeInt(s, 0, magic);
+        System.arraycopy(stamp, 0, s, Stamp.MAGIC_BYTES, stamp.length); // the producer id, with verification
         return s;
     }
 
@@ -239,14 +248,14 @@ final class KafkaProducerHandle implements ProducerHandle {
      * next, small one. Compression: the estimate is of uncompressed bytes, so compressed batches stay smaller
      * than {@code batch.size} (Kafka's partitioner, with {@code verification: false}, fills them).
      */
-    private int sticky(byte[] key, int valueBytes) {
-        int bytes = recordBytes(stickyRecords, key == null ? -1 : key.length, valueBytes);
+    private int sticky(int valueBytes) {
+        int bytes = recordBytes(stickyRecords, -1, valueBytes);
         if (stickyBytes > 0 && stickyBytes + bytes > batchSize - BATCH_OVERHEAD && sequences.length > 1) {
             int next = random.nextInt(sequences.length - 1);
             stickyPartition = next >= stickyPartition ? next + 1 : next;
             stickyBytes = 0;
             stickyRecords = 0;
-            bytes = recordBytes(0, key == null ? -1 : key.length, valueBytes);
+            bytes = recordBytes(0, -1, valueBytes);
         }
         stickyBytes += bytes;
         stickyRecords++;

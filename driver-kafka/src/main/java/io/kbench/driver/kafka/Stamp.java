@@ -8,8 +8,9 @@ package io.kbench.driver.kafka;
  * {@link #MAGIC_VERIFIED}) followed by the stamp [, producer id, sequence] — {@link #IN_VALUE_STAMP_ONLY} or
  * {@link #IN_VALUE_VERIFIED} bytes of the value the workload asked for, so the record is exactly as large
  * as a plain one and has no header for the broker to parse (the broker's validation of an uncompressed v2
- * batch reads every record, its headers into objects; docs/performance.md has what the header cost). The magic lets a consumer tell a stamped value from any other (a consumer-only run
- * over a topic written by something else): a value that does not start with it carries no stamp.
+ * batch reads every record, its headers into objects; docs/performance.md has what the header cost). The
+ * magic lets a consumer tell a stamped value from any other (a consumer-only run over a topic written by
+ * something else): a value that does not start with it carries no stamp.
  *
  * <p>In a record header {@link #HEADER} otherwise (a value shorter than the stamp): 8 or 24 bytes — and a
  * consumer still reads headers, so records written by earlier kbench versions keep their stamps. Not the

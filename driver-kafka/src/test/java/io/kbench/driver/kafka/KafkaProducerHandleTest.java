@@ -234,12 +234,19 @@ class KafkaProducerHandleTest {
 
     @Test
     void shouldPutAKeyedMessageWhereKafkasPartitionerWouldAndNumberItInItsPartition() {
+        // 10 bytes: the stamp in a header; 100 bytes: in the value (every send rewrites the same scratch copy)
+        for (int valueBytes : new int[] {10, 100}) {
+            keyedAndNumbered(valueBytes);
+        }
+    }
+
+    private static void keyedAndNumbered(int valueBytes) {
         MockProducer<byte[], byte[]> mock = producer(true);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), 77, 16384);
         Map<Integer, Long> next = new HashMap<>();
         for (int i = 0; i < 200; i++) {
             byte[] key = ("key-" + (i % 13)).getBytes(StandardCharsets.UTF_8);
-            h.send(key, new byte[10], i, i, i);
+            h.send(key, new byte[valueBytes], i, i, i);
             ProducerRecord<byte[], byte[]> r = mock.history().get(i);
             int expected = BuiltInPartitioner.partitionForKey(key, PARTITIONS);
             assertEquals(expected, r.partition(), "key " + new String(key, StandardCharsets.UTF_8));
