@@ -229,10 +229,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.setProperty("transaction.state.log.num.partitions", "5");
         p.setProperty("share.coordinator.state.topic.replication.factor", Short.toString(rf));
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
-        // a run's consumers join a new group within milliseconds of each other: waiting 300 ms for them lets one
+        // a run's consumers join a new group within milliseconds of each other: waiting 100 ms for them lets one
         // rebalance assign them all, where with 0 the first joins alone and the others' join rebalances the group
         // again, which the first learns of only at its next heartbeat (classic protocol: up to 3 s later)
-        p.setProperty("group.initial.rebalance.delay.ms", "300");
+        p.setProperty("group.initial.rebalance.delay.ms", "100");
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("num.partitions", "1");
         p.setProperty("default.replication.factor", Short.toString(rf));

@@ -101,6 +101,12 @@ final class LoadRun {
                 }
                 consumerLoops.add(loop);
                 cm.add(metrics);
+                // polling (joining the group) starts now, while the other clients are still being built: the
+                // group's join then overlaps the producers' construction instead of following it
+                Thread t = new Thread(loop, "kbench-consumer-" + c.index());
+                t.setDaemon(true);
+                consumerThreads.add(t);
+                t.start();
             }
             for (RunSpec.Producer p : spec.producers()) {
                 ProducerMetrics metrics = new ProducerMetrics(clock.nanoClock(), sendErrors, p.ratePerSecond() >= 0);
@@ -122,12 +128,6 @@ final class LoadRun {
             throw e;
         }
         this.snapshotter = new Snapshotter(workerId, pm, cm, producerHandles);
-        for (int i = 0; i < consumerLoops.size(); i++) {
-            Thread t = new Thread(consumerLoops.get(i), "kbench-consumer-" + spec.consumers().get(i).index());
-            t.setDaemon(true);
-            consumerThreads.add(t);
-            t.start();
-        }
     }
 
     private String clientId(String kind, int index) {
@@ -463,13 +463,13 @@ final class LoadRun {
         return to;
     }
 
+    /** A failed build: started consumer loops close their own consumers on their threads; producers here. */
     private void closeClientsNow() {
+        consumerLoops.forEach(ConsumerLoop::stop);
         for (ProducerHandle h : producerHandles) {
             closeQuietly(() -> h.close(Duration.ZERO));
         }
-        for (ConsumerLoop c : consumerLoops) {
-            closeQuietly(c.handle()::close);
-        }
+        join(consumerThreads);
     }
 
     /** Joins the threads within {@link #JOIN_MILLIS} of real time in all (they are real threads, whatever the clock). */
