@@ -62,12 +62,14 @@ final class ClientOverrides {
         for (String pair : pairs) {
             int eq = pair.indexOf('=');
             if (eq < 1) {
-                throw new UserException(flag + " '" + pair + "': expected " + (section == null
-                        ? "KEY=VALUE, e.g. producer.acks=all" : "PROP=VALUE"));
+                // without '=' there is no telling key from value: text that looks secret is not repeated
+                throw new UserException(flag + " '" + (Profile.isSecret(pair) ? Profile.REDACTED : pair)
+                        + "': expected " + (section == null ? "KEY=VALUE, e.g. producer.acks=all" : "PROP=VALUE"));
             }
             String key = pair.substring(0, eq).trim();
             String value = pair.substring(eq + 1).trim();
-            put(section == null || key.equals("bootstrap.servers") ? key : section + "." + key, value, flag + " " + pair);
+            // the origin names the key only: a refusal never repeats a value (which may be a password)
+            put(section == null || key.equals("bootstrap.servers") ? key : section + "." + key, value, flag + " " + key);
         }
         return this;
     }

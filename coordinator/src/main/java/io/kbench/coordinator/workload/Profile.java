@@ -30,8 +30,15 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     public static final List<String> KEYS = List.of("name", "driver", "bootstrap.servers", "replicationFactor",
             "common", "producer", "consumer", "admin", "topic");
 
+    /**
+     * Names that look secret beyond Kafka's own list ({@link #KAFKA_SECRET_KEYS}): other clients' and tools'
+     * conventions — Schema Registry's {@code basic.auth.user.info}, {@code bearer.auth.token}, API keys.
+     */
     private static final Pattern SECRET = Pattern.compile(
-            "(?i).*(password|secret|jaas\\.config|token|credential|\\.key$|private).*");
+            "(?i).*(password|passwd|passphrase|secret|jaas\\.config|token|credential|user\\.info|auth\\.info"
+                    + "|api[._-]?key|\\.key$|private).*");
+    /** The PASSWORD-typed properties of Kafka's clients (resource {@code secret-keys.txt}). */
+    static final java.util.Set<String> KAFKA_SECRET_KEYS = readSecretKeys();
     /** What a secret's value is replaced with in anything kbench prints or writes. */
     public static final String REDACTED = "[redacted]";
 
@@ -213,7 +220,34 @@ public record Profile(String name, String driver, String bootstrapServers, int r
 
     /** True when a property's value must never be printed or written. */
     public static boolean isSecret(String key) {
-        return SECRET.matcher(key).matches();
+        if (SECRET.matcher(key).matches()) {
+            return true;
+        }
+        String k = key.toLowerCase(java.util.Locale.ROOT);
+        for (String secret : KAFKA_SECRET_KEYS) {
+            if (k.equals(secret) || k.endsWith("." + secret)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static java.util.Set<String> readSecretKeys() {
+        try (java.io.InputStream in = Profile.class.getResourceAsStream("secret-keys.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("secret-keys.txt is missing from the kbench build");
+            }
+            java.util.Set<String> keys = new java.util.TreeSet<>();
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                String t = line.strip();
+                if (!t.isEmpty() && !t.startsWith("#")) {
+                    keys.add(t.toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+            return java.util.Set.copyOf(keys);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** This profile as a map for reports, with every secret value replaced by {@link #REDACTED}. */

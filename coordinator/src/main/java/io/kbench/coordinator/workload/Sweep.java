@@ -175,6 +175,11 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                             + (near == null ? "" : " (did you mean '" + near + "'?)") + " nor a profile key;"));
                     continue;
                 }
+                if (Profile.isSecret(key)) {
+                    y.error(k, "matrix cannot vary " + key + ": its values would be printed in the sweep's table and "
+                            + "written to its files; give a secret once, with --command-config or the profile");
+                    continue;
+                }
             }
             if (!(t.getValueNode() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
                 y.error(t.getValueNode(), "matrix." + key + " must be a non-empty list of values, e.g. [1, 2]");
