@@ -31,6 +31,8 @@ class BadInputTest {
     static Path workload;
     static Path result;
     static String notADir;
+    /** A value that must never appear in any refusal. */
+    static final String SECRET = "s3cr3t-Qx7-never-shown";
 
     @BeforeAll
     static void files() throws IOException {
@@ -47,6 +49,7 @@ class BadInputTest {
                 + "\"profile\": {\"name\": \"p\"}}");
         write("workers.txt", "# fleet\nclient-1:7070\nclient-2\n");
         write("noworkers.txt", "# none yet\n\n");
+        write("secret-sweep.yaml", "durationSeconds: 5\nmatrix:\n  common.ssl.keystore.password: [a, " + SECRET + "]\n");
         write("sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.acks: [1, all]\n");
         write("records.yaml", "numRecords: 1000\n");
         write("noconsumers.yaml", "durationSeconds: 5\nsubscriptionsPerTopic: 0\n");
@@ -71,7 +74,23 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--bootstrap-servers", "nohost", w),
                         "kbench: --bootstrap-servers: 'nohost' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
                 Arguments.of(List.of("run", "--set", "bootstrap.servers=b1:0", w),
-                        "kbench: --set bootstrap.servers=b1:0: bootstrap.servers: 'b1:0': port 0 is out of range; allowed: 1 to 65535"),
+                        "kbench: --set bootstrap.servers: bootstrap.servers: 'b1:0': port 0 is out of range; allowed: 1 to 65535"),
+                // a refusal never repeats a secret value: the key is named, the value is not
+                Arguments.of(List.of("run", "--set", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                                + "required username=\"u\" password=\"" + SECRET + "\";", w),
+                        "kbench: --set sasl.jaas.config: 'sasl.jaas.config' is not a profile key; allowed: replicationFactor, "
+                                + "bootstrap.servers, or producer.<property>, consumer.<property>, admin.<property>, "
+                                + "topic.<property>, common.<property>"),
+                Arguments.of(List.of("run", "--set", "common.basic.auth.user.info:" + SECRET, w),
+                        "kbench: --set '[redacted]': expected KEY=VALUE, e.g. producer.acks=all"),
+                Arguments.of(List.of("run", "--set", "producer.key.serializer=" + SECRET, w),
+                        "kbench: --set producer.key.serializer: producer.key.serializer is set by kbench"),
+                Arguments.of(List.of("run", "SECRETSWEEP"), "SECRETSWEEP:3:3: matrix cannot vary "
+                        + "common.ssl.keystore.password: its values would be printed in the sweep's table and written to its "
+                        + "files; give a secret once, with --command-config or the profile"),
+                Arguments.of(List.of("run", "--output", "RESULTSDIR", w), "kbench: --output RESULTSDIR: holds the results "
+                        + "of an earlier run (result.json); kbench never writes over them: give a new directory, or move "
+                        + "them away first"),
                 Arguments.of(List.of("run", "--output", "NOTADIR", w),
                         "kbench: --output NOTADIR: cannot create the directory ("),
                 Arguments.of(List.of("run", "--brokers", "3", "FAULTS"),
@@ -258,15 +277,16 @@ class BadInputTest {
         assertEquals(1, stderr.lines().count(), "exactly one line: " + stderr);
         assertTrue(want.endsWith("(") ? stderr.startsWith(want) : stderr.equals(want), "got: " + stderr);
         assertFalse(stderr.contains("Exception") || stderr.contains("\tat "), stderr);
+        assertFalse(stderr.contains(SECRET) || out.toString(StandardCharsets.UTF_8).contains(SECRET), "a secret shown: " + stderr);
         assertFalse(out.toString(StandardCharsets.UTF_8).contains("starting an embedded"), "nothing may be started");
         assertTrue(seconds < 10, "refused after " + seconds + " s: nothing may be contacted");
     }
 
     private static String resolve(String s) {
-        return s.replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
+        return s.replace("RESULTSDIR", dir.toString()).replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
                 .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
-                .replace("TAMPERED", at("tampered.json")).replace("SWEEP", at("sweep.yaml"))
+                .replace("TAMPERED", at("tampered.json")).replace("SECRETSWEEP", at("secret-sweep.yaml")).replace("SWEEP", at("sweep.yaml"))
                 .replace("RECORDS", at("records.yaml")).replace("NOCONSUMERS", at("noconsumers.yaml"))
                 .replace("WORKERSFILE", at("workers.txt")).replace("NOWORKERS", at("noworkers.txt")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));

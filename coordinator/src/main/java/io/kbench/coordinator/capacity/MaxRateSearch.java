@@ -65,6 +65,13 @@ public final class MaxRateSearch {
      * @param out       where the lines for people go
      * @throws UserException when the workload cannot be searched (checked here, before anything runs)
      */
+    /** The search's own files (result.json with the search, report.html): written, or why not. */
+    public io.kbench.coordinator.report.Written written() {
+        return written;
+    }
+
+    private final io.kbench.coordinator.report.Written written = new io.kbench.coordinator.report.Written();
+
     public MaxRateSearch(Workload workload, List<Slo> slos, double precision, int maxTrials, Path dir, PrintStream out,
                          Trials trials) {
         check(workload, slos);
@@ -308,22 +315,28 @@ public final class MaxRateSearch {
         if (chosen == null || chosen.outcome().result() == null) {
             return null;
         }
+        Path file;
+        ResultFile.Run withSearch = chosen.outcome().result().withRateSearch(doc);
         try {
-            ResultFile.Run withSearch = chosen.outcome().result().withRateSearch(doc);
-            Path file = ResultDocument.write(dir, withSearch);
+            file = ResultDocument.write(dir, withSearch);
+            written.ok(file);
+        } catch (IOException | RuntimeException e) {
+            written.failed("the search's result.json", e);
+            return null;
+        }
+        try {
             String title = doc.maxSustainableRate() == null
                     ? "kbench " + workload.name() + ": no sustainable rate found (the last trial's run; every trial in result.json)"
                     : String.format(Locale.ROOT, "kbench %s: max sustainable rate %,d msg/s (trial %d's run; every trial in "
                             + "result.json)", workload.name(), doc.maxSustainableRate(), chosen.number());
-            HtmlReport.write(dir.resolve("report.html"), title,
+            written.ok(HtmlReport.write(dir.resolve("report.html"), title,
                     List.of(new HtmlReport.Named(workload.name() + " at " + chosen.workload().producerRate() + " msg/s",
-                            withSearch)));
-            out.println("result: " + file + (doc.maxSustainableRate() == null ? " (the last trial's, with the search)"
-                    : " (trial " + chosen.number() + "'s, with the search)"));
-            return file;
+                            withSearch))));
         } catch (IOException | RuntimeException e) {
-            out.println("could not write the search's result to " + dir + ": " + e.getMessage());
-            return null;
+            written.failed("the search's report.html", e);
         }
+        out.println("result: " + file + (doc.maxSustainableRate() == null ? " (the last trial's, with the search)"
+                : " (trial " + chosen.number() + "'s, with the search)"));
+        return file;
     }
 }

@@ -247,6 +247,11 @@ public final class RunCommand implements Callable<Integer> {
                         : sweep.isSweep() ? runSweep(sweep, resolved, session)
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
+            if (!written.complete()) {
+                // the figures were gathered but not all of them reached the disk: never an exit 0
+                System.err.println("kbench: " + written.problem());
+                code = 1;
+            }
             if (server != null && dashboardKeep != 0) {
                 human().println("dashboard: serving the final report " + (dashboardKeep < 0 ? "until Ctrl-C"
                         : "for " + dashboardKeep + " s"));
@@ -319,7 +324,7 @@ public final class RunCommand implements Callable<Integer> {
 
     private int searchMaxRate(Workload workload, List<Slo> objectives, Profile profile, Session session) {
         Path base = output != null ? output : RunIds.defaultOutput(workload.name() + "-maxrate", RunIds.next());
-        MaxRateSearch.Found found = new MaxRateSearch(workload, objectives, searchPrecision(), maxTrials, base, human(),
+        MaxRateSearch search = new MaxRateSearch(workload, objectives, searchPrecision(), maxTrials, base, human(),
                 new MaxRateSearch.Trials() {
                     @Override
                     public RunController.Outcome run(Workload w, Path dir) {
@@ -330,7 +335,9 @@ public final class RunCommand implements Callable<Integer> {
                     public boolean interrupted() {
                         return session.interrupted();
                     }
-                }).run();
+                });
+        MaxRateSearch.Found found = search.run();
+        written.addAll(search.written(), "");
         return found.found() ? 0 : 1;
     }
 
@@ -347,8 +354,10 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
-        return session.run(session.controller(workload, profile,
+        RunController.Outcome o = session.run(session.controller(workload, profile,
                 new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine()), reporter));
+        written.addAll(o.written(), dir == null || dir.equals(output) ? "" : dir.getFileName() + "/");
+        return o;
     }
 
     /** True when the option was given on the command line (not its default). */
@@ -361,6 +370,9 @@ public final class RunCommand implements Callable<Integer> {
     private List<String> commandLine() {
         return spec == null ? List.of() : Provenances.commandLine(spec);
     }
+
+    /** Every file this command wrote or could not write (runs, sweep tables, the search's result). */
+    private final io.kbench.coordinator.report.Written written = new io.kbench.coordinator.report.Written();
 
     /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */
     private java.io.PrintStream human() {
@@ -401,11 +413,18 @@ public final class RunCommand implements Callable<Integer> {
         report.print(human());
         try {
             report.write(base);
+            written.ok("sweep.csv");
+            written.ok("sweep.json");
+        } catch (java.io.IOException | RuntimeException e) {
+            written.failed("sweep.csv and sweep.json", e);
+        }
+        try {
             report.writeHtml(base, "kbench sweep " + sweep.base().name());
+            written.ok("sweep's report.html");
             human().println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json") + ", "
                     + base.resolve("report.html"));
-        } catch (java.io.IOException e) {
-            human().println("could not write the sweep table to " + base + ": " + e.getMessage());
+        } catch (java.io.IOException | RuntimeException e) {
+            written.failed("the sweep's report.html", e);
         }
         return allCompleted ? 0 : 1;
     }

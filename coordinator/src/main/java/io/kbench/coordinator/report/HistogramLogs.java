@@ -26,6 +26,9 @@ import org.HdrHistogram.HistogramLogWriter;
  * decode and compress each again: for 1,000 workers, 5,000 deflates a second); the line's maximum comes from
  * the merger, which read it while adding the histogram.
  *
+ * <p>A log that cannot be written (a full disk, a file in the way) does not end the run: the logs stop there,
+ * the failure goes to the run's {@link Written}, and the command ends non-zero naming it.
+ *
  * <p>Threads: snapshots arrive on gRPC threads; methods are synchronized.
  */
 public final class HistogramLogs implements AutoCloseable {
@@ -33,6 +36,9 @@ public final class HistogramLogs implements AutoCloseable {
     private final long runStartMicros;
     private final boolean transactional;
     private final Map<String, java.io.OutputStream> writers = new HashMap<>();
+    private final Written written;
+    private int files;
+    private boolean broken;
     /** An empty histogram's encoding, for a snapshot that sent none for a metric. */
     private static final byte[] EMPTY = java.util.Base64.getEncoder().encode(
             LatencyHistograms.encode(LatencyHistograms.create()));
@@ -55,6 +61,12 @@ public final class HistogramLogs implements AutoCloseable {
      * @param transactional  also log transaction commit durations
      */
     public HistogramLogs(Path dir, long runStartMicros, boolean transactional) {
+        this(dir, runStartMicros, transactional, new Written());
+    }
+
+    /** @param written where a log that could not be written is recorded */
+    public HistogramLogs(Path dir, long runStartMicros, boolean transactional, Written written) {
+        this.written = written;
         this.dir = dir;
         this.runStartMicros = runStartMicros;
         this.transactional = transactional;
@@ -72,6 +84,9 @@ public final class HistogramLogs implements AutoCloseable {
      *               here), or null
      */
     public synchronized void add(IntervalSnapshot s, long[] maxima) {
+        if (broken) {
+            return;
+        }
         for (Metric m : Metric.values()) {
             if (m != Metric.TRANSACTION_COMMIT || transactional) {
                 byte[] encoded = s.histogram(m);
@@ -93,8 +108,9 @@ public final class HistogramLogs implements AutoCloseable {
                 out[out.length - 1] = '\n';
                 try {
                     writer(s.workerId(), m).write(out);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot write histogram log in " + dir + ": " + e.getMessage(), e);
+                } catch (IOException | UncheckedIOException e) {
+                    fail(e);
+                    return;
                 }
             }
         }
@@ -118,6 +134,7 @@ public final class HistogramLogs implements AutoCloseable {
                 w.outputBaseTime(runStartMicros / 1000); // readers then report absolute timestamps
                 w.outputLegend();
                 header.flush();
+                files++;
                 return out;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write histogram log in " + dir + ": " + e.getMessage(), e);
@@ -130,13 +147,29 @@ public final class HistogramLogs implements AutoCloseable {
         return worker.replaceAll("[^A-Za-z0-9._-]", "_") + "." + metric.key() + ".hlog";
     }
 
+    private void fail(Exception e) {
+        broken = true;
+        written.failed("histogram logs (.hlog) from " + dir, e);
+        closeWriters();
+    }
+
     @Override
     public synchronized void close() {
+        closeWriters();
+        if (!broken && files > 0) {
+            written.ok(files + " histogram log(s)");
+        }
+    }
+
+    private void closeWriters() {
         for (java.io.OutputStream out : writers.values()) {
             try {
-                out.close();
+                out.close(); // writes the buffered last lines
             } catch (IOException e) {
-                // the lines were written as they came; a failing close loses nothing more
+                if (!broken) {
+                    broken = true;
+                    written.failed("histogram logs (.hlog) from " + dir, e);
+                }
             }
         }
         writers.clear();

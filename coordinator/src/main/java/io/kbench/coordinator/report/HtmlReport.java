@@ -54,10 +54,7 @@ public final class HtmlReport {
 
     /** Writes the page for {@code runs} (overlaid) to {@code file}. */
     public static Path write(Path file, String title, List<Named> runs) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, render(title, runs));
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        return file;
+        return AtomicFile.write(file, render(title, runs));
     }
 
     /** The page for {@code runs}, overlaid. */

@@ -74,7 +74,6 @@ public final class IntervalsCsv {
     public static Path write(Path dir, ResultFile.Run run) throws IOException {
         Path file = dir.resolve("intervals.csv");
         CsvSchema schema = CSV.schemaFor(Row.class).withHeader();
-        Files.writeString(file, CSV.writer(schema).writeValueAsString(rows(run)));
-        return file;
+        return AtomicFile.write(file, CSV.writer(schema).writeValueAsString(rows(run)));
     }
 }

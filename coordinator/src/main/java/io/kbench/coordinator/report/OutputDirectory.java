@@ -24,6 +24,13 @@ public final class OutputDirectory {
      */
     public static boolean prepare(Path dir, String what) {
         boolean existed = Files.isDirectory(dir);
+        if (existed) {
+            String kept = earlierResults(dir);
+            if (kept != null) {
+                throw new UserException(what + " " + dir + ": holds the results of an earlier run (" + kept
+                        + "); kbench never writes over them: give a new directory, or move them away first");
+            }
+        }
         try {
             Files.createDirectories(dir);
         } catch (FileAlreadyExistsException e) {
@@ -38,6 +45,27 @@ public final class OutputDirectory {
             throw new UserException(what + " " + dir + ": cannot write files there (" + reason(e) + ")");
         }
         return !existed;
+    }
+
+    /** Files a run, sweep or search writes: a directory holding one of them holds results. */
+    private static final java.util.List<String> RESULT_FILES = java.util.List.of("result.json", "sweep.json",
+            "sweep.csv", "intervals.csv");
+
+    /** The first result file found in {@code dir} (a name), or null when it holds none. */
+    static String earlierResults(Path dir) {
+        for (String name : RESULT_FILES) {
+            if (Files.exists(dir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return name;
+            }
+        }
+        try (var logs = Files.newDirectoryStream(dir, "*.hlog")) {
+            for (Path p : logs) {
+                return p.getFileName().toString();
+            }
+        } catch (IOException ignored) {
+            // an unreadable directory is reported by the write check below
+        }
+        return null;
     }
 
     /** Removes {@code dir} if it is empty (a run that ended before writing anything); quietly. */

@@ -150,9 +150,9 @@ public final class ResultDocument {
     public static Path write(Path dir, Record doc) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve("result.json");
-        Path tmp = dir.resolve("result.json.tmp");
-        JSON.writeValue(tmp.toFile(), doc);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // Jackson must not close the stream: AtomicFile closes it, then renames
+        AtomicFile.write(file, out -> JSON.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                .writeValue(out, doc));
         return file;
     }
 }

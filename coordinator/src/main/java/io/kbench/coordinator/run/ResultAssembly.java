@@ -16,6 +16,7 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.IntervalsCsv;
+import io.kbench.coordinator.report.Written;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.RunReporter;
@@ -47,9 +48,11 @@ final class ResultAssembly {
     private final Workload workload;
     private final Profile profile;
     private final Path dir;
+    private final Written written;
     private final RunReporter out;
 
-    ResultAssembly(Workload workload, Profile profile, Path dir, RunReporter out) {
+    ResultAssembly(Workload workload, Profile profile, Path dir, RunReporter out, Written written) {
+        this.written = written;
         this.workload = workload;
         this.profile = profile;
         this.dir = dir;
@@ -134,25 +137,34 @@ final class ResultAssembly {
                 workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance());
         out.result(result);
+        // each file on its own: one that cannot be written does not keep the others from being written
         try {
             file = ResultDocument.write(dir, result);
-            out.info("result: " + file);
-        } catch (IOException e) {
-            out.info("could not write results to " + dir + ": " + e.getMessage());
-        }
-        try {
-            IntervalsCsv.write(dir, result);
+            written.ok(file);
         } catch (IOException | RuntimeException e) {
-            out.info("could not write intervals.csv to " + dir + ": " + e.getMessage());
+            written.failed("result.json", e);
         }
         try {
-            HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " " + g.runId(),
+            written.ok(IntervalsCsv.write(dir, result));
+        } catch (IOException | RuntimeException e) {
+            written.failed("intervals.csv", e);
+        }
+        try {
+            Path page = HtmlReport.write(dir.resolve("report.html"), "kbench " + workload.name() + " " + g.runId(),
                     List.of(new HtmlReport.Named(workload.name() + " " + g.runId(), result)));
+            written.ok(page);
+            out.info("report: " + page);
         } catch (IOException | RuntimeException e) {
-            out.info("could not write report.html to " + dir + ": " + e.getMessage());
+            written.failed("report.html", e);
+        }
+        if (file != null) {
+            out.info("result: " + file);
+        }
+        if (!written.complete()) {
+            out.info("could not write every file to " + dir + ": " + written.problem());
         }
         return new RunController.Outcome(g.error() == null, file, g.error(), summary, result, g.intervals(), measureStart,
-                measureEnd);
+                measureEnd, written);
     }
 
     static List<String> topicNames(Plan plan) {

@@ -23,6 +23,7 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.Written;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.RunReporter;
@@ -128,9 +129,16 @@ public final class RunController {
      */
     public record Outcome(boolean completed, Path resultFile, String error, Summary summary,
                           ResultFile.Run result, List<MergedInterval> intervals,
-                          long measureStartMicros, long measureEndMicros) {
+                          long measureStartMicros, long measureEndMicros, Written written) {
         public Outcome {
             intervals = List.copyOf(intervals);
+            written = written == null ? new Written() : written;
+        }
+
+        /** An outcome whose files were all written (or that wrote none). */
+        public Outcome(boolean completed, Path resultFile, String error, Summary summary, ResultFile.Run result,
+                       List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros) {
+            this(completed, resultFile, error, summary, result, intervals, measureStartMicros, measureEndMicros, null);
         }
     }
 
@@ -142,6 +150,8 @@ public final class RunController {
     private final Options options;
     private final RunReporter out;
     private final CoordinatorClock clock;
+    /** The run's files: what was written and what could not be. */
+    private final Written written = new Written();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
@@ -249,7 +259,7 @@ public final class RunController {
             live.closeSupervisors();
         }
         IntervalMerger merger = live.finish(issues);
-        return new ResultAssembly(workload, profile, dir, out).assemble(new ResultAssembly.Gathered(runId, startedAt,
+        return new ResultAssembly(workload, profile, dir, out, written).assemble(new ResultAssembly.Gathered(runId, startedAt,
                 error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
                 live.releaseMicros(), live.lost(), issues, faults, provenance));
     }
@@ -341,7 +351,7 @@ public final class RunController {
         out.started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros());
         out.faults(faults);
         LiveRun live = new LiveRun(workload, plan.runId(), window, workers, ids, clocks, plan,
-                new HistogramLogs(dir, window.runStartMicros(), workload.transactional()), out, clock,
+                new HistogramLogs(dir, window.runStartMicros(), workload.transactional(), written), out, clock,
                 options.intervalMicros(), failure);
         live.open();
         out.clockBound(ResultAssembly.clockBound(clocks, plan));

@@ -59,6 +59,23 @@ class HistogramLogsTest {
     }
 
     @Test
+    void shouldRecordALogThatCannotBeWrittenAndNotThrowIntoTheSnapshotPath() throws IOException {
+        // a directory where a log file goes: opening it fails, as a full disk or a file in the way would
+        Files.createDirectories(dir.resolve(HistogramLogs.fileName("w2", Metric.PUBLISH_RESPONSE)));
+        Written written = new Written();
+        try (HistogramLogs logs = new HistogramLogs(dir, 1_000_000_000L, false, written)) {
+            logs.add(snapshot("w1", 0, 100));
+            logs.add(snapshot("w2", 0, 100));
+            logs.add(snapshot("w1", 1, 100)); // after a failure the logs stop; nothing throws
+        }
+        assertFalse(written.complete());
+        String problem = written.problem();
+        org.junit.jupiter.api.Assertions.assertTrue(problem.startsWith("not written: histogram logs (.hlog) from " + dir
+                + " ("), problem);
+        org.junit.jupiter.api.Assertions.assertTrue(problem.endsWith("; written: nothing"), problem);
+    }
+
+    @Test
     void shouldWriteTheLinesHistogramLogWriterWritesWithTheMaximaTheMergerRead() throws IOException {
         IntervalSnapshot[] snapshots = {snapshot("w", 0, 100, 200, 300), snapshot("w", 1, 5_000, 3_599_999_999L),
             snapshot("w", 2)};
