@@ -74,7 +74,7 @@ class ContainerImageIT {
                     Path workload = Files.writeString(dir.resolve("containers.yaml"), "name: containers\ntopics: 1\n"
                             + "partitionsPerTopic: 4\nmessageSize: 200\nproducersPerTopic: 2\nsubscriptionsPerTopic: 1\n"
                             + "consumersPerSubscription: 2\nproducerRate: 1000\nwarmupSeconds: 2\ndurationSeconds: 4\n");
-                    assertEquals(0, Main.execute("run", "--workers", String.join(",", workers), "--token-file",
+                    assertEquals(0, Main.execute("run", "--workers", String.join(",", workers), "--insecure", "--token-file",
                             token.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--output",
                             dir.resolve("out").toString(), workload.toString()));
                 }

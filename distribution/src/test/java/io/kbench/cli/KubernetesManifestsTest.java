@@ -132,6 +132,8 @@ class KubernetesManifestsTest {
             args.add(m.appendTail(b).toString());
         }
         Main.commandLine().parseArgs(args.toArray(new String[0]));
+        assertEquals(1, args.stream().filter(a -> a.equals("--tls") || a.equals("--insecure")).count(),
+                kustomization + ": the coordinator says how it reaches workers on other hosts: --tls or --insecure");
         String workers0 = args.stream().filter(a -> a.startsWith("--workers=")).findFirst().orElseThrow();
         assertEquals("--workers=dns:///" + service.getMetadata().getName() + ".bench.svc.cluster.local:"
                 + service.getSpec().getPorts().get(0).getPort(), workers0);

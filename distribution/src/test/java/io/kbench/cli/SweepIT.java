@@ -68,4 +68,40 @@ class SweepIT {
         assertEquals(2, check.get("charts").get("sweep-saturated").asInt(), check.toString());
         assertTrue(dom.contains("01-producer.acks=1/report.html") || dom.contains("report.html\">report"), "rows link to their reports");
     }
+
+    @Test
+    void shouldWriteTheTableWithTheRestSkippedWhenStoppedBySigterm() throws Exception {
+        Path workload = dir.resolve("interrupted-sweep.yaml");
+        Files.writeString(workload, """
+                partitionsPerTopic: 1
+                messageSize: 100
+                producerRate: 1000
+                durationSeconds: 4
+                matrix:
+                  producer.linger.ms: [0, 1, 2]
+                """);
+        Path out = dir.resolve("interrupted");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
+             KbenchProcesses procs = new KbenchProcesses("sweep-sigterm")) {
+            Process run = procs.start("run", "run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    out.toString(), workload.toString());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!procs.output("run").contains("=== sweep 2/3")) {
+                assertTrue(run.isAlive() && System.nanoTime() < deadline, procs.output("run") + procs.errors("run"));
+                Thread.sleep(100);
+            }
+            Thread.sleep(1500); // the second combination is running
+            run.destroy(); // SIGTERM, as Ctrl-C or a CI job's timeout sends
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the coordinator ends after SIGTERM");
+            List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
+            assertEquals(4, csv.size(), "a row per combination: " + csv);
+            assertTrue(csv.get(1).startsWith("0,COMPLETED,"), csv.get(1));
+            assertTrue(csv.get(2).startsWith("1,FAILED,"), csv.get(2));
+            assertTrue(csv.get(3).startsWith("2,SKIPPED,"), csv.get(3));
+            assertTrue(Files.isRegularFile(out.resolve("sweep.json")));
+            assertTrue(Files.isRegularFile(out.resolve("report.html")));
+            assertTrue(Files.isRegularFile(out.resolve("02-producer.linger.ms=1/result.json")),
+                    "the interrupted combination keeps what it gathered");
+        }
+    }
 }

@@ -140,6 +140,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
         Inputs.workers(workers);
+        connection.checkTransport(workers);
         if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
             throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);
         }

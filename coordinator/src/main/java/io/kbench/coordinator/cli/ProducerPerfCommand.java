@@ -127,6 +127,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         Inputs.topic("--topic", topic);
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
         Inputs.workers(workers);
+        connection.checkTransport(workers);
         if (partitions != null && (partitions < 1 || partitions > 100_000)) {
             throw new UserException("--partitions must be 1 to 100000, got " + partitions);
         }

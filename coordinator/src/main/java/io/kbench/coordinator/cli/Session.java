@@ -70,11 +70,9 @@ final class Session implements AutoCloseable {
             this.bootstrap = bootstrap;
             this.addresses = local != null ? joined(local) : workers.isEmpty() ? env.startWorkers(localWorkers)
                     : List.copyOf(workers);
-            if (this.security.token() != null && !this.security.tls()
-                    && workers.stream().anyMatch(w -> !w.startsWith("127.") && !w.startsWith("localhost:")
-                            && !w.startsWith("[::1]:"))) {
-                info.println("note: the cluster token and the run's settings go to the workers without TLS; anyone on "
-                        + "the network path can read them (--tls, see docs/operations.md)");
+            if (!this.security.tls() && !WorkerConnectionOptions.remote(workers).isEmpty()) {
+                info.println("note: --insecure: the cluster token and the run's settings go to the workers without TLS; "
+                        + "anyone on the network path can read them (--tls, see docs/operations.md)");
             }
         } catch (RuntimeException e) {
             if (local != null) {
@@ -136,19 +134,28 @@ final class Session implements AutoCloseable {
     private void interruptAndClose() {
         interrupted.set(true);
         RunController c = current.get();
-        if (c != null) {
-            c.interrupt("interrupted (SIGINT/SIGTERM)");
-            try {
+        try {
+            if (c != null) {
+                c.interrupt("interrupted (SIGINT/SIGTERM)");
                 c.awaitDone(30_000);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
             }
+            // the JVM ends when this hook returns: first let the command write what it has (a sweep's table with
+            // the rest SKIPPED, a search's result) — it closes this session when it has
+            commandDone.await(COMMAND_WRITE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException ignored) {
+            Thread.currentThread().interrupt();
         }
         env.close();
     }
 
+    /** How long Ctrl-C waits, after the run stopped, for the command to write its files. */
+    static final long COMMAND_WRITE_WAIT_SECONDS = 30;
+    private final java.util.concurrent.CountDownLatch commandDone = new java.util.concurrent.CountDownLatch(1);
+
+    /** The command is done with this session (its files written): the environment is closed. */
     @Override
     public void close() {
+        commandDone.countDown();
         try {
             Runtime.getRuntime().removeShutdownHook(onSignal);
         } catch (IllegalStateException shuttingDown) {

@@ -34,6 +34,35 @@ public final class WorkerConnectionOptions {
             description = "Check the workers' certificates against NAME instead of the host in each HOST:PORT.")
     String tlsServerName;
 
+    @Option(names = "--insecure",
+            description = "Send the cluster token and the run's settings (the profile, passwords included) to workers that "
+                    + "are not on this host without TLS. Without it, such workers are refused unless --tls is given.")
+    boolean insecure;
+
+    /**
+     * Refuses, before anything is contacted, to send the token and the profile in clear text to a worker on
+     * another host: as a worker refuses unauthenticated coordinators, the coordinator refuses an unencrypted
+     * path off the host unless {@code --tls} or {@code --insecure} says otherwise.
+     *
+     * @param workers the resolved worker addresses (HOST:PORT)
+     * @throws UserException one line naming the first such worker and the two ways on
+     */
+    public void checkTransport(java.util.List<String> workers) {
+        java.util.List<String> remote = remote(workers);
+        if (!tls && !insecure && !remote.isEmpty()) {
+            throw new UserException("worker " + remote.get(0) + (remote.size() > 1 ? " (and " + (remote.size() - 1)
+                    + " more)" : "") + " is not on this host: without TLS the cluster token and the run's profile "
+                    + "(passwords included) would cross the network in clear text; use --tls (docs/operations.md), or "
+                    + "--insecure to send them anyway");
+        }
+    }
+
+    /** The workers that are not on loopback (127.0.0.0/8, localhost, ::1). */
+    static java.util.List<String> remote(java.util.List<String> workers) {
+        return workers.stream().filter(w -> !w.startsWith("127.") && !w.startsWith("localhost:")
+                && !w.startsWith("[::1]:")).toList();
+    }
+
     /**
      * The settings, checked.
      *
