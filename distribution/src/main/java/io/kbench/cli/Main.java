@@ -24,12 +24,33 @@ import picocli.CommandLine;
 @Command(name = "kbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Distributed benchmark framework for Apache Kafka.")
 public final class Main {
+    /** Most lines a refusal prints. */
+    static final int MAX_REFUSAL_LINES = 3;
+
     /** Exit code for bad input or an unreachable worker or cluster. */
     static final int USAGE = 2;
 
     public static void main(String[] args) {
+        // the console never holds up a run: stdout and stderr go through bounded buffers (see NonBlockingConsole)
+        NonBlockingConsole out = new NonBlockingConsole(new java.io.FileOutputStream(java.io.FileDescriptor.out), "out");
+        NonBlockingConsole err = new NonBlockingConsole(new java.io.FileOutputStream(java.io.FileDescriptor.err), "err");
+        java.nio.charset.Charset cs = java.nio.charset.Charset.defaultCharset();
+        System.setOut(new java.io.PrintStream(out, true, cs));
+        System.setErr(new java.io.PrintStream(err, true, cs));
+        // on exit (and SIGTERM) the last lines get out, unless the console does not read them for 3 s
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                out.awaitDrained(CONSOLE_EXIT_WAIT_MILLIS);
+                err.awaitDrained(CONSOLE_EXIT_WAIT_MILLIS);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }, "kbench-console-exit"));
         System.exit(execute(args));
     }
+
+    /** How long the JVM's exit waits for a console that does not read its last lines. */
+    static final long CONSOLE_EXIT_WAIT_MILLIS = 3_000;
 
     static int execute(String... args) {
         Logging.configure(args);
@@ -62,8 +83,17 @@ public final class Main {
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
             if (e instanceof InvalidConfigException ic) {
-                for (ConfigError c : ic.errors()) {
+                // a refusal stays short: the first problems, then how many more and where they are all listed
+                java.util.List<ConfigError> errors = ic.errors();
+                int shown = errors.size() <= MAX_REFUSAL_LINES ? errors.size() : MAX_REFUSAL_LINES - 1;
+                for (ConfigError c : errors.subList(0, shown)) {
                     err.println(c);
+                }
+                if (shown < errors.size()) {
+                    java.util.Set<String> files = new java.util.LinkedHashSet<>();
+                    errors.forEach(c -> files.add(c.file()));
+                    err.println("kbench: " + (errors.size() - shown) + " more problem(s); 'kbench validate "
+                            + String.join(" ", files) + "' lists them all");
                 }
                 return USAGE;
             }
