@@ -196,18 +196,8 @@ public final class E2eLatencyCommand implements Callable<Integer> {
     }
 
     private static Properties load(Path file) {
-        Properties p = new Properties();
-        if (file == null) {
-            return p;
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        } catch (NoSuchFileException e) {
-            throw new UserException("properties file " + file + ": file not found");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UserException("properties file " + file + ": " + e.getMessage());
-        }
-        return p;
+        // bounded, UTF-8, KEY=VALUE lines: the same reading as every other .properties input
+        return file == null ? new Properties() : io.kbench.coordinator.cli.PropertiesFile.load(file, "properties file " + file);
     }
 
     @Override

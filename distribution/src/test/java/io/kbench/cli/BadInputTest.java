@@ -53,7 +53,35 @@ class BadInputTest {
         write("sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.acks: [1, all]\n");
         write("records.yaml", "numRecords: 1000\n");
         write("noconsumers.yaml", "durationSeconds: 5\nsubscriptionsPerTopic: 0\n");
+        write("real-workload.yaml", "name: q\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 1024\ndurationSeconds: 20\n");
+        write("real-profile.yaml", "name: p\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  acks: all\n");
+        write("many-errors.yaml", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\ndurationSeconds: 5\n");
+        variant("good.json", r -> { });
+        variant("bad-base64.json", r -> r.with("histograms").put("publishLatencyMicros", "!!not base64!!"));
+        variant("bad-histogram.json", r -> r.with("histograms").put("publishLatencyMicros",
+                java.util.Base64.getEncoder().encodeToString("not a histogram at all".getBytes(StandardCharsets.UTF_8))));
+        variant("no-intervals.json", r -> r.remove("intervals"));
+        variant("interval-without-figures.json", r -> ((com.fasterxml.jackson.databind.node.ArrayNode) r.get("intervals"))
+                .set(0, r.objectNode().put("index", 0)));
+        variant("workload-text.json", r -> r.put("workload", "not an object"));
+        variant("newer.json", r -> r.put("schemaVersion", 99));
+        Files.createDirectories(dir.resolve("page-dir/report.html"));
+        write("json.properties", "{\"acks\": \"all\"}\n");
+        Files.write(dir.resolve("latin1.properties"), "# client\nclient.id=caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        Files.write(dir.resolve("binary.payload"), new byte[] {'a', (byte) 0xff, (byte) 0xfe, '\n', 'b'});
+        write("binary-payload.yaml", "durationSeconds: 5\npayloadFile: " + dir.resolve("binary.payload") + "\n");
         write("merged.json", "{\"merged\": [], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
+    }
+
+    /** A real result.json (a 2-s quickstart run of this build) with {@code change} applied, written as {@code name}. */
+    private static void variant(String name, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> change)
+            throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try (java.io.InputStream in = BadInputTest.class.getResourceAsStream("/results/quickstart-result.json")) {
+            com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(in);
+            change.accept(r);
+            json.writeValue(dir.resolve(name).toFile(), r);
+        }
     }
 
     private static Path write(String name, String text) throws IOException {
@@ -88,6 +116,50 @@ class BadInputTest {
                 Arguments.of(List.of("run", "SECRETSWEEP"), "SECRETSWEEP:3:3: matrix cannot vary "
                         + "common.ssl.keystore.password: its values would be printed in the sweep's table and written to its "
                         + "files; give a secret once, with --command-config or the profile"),
+                Arguments.of(List.of("run", "--workers", "10.0.0.5:7070,10.0.0.6:7070", "--bootstrap-servers", "b:9092", w),
+                        "kbench: worker 10.0.0.5:7070 (and 1 more) is not on this host: without TLS the cluster token and "
+                                + "the run's profile (passwords included) would cross the network in clear text; use --tls "
+                                + "(docs/operations.md), or --insecure to send them anyway"),
+                Arguments.of(List.of("producer-perf", "--workers", "client-1:7070", "--bootstrap-server", "b:9092",
+                                "--topic", "t", "--num-records", "10", "--record-size", "10", "--throughput", "-1"),
+                        "kbench: worker client-1:7070 is not on this host: without TLS the cluster token and the run's "
+                                + "profile (passwords included) would cross the network in clear text; use --tls "
+                                + "(docs/operations.md), or --insecure to send them anyway"),
+                // a malformed result: one line naming file and key, never a stack trace or a page
+                Arguments.of(List.of("report", "BADB64"), "kbench: BADB64: histograms.publishLatencyMicros is not a kbench "
+                        + "histogram: Illegal base64 character 21"),
+                Arguments.of(List.of("report", "BADHISTOGRAM"), "kbench: BADHISTOGRAM: histograms.publishLatencyMicros is not "
+                        + "a kbench histogram: not a compressed HdrHistogram (truncated or corrupt: The buffer does not "
+                        + "contain a compressed Histogram)"),
+                Arguments.of(List.of("report", "NOINTERVALS"), "kbench: NOINTERVALS: intervals is missing (a list of the "
+                        + "run's intervals)"),
+                Arguments.of(List.of("compare", "GOOD", "BAREINTERVAL", "-o", "PAGEOUT"), "kbench: BAREINTERVAL: intervals[0].publish is missing"),
+                Arguments.of(List.of("report", "WORKLOADTEXT"), "kbench: WORKLOADTEXT: workload must be an object, got the "
+                        + "string \"not an object\""),
+                Arguments.of(List.of("merge", "GOOD", "NEWER"), "kbench: NEWER: written by a newer kbench (result schema 99; "
+                        + "this kbench reads up to 5)"),
+                Arguments.of(List.of("compare", "GOOD", "RESULT2", "-o", "PAGEDIR"),
+                        "kbench: --output PAGEDIR/report.html: cannot write: a directory is in the way"),
+                Arguments.of(List.of("compare", "GOOD", "RESULT2", "-o", "NOTADIR/x.html"),
+                        "kbench: --output NOTADIR/x.html: cannot write: its directory does not exist"),
+                // text inputs that are not what they claim
+                Arguments.of(List.of("run", "--command-config", "JSONPROPS", w), "kbench: --command-config JSONPROPS:1: this "
+                        + "looks like JSON, not a .properties file (one KEY=VALUE per line, e.g. security.protocol=SASL_SSL)"),
+                Arguments.of(List.of("run", "--producer-config", "LATIN1", w), "kbench: --producer-config LATIN1: not UTF-8 "
+                        + "text: byte 0xE9 at line 2 (offset 22); a .properties file is UTF-8 text"),
+                Arguments.of(List.of("e2e-latency", "127.0.0.1:9", "t", "10", "1", "100", "/dev/zero"), "kbench: properties "
+                        + "file /dev/zero: more than 1,048,576 bytes (not a regular file, or it grew); at most 1,048,576 "
+                        + "allowed (not a .properties file)"),
+                Arguments.of(List.of("run", "BINPAYLOAD"), "BINPAYLOAD:2:14: payload file BINARY: not UTF-8 text: byte 0xFF "
+                        + "at line 1 (offset 1); a payload file is UTF-8 text (values split at the delimiter), as "
+                        + "kafka-producer-perf-test reads it"),
+                // the wrong kind of file: one line saying which it is and where it goes
+                Arguments.of(List.of("run", "--driver", "REALWORKLOAD", w), "REALWORKLOAD:2:1: this file is a workload, "
+                        + "not a profile (its keys topics, partitionsPerTopic, messageSize and 1 more are workload keys); "
+                        + "give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) with --driver"),
+                Arguments.of(List.of("run", "REALPROFILE"), "REALPROFILE:2:1: this file is a driver profile, not a workload "
+                        + "(its keys driver, replicationFactor, producer are driver profile keys); give it with --driver, "
+                        + "and a workload (workloads/*.yaml) as the argument"),
                 Arguments.of(List.of("run", "--output", "RESULTSDIR", w), "kbench: --output RESULTSDIR: holds the results "
                         + "of an earlier run (result.json); kbench never writes over them: give a new directory, or move "
                         + "them away first"),
@@ -282,8 +354,25 @@ class BadInputTest {
         assertTrue(seconds < 10, "refused after " + seconds + " s: nothing may be contacted");
     }
 
+    @org.junit.jupiter.api.Test
+    void shouldKeepARefusalToThreeLinesWhateverTheNumberOfProblems() {
+        InProcessRun.Outcome o = InProcessRun.execute("run", at("many-errors.yaml"));
+        List<String> lines = o.stderr().strip().lines().toList();
+        assertEquals(2, o.exitCode(), o.stderr());
+        assertEquals(3, lines.size(), o.stderr());
+        assertTrue(lines.get(0).startsWith(at("many-errors.yaml") + ":1:1: unknown workload key 'a'"), lines.get(0));
+        assertEquals("kbench: 3 more problem(s); 'kbench validate " + at("many-errors.yaml") + "' lists them all", lines.get(2));
+    }
+
     private static String resolve(String s) {
-        return s.replace("RESULTSDIR", dir.toString()).replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
+        return s.replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
+                .replace("BADB64", at("bad-base64.json")).replace("BADHISTOGRAM", at("bad-histogram.json"))
+                .replace("NOINTERVALS", at("no-intervals.json")).replace("BAREINTERVAL", at("interval-without-figures.json"))
+                .replace("WORKLOADTEXT", at("workload-text.json")).replace("NEWER", at("newer.json"))
+                .replace("GOOD", at("good.json")).replace("PAGEDIR", at("page-dir")).replace("PAGEOUT", at("page.html"))
+                .replace("JSONPROPS", at("json.properties")).replace("LATIN1", at("latin1.properties"))
+                .replace("BINPAYLOAD", at("binary-payload.yaml")).replace("BINARY", at("binary.payload"))
+                .replace("RESULTSDIR", dir.toString()).replace("NOTADIR", notADir).replace("FAULTS", at("faults.yaml"))
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
                 .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
                 .replace("TAMPERED", at("tampered.json")).replace("SECRETSWEEP", at("secret-sweep.yaml")).replace("SWEEP", at("sweep.yaml"))

@@ -1,7 +1,5 @@
 package io.kbench.coordinator.cli;
 
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,7 +10,6 @@ import java.util.TreeSet;
 
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.workload.Profile;
-import io.kbench.protocol.BoundedFiles;
 
 /**
  * Client properties from the command line as profile overrides — Kafka {@code .properties} files (the
@@ -22,9 +19,6 @@ import io.kbench.protocol.BoundedFiles;
  * <p>Not thread-safe; one per command.
  */
 final class ClientOverrides {
-    /** Largest properties file read. */
-    static final long MAX_FILE_BYTES = 1024 * 1024;
-
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Map<String, String> origins = new HashMap<>();
 
@@ -38,16 +32,7 @@ final class ClientOverrides {
             return this;
         }
         String origin = flag + " " + file;
-        Properties p = new Properties();
-        try {
-            p.load(new java.io.ByteArrayInputStream(BoundedFiles.read(file, MAX_FILE_BYTES)));
-        } catch (BoundedFiles.TooLargeException e) {
-            throw new UserException(origin + ": " + e.getMessage() + " (not a .properties file)");
-        } catch (NoSuchFileException e) {
-            throw new UserException(origin + ": file not found");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UserException(origin + ": cannot read it as a .properties file: " + e.getMessage());
-        }
+        Properties p = PropertiesFile.load(file, origin);
         for (String key : new TreeSet<>(p.stringPropertyNames())) {
             put(key.equals("bootstrap.servers") ? key : section + "." + key, p.getProperty(key).trim(), origin);
         }

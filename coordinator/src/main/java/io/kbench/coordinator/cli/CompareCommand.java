@@ -1,7 +1,6 @@
 package io.kbench.coordinator.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,19 +58,15 @@ public final class CompareCommand implements Callable<Integer> {
             }
             files.add(group);
         }
-        if (output != null) {
-            Path parent = output.toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent)) {
-                throw new UserException("--output " + output + ": cannot write: its directory does not exist");
-            }
-        }
+        Path page = output == null ? null : ResultInputs.pageTarget(output, "--output ");
         List<Compare.Side> compared = new ArrayList<>();
         List<HtmlReport.Named> runs = new ArrayList<>();
         for (List<Path> group : files) {
             List<JsonNode> summaries = new ArrayList<>();
             String name = null;
             for (Path file : group) {
-                ResultFile.Run run = ResultInputs.run(file, ResultInputs.json(file));
+                ResultFile.Run run = page != null ? ResultInputs.drawable(file, ResultInputs.json(file))
+                        : ResultInputs.run(file, ResultInputs.json(file));
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
@@ -80,9 +75,9 @@ public final class CompareCommand implements Callable<Integer> {
             compared.add(new Compare.Side(name, summaries));
         }
         print(Compare.table(compared, gates));
-        if (output != null) {
-            HtmlReport.write(output, "kbench compare", runs);
-            System.out.println("report: " + output);
+        if (page != null) {
+            ResultInputs.writePage(page, "--output ", "kbench compare", runs);
+            System.out.println("report: " + page);
         }
         List<String> breaches = Compare.breaches(compared, gates);
         breaches.forEach(System.out::println);

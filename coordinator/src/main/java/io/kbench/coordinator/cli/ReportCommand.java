@@ -1,6 +1,5 @@
 package io.kbench.coordinator.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,33 +39,19 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Path target = output != null ? output
                 : results.size() == 1 ? resultDir(results.get(0)).resolve("report.html") : Path.of("report.html");
-        if (Files.isDirectory(target)) {
-            target = target.resolve("report.html");
-        }
-        Path parent = target.toAbsolutePath().getParent();
-        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-            throw new UserException((output != null ? "--output " : "") + target + ": cannot write: "
-                    + (parent != null && Files.isDirectory(parent) ? "permission denied" : "its directory does not exist"));
-        }
+        target = ResultInputs.pageTarget(target, output != null ? "--output " : "");
         for (Path file : files) {
             JsonNode tree = ResultInputs.json(file);
             if (tree != null && tree.has("merged") && !tree.has("intervals")) {
                 throw new UserException(file + ": a merged result has no intervals to chart; give the results it merged");
             }
-            ResultFile.Run run = ResultInputs.run(file, tree);
+            ResultFile.Run run = ResultInputs.drawable(file, tree);
             String name = ResultInputs.name(run);
             runs.add(new HtmlReport.Named(name, run));
         }
         String title = runs.size() == 1 ? "kbench " + runs.get(0).name()
                 : "kbench: " + String.join(" vs ", runs.stream().map(HtmlReport.Named::name).toList());
-        try {
-            HtmlReport.write(target, title, runs);
-        } catch (IOException e) {
-            String why = e instanceof java.nio.file.NoSuchFileException ? "its directory does not exist"
-                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new UserException((output != null ? "--output " : "") + target + ": cannot write: " + why);
-        }
+        ResultInputs.writePage(target, output != null ? "--output " : "", title, runs);
         System.out.println("report: " + target);
         return 0;
     }

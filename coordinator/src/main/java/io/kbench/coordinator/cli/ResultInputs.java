@@ -55,8 +55,51 @@ final class ResultInputs {
         }
     }
 
+    /** A run's result that a page draws: {@link #run} with its intervals checked too. */
+    static ResultFile.Run drawable(Path file, JsonNode tree) {
+        ResultFile.Run run = run(file, tree);
+        try {
+            ResultMerge.requireIntervals(file.toString(), run);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+        return run;
+    }
+
     /** "workload runId", as pages and tables name a run. */
     static String name(ResultFile.Run run) {
         return (run.workload() == null ? "" : run.workload().path("name").asText() + " ") + run.runId();
+    }
+
+    /**
+     * Where a page goes: {@code target}, or {@code report.html} in it when it is a directory; its directory must
+     * exist and be writable. Checked before any result is read.
+     *
+     * @param flag how messages name the target ("--output ", or "" for a default)
+     */
+    static Path pageTarget(Path target, String flag) {
+        Path t = Files.isDirectory(target) ? target.resolve("report.html") : target;
+        if (Files.isDirectory(t)) {
+            throw new UserException(flag + t + ": cannot write: a directory is in the way");
+        }
+        Path parent = t.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new UserException(flag + t + ": cannot write: "
+                    + (parent != null && Files.isDirectory(parent) ? "permission denied" : "its directory does not exist"));
+        }
+        return t;
+    }
+
+    /** Writes the page, or says in one line why it could not be written. */
+    static void writePage(Path target, String flag, String title, java.util.List<io.kbench.coordinator.report.HtmlReport.Named> runs) {
+        try {
+            io.kbench.coordinator.report.HtmlReport.write(target, title, runs);
+        } catch (IOException | RuntimeException e) {
+            String why = e instanceof java.nio.file.NoSuchFileException ? "its directory does not exist"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason()
+                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new UserException(flag + target + ": not written: " + why);
+        }
     }
 }

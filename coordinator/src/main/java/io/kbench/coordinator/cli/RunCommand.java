@@ -160,7 +160,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         Repeat.Inputs again = repeat == null ? null : Repeat.load(repeat);
         Sweep sweep = again != null ? again.workload() : Sweep.load(workloadFile);
-        sweep.notes().forEach(System.err::println); // an OMB workload's translated keys, once each
+        // an OMB workload's translated keys, once each: said once everything is checked, never before a refusal
+        List<String> notes = new ArrayList<>(sweep.notes());
         if (duration != null && (duration < 1 || duration > 604_800)) {
             throw new UserException("--duration must be 1 to 604800 seconds, got " + duration);
         }
@@ -178,7 +179,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path source = again != null ? again.file() : workloadFile;
         Workload workload = sweep.base();
-        Profile profile = driverFile != null ? Profile.load(driverFile, System.err::println)
+        Profile profile = driverFile != null ? Profile.load(driverFile, notes::add)
                 : again != null ? again.profile() : Profile.defaults();
         profile = overrides().applyTo(profile);
         if (again != null) {
@@ -227,9 +228,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
         }
         List<Slo> objectives = searchOptions(sweep);
+        connection.checkTransport(workers);
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
         OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
+        notes.forEach(n -> System.err.println("kbench: note: " + n));
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification()) : new ProgressPrinter(System.out);
         DashboardServer server = null;
         if (dash != null) {

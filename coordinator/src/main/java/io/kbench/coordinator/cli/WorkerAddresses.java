@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +53,7 @@ final class WorkerAddresses {
             }
             String text;
             try {
-                text = new String(BoundedFiles.read(file, MAX_FILE_BYTES), StandardCharsets.UTF_8);
+                text = BoundedFiles.readUtf8(file, MAX_FILE_BYTES);
             } catch (BoundedFiles.TooLargeException e) {
                 throw new UserException("--workers-file " + file + ": larger than 1 MiB; expected one HOST:PORT per line");
             } catch (IOException e) {

@@ -21,6 +21,10 @@ final class AtomicFile {
     private AtomicFile() { }
 
     static Path write(Path file, Content content) throws IOException {
+        if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+            // a rename would replace an empty directory with the file: never take a directory's place
+            throw new java.nio.file.FileSystemException(file.toString(), null, "a directory is in the way");
+        }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {

@@ -170,6 +170,24 @@ public final class ResultMerge {
         if (run.status() == null || run.status().isEmpty()) {
             throw new IllegalArgumentException(src.path() + ": status must be a non-empty string, got " + kind(r.get("status")));
         }
+        if (run.schemaVersion() > ResultFile.SCHEMA_VERSION) {
+            throw new IllegalArgumentException(src.path() + ": written by a newer kbench (result schema "
+                    + run.schemaVersion() + "; this kbench reads up to " + ResultFile.SCHEMA_VERSION + ")");
+        }
+        if (run.workload() != null && !run.workload().isNull() && !run.workload().isObject()) {
+            throw new IllegalArgumentException(src.path() + ": workload must be an object, got " + kind(run.workload()));
+        }
+        if (run.histograms() == null) {
+            throw new IllegalArgumentException(src.path() + ": histograms must be an object, got " + kind(r.get("histograms")));
+        }
+        for (Map.Entry<String, String> h : run.histograms().entrySet()) {
+            try {
+                LatencyHistograms.decode(java.util.Base64.getDecoder().decode(h.getValue() == null ? "" : h.getValue()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(src.path() + ": histograms." + h.getKey() + " is not a kbench "
+                        + "histogram: " + e.getMessage());
+            }
+        }
         JsonNode s = r.get("summary");
         for (String key : List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
                 "saturatedIntervals", "measuredSeconds", "publishRate", "publishMBps", "consumeRate", "consumeMBps")) {
@@ -180,6 +198,24 @@ public final class ResultMerge {
             }
         }
         return run;
+    }
+
+    /**
+     * Checks what a page draws besides the summary: the run's intervals, each with its publish and consume figures.
+     *
+     * @throws IllegalArgumentException one line naming the file and the first interval that lacks them
+     */
+    public static void requireIntervals(String path, ResultFile.Run run) {
+        if (run.intervals() == null) {
+            throw new IllegalArgumentException(path + ": intervals is missing (a list of the run's intervals)");
+        }
+        for (int i = 0; i < run.intervals().size(); i++) {
+            ResultFile.Interval in = run.intervals().get(i);
+            String missing = in == null ? "" : in.publish() == null ? ".publish" : in.consume() == null ? ".consume" : null;
+            if (missing != null) {
+                throw new IllegalArgumentException(path + ": intervals[" + i + "]" + missing + " is missing");
+            }
+        }
     }
 
     /** "summary.sent must be a whole number >= 0, got the string "lots"", from Jackson's refusal. */

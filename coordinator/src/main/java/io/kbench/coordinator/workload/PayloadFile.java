@@ -29,9 +29,13 @@ public final class PayloadFile {
     public static List<byte[]> read(Path file, String delimiter) throws IOException {
         String text;
         try {
-            text = new String(BoundedFiles.read(file, MAX_BYTES), StandardCharsets.UTF_8);
+            text = BoundedFiles.readUtf8(file, MAX_BYTES);
         } catch (BoundedFiles.TooLargeException e) {
             throw new IllegalArgumentException(e.getMessage());
+        } catch (BoundedFiles.NotTextException e) {
+            // kafka-producer-perf-test reads the file as UTF-8 text too: a replaced byte would send other values
+            throw new IllegalArgumentException(e.getMessage() + "; a payload file is UTF-8 text (values split at the "
+                    + "delimiter), as kafka-producer-perf-test reads it");
         }
         List<byte[]> values = new ArrayList<>();
         for (String piece : text.split(Pattern.quote(delimiter))) {

@@ -115,7 +115,9 @@ public record Profile(String name, String driver, String bootstrapServers, int r
                 y.errorAt("common", "common." + forbidden + " is set by kbench; remove it");
             }
         }
-        y.rejectUnknown(KEYS, "profile");
+        y.rejectUnknown(KEYS, "profile", Workload.KEYS, "workload",
+                "put it in the workload file", "give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) "
+                        + "with --driver");
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
         }
@@ -201,18 +203,21 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     }
 
     /**
-     * True when {@code path} looks like a profile rather than a workload: it has a key only profiles have
-     * (driver, bootstrap.servers, replicationFactor or a property map). An unreadable file is not a profile.
+     * True when {@code path} looks like a profile rather than a workload: an OMB driver file, or more of its keys
+     * are profile keys (driver, bootstrap.servers, replicationFactor, the property maps) than workload keys, so
+     * a workload that sets one profile key is still checked as a workload and that key's line is named. An
+     * unreadable file is not a profile.
      */
     public static boolean looksLikeProfile(Path path) {
         try {
             YamlMap y = YamlMap.read(path, new ArrayList<>());
-            for (String k : KEYS) {
-                if (!k.equals("name") && y.has(k)) {
-                    return true;
-                }
+            if (OmbFiles.isOmbDriver(y)) {
+                return true;
             }
-            return OmbFiles.isOmbDriver(y);
+            // the kind most of its keys belong to: a workload with a stray profile key is still a workload
+            long profileKeys = KEYS.stream().filter(k -> !k.equals("name") && y.has(k)).count();
+            long workloadKeys = Workload.KEYS.stream().filter(k -> !k.equals("name") && y.has(k)).count();
+            return profileKeys > workloadKeys;
         } catch (InvalidConfigException e) {
             return false;
         }

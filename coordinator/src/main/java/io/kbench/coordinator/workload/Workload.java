@@ -333,7 +333,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         long maxSendErrors = y.integer("maxSendErrors", NO_ERROR_LIMIT, -1, 1_000_000_000_000L,
                 "-1 for no limit, or 0 to 1000000000000 failed sends");
         List<Fault> faults = faults(y, warmup + duration, records > 0);
-        y.rejectUnknown(KEYS, "workload");
+        y.rejectUnknown(KEYS, "workload", Profile.KEYS, "driver profile",
+                "put it in the profile given with --driver (deployment/kafka/*.yaml), or give it with --set KEY=VALUE",
+                "give it with --driver, and a workload (workloads/*.yaml) as the argument");
         if (!errors.isEmpty()) {
             return null;
         }

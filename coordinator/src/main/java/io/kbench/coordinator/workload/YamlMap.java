@@ -327,13 +327,60 @@ final class YamlMap {
     }
 
     /** Reports every key not in {@code known}, suggesting the closest known one. */
+    /**
+     * As {@link #rejectUnknown(Collection, String)}, knowing the keys of the other kind of file: a key of that
+     * kind is named as such, on its own line; a file made of the other kind's keys only is one error saying
+     * which file it is and where it goes.
+     *
+     * @param otherWhat  the other kind, e.g. "driver profile"
+     * @param moveHint   where such a key goes, e.g. "put it in the profile given with --driver"
+     * @param fileHint   where such a file goes, e.g. "give it with --driver"
+     */
+    void rejectUnknown(Collection<String> known, String what, Collection<String> otherKnown, String otherWhat,
+                       String moveHint, String fileHint) {
+        List<String> other = new ArrayList<>();
+        boolean own = false;
+        for (String k : entries.keySet()) {
+            if (!k.equals("name") && known.contains(k)) {
+                own = true;
+            } else if (!known.contains(k) && otherKnown.contains(k)) {
+                other.add(k);
+            }
+        }
+        if (!own && other.size() >= 2 && other.size() == entries.keySet().stream().filter(k -> !known.contains(k)).count()) {
+            // the wrong file: what else this loader found wrong with it is noise
+            errors.removeIf(e -> e.file().equals(file));
+            error(entries.get(other.get(0)).getKeyNode(), "this file is a " + otherWhat + ", not a " + what + " (its keys "
+                    + String.join(", ", other.subList(0, Math.min(3, other.size())))
+                    + (other.size() > 3 ? " and " + (other.size() - 3) + " more" : "") + " are " + otherWhat + " keys); "
+                    + fileHint);
+            return;
+        }
+        for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
+            if (!known.contains(e.getKey()) && other.contains(e.getKey())) {
+                String near = Names.closest(e.getKey(), known);
+                error(e.getValue().getKeyNode(), "'" + e.getKey() + "' is a " + otherWhat + " key, not a " + what
+                        + " key" + (near == null ? "" : " (or did you mean '" + near + "'?)") + ": " + moveHint);
+            }
+        }
+        List<String> rest = new ArrayList<>(known);
+        rest.addAll(other); // reported above
+        rejectUnknown(rest, what, known);
+    }
+
     void rejectUnknown(Collection<String> known, String what) {
+        rejectUnknown(known, what, known);
+    }
+
+    /** @param allowed the keys the message lists as allowed */
+    private void rejectUnknown(Collection<String> skip, String what, Collection<String> allowed) {
+        Collection<String> known = skip;
         for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
             if (!known.contains(e.getKey())) {
-                String near = Names.closest(e.getKey(), known);
+                String near = Names.closest(e.getKey(), allowed);
                 error(e.getValue().getKeyNode(), "unknown " + what + " key '" + e.getKey() + "'"
                         + (near == null ? "" : " (did you mean '" + near + "'?)") + "; allowed: "
-                        + String.join(", ", new ArrayList<>(known)));
+                        + String.join(", ", new ArrayList<>(allowed)));
             }
         }
     }
