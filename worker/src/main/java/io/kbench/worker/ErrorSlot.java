@@ -12,14 +12,17 @@ public final class ErrorSlot {
     /** Keeps {@code error}'s description if no error was kept since the last {@link #take()}. */
     public void offer(Throwable error) {
         if (first.get() == null) {
-            first.compareAndSet(null, describe(error));
+            offer(describe(error));
         }
     }
 
     /** Keeps {@code message} if no error was kept since the last {@link #take()}. */
     public void offer(String message) {
-        first.compareAndSet(null, message);
+        first.compareAndSet(null, message.length() <= MAX_CHARS ? message : message.substring(0, MAX_CHARS) + "...");
     }
+
+    /** Longest error text a snapshot carries (the coordinator keeps less still). */
+    static final int MAX_CHARS = 1_000;
 
     /** The kept error, or an empty string; clears the slot. */
     public String take() {

@@ -51,7 +51,7 @@ public final class IntervalMerger {
         final EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
         /** A set: completeness is checked against every worker on every snapshot (1,000 workers: 10^6 lookups). */
         final java.util.Set<String> reported = new java.util.LinkedHashSet<>();
-        final List<String> errors = new ArrayList<>();
+        final IntervalErrors errors = new IntervalErrors();
         long lag = -1;
         final ClientMetricsMerge producerClients = new ClientMetricsMerge();
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
@@ -128,7 +128,7 @@ public final class IntervalMerger {
         p.producerClients.add(s.producerMetrics().values(), s.producerMetrics().clients());
         p.consumerClients.add(s.consumerMetrics().values(), s.consumerMetrics().clients());
         if (!s.error().isEmpty()) {
-            p.errors.add(s.workerId() + ": " + s.error());
+            p.errors.add(s.workerId(), s.error());
         }
         totals = totals.plus(s.counters());
         perWorker.merge(s.workerId(), s.counters(), Counters::plus);
@@ -161,7 +161,7 @@ public final class IntervalMerger {
             }
             pending.remove(seq);
             MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters,
-                    MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors, p.lag,
+                    MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
                     new ClientSample(p.consumerClients.clients(), p.consumerClients.result()));
             summary.add(m, p.histograms);

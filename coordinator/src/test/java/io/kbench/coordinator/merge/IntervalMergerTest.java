@@ -18,6 +18,44 @@ import org.junit.jupiter.api.Test;
 class IntervalMergerTest {
     private static final double[] PERCENTILES = {0, 25, 50, 75, 90, 95, 99, 99.9, 99.99, 100};
 
+    @Test
+    void shouldKeepErrorsBoundedWhen1000WorkersSend2KbErrorsEverySecond() {
+        int workers = 1_000;
+        int intervals = 600;
+        List<String> ids = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            ids.add("w" + w);
+        }
+        IntervalMerger merger = new IntervalMerger(ids);
+        byte[] none = new byte[0];
+        String common = "Expiring 12 record(s) for t-0: 120001 ms has passed since batch creation " + "x".repeat(2_000);
+        List<MergedInterval> kept = new ArrayList<>(); // as the run keeps every interval's figures
+        for (int i = 0; i < intervals; i++) {
+            for (int w = 0; w < workers; w++) {
+                // most workers report the same error; every tenth its own (a text of 2 KB that differs)
+                String error = w % 10 == 0 ? "worker-specific failure " + w + " " + "y".repeat(2_000) : common;
+                kept.addAll(merger.add(new IntervalSnapshot("w" + w, i, i * 1_000_000L, (i + 1) * 1_000_000L,
+                        new Counters(1, 1, 0, 100, 0, 0, 0, 0), none, none, none, none, none, true, 0, 0,
+                        i == intervals - 1, error)));
+            }
+        }
+        assertEquals(intervals, kept.size());
+        long chars = 0;
+        for (MergedInterval m : kept) {
+            assertTrue(m.errors().size() <= IntervalErrors.MAX_DISTINCT + 1, m.errors().toString());
+            for (String e : m.errors()) {
+                chars += e.length();
+            }
+        }
+        List<String> first = kept.get(0).errors();
+        assertEquals("w0: worker-specific failure 0 ", first.get(0).substring(0, 30));
+        assertTrue(first.get(1).startsWith("w1 and 899 more worker(s): Expiring 12 record(s) for t-0"), first.get(1));
+        assertTrue(first.get(1).endsWith("... (cut at 300 of " + common.length() + " characters)"), first.get(1));
+        assertEquals("98 more worker(s) reported other errors (1000 in all)", first.get(3));
+        // 1,000 x 2 KB a second would be 1.2 GB over 600 intervals; kept: a few lines of at most ~350 characters
+        assertTrue(chars < (long) intervals * 4 * 400, chars + " characters of errors kept");
+    }
+
     @RepeatedTest(5)
     void shouldGiveTheSamePercentilesAsOneHistogramOverAllValues() {
         Random random = new Random();
