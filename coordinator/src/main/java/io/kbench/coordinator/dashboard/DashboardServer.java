@@ -4,9 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.protocol.metrics.MetricFamilies;
 import io.vertx.core.Context;
@@ -64,18 +62,40 @@ public final class DashboardServer implements AutoCloseable {
         return server.actualPort();
     }
 
+    /** Most pages kept informed at once (server-sent events); more are refused with 503. */
+    static final int MAX_EVENT_CLIENTS = 32;
+
     private void handle(HttpServerRequest req) {
         HttpServerResponse res = req.response();
         switch (req.path()) {
-            case "/", "/index.html" -> res.putHeader("content-type", "text/html; charset=utf-8")
-                    .end(HtmlReport.page(state.reportData(DashboardState.now())));
-            case "/api/run" -> json(res, state.api(DashboardState.now()));
-            case "/api/report-data" -> json(res, state.reportData(DashboardState.now()));
+            // built off the event loop (one at a time, shared by the pages asking within an interval) and outside
+            // the lock the merge path takes: a page left open on a long run does not slow the run
+            case "/", "/index.html" -> offLoop(res, "text/html; charset=utf-8", () -> state.page(DashboardState.now()));
+            case "/api/run" -> {
+                int since;
+                try {
+                    String s = req.getParam("since");
+                    since = s == null ? 0 : Integer.parseInt(s.strip());
+                } catch (NumberFormatException e) {
+                    res.setStatusCode(400).putHeader("content-type", "text/plain")
+                            .end("since must be a whole number (an interval index)\n");
+                    return;
+                }
+                int from = since;
+                offLoop(res, "application/json", () -> ResultDocument.JSON.writeValueAsString(
+                        state.api(DashboardState.now(), from)));
+            }
+            case "/api/report-data" -> offLoop(res, "application/json", () -> state.reportJson(DashboardState.now()));
             case "/metrics" -> {
                 MetricFamilies.Scrape scrape = state.metrics(req.getHeader("accept"), DashboardState.now());
                 res.putHeader("content-type", scrape.contentType()).end(Buffer.buffer(scrape.body()));
             }
             case "/events" -> {
+                if (streams.size() >= MAX_EVENT_CLIENTS) {
+                    res.setStatusCode(503).putHeader("content-type", "text/plain")
+                            .end("too many open dashboard pages (at most " + MAX_EVENT_CLIENTS + ")\n");
+                    return;
+                }
                 res.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
                 res.write("retry: 1000\n\n");
                 streams.add(res);
@@ -85,12 +105,15 @@ public final class DashboardServer implements AutoCloseable {
         }
     }
 
-    private static void json(HttpServerResponse res, Object body) {
-        try {
-            res.putHeader("content-type", "application/json").end(ResultDocument.JSON.writeValueAsString(body));
-        } catch (JsonProcessingException e) {
-            res.setStatusCode(500).end();
-        }
+    private void offLoop(HttpServerResponse res, String contentType, java.util.concurrent.Callable<String> body) {
+        vertx.executeBlocking(body).onComplete(r -> {
+            if (r.succeeded()) {
+                res.putHeader("content-type", contentType).end(r.result());
+            } else {
+                res.setStatusCode(500).putHeader("content-type", "text/plain").end("the dashboard could not build this: "
+                        + r.cause().getMessage() + "\n");
+            }
+        });
     }
 
     /** Tells every open page that something changed (on the server's own thread). */

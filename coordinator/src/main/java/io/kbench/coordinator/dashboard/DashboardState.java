@@ -43,8 +43,16 @@ public final class DashboardState implements RunReporter {
     private boolean verification;
     private boolean sending;
     private FaultTimeline faults = new FaultTimeline();
-    private final List<MergedInterval> merged = new ArrayList<>();
-    private final List<ResultFile.Interval> intervals = new ArrayList<>();
+    /** The run's intervals as the result writes them: kept once, read by pages without the lock. */
+    private volatile AppendOnlyList<ResultFile.Interval> intervals = new AppendOnlyList<>();
+    /** The run so far in figures (the page's summary), kept up to date instead of recomputed from every interval. */
+    private Summary.Accumulator totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+    private long lastEndMicros;
+    /** The last page data built, and what it was built from: pages asking within one interval share it. */
+    private Cached cached;
+
+    /** Page data and the state it was built from. */
+    private record Cached(int intervals, String state, boolean final_, Map<String, Object> data, String json, String page) { }
     private final Map<String, Long> lastHeard = new LinkedHashMap<>();
     private ResultFile.Run result;
     private final CoordinatorMetrics metrics = new CoordinatorMetrics();
@@ -70,8 +78,10 @@ public final class DashboardState implements RunReporter {
             verification = w.verification();
             state = "preparing";
             reason = null;
-            merged.clear();
-            intervals.clear();
+            intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
+            totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+            lastEndMicros = 0;
+            cached = null;
             lastHeard.clear();
             result = null;
             metrics.reset();
@@ -101,6 +111,7 @@ public final class DashboardState implements RunReporter {
     public void saturationThreshold(long micros) {
         synchronized (this) {
             saturationMicros = micros;
+            totals = new Summary.Accumulator(measureStartMicros, Long.MAX_VALUE, micros);
         }
         console.saturationThreshold(micros);
     }
@@ -110,6 +121,7 @@ public final class DashboardState implements RunReporter {
         synchronized (this) {
             runStartMicros = runStart;
             measureStartMicros = measureStart;
+            totals.measureFrom(measureStart);
             if (!state.equals("failed")) {
                 state = "warm-up";
             }
@@ -145,8 +157,9 @@ public final class DashboardState implements RunReporter {
     @Override
     public void interval(MergedInterval i) {
         console.interval(i);
-        synchronized (this) {
-            merged.add(i);
+        synchronized (this) { // the merge path: a few additions, one conversion and an append; no page is built here
+            totals.add(i);
+            lastEndMicros = i.endMicros();
             metrics.add(i, i.saturated(saturationMicros));
             intervals.add(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
                     faults.downDuring(i.startMicros(), i.endMicros())));
@@ -180,16 +193,37 @@ public final class DashboardState implements RunReporter {
         return state;
     }
 
-    /** {@code /api/run}: state, workers' health, clock bound and the intervals so far. */
-    public synchronized Map<String, Object> api(long nowMicros) {
+    /** Most intervals one {@code /api/run} answer carries; {@code nextSince} pages through the rest. */
+    static final int API_PAGE = 1_000;
+
+    /**
+     * {@code /api/run}: state, workers' health, clock bound, and the intervals from index {@code since}, at most
+     * {@link #API_PAGE} of them, with {@code intervalCount} and {@code nextSince} (null when none are left).
+     */
+    public Map<String, Object> api(long nowMicros, int since) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("runId", runId);
-        m.put("state", state);
-        m.put("reason", reason);
-        m.put("workers", workers(nowMicros));
-        m.put("clockBoundMicros", clockBoundMicros);
-        m.put("intervals", List.copyOf(intervals));
+        AppendOnlyList<ResultFile.Interval> all;
+        synchronized (this) {
+            m.put("runId", runId);
+            m.put("state", state);
+            m.put("reason", reason);
+            m.put("workers", workers(nowMicros));
+            m.put("clockBoundMicros", clockBoundMicros);
+            all = intervals;
+        }
+        int count = all.size();
+        int from = Math.min(Math.max(0, since), count);
+        int to = (int) Math.min(count, (long) from + API_PAGE);
+        m.put("intervalCount", count);
+        m.put("since", from);
+        m.put("nextSince", to < count ? to : null);
+        m.put("intervals", all.view(from, to));
         return m;
+    }
+
+    /** {@code /api/run} from the first interval. */
+    public Map<String, Object> api(long nowMicros) {
+        return api(nowMicros, 0);
     }
 
     private List<Map<String, Object>> workers(long nowMicros) {
@@ -212,31 +246,97 @@ public final class DashboardState implements RunReporter {
     }
 
     /** The page's data: the final report once the run has its result, the run so far until then. */
-    public synchronized Map<String, Object> reportData(long nowMicros) {
-        String name = (workload == null ? "" : workload.path("name").asText() + " ") + runId;
-        if (result != null) {
-            return HtmlReport.data("kbench " + name, List.of(new HtmlReport.Named(name, result)), null);
+    public Map<String, Object> reportData(long nowMicros) {
+        return build(nowMicros).data();
+    }
+
+    /** {@link #reportData} as JSON, built once per interval whatever the number of pages asking. */
+    public String reportJson(long nowMicros) {
+        return build(nowMicros).json();
+    }
+
+    /** The page itself, built once per interval whatever the number of pages asking. */
+    public String page(long nowMicros) {
+        return build(nowMicros).page();
+    }
+
+    /**
+     * Builds the page data outside the lock the merge path takes: under it only the scalars, the summary so far and
+     * the intervals' count are read (O(1)); the intervals are read through a fixed view while new ones arrive.
+     * Pages asking again before the next interval get the same data.
+     */
+    private Cached build(long nowMicros) {
+        Cached c = current();
+        if (c != null) {
+            return c;
         }
-        Map<String, Object> live = new LinkedHashMap<>();
-        live.put("state", state);
-        live.put("reason", reason);
-        live.put("workers", workers(nowMicros));
-        live.put("clockBoundMicros", clockBoundMicros);
-        return HtmlReport.data("kbench " + name + " (live)", List.of(new HtmlReport.Named(name, partial())), live);
+        synchronized (buildLock) { // one build at a time: the pages that asked meanwhile take its result
+            c = current();
+            return c != null ? c : rebuild(nowMicros);
+        }
+    }
+
+    /** The cached page data if the run has not moved since it was built, else null. */
+    private synchronized Cached current() {
+        Cached c = cached;
+        return c != null && c.intervals() == intervals.size() && c.state().equals(state) && c.final_() == (result != null)
+                ? c : null;
+    }
+
+    private final Object buildLock = new Object();
+    private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = ResultDocument.JSON.writer()
+            .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+
+    private Cached rebuild(long nowMicros) {
+        String name;
+        Map<String, Object> live = null;
+        ResultFile.Run run;
+        String st;
+        int count;
+        synchronized (this) {
+            st = state;
+            count = intervals.size();
+            name = (workload == null ? "" : workload.path("name").asText() + " ") + runId;
+            if (result != null) {
+                run = result;
+            } else {
+                live = new LinkedHashMap<>();
+                live.put("state", state);
+                live.put("reason", reason);
+                live.put("workers", workers(nowMicros));
+                live.put("clockBoundMicros", clockBoundMicros);
+                run = partial(intervals.view(0, count));
+            }
+        }
+        Map<String, Object> data = HtmlReport.data("kbench " + name + (live == null ? "" : " (live)"),
+                List.of(new HtmlReport.Named(name, run)), live);
+        String json;
+        try {
+            json = COMPACT.writeValueAsString(data);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("the dashboard's data cannot be written as JSON", e);
+        }
+        Cached built = new Cached(count, st, live == null, data, json, HtmlReport.page(data));
+        synchronized (this) {
+            if (intervals.size() == count && state.equals(st)) {
+                cached = built;
+            }
+        }
+        return built;
     }
 
     /** The run so far as a result: figures from the intervals; the exact histograms come with the final report. */
-    private ResultFile.Run partial() {
+    private ResultFile.Run partial(List<ResultFile.Interval> view) {
         EnumMap<Metric, Histogram> none = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             none.put(m, LatencyHistograms.create());
         }
-        long end = merged.isEmpty() ? runStartMicros : merged.get(merged.size() - 1).endMicros();
+        long end = lastEndMicros == 0 ? runStartMicros : lastEndMicros;
         long start = Math.min(measureStartMicros, end);
-        Summary s = Summary.of(merged, start, Math.max(start, end), saturationMicros, none).withClocks(clockBoundMicros);
+        Summary s = totals.summary(none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), List.copyOf(intervals), ResultDocument.summary(s, null, null), null, List.of(), null);
+                List.of(), view, ResultDocument.summary(s, null, null), null, List.of(), null);
     }
 
     /** Coordinator time now, for the health figures. */

@@ -64,26 +64,64 @@ public record Summary(long sent, long acked, long failed, long received, long cl
      */
     public static Summary of(List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros,
                              long saturationMicros, EnumMap<Metric, Histogram> histograms) {
-        Counters all = Counters.ZERO;
-        long saturated = 0;
-        Counters window = Counters.ZERO;
-        long windowEnd = measureStartMicros;
+        Accumulator a = new Accumulator(measureStartMicros, measureEndMicros, saturationMicros);
         for (MergedInterval i : intervals) {
+            a.add(i);
+        }
+        return a.summary(histograms);
+    }
+
+    /**
+     * {@link #of} one interval at a time, for a summary kept up to date as intervals arrive (the dashboard)
+     * without keeping them: the run's counters, and the measured window's counters, end and saturated intervals.
+     * Not thread-safe.
+     */
+    public static final class Accumulator {
+        private long measureStartMicros;
+        private final long measureEndMicros;
+        private final long saturationMicros;
+        private Counters all = Counters.ZERO;
+        private Counters window = Counters.ZERO;
+        private long saturated;
+        private long measured;
+        private long windowEnd;
+
+        public Accumulator(long measureStartMicros, long measureEndMicros, long saturationMicros) {
+            this.measureStartMicros = measureStartMicros;
+            this.measureEndMicros = measureEndMicros;
+            this.saturationMicros = saturationMicros;
+            this.windowEnd = measureStartMicros;
+        }
+
+        /** Intervals that start from now on at or after {@code micros} are measured (a warm-up by record count ended). */
+        public void measureFrom(long micros) {
+            measureStartMicros = micros;
+            windowEnd = measured == 0 ? micros : Math.max(windowEnd, micros);
+        }
+
+        public void add(MergedInterval i) {
             all = all.plus(i.counters());
-            if (i.startMicros() >= measureStartMicros) {
-                if (i.startMicros() < measureEndMicros) {
-                    window = window.plus(i.counters());
-                    saturated += i.saturated(saturationMicros) ? 1 : 0;
-                    windowEnd = Math.max(windowEnd, Math.min(i.endMicros(), measureEndMicros));
-                }
+            if (i.startMicros() >= measureStartMicros && i.startMicros() < measureEndMicros) {
+                window = window.plus(i.counters());
+                measured++;
+                saturated += i.saturated(saturationMicros) ? 1 : 0;
+                windowEnd = Math.max(windowEnd, Math.min(i.endMicros(), measureEndMicros));
             }
         }
-        double seconds = (windowEnd - measureStartMicros) / 1e6;
-        return new Summary(all.sent(), all.acked(), all.failed(), all.received(), all.clamped(),
-                all.negativeEndToEnd(), seconds, window.acked(), window.received(), window.receivedBytes(),
-                rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
-                rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms, null, 0,
-                saturated);
+
+        /** The end of the last measured interval so far. */
+        public long windowEndMicros() {
+            return windowEnd;
+        }
+
+        public Summary summary(EnumMap<Metric, Histogram> histograms) {
+            double seconds = measureStartMicros == Long.MAX_VALUE ? 0 : (windowEnd - measureStartMicros) / 1e6;
+            return new Summary(all.sent(), all.acked(), all.failed(), all.received(), all.clamped(),
+                    all.negativeEndToEnd(), seconds, window.acked(), window.received(), window.receivedBytes(),
+                    rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
+                    rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms, null, 0,
+                    saturated);
+        }
     }
 
     private static double rate(double amount, double seconds) {
