@@ -12,7 +12,6 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.TopicSpec;
-import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.Versions;
 import io.kbench.protocol.rpc.ClockPingRequest;
 import io.kbench.protocol.rpc.ClockPingResponse;
@@ -25,7 +24,6 @@ import io.kbench.protocol.rpc.PrepareResponse;
 import io.kbench.protocol.rpc.ProducerAssignment;
 import io.kbench.protocol.rpc.RunRequest;
 import io.kbench.protocol.rpc.Snapshot;
-import io.kbench.protocol.rpc.SnapshotMessages;
 import io.kbench.protocol.rpc.StopRequest;
 import io.kbench.protocol.rpc.StopResponse;
 import io.kbench.protocol.rpc.WorkerGrpc;
@@ -156,7 +154,10 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     @Override
     public void run(RunRequest request, StreamObserver<Snapshot> response) {
         ServerCallStreamObserver<Snapshot> call = (ServerCallStreamObserver<Snapshot>) response;
-        StreamSink sink = new StreamSink(call);
+        SnapshotSink[] self = new SnapshotSink[1];
+        SnapshotStream sink = new SnapshotStream(call, SnapshotStream.MAX_PENDING,
+                reason -> runs.leaseLost(request.getRunId(), self[0], reason));
+        self[0] = sink;
         call.setOnCancelHandler(() -> runs.leaseLost(request.getRunId(), sink,
                 "lease lost: the coordinator's stream closed"));
         try {
@@ -318,52 +319,6 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
             return InetAddress.getLocalHost().getHostName();
         } catch (Exception e) {
             return "unknown";
-        }
-    }
-
-    /** The open Run stream as a {@link SnapshotSink}; calls are serialized, and a closed stream is ignored. */
-    private static final class StreamSink implements SnapshotSink {
-        private final ServerCallStreamObserver<Snapshot> call;
-        private boolean closed;
-
-        StreamSink(ServerCallStreamObserver<Snapshot> call) {
-            this.call = call;
-        }
-
-        @Override
-        public synchronized void onSnapshot(IntervalSnapshot s) {
-            if (closed || call.isCancelled()) {
-                return;
-            }
-            try {
-                call.onNext(SnapshotMessages.toProto(s));
-            } catch (StatusRuntimeException | IllegalStateException e) {
-                closed = true;
-            }
-        }
-
-        @Override
-        public synchronized void onEnd() {
-            if (!closed && !call.isCancelled()) {
-                closed = true;
-                try {
-                    call.onCompleted();
-                } catch (StatusRuntimeException | IllegalStateException ignored) {
-                    // the coordinator went away just now
-                }
-            }
-        }
-
-        @Override
-        public synchronized void onAbort(String reason) {
-            if (!closed && !call.isCancelled()) {
-                closed = true;
-                try {
-                    call.onError(Status.ABORTED.withDescription(reason).asRuntimeException());
-                } catch (StatusRuntimeException | IllegalStateException ignored) {
-                    // the coordinator went away just now
-                }
-            }
         }
     }
 }
