@@ -114,6 +114,9 @@ public class CoordinatorMergeBenchmark {
         logs = new io.kbench.coordinator.report.HistogramLogs(logDir, 0, false);
     }
 
+    /** Whether the merger hands merged intervals to the logs (set by the benchmark method that runs). */
+    private boolean logging;
+
     @org.openjdk.jmh.annotations.TearDown(Level.Iteration)
     public void closeLogs() throws java.io.IOException {
         logs.close();
@@ -136,13 +139,17 @@ public class CoordinatorMergeBenchmark {
         return oneInterval(false);
     }
 
-    /** What kbench run does per snapshot: merge, and append to the worker's histogram logs. */
+    /** What kbench run does per snapshot: merge, and append to the metric's histogram logs (tagged with the worker). */
     @Benchmark
     public List<MergedInterval> mergeAndLogOneIntervalOfEveryWorker() throws Exception {
         return oneInterval(true);
     }
 
     private List<MergedInterval> oneInterval(boolean log) throws Exception {
+        if (log != logging) { // as LiveRun does: each merged interval's cluster-wide histograms go to the logs too
+            logging = log;
+            merger.onMerged(log ? (m, h) -> logs.addMerged(m.startMicros(), m.endMicros(), h) : null);
+        }
         long seq = interval++;
         long start = seq * 1_000_000;
         List<MergedInterval> out = null;

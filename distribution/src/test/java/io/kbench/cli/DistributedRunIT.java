@@ -98,20 +98,23 @@ class DistributedRunIT {
                 assertEquals(m.get("count").asLong(), h.getTotalCount(), metric + " histogram count");
             }
             assertTrue(result.get("intervals").size() >= 22);
-            // the raw interval histograms are kept per worker and metric, and add up to the run's acks
-            long logged = 0;
-            for (String worker : new String[] {"w1", "w2"}) {
-                for (String metric : new String[] {"publishLatencyMicros", "publishResponseMicros", "publishDelayMicros",
-                        "endToEndLatencyMicros"}) {
-                    assertTrue(Files.exists(out.resolve(worker + "." + metric + ".hlog")), worker + " " + metric);
-                }
-                org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(
-                        out.resolve(worker + ".publishLatencyMicros.hlog").toFile());
-                org.HdrHistogram.EncodableHistogram h;
-                while ((h = reader.nextIntervalHistogram()) != null) {
-                    logged += ((Histogram) h).getTotalCount();
-                }
+            // the raw interval histograms: one log per metric, each worker's lines tagged, the cluster's untagged;
+            // each adds up to the run's acks
+            for (String metric : new String[] {"publishLatencyMicros", "publishResponseMicros", "publishDelayMicros",
+                    "endToEndLatencyMicros"}) {
+                assertTrue(Files.exists(out.resolve(metric + ".hlog")), metric);
             }
+            long logged = 0;
+            java.util.Map<String, Long> perTag = new java.util.HashMap<>();
+            org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(
+                    out.resolve("publishLatencyMicros.hlog").toFile());
+            org.HdrHistogram.EncodableHistogram h;
+            while ((h = reader.nextIntervalHistogram()) != null) {
+                perTag.merge(String.valueOf(h.getTag()), ((Histogram) h).getTotalCount(), Long::sum);
+            }
+            assertEquals(java.util.Set.of("null", "w1", "w2"), perTag.keySet());
+            assertEquals(perTag.get("null"), perTag.get("w1") + perTag.get("w2"), "the untagged lines are the workers' added");
+            logged = perTag.get("null");
             assertEquals(s.get("acked").asLong(), logged, "acks in the .hlog files");
             assertEquals(0, result.get("issues").size(), result.get("issues").toString());
         }

@@ -89,9 +89,22 @@ class WorkloadFeaturesIT {
                 warmupRecords: 3000
                 """);
         JsonNode r;
+        InProcessRun.Outcome unwritten;
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
             r = InProcessRun.run(kafka, workload, dir.resolve("warm"));
+            // the same broker: a run whose result.json cannot be written (a directory where its temporary file
+            // goes, as a full disk fails it) ends non-zero, saying what was and was not written
+            Path out = Files.createDirectories(dir.resolve("unwritable/result.json.tmp")).getParent();
+            Path small = Files.writeString(dir.resolve("small.yaml"), "partitionsPerTopic: 1\nmessageSize: 100\n"
+                    + "producerRate: 1000\nnumRecords: 500\n");
+            unwritten = InProcessRun.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
+                    out.toString(), small.toString());
         }
+        assertEquals(1, unwritten.exitCode(), unwritten.stderr());
+        org.junit.jupiter.api.Assertions.assertTrue(unwritten.stderr().strip().lines().anyMatch(l -> l.matches(
+                "kbench: not written: result\\.json \\([^)]+\\); written: 4 histogram log\\(s\\), intervals\\.csv, "
+                        + "report\\.html")), unwritten.stderr());
+        org.junit.jupiter.api.Assertions.assertFalse(Files.exists(dir.resolve("unwritable/result.json")));
         JsonNode s = r.get("summary");
         assertEquals(8000, s.get("sent").asLong(), "numRecords includes the warm-up records");
         long ackedInWarmup = 0;

@@ -57,6 +57,19 @@ public final class IntervalMerger {
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
     }
 
+    /** Hears of every merged interval with its cluster-wide histograms (before they are released). */
+    public interface MergedHistograms {
+        void merged(MergedInterval interval, EnumMap<Metric, Histogram> histograms);
+    }
+
+    private MergedHistograms onMerged;
+
+    /** Tells {@code listener} of every interval merged from now on (on the thread that completed it). */
+    public IntervalMerger onMerged(MergedHistograms listener) {
+        this.onMerged = listener;
+        return this;
+    }
+
     /** A merger whose summary counts every interval (no warm-up). */
     public IntervalMerger(List<String> workerIds) {
         this(workerIds, SummaryHistograms.from(Long.MIN_VALUE));
@@ -164,6 +177,9 @@ public final class IntervalMerger {
                     MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
                     new ClientSample(p.consumerClients.clients(), p.consumerClients.result()));
+            if (onMerged != null) {
+                onMerged.merged(m, p.histograms);
+            }
             summary.add(m, p.histograms);
             nextToEmit = seq + 1;
             out.add(m);

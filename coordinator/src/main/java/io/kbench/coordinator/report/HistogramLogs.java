@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
@@ -14,17 +13,21 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * Keeps the raw interval histograms: one HdrHistogram log ({@code <worker>.<metric>.hlog}) per worker and
- * metric, next to result.json, appended as snapshots arrive (so a failed run keeps what it gathered).
- * Readable by HdrHistogram's {@code HistogramLogProcessor} and {@code HistogramLogReader}, so any
- * percentile over any window can be recomputed later. Values are microseconds; timestamps are seconds
- * since the run's start instant (the log's base time, coordinator clock).
+ * Keeps the raw interval histograms: one HdrHistogram log per metric ({@code <metric>.hlog}) next to
+ * result.json, appended as snapshots arrive (so a failed run keeps what it gathered). Each worker's interval
+ * histograms are lines tagged with the worker ({@code Tag=w1,...}); the cluster-wide interval histogram (every
+ * worker's added, as the merger adds them) is the untagged line. HdrHistogram's {@code HistogramLogProcessor}
+ * reads the untagged lines by default — the cluster's figures over any window — and one worker's with
+ * {@code -tag w1}. Values are microseconds; timestamps are seconds since the run's start instant (the log's
+ * base time, coordinator clock). A constant number of open files (one per metric) whatever the number of
+ * workers: 1,000 workers used to need 5,000 descriptors.
  *
- * <p>Lines are buffered per file (8 KB) and written out at the end of the run, failed or not.
+ * <p>Lines are buffered per file (64 KB) and written out at the end of the run, failed or not.
  *
- * <p>The lines carry the compressed histograms exactly as the workers sent them (HistogramLogWriter would
- * decode and compress each again: for 1,000 workers, 5,000 deflates a second); the line's maximum comes from
- * the merger, which read it while adding the histogram.
+ * <p>The workers' lines carry the compressed histograms exactly as the workers sent them (HistogramLogWriter
+ * would decode and compress each again: for 1,000 workers, 5,000 deflates a second); the line's maximum comes
+ * from the merger, which read it while adding the histogram. Only the merged line is compressed here, once per
+ * metric and interval.
  *
  * <p>A log that cannot be written (a full disk, a file in the way) does not end the run: the logs stop there,
  * the failure goes to the run's {@link Written}, and the command ends non-zero naming it.
@@ -35,9 +38,8 @@ public final class HistogramLogs implements AutoCloseable {
     private final Path dir;
     private final long runStartMicros;
     private final boolean transactional;
-    private final Map<String, java.io.OutputStream> writers = new HashMap<>();
+    private final java.util.EnumMap<Metric, java.io.OutputStream> writers = new java.util.EnumMap<>(Metric.class);
     private final Written written;
-    private int files;
     private boolean broken;
     /** An empty histogram's encoding, for a snapshot that sent none for a metric. */
     private static final byte[] EMPTY = java.util.Base64.getEncoder().encode(
@@ -72,13 +74,13 @@ public final class HistogramLogs implements AutoCloseable {
         this.transactional = transactional;
     }
 
-    /** Appends one worker snapshot's histograms to that worker's logs. */
+    /** Appends one worker snapshot's histograms, tagged with the worker. */
     public synchronized void add(IntervalSnapshot s) {
         add(s, null);
     }
 
     /**
-     * Appends one worker snapshot's histograms to that worker's logs.
+     * Appends one worker snapshot's histograms, tagged with the worker.
      *
      * @param maxima each histogram's maximum by {@link Metric#ordinal()}, as the merger read it (0: decode it
      *               here), or null
@@ -87,64 +89,98 @@ public final class HistogramLogs implements AutoCloseable {
         if (broken) {
             return;
         }
-        for (Metric m : Metric.values()) {
-            if (m != Metric.TRANSACTION_COMMIT || transactional) {
-                byte[] encoded = s.histogram(m);
-                long max = maxima != null ? maxima[m.ordinal()] : 0;
-                if (max == 0 && encoded.length > 0) {
-                    Histogram h = LatencyHistograms.decode(encoded);
-                    max = h.getTotalCount() == 0 ? 0 : h.getMaxValue();
-                }
-                // untagged (the file names the worker): HistogramLogProcessor reads untagged histograms by default;
-                // the line as HistogramLogWriter writes it ("%.3f,%.3f,%.3f,%s"), built without a Formatter and
-                // written in one call: 1,000 workers make 5,000 lines a second
-                StringBuilder line = new StringBuilder(48);
-                millis(line, s.startMicros() - runStartMicros).append(',');
-                millis(line, s.endMicros() - s.startMicros()).append(',').append(max).append(".000,");
-                byte[] head = line.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-                byte[] body = encoded.length == 0 ? EMPTY : java.util.Base64.getEncoder().encode(encoded);
-                byte[] out = java.util.Arrays.copyOf(head, head.length + body.length + 1);
-                System.arraycopy(body, 0, out, head.length, body.length);
-                out[out.length - 1] = '\n';
-                try {
-                    writer(s.workerId(), m).write(out);
-                } catch (IOException | UncheckedIOException e) {
-                    fail(e);
-                    return;
-                }
+        String tag = tag(s.workerId());
+        for (Metric m : logged()) {
+            byte[] encoded = s.histogram(m);
+            long max = maxima != null ? maxima[m.ordinal()] : 0;
+            if (max == 0 && encoded.length > 0) {
+                max = maxOf(LatencyHistograms.decode(encoded));
+            }
+            byte[] body = encoded.length == 0 ? EMPTY : java.util.Base64.getEncoder().encode(encoded);
+            if (!write(m, tag, s.startMicros(), s.endMicros(), max, body)) {
+                return;
             }
         }
     }
 
-    private java.io.OutputStream writer(String worker, Metric metric) {
-        return writers.computeIfAbsent(worker + "." + metric.key(), k -> {
-            try {
-                Files.createDirectories(dir);
-                // buffered (8 KB, about 6 lines): one write per line to each of 5,000 files a second (1,000 workers)
-                // costs the coordinator more than all its merging; the buffers are written out when the run ends,
-                // failed or not (only a killed coordinator loses their last lines)
-                java.io.OutputStream out = new java.io.BufferedOutputStream(
-                        Files.newOutputStream(dir.resolve(fileName(worker, metric))), 8192);
-                java.io.PrintStream header = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.US_ASCII);
-                HistogramLogWriter w = new HistogramLogWriter(header);
-                w.outputComment("kbench " + metric.key() + " of worker " + worker + ", values in microseconds");
-                w.outputLogFormatVersion();
-                w.outputStartTime(runStartMicros / 1000);
-                w.setBaseTime(runStartMicros / 1000);
-                w.outputBaseTime(runStartMicros / 1000); // readers then report absolute timestamps
-                w.outputLegend();
-                header.flush();
-                files++;
-                return out;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write histogram log in " + dir + ": " + e.getMessage(), e);
+    /** Appends the cluster-wide histograms of one merged interval, untagged (what readers take by default). */
+    public synchronized void addMerged(long startMicros, long endMicros, java.util.Map<Metric, Histogram> histograms) {
+        if (broken) {
+            return;
+        }
+        for (Metric m : logged()) {
+            Histogram h = histograms.get(m);
+            byte[] body = h == null || h.getTotalCount() == 0 ? EMPTY
+                    : java.util.Base64.getEncoder().encode(LatencyHistograms.encode(h));
+            if (!write(m, null, startMicros, endMicros, h == null ? 0 : maxOf(h), body)) {
+                return;
             }
-        });
+        }
     }
 
-    /** {@code <worker>.<metric>.hlog}, with characters unsafe in file names replaced. */
-    public static String fileName(String worker, Metric metric) {
-        return worker.replaceAll("[^A-Za-z0-9._-]", "_") + "." + metric.key() + ".hlog";
+    private List<Metric> logged() {
+        return transactional ? ALL : WITHOUT_TRANSACTIONS;
+    }
+
+    private static final List<Metric> ALL = List.of(Metric.values());
+    private static final List<Metric> WITHOUT_TRANSACTIONS = java.util.Arrays.stream(Metric.values())
+            .filter(m -> m != Metric.TRANSACTION_COMMIT).toList();
+
+    private static long maxOf(Histogram h) {
+        return h.getTotalCount() == 0 ? 0 : h.getMaxValue();
+    }
+
+    /** A worker id as a log tag: HdrHistogram's tags end at a comma and hold no white space. */
+    static String tag(String worker) {
+        return worker.replaceAll("[^A-Za-z0-9._:-]", "_");
+    }
+
+    /** One line as HistogramLogWriter writes it ("[Tag=T,]%.3f,%.3f,%d.000,BASE64"), built without a Formatter. */
+    private boolean write(Metric m, String tag, long startMicros, long endMicros, long max, byte[] body) {
+        StringBuilder line = new StringBuilder(64);
+        if (tag != null) {
+            line.append("Tag=").append(tag).append(',');
+        }
+        millis(line, startMicros - runStartMicros).append(',');
+        millis(line, endMicros - startMicros).append(',').append(max).append(".000,");
+        byte[] head = line.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = java.util.Arrays.copyOf(head, head.length + body.length + 1);
+        System.arraycopy(body, 0, out, head.length, body.length);
+        out[out.length - 1] = '\n';
+        try {
+            writer(m).write(out);
+            return true;
+        } catch (IOException | UncheckedIOException e) {
+            fail(e);
+            return false;
+        }
+    }
+
+    private java.io.OutputStream writer(Metric metric) throws IOException {
+        java.io.OutputStream existing = writers.get(metric);
+        if (existing != null) {
+            return existing;
+        }
+        Files.createDirectories(dir);
+        java.io.OutputStream out = new java.io.BufferedOutputStream(
+                Files.newOutputStream(dir.resolve(fileName(metric))), 1 << 16);
+        writers.put(metric, out);
+        java.io.PrintStream header = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.US_ASCII);
+        HistogramLogWriter w = new HistogramLogWriter(header);
+        w.outputComment("kbench " + metric.key() + ", values in microseconds: untagged lines are the cluster's interval "
+                + "histograms (every worker's added); Tag=<worker> lines each worker's own");
+        w.outputLogFormatVersion();
+        w.outputStartTime(runStartMicros / 1000);
+        w.setBaseTime(runStartMicros / 1000);
+        w.outputBaseTime(runStartMicros / 1000); // readers then report absolute timestamps
+        w.outputLegend();
+        header.flush();
+        return out;
+    }
+
+    /** {@code <metric>.hlog}, e.g. {@code publishLatencyMicros.hlog}. */
+    public static String fileName(Metric metric) {
+        return metric.key() + ".hlog";
     }
 
     private void fail(Exception e) {
@@ -155,6 +191,7 @@ public final class HistogramLogs implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        int files = writers.size();
         closeWriters();
         if (!broken && files > 0) {
             written.ok(files + " histogram log(s)");

@@ -77,7 +77,8 @@ final class LiveRun {
         this.merger = new IntervalMerger(ids.stream().map(WorkerClient.Identity::id).toList(),
                 workload.warmupRecords() > 0
                         ? SummaryHistograms.afterRecords(workload.warmupRecords(), window.measureStartMicros())
-                        : SummaryHistograms.from(window.measureStartMicros()));
+                        : SummaryHistograms.from(window.measureStartMicros()))
+                .onMerged((m, histograms) -> hlogs.addMerged(m.startMicros(), m.endMicros(), histograms));
         List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
         List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
         WorkerSupervisor.Events events = new WorkerSupervisor.Events() {

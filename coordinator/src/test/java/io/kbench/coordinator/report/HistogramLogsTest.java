@@ -3,6 +3,7 @@ package io.kbench.coordinator.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,33 +36,54 @@ class HistogramLogsTest {
     }
 
     @Test
-    void shouldWriteOneLogPerWorkerAndMetricThatHdrHistogramReadsBack() throws IOException {
+    void shouldWriteOneLogPerMetricWithEachWorkerTaggedAndTheClusterUntagged() throws IOException {
+        IntervalSnapshot[] snapshots = {snapshot("w:1", 0, 100, 200, 300), snapshot("w 2", 0, 7),
+            snapshot("w:1", 1, 5_000), snapshot("w 2", 1)};
+        io.kbench.coordinator.merge.IntervalMerger merger = new io.kbench.coordinator.merge.IntervalMerger(List.of("w:1", "w 2"));
         try (HistogramLogs logs = new HistogramLogs(dir, 1_000_000_000L, false)) {
-            logs.add(snapshot("w:1", 0, 100, 200, 300));
-            logs.add(snapshot("w:1", 1, 5_000));
-            logs.add(snapshot("w2", 0, 7));
+            merger.onMerged((m, h) -> logs.addMerged(m.startMicros(), m.endMicros(), h));
+            for (IntervalSnapshot s : snapshots) {
+                long[] maxima = new long[Metric.values().length];
+                merger.add(s, maxima);
+                logs.add(s, maxima);
+            }
         }
-        Path file = dir.resolve(HistogramLogs.fileName("w:1", Metric.PUBLISH_LATENCY));
-        assertEquals("w_1.publishLatencyMicros.hlog", file.getFileName().toString());
-        HistogramLogReader reader = new HistogramLogReader(file.toFile());
-        Histogram first = (Histogram) reader.nextIntervalHistogram();
-        Histogram second = (Histogram) reader.nextIntervalHistogram();
-        assertNull(reader.nextIntervalHistogram());
-        assertEquals(3, first.getTotalCount());
-        assertEquals(true, first.valuesAreEquivalent(300, first.getMaxValue()));
-        assertEquals(1, second.getTotalCount());
-        assertNull(second.getTag(), "untagged, so HistogramLogProcessor reads it without options");
-        assertEquals(1_000_000_000L / 1000 + 1000, second.getStartTimeStamp(), "absolute start of interval 1, ms");
-        assertFalse(Files.exists(dir.resolve(HistogramLogs.fileName("w2", Metric.TRANSACTION_COMMIT))));
+        Path file = dir.resolve(HistogramLogs.fileName(Metric.PUBLISH_LATENCY));
+        assertEquals("publishLatencyMicros.hlog", file.getFileName().toString());
+        // HistogramLogReader as HistogramLogProcessor uses it: untagged lines by default, one worker's by its tag
+        List<Histogram> cluster = read(file, null);
+        assertEquals(2, cluster.size(), "one cluster-wide histogram per interval");
+        assertEquals(4, cluster.get(0).getTotalCount(), "interval 0: both workers' values added");
+        assertEquals(1, cluster.get(1).getTotalCount());
+        assertNull(cluster.get(0).getTag());
+        assertEquals(1_000_000_000L / 1000 + 1000, cluster.get(1).getStartTimeStamp(), "absolute start of interval 1, ms");
+        List<Histogram> w1 = read(file, "w:1");
+        assertEquals(List.of(3L, 1L), w1.stream().map(Histogram::getTotalCount).toList());
+        assertTrue(w1.get(0).valuesAreEquivalent(300, w1.get(0).getMaxValue()));
+        assertEquals(List.of(1L, 0L), read(file, "w_2").stream().map(Histogram::getTotalCount).toList(),
+                "a tag holds no white space: 'w 2' is tagged w_2");
+        assertFalse(Files.exists(dir.resolve(HistogramLogs.fileName(Metric.TRANSACTION_COMMIT))));
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(8, files.count(), "2 workers x 4 metrics");
+            assertEquals(4, files.count(), "one file per metric, whatever the number of workers");
         }
+    }
+
+    private static List<Histogram> read(Path file, String tag) throws IOException {
+        HistogramLogReader reader = new HistogramLogReader(file.toFile());
+        List<Histogram> out = new java.util.ArrayList<>();
+        org.HdrHistogram.EncodableHistogram h;
+        while ((h = reader.nextIntervalHistogram()) != null) {
+            if (java.util.Objects.equals(tag, h.getTag())) {
+                out.add((Histogram) h);
+            }
+        }
+        return out;
     }
 
     @Test
     void shouldRecordALogThatCannotBeWrittenAndNotThrowIntoTheSnapshotPath() throws IOException {
         // a directory where a log file goes: opening it fails, as a full disk or a file in the way would
-        Files.createDirectories(dir.resolve(HistogramLogs.fileName("w2", Metric.PUBLISH_RESPONSE)));
+        Files.createDirectories(dir.resolve(HistogramLogs.fileName(Metric.PUBLISH_RESPONSE)));
         Written written = new Written();
         try (HistogramLogs logs = new HistogramLogs(dir, 1_000_000_000L, false, written)) {
             logs.add(snapshot("w1", 0, 100));
@@ -93,8 +115,8 @@ class HistogramLogsTest {
                         1.0);
             }
         }
-        List<String> ours = Files.readAllLines(dir.resolve(HistogramLogs.fileName("w", Metric.PUBLISH_LATENCY))).stream()
-                .filter(l -> !l.startsWith("#") && !l.startsWith("\"")).toList();
+        List<String> ours = Files.readAllLines(dir.resolve(HistogramLogs.fileName(Metric.PUBLISH_LATENCY))).stream()
+                .filter(l -> l.startsWith("Tag=w,")).map(l -> l.substring("Tag=w,".length())).toList();
         List<String> theirs = reference.toString(java.nio.charset.StandardCharsets.US_ASCII).lines().toList();
         assertEquals(3, ours.size(), ours.toString());
         for (int i = 0; i < 3; i++) {
