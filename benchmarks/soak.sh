@@ -2,7 +2,11 @@
 # Soak test: one long run on the local machine with broker, worker and coordinator as separate processes,
 # to show that neither the coordinator's nor the worker's memory grows with the length of a run.
 #
-#   benchmarks/soak.sh DURATION [RATE]      e.g. benchmarks/soak.sh 30m      benchmarks/soak.sh 2h 5000
+#   benchmarks/soak.sh [--dashboard] DURATION [RATE]      e.g. benchmarks/soak.sh 30m      benchmarks/soak.sh 2h 5000
+#
+# --dashboard: the coordinator also serves its live dashboard, and a headless Chromium keeps the page open for
+# the whole run (it redraws on every interval, as a user's browser would); each sample then also says how many
+# intervals /api/run reports.
 #
 # DURATION is the measured time (s, m or h suffix; plain number = seconds), RATE msg/s (default 2000;
 # 1 topic x 6 partitions, 1 KiB values, 2 producers, 2 consumers). It prints the heap in use after a full GC
@@ -15,7 +19,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { echo "usage: $0 DURATION[s|m|h] [RATE msg/s]" >&2; exit 2; }
+usage() { echo "usage: $0 [--dashboard] DURATION[s|m|h] [RATE msg/s]" >&2; exit 2; }
+dashboard=0
+if [ "${1:-}" = --dashboard ]; then dashboard=1; shift; fi
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 [[ "$1" =~ ^([0-9]{1,7})([smh]?)$ ]] || { echo "soak: DURATION '$1' must be a whole number with an optional s, m or h suffix" >&2; exit 2; }
 case "${BASH_REMATCH[2]}" in
@@ -28,6 +34,12 @@ rate=${2:-2000}
 [[ "$rate" =~ ^[0-9]{1,9}$ ]] && [ "$((10#$rate))" -ge 2 ] || { echo "soak: RATE must be a whole number >= 2" >&2; exit 2; }
 rate=$(( 10#$rate ))
 command -v jcmd >/dev/null || { echo "soak: jcmd (from the JDK) is needed" >&2; exit 2; }
+browser=""
+if [ "$dashboard" = 1 ]; then
+  for b in chromium chromium-browser google-chrome; do command -v "$b" >/dev/null && { browser=$(command -v "$b"); break; }; done
+  [ -n "$browser" ] || { echo "soak: --dashboard needs a headless Chromium (apt-get install chromium)" >&2; exit 2; }
+  command -v curl >/dev/null || { echo "soak: --dashboard needs curl" >&2; exit 2; }
+fi
 
 dir="${KBENCH_SOAK_DIR:-$(mktemp -d /tmp/kbench-soak.XXXXXX)}"
 mkdir -p "$dir"
@@ -90,10 +102,22 @@ warmupSeconds: $warmup
 durationSeconds: $seconds
 YAML
 
+dash=()
+if [ "$dashboard" = 1 ]; then
+  dash_port=$(free_port)
+  dash=(--dashboard "127.0.0.1:$dash_port" --dashboard-keep 0)
+fi
 java -Xmx256m -jar "$jar" run --workers "127.0.0.1:$worker_port" --bootstrap-servers "127.0.0.1:$broker_port" \
-  --output "$dir/result" "$dir/soak.yaml" >"$dir/coordinator.log" 2>&1 &
+  ${dash[@]+"${dash[@]}"} --output "$dir/result" "$dir/soak.yaml" >"$dir/coordinator.log" 2>&1 &
 pids+=($!); coordinator=$!
 started=$(date +%s)
+if [ "$dashboard" = 1 ]; then
+  wait_port "$dash_port" "$coordinator" "the coordinator's dashboard"
+  "$browser" --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$dir/browser" \
+    --remote-debugging-port=0 "http://127.0.0.1:$dash_port/" >"$dir/browser.log" 2>&1 &
+  pids+=($!); page=$!
+  echo "soak: dashboard at http://127.0.0.1:$dash_port/, open in headless Chromium (pid $page)"
+fi
 
 heap_kib() { # PID -> KiB in use after a full GC
   jcmd "$1" GC.run >/dev/null 2>&1 || { echo -1; return; }
@@ -102,7 +126,13 @@ heap_kib() { # PID -> KiB in use after a full GC
 sample() { # LABEL
   local c w
   c=$(heap_kib "$coordinator"); w=$(heap_kib "$worker")
-  printf '%-22s coordinator %8s KiB   worker %8s KiB   (%s)\n' "$1" "$c" "$w" "$(date -u +%H:%M:%S)"
+  local seen=""
+  if [ "$dashboard" = 1 ]; then
+    seen="   /api/run intervals $(curl -s --max-time 5 "http://127.0.0.1:$dash_port/api/run?since=999999999" \
+      | sed -n 's/.*"intervalCount" *: *\([0-9]*\).*/\1/p')"
+    kill -0 "$page" 2>/dev/null || seen="$seen (the page's browser exited)"
+  fi
+  printf '%-22s coordinator %8s KiB   worker %8s KiB   (%s)%s\n' "$1" "$c" "$w" "$(date -u +%H:%M:%S)" "$seen"
   last_c=$c; last_w=$w
 }
 sleep_until() { # seconds after start
