@@ -66,7 +66,7 @@ public final class CompareCommand implements Callable<Integer> {
             String name = null;
             for (Path file : group) {
                 ResultFile.Run run = page != null ? ResultInputs.drawable(file, ResultInputs.json(file))
-                        : ResultInputs.run(file, ResultInputs.json(file));
+                        : ResultInputs.run(file, ResultInputs.jsonWithoutIntervals(file));
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(ResultDocument.JSON.valueToTree(run.summary()));

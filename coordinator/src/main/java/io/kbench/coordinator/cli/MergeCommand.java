@@ -34,7 +34,7 @@ public final class MergeCommand implements Callable<Integer> {
         java.util.Set<Path> seen = new java.util.HashSet<>();
         for (Path p : results) {
             Path file = ResultInputs.file(p, seen, "; each result may be merged once");
-            sources.add(new ResultMerge.Source(file.toString(), ResultInputs.json(file)));
+            sources.add(new ResultMerge.Source(file.toString(), ResultInputs.jsonWithoutIntervals(file)));
         }
         Path dir = output != null ? output : RunIds.defaultOutput("merged", RunIds.next());
         boolean created = OutputDirectory.prepare(dir, output != null ? "--output" : "results directory");

@@ -37,7 +37,7 @@ final class Repeat {
 
     static Inputs load(Path given) {
         Path file = ResultInputs.file(given, new HashSet<>(), "");
-        JsonNode result = ResultInputs.json(file);
+        JsonNode result = ResultInputs.jsonWithoutIntervals(file);
         if (result.has("merged")) {
             throw new UserException(file + ": a merged result has no single run to repeat; repeat one of the results "
                     + "it merged");

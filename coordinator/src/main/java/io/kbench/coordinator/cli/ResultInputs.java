@@ -14,7 +14,7 @@ import io.kbench.protocol.BoundedFiles;
 
 /** The result.json files that report, compare and merge read: found, each once, parsed strictly. */
 final class ResultInputs {
-    /** A result.json is read up to this size (a week-long run at 1 s intervals stays far below it). */
+    /** A result.json is read whole up to this size (for a page, which draws the intervals). */
     private static final long MAX_BYTES = 1L << 30;
 
     private ResultInputs() { }
@@ -40,6 +40,45 @@ final class ResultInputs {
     static JsonNode json(Path file) {
         try {
             return ResultDocument.JSON.readTree(BoundedFiles.read(file, MAX_BYTES));
+        } catch (IOException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new UserException(file + ": cannot read as JSON: " + why);
+        }
+    }
+
+    /**
+     * The file's JSON with only its first interval, read as a stream: what compare, merge and --repeat need (the
+     * first interval gives --repeat the reporting interval), in memory that does not grow with the run's length,
+     * from a result.json of any size (a week of 1-s intervals is about 2 GB). The other intervals are skipped,
+     * not kept; everything else is bounded as Jackson bounds it.
+     */
+    static JsonNode jsonWithoutIntervals(Path file) {
+        try (com.fasterxml.jackson.core.JsonParser p = ResultDocument.JSON.getFactory().createParser(file.toFile())) {
+            com.fasterxml.jackson.core.JsonToken first = p.nextToken();
+            if (first != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return first == null ? null : ResultDocument.JSON.readTree(p); // not an object: refused when read as a run
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode root = ResultDocument.JSON.createObjectNode();
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (name.equals("intervals") && p.currentToken() == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+                    // the first interval only (--repeat reads the reporting interval from it); the rest skipped
+                    com.fasterxml.jackson.databind.node.ArrayNode kept = root.putArray("intervals");
+                    if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                        kept.add(ResultDocument.JSON.<JsonNode>readTree(p));
+                        while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    root.set(name, ResultDocument.JSON.readTree(p));
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new UserException(file + ": cannot read as JSON: more after the result's closing brace");
+            }
+            return root;
         } catch (IOException e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
             throw new UserException(file + ": cannot read as JSON: " + why);

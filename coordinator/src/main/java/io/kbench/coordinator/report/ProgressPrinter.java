@@ -114,8 +114,9 @@ public final class ProgressPrinter implements RunReporter {
         }
         if (s.saturatedIntervals() > 0) {
             out.println(String.format(Locale.ROOT, "  %,d measured interval(s) GENERATOR SATURATED: the load generator fell "
-                    + "behind its schedule (publish delay p99 above %s ms); their response times include its backlog",
-                    s.saturatedIntervals(), ms(saturationMicros)));
+                    + "behind its schedule (publish delay p99 above %s); their response times include its backlog",
+                    s.saturatedIntervals(), saturationMicros == Long.MAX_VALUE ? "each run's threshold" // a merge
+                            : ms(saturationMicros) + " ms"));
         }
         if (s.clamped() > 0 || s.negativeEndToEnd() > 0) {
             out.println(String.format(Locale.ROOT, "  %,d samples above the 1 h histogram range (clamped), %,d negative end-to-end samples (recorded as 0)",
