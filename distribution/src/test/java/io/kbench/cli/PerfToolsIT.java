@@ -59,6 +59,28 @@ class PerfToolsIT {
             captureStdout("producer-perf", "--topic", "cp", "--partitions", "3", "--num-records", "10000",
                     "--record-size", "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(),
                     "--output", dir.resolve("fill").toString());
+            // a console nobody reads: stdout into a pipe this test never drains (it holds 64 KB; 8 producers' metrics
+            // dumps are about 95 KB, printed on the snapshot path). The run must end and write its files all the same.
+            java.nio.file.Path out = dir.resolve("unread");
+            try {
+                Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m", "-jar", java.nio.file.Path.of(System.getProperty("basedir", ".")).resolve("target/kbench.jar")
+                                .toString(), "producer-perf", "--topic", "unread", "--partitions", "2", "--num-records", "4000",
+                        "--record-size", "100", "--throughput", "2000", "--producers", "8", "--print-metrics",
+                        "--bootstrap-server", kafka.bootstrapServers(), "--output", out.toString())
+                        .redirectError(dir.resolve("unread.err").toFile()).start();
+                boolean ended = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+                if (!ended) {
+                    p.destroyForcibly();
+                }
+                assertTrue(ended, "the run ended although nobody read its console: "
+                        + java.nio.file.Files.readString(dir.resolve("unread.err")));
+                assertEquals(0, p.exitValue(), java.nio.file.Files.readString(dir.resolve("unread.err")));
+                assertTrue(java.nio.file.Files.isRegularFile(out.resolve("result.json")));
+                p.getInputStream().close();
+            } catch (java.io.IOException | InterruptedException e) {
+                throw new AssertionError(e);
+            }
             // producer-perf sends plain records, as the Kafka tool does: no stamp header on the broker's disk
             java.util.Map<String, Object> props = java.util.Map.of("bootstrap.servers", kafka.bootstrapServers(),
                     "group.id", "check-headers", "auto.offset.reset", "earliest");
