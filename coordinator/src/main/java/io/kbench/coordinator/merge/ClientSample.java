@@ -25,7 +25,9 @@ public final class ClientSample {
     private final String[] names;
     private final double[] values;
 
-    public ClientSample(int clients, Map<String, Double> values) {
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public ClientSample(@com.fasterxml.jackson.annotation.JsonProperty("clients") int clients,
+                        @com.fasterxml.jackson.annotation.JsonProperty("values") Map<String, Double> values) {
         this.clients = clients;
         TreeMap<String, Double> sorted = new TreeMap<>(values);
         String[] n = sorted.keySet().toArray(new String[0]);
@@ -43,11 +45,13 @@ public final class ClientSample {
     }
 
     /** Clients behind the values. */
+    @com.fasterxml.jackson.annotation.JsonProperty("clients")
     public int clients() {
         return clients;
     }
 
     /** The metrics by name, in name order. */
+    @com.fasterxml.jackson.annotation.JsonProperty("values")
     public Map<String, Double> values() {
         TreeMap<String, Double> out = new TreeMap<>();
         for (int i = 0; i < names.length; i++) {

@@ -70,10 +70,17 @@ public final class IntervalsCsv {
         return rows;
     }
 
-    /** Writes {@code dir/intervals.csv} (with a header row) and returns it. */
+    /** Writes {@code dir/intervals.csv} (with a header row) and returns it; row by row, whatever the run's length. */
     public static Path write(Path dir, ResultFile.Run run) throws IOException {
         Path file = dir.resolve("intervals.csv");
         CsvSchema schema = CSV.schemaFor(Row.class).withHeader();
-        return AtomicFile.write(file, CSV.writer(schema).writeValueAsString(rows(run)));
+        return AtomicFile.write(file, out -> {
+            try (com.fasterxml.jackson.databind.SequenceWriter rows = CSV.writer(schema)
+                    .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValues(out)) {
+                for (ResultFile.Interval i : run.intervals()) {
+                    rows.write(Row.of(i));
+                }
+            }
+        });
     }
 }

@@ -58,11 +58,20 @@ public final class ResultDocument {
             injected.add(new ResultFile.Fault(e.fault().action().name(), e.fault().broker(), e.fault().atSeconds(),
                     e.requestMicros() / 1000, e.doneMicros() == 0 ? null : e.doneMicros() / 1000, e.error()));
         }
-        List<ResultFile.Interval> list = new ArrayList<>();
-        for (MergedInterval i : intervals) {
-            list.add(interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000, workload.verification(),
-                    faults.downDuring(i.startMicros(), i.endMicros())));
-        }
+        // a view, converted as it is read: the intervals may be a week of them, read back from the run's spool
+        List<ResultFile.Interval> list = new java.util.AbstractList<>() {
+            @Override
+            public ResultFile.Interval get(int index) {
+                MergedInterval i = intervals.get(index);
+                return interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000, workload.verification(),
+                        faults.downDuring(i.startMicros(), i.endMicros()));
+            }
+
+            @Override
+            public int size() {
+                return intervals.size();
+            }
+        };
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, Versions.kbench(), runId, status, error,
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,

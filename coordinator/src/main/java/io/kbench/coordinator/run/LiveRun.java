@@ -3,8 +3,6 @@ package io.kbench.coordinator.run;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.kbench.coordinator.ClockEstimator;
 import io.kbench.coordinator.merge.IntervalMerger;
+import io.kbench.coordinator.merge.IntervalSpool;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.SummaryHistograms;
 import io.kbench.coordinator.plan.Plan;
@@ -50,7 +49,8 @@ final class LiveRun {
     private final IntervalMerger merger;
     private final HistogramLogs hlogs;
     /** Each interval's figures (not its histograms) for result.json, appended as the merger hands them out. */
-    private final List<MergedInterval> emitted = Collections.synchronizedList(new ArrayList<>());
+    /** The run's merged intervals, on disk (a week of them must not live in the heap). */
+    private final IntervalSpool spool;
     private final AtomicLong liveAcked = new AtomicLong();
     private final Map<Integer, String> lost = new ConcurrentHashMap<>();
     private final List<WorkerSupervisor> supervisors = new ArrayList<>();
@@ -62,8 +62,9 @@ final class LiveRun {
      * @param failure the run's first failure; set here when a worker is lost, aborts or sends what cannot be read
      */
     LiveRun(Workload workload, String runId, RunWindow window, Workers workers, List<WorkerClient.Identity> ids,
-            List<ClockEstimator.WorkerClock> clocks, Plan plan, HistogramLogs hlogs, RunReporter out,
+            List<ClockEstimator.WorkerClock> clocks, Plan plan, HistogramLogs hlogs, IntervalSpool spool, RunReporter out,
             CoordinatorClock clock, long intervalMicros, AtomicReference<String> failure) {
+        this.spool = spool;
         this.workload = workload;
         this.runId = runId;
         this.window = window;
@@ -160,7 +161,7 @@ final class LiveRun {
     }
 
     private void emit(MergedInterval i) {
-        emitted.add(i);
+        spool.append(i);
         out.interval(i);
     }
 
@@ -247,11 +248,14 @@ final class LiveRun {
         return merger;
     }
 
-    /** Every interval handed out, in index order (they arrive in order per thread, from several threads). */
+    /** Every interval handed out, in index order, read back from the spool as it is iterated. */
     List<MergedInterval> intervals() {
-        synchronized (emitted) {
-            return emitted.stream().sorted(Comparator.comparingLong(MergedInterval::index)).toList();
-        }
+        return spool.list();
+    }
+
+    /** Why the intervals could not all be kept on disk, or null. */
+    String spoolProblem() {
+        return spool.problem();
     }
 
     /** The workers lost, by index, with the reason. */

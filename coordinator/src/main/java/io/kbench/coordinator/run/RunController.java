@@ -259,6 +259,9 @@ public final class RunController {
             live.closeSupervisors();
         }
         IntervalMerger merger = live.finish(issues);
+        if (live.spoolProblem() != null) {
+            issues.add(live.spoolProblem());
+        }
         return new ResultAssembly(workload, profile, dir, out, written).assemble(new ResultAssembly.Gathered(runId, startedAt,
                 error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
                 live.releaseMicros(), live.lost(), issues, faults, provenance));
@@ -351,7 +354,8 @@ public final class RunController {
         out.started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros());
         out.faults(faults);
         LiveRun live = new LiveRun(workload, plan.runId(), window, workers, ids, clocks, plan,
-                new HistogramLogs(dir, window.runStartMicros(), workload.transactional(), written), out, clock,
+                new HistogramLogs(dir, window.runStartMicros(), workload.transactional(), written),
+                new io.kbench.coordinator.merge.IntervalSpool(dir.resolve(".intervals.spool")), out, clock,
                 options.intervalMicros(), failure);
         live.open();
         out.clockBound(ResultAssembly.clockBound(clocks, plan));
