@@ -163,6 +163,11 @@ public final class DashboardState implements RunReporter {
             metrics.add(i, i.saturated(saturationMicros));
             intervals.add(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
                     faults.downDuring(i.startMicros(), i.endMicros())));
+            // the live page keeps the latest LIVE_INTERVALS (a day-long run's page must not hold the day); the final
+            // report, drawn from the run's result, has every interval
+            if (intervals.size() - intervals.first() > LIVE_INTERVALS + AppendOnlyList.CHUNK) {
+                intervals.keepFrom(intervals.size() - LIVE_INTERVALS);
+            }
             if (!state.equals("failed")) {
                 boolean measuring = i.endMicros() > measureStartMicros;
                 sending |= i.counters().sent() > 0;
@@ -193,6 +198,9 @@ public final class DashboardState implements RunReporter {
         return state;
     }
 
+    /** Intervals the live page and {@code /api/run} keep: the latest 3 hours of 1-s intervals (about 10 MB). */
+    static final int LIVE_INTERVALS = 10_800;
+
     /** Most intervals one {@code /api/run} answer carries; {@code nextSince} pages through the rest. */
     static final int API_PAGE = 1_000;
 
@@ -212,9 +220,10 @@ public final class DashboardState implements RunReporter {
             all = intervals;
         }
         int count = all.size();
-        int from = Math.min(Math.max(0, since), count);
+        int from = Math.min(Math.max(all.first(), since), count);
         int to = (int) Math.min(count, (long) from + API_PAGE);
         m.put("intervalCount", count);
+        m.put("firstKept", all.first());
         m.put("since", from);
         m.put("nextSince", to < count ? to : null);
         m.put("intervals", all.view(from, to));
@@ -305,7 +314,7 @@ public final class DashboardState implements RunReporter {
                 live.put("reason", reason);
                 live.put("workers", workers(nowMicros));
                 live.put("clockBoundMicros", clockBoundMicros);
-                run = partial(intervals.view(0, count));
+                run = partial(intervals.view(intervals.first(), count));
             }
         }
         Map<String, Object> data = HtmlReport.data("kbench " + name + (live == null ? "" : " (live)"),

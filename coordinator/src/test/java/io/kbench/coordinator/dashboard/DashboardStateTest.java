@@ -139,6 +139,13 @@ class DashboardStateTest {
                 p99 / 1e6, took[took.length - 1] / 1e6, took.length, builds.get());
         assertTrue(builds.get() >= 20, "the pages were read meanwhile: " + builds.get());
         assertTrue(p99 < 50_000_000L, "merge path p99 " + p99 / 1e6 + " ms");
-        assertEquals(n + took.length, s.api(0, 0).get("intervalCount"));
+        Map<String, Object> api = s.api(0, 0);
+        assertEquals(n + took.length, api.get("intervalCount"));
+        int first = (int) api.get("firstKept");
+        assertTrue(n + took.length - first <= DashboardState.LIVE_INTERVALS + AppendOnlyList.CHUNK,
+                "the live state keeps the latest intervals only: from " + first);
+        assertEquals(first, api.get("since"), "an index before the kept ones reads from the first kept");
+        assertEquals((long) first, ((io.kbench.coordinator.report.ResultFile.Interval)
+                ((List<?>) api.get("intervals")).get(0)).index());
     }
 }
