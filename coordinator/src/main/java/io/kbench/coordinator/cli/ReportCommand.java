@@ -41,6 +41,11 @@ public final class ReportCommand implements Callable<Integer> {
                 : results.size() == 1 ? resultDir(results.get(0)).resolve("report.html") : Path.of("report.html");
         target = ResultInputs.pageTarget(target, output != null ? "--output " : "");
         for (Path file : files) {
+            if (!ResultInputs.readableWhole(file)) { // a run of days: its intervals go to disk, not the heap
+                ResultFile.Run run = ResultInputs.drawableStream(file);
+                runs.add(new HtmlReport.Named(ResultInputs.name(run), run));
+                continue;
+            }
             JsonNode tree = ResultInputs.json(file);
             if (tree != null && tree.has("merged") && !tree.has("intervals")) {
                 throw new UserException(file + ": a merged result has no intervals to chart; give the results it merged");

@@ -94,6 +94,75 @@ final class ResultInputs {
         }
     }
 
+    /**
+     * A result too large to read whole (over {@link #MAX_BYTES}: a run of more than a few days), as a page draws
+     * it: everything but the intervals read into memory, the intervals checked one by one and kept on disk
+     * ({@link JsonLinesSpool}, removed when kbench exits) and read back as the page is built.
+     */
+    static ResultFile.Run drawableStream(Path file) {
+        io.kbench.coordinator.merge.JsonLinesSpool<ResultFile.Interval> spool;
+        try {
+            spool = new io.kbench.coordinator.merge.JsonLinesSpool<>(Files.createTempFile("kbench-report-", ".spool"),
+                    ResultFile.Interval.class);
+        } catch (IOException e) {
+            throw new UserException(file + ": no room for its intervals in the temporary directory: " + e.getMessage());
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode root = ResultDocument.JSON.createObjectNode();
+        try (com.fasterxml.jackson.core.JsonParser p = ResultDocument.JSON.getFactory().createParser(file.toFile())) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                throw new UserException(file + ": not a kbench result.json (no runId, summary or histograms)");
+            }
+            boolean intervals = false;
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (name.equals("intervals")) {
+                    if (p.currentToken() != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+                        throw new UserException(file + ": intervals must be a list");
+                    }
+                    intervals = true;
+                    int index = 0;
+                    while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                        JsonNode node = ResultDocument.JSON.readTree(p);
+                        ResultFile.Interval in;
+                        try {
+                            in = ResultMerge.readInterval(file.toString(), index++, node);
+                        } catch (IllegalArgumentException e) {
+                            throw new UserException(e.getMessage());
+                        }
+                        spool.append(in);
+                    }
+                    root.putArray("intervals");
+                } else {
+                    root.set(name, ResultDocument.JSON.readTree(p));
+                }
+            }
+            if (!intervals) {
+                throw new UserException(file + ": intervals is missing (a list of the run's intervals)");
+            }
+        } catch (IOException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new UserException(file + ": cannot read as JSON: " + why);
+        }
+        spool.close();
+        ResultFile.Run run = run(file, root).withIntervals(spool.list());
+        try {
+            ResultMerge.requireIntervals(file.toString(), run);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+        return run;
+    }
+
+    /** A result read whole: not larger than {@link #MAX_BYTES}. */
+    static boolean readableWhole(Path file) {
+        try {
+            return Files.size(file) <= MAX_BYTES;
+        } catch (IOException e) {
+            return true; // the whole read says what is wrong with it
+        }
+    }
+
     /** A run's result that a page draws: {@link #run} with its intervals checked too. */
     static ResultFile.Run drawable(Path file, JsonNode tree) {
         ResultFile.Run run = run(file, tree);

@@ -41,6 +41,13 @@ public final class ResultFile {
                       @JsonProperty(required = true) Summary summary,
                       @JsonProperty(required = true) Map<String, String> histograms, List<String> issues,
                       @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch) {
+        /** This result with {@code list} as its intervals (read back from disk for a long run's page). */
+        public Run withIntervals(List<Interval> list) {
+            return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, list, summary, histograms, issues, rateSearch);
+        }
+
         /** This result with a max-rate search's outcome. */
         public Run withRateSearch(RateSearch search) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,

@@ -201,6 +201,21 @@ public final class ResultMerge {
     }
 
     /**
+     * One interval of a result read as a stream, checked as {@link #read} checks a whole result.
+     *
+     * @throws IllegalArgumentException one line naming the file, the interval and the key
+     */
+    public static ResultFile.Interval readInterval(String path, int index, JsonNode node) {
+        try {
+            return STRICT.treeToValue(node, ResultFile.Interval.class);
+        } catch (JsonMappingException e) {
+            throw new IllegalArgumentException(path + ": intervals[" + index + "]." + describe(e, node));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(path + ": intervals[" + index + "]: " + e.getOriginalMessage());
+        }
+    }
+
+    /**
      * Checks what a page draws besides the summary: the run's intervals, each with its publish and consume figures.
      *
      * @throws IllegalArgumentException one line naming the file and the first interval that lacks them

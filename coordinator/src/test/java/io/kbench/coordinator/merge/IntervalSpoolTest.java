@@ -66,7 +66,7 @@ class IntervalSpoolTest {
         List<MergedInterval> back = spool.list();
         assertEquals(10, back.size());
         assertEquals(interval(9), back.get(9));
-        assertTrue(spool.problem().startsWith("the intervals could not be spooled to " + inTheWay), spool.problem());
+        assertTrue(spool.problem().startsWith("the run's intervals: could not keep values on disk in " + inTheWay), spool.problem());
     }
 
     @Test
