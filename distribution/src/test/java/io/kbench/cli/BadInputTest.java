@@ -53,6 +53,10 @@ class BadInputTest {
         write("sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.acks: [1, all]\n");
         write("records.yaml", "numRecords: 1000\n");
         write("noconsumers.yaml", "durationSeconds: 5\nsubscriptionsPerTopic: 0\n");
+        // an OpenMessaging Benchmark workload (its keys translated, with a note each)
+        write("omb-workload.yaml", "name: omb\ntopics: 1\npartitionsPerTopic: 1\nmessageSize: 100\nsubscriptionsPerTopic: 1\n"
+                + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\nconsumerBacklogSizeGB: 0\n"
+                + "testDurationMinutes: 1\n");
         write("real-workload.yaml", "name: q\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 1024\ndurationSeconds: 20\n");
         write("real-profile.yaml", "name: p\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  acks: all\n");
         write("many-errors.yaml", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\ndurationSeconds: 5\n");
@@ -157,6 +161,10 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--driver", "REALWORKLOAD", w), "REALWORKLOAD:2:1: this file is a workload, "
                         + "not a profile (its keys topics, partitionsPerTopic, messageSize and 1 more are workload keys); "
                         + "give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) with --driver"),
+                // an OMB workload's translation notes come after every check, never before a refusal
+                Arguments.of(List.of("run", "--driver", "REALWORKLOAD", "OMBWORKLOAD"), "REALWORKLOAD:2:1: this file is a "
+                        + "workload, not a profile (its keys topics, partitionsPerTopic, messageSize and 1 more are workload "
+                        + "keys); give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) with --driver"),
                 Arguments.of(List.of("run", "REALPROFILE"), "REALPROFILE:2:1: this file is a driver profile, not a workload "
                         + "(its keys driver, replicationFactor, producer are driver profile keys); give it with --driver, "
                         + "and a workload (workloads/*.yaml) as the argument"),
@@ -365,7 +373,7 @@ class BadInputTest {
     }
 
     private static String resolve(String s) {
-        return s.replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
+        return s.replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("BADB64", at("bad-base64.json")).replace("BADHISTOGRAM", at("bad-histogram.json"))
                 .replace("NOINTERVALS", at("no-intervals.json")).replace("BAREINTERVAL", at("interval-without-figures.json"))
                 .replace("WORKLOADTEXT", at("workload-text.json")).replace("NEWER", at("newer.json"))

@@ -65,11 +65,36 @@ final class Prometheus implements AutoCloseable {
         Prometheus prometheus = new Prometheus(p, port);
         try {
             KbenchProcesses.awaitListening(port, p);
-        } catch (RuntimeException | InterruptedException e) {
+            prometheus.awaitReady();
+        } catch (RuntimeException | InterruptedException | IOException e) {
             prometheus.close();
             throw e;
         }
         return prometheus;
+    }
+
+    /**
+     * Waits (at most 60 s) until the server is ready: it listens before its storage is open, and answers queries
+     * with 503 "Service Unavailable" until then.
+     */
+    private void awaitReady() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            int status;
+            try {
+                status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+            } catch (IOException e) {
+                status = -1;
+            }
+            if (status == 200) {
+                return;
+            }
+            if (System.nanoTime() > deadline || !process.isAlive()) {
+                throw new IOException("Prometheus on port " + port + " was not ready within 60 s (last status " + status + ")");
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** The result vector of an instant query, now. */
