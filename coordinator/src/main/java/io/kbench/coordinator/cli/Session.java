@@ -61,13 +61,7 @@ final class Session implements AutoCloseable {
         try {
             if (bootstrap == null) {
                 // the in-process workers start while the broker does: it takes seconds, they need none of it yet
-                local = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    List<String> started = env.startWorkers(localWorkers);
-                    // reach the first worker once while the broker starts: the coordinator's gRPC client (channel,
-                    // transport, stubs) is then ready when the run contacts its workers, instead of loading then
-                    warmUp(started.get(0));
-                    return started;
-                });
+                local = java.util.concurrent.CompletableFuture.supplyAsync(() -> env.startWorkers(localWorkers));
                 info.println(brokers == 1 ? "starting an embedded Kafka broker (KRaft, single node) on loopback ..."
                         : "starting an embedded Kafka cluster (KRaft, " + brokers + " nodes) on loopback ...");
                 bootstrap = env.startBroker(brokers);
@@ -90,15 +84,6 @@ final class Session implements AutoCloseable {
             }
             close();
             throw e;
-        }
-    }
-
-    /** One identify call to an in-process worker; any failure is the run's to find and report later. */
-    private static void warmUp(String address) {
-        try (io.kbench.coordinator.rpc.WorkerClient c = new io.kbench.coordinator.rpc.WorkerClient(address)) {
-            c.identify();
-        } catch (RuntimeException ignored) {
-            // the run connects again and reports what is wrong
         }
     }
 
