@@ -81,7 +81,7 @@ class BadInputTest {
     private static void variant(String name, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> change)
             throws IOException {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        try (java.io.InputStream in = BadInputTest.class.getResourceAsStream("/results/quickstart-result.json")) {
+        try (java.io.InputStream in = BadInputTest.class.getResourceAsStream("/result-samples/quickstart-result.json")) {
             com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(in);
             change.accept(r);
             json.writeValue(dir.resolve(name).toFile(), r);

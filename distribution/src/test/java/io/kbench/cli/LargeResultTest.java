@@ -45,7 +45,7 @@ class LargeResultTest {
         Path shm = Path.of("/dev/shm");
         dir = Files.createTempDirectory(Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")), "kbench-large");
         String text;
-        try (InputStream in = LargeResultTest.class.getResourceAsStream("/results/quickstart-result.json")) {
+        try (InputStream in = LargeResultTest.class.getResourceAsStream("/result-samples/quickstart-result.json")) {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Path small = Files.writeString(dir.resolve("small.json"), text);
