@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.ChartSeries;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
@@ -43,16 +45,21 @@ public final class DashboardState implements RunReporter {
     private boolean verification;
     private boolean sending;
     private FaultTimeline faults = new FaultTimeline();
-    /** The run's intervals as the result writes them: kept once, read by pages without the lock. */
-    private volatile AppendOnlyList<ResultFile.Interval> intervals = new AppendOnlyList<>();
+    /**
+     * The latest {@link #LIVE_INTERVALS} intervals for {@code /api/run}, each as its result.json text (a third of the
+     * objects' memory), read by pages without the lock.
+     */
+    private volatile AppendOnlyList<RawValue> intervals = new AppendOnlyList<>();
+    /** What the live page draws: the whole run so far in at most {@link HtmlReport#MAX_POINTS} points. */
+    private ChartSeries series;
     /** The run so far in figures (the page's summary), kept up to date instead of recomputed from every interval. */
     private Summary.Accumulator totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
     private long lastEndMicros;
     /** The last page data built, and what it was built from: pages asking within one interval share it. */
     private Cached cached;
 
-    /** Page data and the state it was built from. */
-    private record Cached(int intervals, String state, boolean final_, Map<String, Object> data, String json, String page) { }
+    /** Page data as JSON, the page, and the state they were built from. */
+    private record Cached(int intervals, String state, boolean final_, String json, String page) { }
     private final Map<String, Long> lastHeard = new LinkedHashMap<>();
     private ResultFile.Run result;
     private final CoordinatorMetrics metrics = new CoordinatorMetrics();
@@ -79,6 +86,7 @@ public final class DashboardState implements RunReporter {
             state = "preparing";
             reason = null;
             intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
+            series = null;
             totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
             lastEndMicros = 0;
             cached = null;
@@ -161,10 +169,15 @@ public final class DashboardState implements RunReporter {
             totals.add(i);
             lastEndMicros = i.endMicros();
             metrics.add(i, i.saturated(saturationMicros));
-            intervals.add(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
-                    faults.downDuring(i.startMicros(), i.endMicros())));
-            // the live page keeps the latest LIVE_INTERVALS (a day-long run's page must not hold the day); the final
-            // report, drawn from the run's result, has every interval
+            ResultFile.Interval interval = ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
+                    faults.downDuring(i.startMicros(), i.endMicros()));
+            if (series == null) {
+                series = HtmlReport.liveSeries(runStartMicros / 1000);
+            }
+            series.add(interval);
+            // /api/run keeps the latest LIVE_INTERVALS and the page a fixed number of points (a week-long run's
+            // dashboard must not hold the week); the final report, drawn from the run's result, has every interval
+            intervals.add(new RawValue(json(interval)));
             if (intervals.size() - intervals.first() > LIVE_INTERVALS + AppendOnlyList.CHUNK) {
                 intervals.keepFrom(intervals.size() - LIVE_INTERVALS);
             }
@@ -198,11 +211,14 @@ public final class DashboardState implements RunReporter {
         return state;
     }
 
-    /** Intervals the live page and {@code /api/run} keep: the latest 3 hours of 1-s intervals (about 10 MB). */
-    static final int LIVE_INTERVALS = 10_800;
+    /**
+     * Intervals {@code /api/run} keeps: the latest 10 minutes of 1-s intervals (about 1 MB); a script that asks at
+     * least that often misses none, and the run's result has them all.
+     */
+    static final int LIVE_INTERVALS = 600;
 
     /** Most intervals one {@code /api/run} answer carries; {@code nextSince} pages through the rest. */
-    static final int API_PAGE = 1_000;
+    static final int API_PAGE = 250;
 
     /**
      * {@code /api/run}: state, workers' health, clock bound, and the intervals from index {@code since}, at most
@@ -210,7 +226,7 @@ public final class DashboardState implements RunReporter {
      */
     public Map<String, Object> api(long nowMicros, int since) {
         Map<String, Object> m = new LinkedHashMap<>();
-        AppendOnlyList<ResultFile.Interval> all;
+        AppendOnlyList<RawValue> all;
         synchronized (this) {
             m.put("runId", runId);
             m.put("state", state);
@@ -254,12 +270,10 @@ public final class DashboardState implements RunReporter {
                 CoordinatorMetrics.ages(lastHeard, nowMicros)).write(accept);
     }
 
-    /** The page's data: the final report once the run has its result, the run so far until then. */
-    public Map<String, Object> reportData(long nowMicros) {
-        return build(nowMicros).data();
-    }
-
-    /** {@link #reportData} as JSON, built once per interval whatever the number of pages asking. */
+    /**
+     * The page's data as JSON — the final report once the run has its result, the run so far until then — built
+     * once per interval whatever the number of pages asking.
+     */
     public String reportJson(long nowMicros) {
         return build(nowMicros).json();
     }
@@ -300,6 +314,8 @@ public final class DashboardState implements RunReporter {
         String name;
         Map<String, Object> live = null;
         ResultFile.Run run;
+        Map<String, Object> data;
+        ChartSeries drawn = null;
         String st;
         int count;
         synchronized (this) {
@@ -314,18 +330,20 @@ public final class DashboardState implements RunReporter {
                 live.put("reason", reason);
                 live.put("workers", workers(nowMicros));
                 live.put("clockBoundMicros", clockBoundMicros);
-                run = partial(intervals.view(intervals.first(), count));
+                run = partial();
+                // a copy of at most MAX_POINTS small points: the page is drawn from it outside the lock
+                drawn = series == null ? HtmlReport.liveSeries(runStartMicros / 1000) : series.copy();
             }
         }
-        Map<String, Object> data = HtmlReport.data("kbench " + name + (live == null ? "" : " (live)"),
-                List.of(new HtmlReport.Named(name, run)), live);
+        data = live == null ? HtmlReport.data("kbench " + name, List.of(new HtmlReport.Named(name, run)), null)
+                : HtmlReport.liveData("kbench " + name + " (live)", new HtmlReport.Named(name, run), drawn, live);
         String json;
         try {
             json = COMPACT.writeValueAsString(data);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("the dashboard's data cannot be written as JSON", e);
         }
-        Cached built = new Cached(count, st, live == null, data, json, HtmlReport.page(data));
+        Cached built = new Cached(count, st, live == null, json, HtmlReport.page(String.valueOf(data.get("title")), json));
         synchronized (this) {
             if (intervals.size() == count && state.equals(st)) {
                 cached = built;
@@ -335,7 +353,7 @@ public final class DashboardState implements RunReporter {
     }
 
     /** The run so far as a result: figures from the intervals; the exact histograms come with the final report. */
-    private ResultFile.Run partial(List<ResultFile.Interval> view) {
+    private ResultFile.Run partial() {
         EnumMap<Metric, Histogram> none = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             none.put(m, LatencyHistograms.create());
@@ -345,7 +363,15 @@ public final class DashboardState implements RunReporter {
         Summary s = totals.summary(none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), view, ResultDocument.summary(s, null, null), null, List.of(), null);
+                List.of(), List.of(), ResultDocument.summary(s, null, null), null, List.of(), null);
+    }
+
+    private static String json(ResultFile.Interval i) {
+        try {
+            return COMPACT.writeValueAsString(i);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("an interval cannot be written as JSON", e);
+        }
     }
 
     /** Coordinator time now, for the health figures. */

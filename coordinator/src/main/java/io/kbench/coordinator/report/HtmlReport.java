@@ -45,7 +45,9 @@ public final class HtmlReport {
     /** Points of a distribution: x = 10^(k/10) = 1 / (1 - percentile), from 0% to 99.999%. */
     static final int DISTRIBUTION_POINTS = 51;
     /** Most points a time chart gets; longer runs are drawn in buckets of intervals. */
-    static final int MAX_POINTS = 2000;
+    public static final int MAX_POINTS = 2000;
+    /** The client metrics' keys, in {@link #CLIENT}'s order. */
+    static final List<String> CLIENT_KEYS = CLIENT.stream().map(c -> c[0]).toList();
 
     private HtmlReport() { }
 
@@ -69,6 +71,23 @@ public final class HtmlReport {
      *             {@code clockBoundMicros}), or null for a finished report
      */
     public static Map<String, Object> data(String title, List<Named> runs, Map<String, Object> live) {
+        return data(title, runs, null, live);
+    }
+
+    /**
+     * The live dashboard's data: {@code run} without its intervals, drawn from {@code series}, which the dashboard
+     * builds as intervals arrive (see {@link #liveSeries}).
+     */
+    public static Map<String, Object> liveData(String title, Named run, ChartSeries series, Map<String, Object> live) {
+        return data(title, List.of(run), series, live);
+    }
+
+    /** The series the live page is drawn from, started at the run's start. */
+    public static ChartSeries liveSeries(long runStartMillis) {
+        return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS);
+    }
+
+    private static Map<String, Object> data(String title, List<Named> runs, ChartSeries series, Map<String, Object> live) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("title", title);
         List<Map<String, String>> metrics = new ArrayList<>();
@@ -84,7 +103,7 @@ public final class HtmlReport {
             client.add(Map.of("id", c[0], "title", c[1], "unit", c[2]));
         }
         data.put("clientMetrics", client);
-        data.put("runs", runs.stream().map(HtmlReport::runData).toList());
+        data.put("runs", runs.stream().map(n -> runData(n, series)).toList());
         if (live != null) {
             data.put("live", live);
         }
@@ -93,18 +112,21 @@ public final class HtmlReport {
 
     /** The page around {@code data} (see {@link #data}). */
     public static String page(Map<String, Object> data) {
-        String json;
         try {
-            json = ResultDocument.JSON.writer().writeValueAsString(data);
+            return page(String.valueOf(data.get("title")), ResultDocument.JSON.writer().writeValueAsString(data));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The page titled {@code title} around {@code json}, the page data (see {@link #data}) as JSON. */
+    public static String page(String title, String json) {
         // inside <script>: no "<" at all (it can only stand in strings: an error text, an issue), so no text
         // can end the element or open a comment
         json = json.replace("<", "\\u003c");
         // the data goes in last: nothing it contains is taken for a marker
         return template()
-                .replace("/*TITLE*/", escape(String.valueOf(data.get("title"))))
+                .replace("/*TITLE*/", escape(title))
                 .replace("/*UPLOT_VERSION*/", UPLOT_VERSION)
                 .replace("/*UPLOT_LICENSE*/", resource(UPLOT + "LICENSE").replace("--", "- -"))
                 .replace("/*UPLOT_CSS*/", resource(UPLOT + "dist/uPlot.min.css"))
@@ -152,7 +174,7 @@ public final class HtmlReport {
         return d;
     }
 
-    static Map<String, Object> runData(Named n) {
+    static Map<String, Object> runData(Named n, ChartSeries series) {
         ResultFile.Run r = n.run();
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("name", n.name());
@@ -170,67 +192,17 @@ public final class HtmlReport {
         if (r.rateSearch() != null) {
             d.put("rateSearch", searchData(r.rateSearch()));
         }
-        List<Double> t = new ArrayList<>();
-        List<Double> publish = new ArrayList<>();
-        List<Double> consume = new ArrayList<>();
-        List<Long> targetSeries = new ArrayList<>();
-        List<Long> lag = new ArrayList<>();
-        Map<String, Map<String, List<Double>>> latency = new LinkedHashMap<>();
-        Map<String, List<Double>> client = new LinkedHashMap<>();
-        CLIENT.forEach(c -> client.put(c[0], new ArrayList<>()));
-        Map<String, List<double[]>> bands = new LinkedHashMap<>();
-        bands.put("warmup", new ArrayList<>());
-        bands.put("saturated", new ArrayList<>());
-        bands.put("brokerDown", new ArrayList<>());
-        for (Metric m : Metric.values()) {
-            Map<String, List<Double>> q = new LinkedHashMap<>();
-            for (String k : List.of("p50", "p99", "p999", "max")) {
-                q.put(k, new ArrayList<>());
-            }
-            latency.put(m.key(), q);
-        }
-        List<ResultFile.Interval> all = r.intervals();
-        // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
-        // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
-        int per = Math.max(1, (all.size() + MAX_POINTS - 1) / MAX_POINTS);
-        d.put("intervalsPerPoint", per);
-        for (int from = 0; from < all.size(); from += per) {
-            List<ResultFile.Interval> bucket = all.subList(from, Math.min(all.size(), from + per));
-            ResultFile.Interval first = bucket.get(0);
-            ResultFile.Interval last = bucket.get(bucket.size() - 1);
-            t.add((last.endMillis() - r.startMillis()) / 1000.0);
-            publish.add(bucket.stream().mapToDouble(i -> i.publish().rate()).average().orElse(0));
-            consume.add(bucket.stream().mapToDouble(i -> i.consume().rate()).average().orElse(0));
-            // the target holds while the producers send: not in the drain after the measured window
-            targetSeries.add(target < 0 || first.startMillis() >= r.measureEndMillis() ? null : target);
-            lag.add(bucket.stream().map(i -> i.consume().lag()).filter(java.util.Objects::nonNull)
-                    .max(Long::compare).orElse(null));
-            add(latency.get(Metric.PUBLISH_LATENCY.key()), bucket, i -> i.publish().latencyMicros());
-            add(latency.get(Metric.PUBLISH_RESPONSE.key()), bucket, i -> i.publish().responseMicros());
-            add(latency.get(Metric.PUBLISH_DELAY.key()), bucket, i -> i.publish().delayMicros());
-            add(latency.get(Metric.END_TO_END.key()), bucket, i -> i.consume().endToEndLatencyMicros());
-            add(latency.get(Metric.TRANSACTION_COMMIT.key()), bucket, i -> null);
-            for (String[] c : CLIENT) {
-                client.get(c[0]).add(bucket.stream().map(i -> i.client() == null || i.client().producer() == null ? null
-                        : i.client().producer().get(c[0])).filter(java.util.Objects::nonNull)
-                        .mapToDouble(Double::doubleValue).average().stream().boxed().findFirst().orElse(null));
+        ChartSeries charts = series;
+        if (charts == null) {
+            List<ResultFile.Interval> all = r.intervals();
+            // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
+            // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
+            charts = ChartSeries.fixed(r.startMillis(), CLIENT_KEYS, MAX_POINTS, all.size());
+            for (ResultFile.Interval i : all) {
+                charts.add(i);
             }
         }
-        for (ResultFile.Interval i : all) {
-            double from = (i.startMillis() - r.startMillis()) / 1000.0;
-            double to = (i.endMillis() - r.startMillis()) / 1000.0;
-            band(bands.get("warmup"), i.warmup(), from, to);
-            band(bands.get("saturated"), i.saturated(), from, to);
-            band(bands.get("brokerDown"), i.faults() != null && !i.faults().isEmpty(), from, to);
-        }
-        d.put("t", t);
-        d.put("publishRate", publish);
-        d.put("consumeRate", consume);
-        d.put("targetSeries", targetSeries);
-        d.put("lag", lag);
-        d.put("latency", latency);
-        d.put("client", client);
-        d.put("bands", bands);
+        charts.into(d, target, r.measureEndMillis());
         Map<String, Object> distribution = new LinkedHashMap<>();
         for (Metric m : Metric.values()) {
             String encoded = r.histograms() == null ? null : r.histograms().get(m.key());
@@ -256,29 +228,6 @@ public final class HtmlReport {
         d.put("workers", r.workers() == null ? List.of() : r.workers());
         d.put("issues", r.issues() == null ? List.of() : r.issues());
         return d;
-    }
-
-    /** The bucket's worst p50, p99, p99.9 and max (null where no interval has samples). */
-    private static void add(Map<String, List<Double>> q, List<ResultFile.Interval> bucket,
-                            java.util.function.Function<ResultFile.Interval, LatencyStats> stats) {
-        List<LatencyStats> some = bucket.stream().map(stats).filter(s -> s != null && s.count() > 0).toList();
-        q.get("p50").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p50).max().orElse(0) / 1000.0);
-        q.get("p99").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p99).max().orElse(0) / 1000.0);
-        q.get("p999").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::p999).max().orElse(0) / 1000.0);
-        q.get("max").add(some.isEmpty() ? null : some.stream().mapToLong(LatencyStats::max).max().orElse(0) / 1000.0);
-    }
-
-    /** Adds [from, to] to the shaded spans when {@code on}, joined to the previous span when they touch. */
-    private static void band(List<double[]> spans, boolean on, double from, double to) {
-        if (!on) {
-            return;
-        }
-        double[] prev = spans.isEmpty() ? null : spans.get(spans.size() - 1);
-        if (prev != null && Math.abs(prev[1] - from) < 1e-9) {
-            prev[1] = to;
-        } else {
-            spans.add(new double[] {from, to});
-        }
     }
 
     /**

@@ -81,13 +81,20 @@ class DashboardStateTest {
         }
         Map<String, Object> first = s.api(0, 0);
         assertEquals(2_500, first.get("intervalCount"));
+        int kept = (int) first.get("firstKept");
+        assertTrue(kept >= 2_500 - DashboardState.LIVE_INTERVALS - AppendOnlyList.CHUNK && kept <= 2_500 - DashboardState.LIVE_INTERVALS,
+                "the latest intervals are kept: from " + kept);
+        assertEquals(kept, first.get("since"), "an index before the kept ones reads from the first kept");
         assertEquals(DashboardState.API_PAGE, ((List<?>) first.get("intervals")).size());
-        assertEquals(1_000, first.get("nextSince"));
-        Map<String, Object> last = s.api(0, 2_000);
-        assertEquals(500, ((List<?>) last.get("intervals")).size());
+        assertEquals(kept + DashboardState.API_PAGE, first.get("nextSince"));
+        Map<String, Object> last = s.api(0, 2_400);
+        assertEquals(100, ((List<?>) last.get("intervals")).size());
         assertNull(last.get("nextSince"));
+        assertEquals(2_400, new com.fasterxml.jackson.databind.ObjectMapper().readTree(io.kbench.coordinator.report
+                .ResultDocument.JSON.writeValueAsString(last)).get("intervals").get(0).get("index").asInt(),
+                "each interval as result.json has it");
         assertEquals(0, ((List<?>) s.api(0, 99_999).get("intervals")).size(), "past the end: nothing, not an error");
-        assertEquals(1_000, ((List<?>) s.api(0, -5).get("intervals")).size(), "a negative index reads from the start");
+        assertEquals(kept, s.api(0, -5).get("since"), "a negative index reads from the first kept");
         String json = s.reportJson(0);
         List<com.fasterxml.jackson.databind.JsonNode> rates = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
                 .findValues("publishRate");
@@ -145,7 +152,12 @@ class DashboardStateTest {
         assertTrue(n + took.length - first <= DashboardState.LIVE_INTERVALS + AppendOnlyList.CHUNK,
                 "the live state keeps the latest intervals only: from " + first);
         assertEquals(first, api.get("since"), "an index before the kept ones reads from the first kept");
-        assertEquals((long) first, ((io.kbench.coordinator.report.ResultFile.Interval)
-                ((List<?>) api.get("intervals")).get(0)).index());
+        com.fasterxml.jackson.databind.JsonNode page = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(s.reportJson(0)).get("runs").get(0);
+        assertTrue(page.get("t").size() <= io.kbench.coordinator.report.HtmlReport.MAX_POINTS,
+                "the live page draws the whole run in a bounded number of points: " + page.get("t").size());
+        assertEquals(n + took.length, page.get("t").get(page.get("t").size() - 1).asDouble(),
+                "the last point ends with the last interval");
+        assertEquals(1000.0, page.get("publishRate").get(0).asDouble(), "a bucket's rate is its intervals' average");
     }
 }
