@@ -21,13 +21,22 @@ final class InProcessEnvironment implements LocalEnvironment {
     private final Object workerLock = new Object();
     private final List<WorkerServer> workers = new ArrayList<>();
     private EmbeddedKafka kafka;
+    /** Set before the broker starts: the in-process workers' host figures include it. */
+    private volatile boolean embeddedBroker;
 
     @Override
     public String startBroker(int brokers) {
+        embeddedBroker = true;
+        sayShared();
         synchronized (brokerLock) {
             kafka = EmbeddedKafka.builder().nodes(brokers).start();
             return kafka.bootstrapServers();
         }
+    }
+
+    /** Serialized, and reading the flag inside: whichever of broker and workers starts last leaves the full answer. */
+    private synchronized void sayShared() {
+        WorkerServer.processSharedWith(embeddedBroker ? "coordinator, embedded broker" : "coordinator");
     }
 
     @Override
@@ -61,6 +70,8 @@ final class InProcessEnvironment implements LocalEnvironment {
     public List<String> startWorkers(int count) {
         synchronized (workerLock) {
             List<String> addresses = new ArrayList<>();
+            // the workers' CPU and heap figures are this process's: say what else runs in it
+            sayShared();
             for (int i = 1; i <= count; i++) {
                 WorkerServer w = WorkerServer.start("127.0.0.1", 0, "local-" + i, MicrosClock.SYSTEM);
                 workers.add(w);

@@ -42,6 +42,14 @@ class QuickstartIT {
                 .getSchema(Files.readString(root.resolve("docs/schema/result.schema.json")), InputFormat.JSON);
         List<Error> errors = schema.validate(Files.readString(dir.resolve("result.json")), InputFormat.JSON);
         assertEquals(List.of(), errors.stream().map(Error::toString).toList());
+        // the worker's own process, per interval and over the window: it used CPU (producing 5,000 msg/s is not free),
+        // no more than its processors, and its heap after a collection is a share of its maximum
+        JsonNode host = r.get("workers").get(0).get("host");
+        assertTrue(host != null && host.get("cpuMean").asDouble() > 0 && host.get("cpuMax").asDouble() <= 1.05
+                && host.get("processors").asInt() == Runtime.getRuntime().availableProcessors(), String.valueOf(host));
+        for (JsonNode i : r.get("intervals")) {
+            assertTrue(i.has("hosts") && i.get("hosts").get("workers").asInt() == 1, i.toString());
+        }
         // provenance of a run on the embedded broker: `kbench run --repeat` starts one of the same size again
         JsonNode cluster = r.get("provenance").get("cluster");
         assertTrue(cluster.get("embedded").asBoolean() && cluster.get("embeddedBrokers").asInt() == 1, cluster.toString());
@@ -69,6 +77,7 @@ class QuickstartIT {
             }
         }
         assertTrue(timeCharts >= 9, check.toString());
+        assertTrue(check.get("charts").has("chart-host-cpu"), "the worker hosts' charts: " + check);
         Path png = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots/quickstart-report.png");
         Chromium.screenshot(browser, report, png, profile);
         System.out.println("report screenshot: " + png.toAbsolutePath());

@@ -22,11 +22,12 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
                                long lastReceiveMicros, boolean last, String error, long consumerLag,
                                ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
-                               java.util.List<ClientMetricsDump> metricsDumps) {
+                               java.util.List<ClientMetricsDump> metricsDumps, HostSample host) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
         metricsDumps = java.util.List.copyOf(metricsDumps);
+        host = host == null ? HostSample.NONE : host;
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
         histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
         histograms = Collections.unmodifiableMap(h);
@@ -38,14 +39,22 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                             long lastReceiveMicros, boolean last, String error, long consumerLag,
                             ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics) {
         this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
-                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, java.util.List.of());
+                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, java.util.List.of(),
+                HostSample.NONE);
     }
 
     /** This snapshot with the clients' metrics dumps added. */
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps);
+                dumps, host);
+    }
+
+    /** This snapshot with its worker's host figures. */
+    public IntervalSnapshot withHost(HostSample sample) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, sample);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -87,7 +96,7 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && producersDoneMicros == s.producersDoneMicros && lastReceiveMicros == s.lastReceiveMicros
                 && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
-                && metricsDumps.equals(s.metricsDumps))) {
+                && metricsDumps.equals(s.metricsDumps) && host.equals(s.host))) {
             return false;
         }
         for (Metric m : Metric.values()) {

@@ -56,6 +56,8 @@ final class LoadRun {
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Thread> consumerThreads = new ArrayList<>();
     private final Snapshotter snapshotter;
+    /** The worker process's CPU, GC and heap per interval; made at the start, so interval 0 counts from there. */
+    private volatile HostSampler host;
     private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
@@ -217,6 +219,7 @@ final class LoadRun {
         observer.started(spec);
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
+        this.host = HostSampler.ofThisJvm();
         long endNanos = clock.localNanos(endCoordinatorMicros);
         long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
                 ? clock.localNanos(measureStartCoordinatorMicros) : startNanos;
@@ -298,7 +301,7 @@ final class LoadRun {
             }
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                     startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), producersDoneMicros(), false,
-                    sendErrors.take()));
+                    sendErrors.take()).withHost(host.sample()));
             nextSequence = seq + 1;
             String f = fatal.take();
             if (!f.isEmpty()) {
@@ -455,6 +458,10 @@ final class LoadRun {
         IntervalSnapshot last = snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                 Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
                 producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
+        HostSampler h = host;
+        if (h != null) {
+            last = last.withHost(h.sample());
+        }
         if (abortReason == null && !finalDumps.isEmpty()) {
             last = last.withMetricsDumps(finalDumps);
         }

@@ -47,6 +47,14 @@ public final class WorkerServer implements AutoCloseable {
     }
 
     /**
+     * Says that this JVM also hosts {@code what} besides its workers (the coordinator's in-process workers: "coordinator,
+     * embedded broker"): the workers' host figures — the whole process's CPU and heap — then say it.
+     */
+    public static void processSharedWith(String what) {
+        HostSampler.sharedWith(what);
+    }
+
+    /**
      * Binds and starts a worker.
      *
      * @param bind     address to listen on ("0.0.0.0" for all)

@@ -39,6 +39,7 @@ public final class IntervalMerger {
     private final io.kbench.protocol.HistogramDecoder decoder = new io.kbench.protocol.HistogramDecoder();
     private final List<String> issues = new ArrayList<>();
     private final Map<String, Counters> perWorker = new HashMap<>();
+    private final Map<String, WorkerHostTotals> perWorkerHost = new HashMap<>();
     private Counters totals = Counters.ZERO;
     private long producersDoneMicros;
     private long lastReceiveMicros;
@@ -55,6 +56,9 @@ public final class IntervalMerger {
         long lag = -1;
         final ClientMetricsMerge producerClients = new ClientMetricsMerge();
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
+        final HostFigures.Accumulator hosts = new HostFigures.Accumulator();
+        /** Each worker's host sample, added to its totals if the interval turns out measured. */
+        final Map<String, io.kbench.protocol.HostSample> hostSamples = new HashMap<>();
     }
 
     /** Hears of every merged interval with its cluster-wide histograms (before they are released). */
@@ -85,6 +89,7 @@ public final class IntervalMerger {
         for (String w : workers) {
             expected.put(w, 0L);
             perWorker.put(w, Counters.ZERO);
+            perWorkerHost.put(w, new WorkerHostTotals());
             producersDone.put(w, false);
         }
     }
@@ -140,6 +145,10 @@ public final class IntervalMerger {
         }
         p.producerClients.add(s.producerMetrics().values(), s.producerMetrics().clients());
         p.consumerClients.add(s.consumerMetrics().values(), s.consumerMetrics().clients());
+        if (s.host().known()) {
+            p.hosts.add(s.workerId(), s.host());
+            p.hostSamples.put(s.workerId(), s.host());
+        }
         if (!s.error().isEmpty()) {
             p.errors.add(s.workerId(), s.error());
         }
@@ -176,11 +185,14 @@ public final class IntervalMerger {
             MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters,
                     MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
-                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()));
+                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), p.hosts.result());
             if (onMerged != null) {
                 onMerged.merged(m, p.histograms);
             }
             summary.add(m, p.histograms);
+            if (m.startMicros() >= summary.measureStartMicros()) {
+                p.hostSamples.forEach((w, h) -> perWorkerHost.get(w).add(h));
+            }
             nextToEmit = seq + 1;
             out.add(m);
         }
@@ -239,6 +251,12 @@ public final class IntervalMerger {
     /** How many snapshots (sequence numbers) have arrived from one worker so far. */
     public synchronized long received(String workerId) {
         return expected.getOrDefault(workerId, 0L);
+    }
+
+    /** One worker's host figures over the measured intervals handed out so far; null when it reported none. */
+    public synchronized WorkerHostTotals.Figures host(String workerId) {
+        WorkerHostTotals t = perWorkerHost.get(workerId);
+        return t == null ? null : t.figures();
     }
 
     /** Sums of everything received from one worker so far. */

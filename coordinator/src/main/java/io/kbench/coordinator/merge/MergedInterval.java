@@ -26,13 +26,24 @@ import org.HdrHistogram.Histogram;
  * @param consumerLag the consumers' lag at its end, summed over workers (-1 when no worker knew it)
  * @param producerClients the producers' client metrics, aggregated over all workers
  * @param consumerClients the consumers' client metrics, aggregated over all workers
+ * @param hosts       the workers' own processes: CPU, GC, heap ({@link HostFigures#NONE} when none reported)
  */
 public record MergedInterval(long index, long startMicros, long endMicros, Counters counters,
                              Map<Metric, LatencyStats> stats, int workers, List<String> errors,
-                             long consumerLag, ClientSample producerClients, ClientSample consumerClients) {
+                             long consumerLag, ClientSample producerClients, ClientSample consumerClients,
+                             HostFigures hosts) {
     public MergedInterval {
         stats = java.util.Collections.unmodifiableMap(new EnumMap<>(stats));
         errors = List.copyOf(errors);
+        hosts = hosts == null ? HostFigures.NONE : hosts;
+    }
+
+    /** An interval without host figures. */
+    public MergedInterval(long index, long startMicros, long endMicros, Counters counters,
+                          Map<Metric, LatencyStats> stats, int workers, List<String> errors,
+                          long consumerLag, ClientSample producerClients, ClientSample consumerClients) {
+        this(index, startMicros, endMicros, counters, stats, workers, errors, consumerLag, producerClients,
+                consumerClients, HostFigures.NONE);
     }
 
     /** An interval without lag or client metrics. */

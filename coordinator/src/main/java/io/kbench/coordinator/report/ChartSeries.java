@@ -13,7 +13,8 @@ import io.kbench.protocol.Metric;
  * The time charts of a report page, built one interval at a time in memory that does not grow with the run: at
  * most {@code maxPoints} points, each a bucket of {@link #intervalsPerPoint()} consecutive intervals — rates
  * averaged, latency percentiles, lag and the clients' figures as the page draws them (percentiles and lag at their
- * worst in the bucket, so a stall stays visible; client metrics averaged), a bucket shaded warm-up, saturated or
+ * worst in the bucket, so a stall stays visible; client metrics and the worker hosts' mean CPU averaged, the busiest
+ * worker's CPU, GC time and heap at their worst), a bucket shaded warm-up, saturated or
  * broker-down when any of its intervals was.
  *
  * <p>Two ways to fill it: {@link #fixed} with a bucket size chosen up front (the written report, which knows its
@@ -136,6 +137,17 @@ public final class ChartSeries {
             }
             client.put(clientKeys.get(c), values);
         }
+        Map<String, List<Double>> hosts = new LinkedHashMap<>();
+        for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax")) {
+            hosts.put(k, new ArrayList<>(points.size()));
+        }
+        for (Point p : points) {
+            boolean known = p.hostN > 0;
+            hosts.get("cpuMean").add(known ? 100 * p.cpuMeanSum / p.hostN : null);
+            hosts.get("cpuMax").add(known ? 100 * p.cpuMax : null);
+            hosts.get("gcMsMax").add(known ? p.gcMicrosMax / 1000.0 : null);
+            hosts.get("heapAfterGcMax").add(known && p.heapMax >= 0 ? 100 * p.heapMax : null);
+        }
         Map<String, List<double[]>> bands = new LinkedHashMap<>();
         bands.put("warmup", new ArrayList<>());
         bands.put("saturated", new ArrayList<>());
@@ -160,6 +172,7 @@ public final class ChartSeries {
         d.put("lag", lag);
         d.put("latency", latency);
         d.put("client", client);
+        d.put("hosts", hosts);
         d.put("bands", bands);
     }
 
@@ -191,6 +204,12 @@ public final class ChartSeries {
         boolean warmup;
         boolean saturated;
         boolean brokerDown;
+        /** Intervals with worker host figures: their mean CPU shares summed; the worst CPU, GC and heap. */
+        int hostN;
+        double cpuMeanSum;
+        double cpuMax;
+        long gcMicrosMax;
+        double heapMax = -1;
 
         Point(int clientKeys) {
             Arrays.fill(latency, -1);
@@ -232,6 +251,16 @@ public final class ChartSeries {
             warmup |= i.warmup();
             saturated |= i.saturated();
             brokerDown |= i.faults() != null && !i.faults().isEmpty();
+            ResultFile.Hosts h = i.hosts();
+            if (h != null) {
+                hostN++;
+                cpuMeanSum += h.cpuMean();
+                cpuMax = Math.max(cpuMax, h.cpuMax());
+                gcMicrosMax = Math.max(gcMicrosMax, h.gcMicrosMax());
+                if (h.heapAfterGcMax() != null) {
+                    heapMax = Math.max(heapMax, h.heapAfterGcMax());
+                }
+            }
         }
 
         Point copy() {
@@ -258,6 +287,11 @@ public final class ChartSeries {
             warmup |= b.warmup;
             saturated |= b.saturated;
             brokerDown |= b.brokerDown;
+            hostN += b.hostN;
+            cpuMeanSum += b.cpuMeanSum;
+            cpuMax = Math.max(cpuMax, b.cpuMax);
+            gcMicrosMax = Math.max(gcMicrosMax, b.gcMicrosMax);
+            heapMax = Math.max(heapMax, b.heapMax);
         }
 
         private static LatencyStats stats(ResultFile.Interval i, Metric m) {

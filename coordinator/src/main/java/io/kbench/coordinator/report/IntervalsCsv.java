@@ -13,7 +13,7 @@ import io.kbench.coordinator.merge.LatencyStats;
 
 /**
  * {@code intervals.csv}: one row per interval with every figure the console line shows and a few more
- * (counts, verification, lag, faults), for spreadsheets and plotting tools. Latencies in milliseconds,
+ * (counts, verification, lag, faults, the worker hosts' CPU share, GC and heap), for spreadsheets and plotting tools. Latencies in milliseconds,
  * times in epoch milliseconds, rates per second; empty cells where a figure does not apply. Written by
  * jackson-dataformat-csv (quoting and escaping are its business).
  */
@@ -27,17 +27,21 @@ public final class IntervalsCsv {
         "publishAcked", "publishFailed", "publishRate", "publishMBps", "publishLatencyP50Ms", "publishLatencyP99Ms",
         "publishLatencyMaxMs", "publishResponseP99Ms", "publishDelayP99Ms", "consumeReceived", "consumeRate",
         "consumeMBps", "endToEndP50Ms", "endToEndP99Ms", "endToEndMaxMs", "consumerLag", "lost", "duplicated",
-        "outOfOrder", "errors", "faults"})
+        "outOfOrder", "errors", "faults", "workerCpuMean", "workerCpuMax", "busiestWorker", "workerGcMaxMs",
+        "workerHeapAfterGcMax"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
                       Double publishResponseP99Ms, Double publishDelayP99Ms, long consumeReceived, double consumeRate,
                       double consumeMBps, Double endToEndP50Ms, Double endToEndP99Ms, Double endToEndMaxMs,
-                      Long consumerLag, Long lost, Long duplicated, Long outOfOrder, String errors, String faults) {
+                      Long consumerLag, Long lost, Long duplicated, Long outOfOrder, String errors, String faults,
+                      Double workerCpuMean, Double workerCpuMax, String busiestWorker, Double workerGcMaxMs,
+                      Double workerHeapAfterGcMax) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Publish p = i.publish();
             ResultFile.Consume c = i.consume();
             ResultFile.Verification v = i.verification();
+            ResultFile.Hosts h = i.hosts();
             return new Row(i.index(), i.startMillis(), i.endMillis(), i.warmup(), i.saturated(), i.workers(), p.sent(),
                     p.acked(), p.failed(), p.rate(), p.mbps(), ms(p.latencyMicros(), 50), ms(p.latencyMicros(), 99),
                     ms(p.latencyMicros(), 100), ms(p.responseMicros(), 99), ms(p.delayMicros(), 99), c.received(),
@@ -45,7 +49,9 @@ public final class IntervalsCsv {
                     ms(c.endToEndLatencyMicros(), 100), c.lag(), v == null ? null : v.lost(),
                     v == null ? null : v.duplicated(), v == null ? null : v.outOfOrder(),
                     i.errors() == null ? "" : String.join("; ", i.errors()),
-                    i.faults() == null ? "" : String.join("; ", i.faults()));
+                    i.faults() == null ? "" : String.join("; ", i.faults()),
+                    h == null ? null : h.cpuMean(), h == null ? null : h.cpuMax(), h == null ? "" : h.busiest(),
+                    h == null ? null : h.gcMicrosMax() / 1000.0, h == null ? null : h.heapAfterGcMax());
         }
 
         private static Double ms(LatencyStats s, int q) {

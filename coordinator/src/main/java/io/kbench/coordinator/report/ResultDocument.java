@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -105,7 +106,53 @@ public final class ResultDocument {
                         : null,
                 c.clamped(), c.negativeEndToEnd(),
                 new ResultFile.Client(sorted(i.producerClients().values()), sorted(i.consumerClients().values())),
-                i.errors(), faults);
+                i.errors(), faults, hosts(i.hosts()));
+    }
+
+    /** The interval's host figures, rounded as the result keeps them; null when no worker reported any. */
+    static ResultFile.Hosts hosts(io.kbench.coordinator.merge.HostFigures h) {
+        if (h.workers() == 0) {
+            return null;
+        }
+        return new ResultFile.Hosts(h.workers(), round4(h.cpuMean()), round4(h.cpuMax()), h.busiest(), h.gcMicrosMax(),
+                h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()));
+    }
+
+    /**
+     * The console's line on the client hosts over the measured window, from the workers' host figures: mean CPU
+     * share (the busiest worker's mean and its worst interval when there are several), collection time, the
+     * fullest heap after a collection; null when no worker sent figures.
+     */
+    public static String hostsLine(List<ResultFile.Worker> workers) {
+        List<ResultFile.Worker> known = workers.stream().filter(w -> w.host() != null).toList();
+        if (known.isEmpty()) {
+            return null;
+        }
+        ResultFile.Worker busiest = known.stream().max(java.util.Comparator.comparingDouble(w -> w.host().cpuMean())).get();
+        double mean = known.stream().mapToDouble(w -> w.host().cpuMean()).average().orElse(0);
+        double worst = known.stream().mapToDouble(w -> w.host().cpuMax()).max().orElse(0);
+        long gcMax = known.stream().mapToLong(w -> w.host().gcMicrosMaxInterval()).max().orElse(0);
+        long gcAll = known.stream().mapToLong(w -> w.host().gcMicros()).max().orElse(0);
+        double heap = known.stream().filter(w -> w.host().heapMaxBytes() > 0 && w.host().heapAfterGcMaxBytes() >= 0)
+                .mapToDouble(w -> (double) w.host().heapAfterGcMaxBytes() / w.host().heapMaxBytes()).max().orElse(-1);
+        String cpu = known.size() == 1
+                ? String.format(Locale.ROOT, "CPU %.0f%% of its %d processor(s) (worst interval %.0f%%)", 100 * mean,
+                        busiest.host().processors(), 100 * worst)
+                : String.format(Locale.ROOT, "CPU %.0f%% of their processors on average, busiest %s %.0f%% (worst interval %.0f%%)",
+                        100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
+        String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
+                .map(w -> "; its process also runs: " + w).orElse("");
+        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s",
+                (known.size() == 1 ? " (" + known.get(0).id() : "s (" + known.size()) + shared + ")", cpu,
+                ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),
+                heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap));
+    }
+
+    /** A worker's host totals as the result keeps them; null when it reported none. */
+    public static ResultFile.HostUse workerHost(io.kbench.coordinator.merge.WorkerHostTotals.Figures f) {
+        return f == null ? null : new ResultFile.HostUse(f.intervals(), f.processors(), round4(f.cpuMean()),
+                round4(f.cpuMax()), f.gcMicros(), f.gcMicrosMax(), f.gcCount(), f.heapAfterGcMaxBytes(), f.heapMaxBytes(),
+                f.sharedWith().isEmpty() ? null : f.sharedWith());
     }
 
     private static Map<String, Double> sorted(Map<String, Double> values) {

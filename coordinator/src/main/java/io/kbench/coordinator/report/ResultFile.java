@@ -26,7 +26,7 @@ public final class ResultFile {
      * {@code rateSearch}; 5 adds the search's {@code limitedBy} and {@code confidence} and each trial's
      * {@code cause} and {@code notes}.
      */
-    public static final int SCHEMA_VERSION = 5;
+    public static final int SCHEMA_VERSION = 6;
 
     private ResultFile() { }
 
@@ -159,7 +159,19 @@ public final class ResultFile {
      */
     public record Worker(String id, String address, long clockOffsetMicros, long clockUncertaintyMicros,
                          long clockDriftMicros, int clockEstimates, int clockCorrections, int producers,
-                         int consumers, long targetRate, long sent, long acked, long failed, long received) {
+                         int consumers, long targetRate, long sent, long acked, long failed, long received,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) HostUse host) {
+    }
+
+    /**
+     * A worker's process over the measured intervals (schema 6; absent when the worker sent no host figures):
+     * CPU as a share of the processors it may use (mean: CPU time over wall time; max: the busiest interval),
+     * garbage-collection time in all and in the worst interval, the fullest heap after a collection; {@code
+     * sharedWith} what else ran in its process and is included (absent for a worker of its own).
+     */
+    public record HostUse(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
+                          long gcMicrosMaxInterval, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String sharedWith) {
     }
 
     /**
@@ -180,7 +192,16 @@ public final class ResultFile {
                            int workers, Publish publish, Consume consume,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
                            long clamped, long negativeEndToEnd, Client client, List<String> errors,
-                           List<String> faults) {
+                           List<String> faults, @JsonInclude(JsonInclude.Include.NON_NULL) Hosts hosts) {
+    }
+
+    /**
+     * The client hosts in one interval (schema 6; absent when no worker sent host figures): workers that reported,
+     * mean and busiest CPU share of a worker's processors and which worker, the most collection time of one
+     * worker in the interval, the fullest heap after a collection as a share of its maximum (null: unknown).
+     */
+    public record Hosts(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
+                        Double heapAfterGcMax) {
     }
 
     /** An interval's publishing. */

@@ -119,6 +119,11 @@ final class ResultAssembly {
         }
         out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic());
+        List<ResultFile.Worker> workers = workerEntries(g);
+        String hosts = ResultDocument.hostsLine(workers);
+        if (hosts != null) {
+            out.info(hosts);
+        }
         if (catchUp != null) {
             out.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
                     catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
@@ -134,7 +139,7 @@ final class ResultAssembly {
         issues.forEach(i -> out.info("  issue: " + i));
         Path file = null;
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
-                workerEntries(g), topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
+                workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance());
         out.result(result);
         // each file on its own: one that cannot be written does not keep the others from being written
@@ -217,7 +222,7 @@ final class ResultAssembly {
             entries.add(new ResultFile.Worker(g.ids().get(i).id(), g.addresses().get(i),
                     wc.initialOffset(), wc.uncertainty(), wc.offset() - wc.initialOffset(), wc.estimates(),
                     wc.corrections(), a.producers().size(), a.consumers().size(), a.rate(), t.sent(), t.acked(),
-                    t.failed(), t.received()));
+                    t.failed(), t.received(), ResultDocument.workerHost(g.merger().host(g.ids().get(i).id()))));
         }
         return entries;
     }

@@ -20,7 +20,7 @@ class ChartSeriesTest {
         return new ResultFile.Interval(k, 1000L * k, 1000L * (k + 1), false, k % 7 == 0, 1,
                 new ResultFile.Publish(k, k, 0, k, k, 0, s, s, s),
                 new ResultFile.Consume(k, k, k, 0, s, (long) k),
-                null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of());
+                null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of(), null);
     }
 
     private static Map<String, Object> data(ChartSeries s) {

@@ -129,7 +129,9 @@ class ResultFileTest {
                     IntervalSnapshot.histograms(lat, lat, lat, lat, LatencyHistograms.encode(LatencyHistograms.create())),
                     i == 2, i == 2 ? 3_000_000 : 0, 2_900_000, i == 2, "", i == 2 ? 0 : 5,
                     new io.kbench.protocol.ClientMetricsSample(1, Map.of("batch-size-avg", 100.0)),
-                    io.kbench.protocol.ClientMetricsSample.NONE);
+                    io.kbench.protocol.ClientMetricsSample.NONE)
+                    .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 500_000 + 100_000L * i, 2_000L * i, i,
+                            i == 0 ? -1 : 40_000_000, 1_000_000_000, ""));
             intervals.addAll(merger.add(s));
         }
         Summary summary = Summary.of(intervals, 1_000_000, 3_000_000, 10_000, merger.summaryHistograms())
@@ -137,7 +139,8 @@ class ResultFileTest {
         Workload w = Workload.timed("t", 1, 6, 100, 1, 1, 1, 3, 1, 2);
         return ResultDocument.build("20261124-061830-abc7", "COMPLETED", null, Instant.parse("2026-11-24T06:18:30Z"), w,
                 Profile.defaults().withBootstrapServers("b:9092"),
-                List.of(new ResultFile.Worker("w1", "127.0.0.1:7070", 0, 0, 0, 0, 0, 1, 1, 3, 9, 9, 0, 9)),
+                List.of(new ResultFile.Worker("w1", "127.0.0.1:7070", 0, 0, 0, 0, 0, 1, 1, 3, 9, 9, 0, 9,
+                        ResultDocument.workerHost(merger.host("w1")))),
                 List.of("kbench-t0"), 0, 1_000_000, 3_000_000, intervals, summary,
                 new CatchUp(100, 2_000, 0.5, 200, 0.1), 1_234, List.of("an issue"),
                 List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance());
@@ -189,7 +192,7 @@ class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 28 : 0);
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 33 : 0);
     }
 
     @Test

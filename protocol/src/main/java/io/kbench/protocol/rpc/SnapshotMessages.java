@@ -51,6 +51,10 @@ public final class SnapshotMessages {
                 .setConsumerMetrics(clientMetrics(s.consumerMetrics()))
                 .addAllMetricsDumps(s.metricsDumps().stream().map(d -> io.kbench.protocol.rpc.ClientMetricsDump.newBuilder()
                         .setKind(d.kind()).setIndex(d.index()).putAllValues(d.values()).build()).toList())
+                .setHost(HostMetrics.newBuilder().setProcessors(s.host().processors()).setCpuMicros(s.host().cpuMicros())
+                        .setGcMicros(s.host().gcMicros()).setGcCount(s.host().gcCount())
+                        .setHeapAfterGcBytes(s.host().heapAfterGcBytes()).setHeapMaxBytes(s.host().heapMaxBytes())
+                        .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith()))
                 .build();
     }
 
@@ -77,7 +81,24 @@ public final class SnapshotMessages {
                 new ClientMetricsSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),
                 new ClientMetricsSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap()),
                 s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
-                        new java.util.TreeMap<>(d.getValuesMap()))).toList());
+                        new java.util.TreeMap<>(d.getValuesMap()))).toList(),
+                host(s));
+    }
+
+    /** The host figures, or none when the worker sent none (processors 0) or sent nonsense (negative times). */
+    private static io.kbench.protocol.HostSample host(Snapshot s) {
+        if (!s.hasHost()) {
+            return io.kbench.protocol.HostSample.NONE;
+        }
+        HostMetrics h = s.getHost();
+        if (h.getProcessors() <= 0 || h.getWallMicros() <= 0 || h.getCpuMicros() < 0 || h.getGcMicros() < 0
+                || h.getGcCount() < 0 || h.getHeapMaxBytes() < 0) {
+            return io.kbench.protocol.HostSample.NONE;
+        }
+        String shared = h.getSharedWith();
+        return new io.kbench.protocol.HostSample(h.getProcessors(), h.getWallMicros(), h.getCpuMicros(), h.getGcMicros(),
+                h.getGcCount(), Math.max(-1, h.getHeapAfterGcBytes()), h.getHeapMaxBytes(),
+                shared.length() > 200 ? shared.substring(0, 200) : shared);
     }
 
     private static ClientMetrics.Builder clientMetrics(ClientMetricsSample m) {

@@ -55,7 +55,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(15, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(16, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -111,8 +111,8 @@ class SnapshotMessagesTest {
                 "producer-metrics:record-send-rate:{client-id=p0}", "4999.750", "app-info:version:{client-id=p0}", "4.3.1"));
         IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
                 Map.of(Metric.PUBLISH_LATENCY, new byte[] {1, 2}), true, 19, 18, true, "", -1,
-                ClientMetricsSample.NONE, ClientMetricsSample.NONE,
-                java.util.List.of(new io.kbench.protocol.ClientMetricsDump("producer", 3, values)));
+                ClientMetricsSample.NONE, ClientMetricsSample.NONE)
+                .withMetricsDumps(java.util.List.of(new io.kbench.protocol.ClientMetricsDump("producer", 3, values)));
         IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
         assertEquals(s, back);
         assertEquals(java.util.List.of("app-info:version:{client-id=p0}", "producer-metrics:record-send-rate:{client-id=p0}"),
@@ -124,5 +124,25 @@ class SnapshotMessagesTest {
     void shouldRefuseADumpOfAnUnknownClientKind() {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new io.kbench.protocol.ClientMetricsDump("admin", 0, new java.util.TreeMap<>()));
+    }
+
+    @Test
+    void shouldRoundTripTheHostFiguresAndDropNonsense() {
+        IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
+                Map.of(), false, 0, 0, false, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE)
+                .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000, 12_000, 3, 40_000_000, 1_000_000_000,
+                        "coordinator"));
+        IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(s, back);
+        assertEquals(0.75, back.host().cpuShare(), 1e-9, "1.5 s of CPU in 1 s on 2 processors");
+        assertEquals("coordinator", back.host().sharedWith());
+        assertEquals(0.04, back.host().heapAfterGcShare(), 1e-9);
+        Snapshot without = SnapshotMessages.toProto(s).toBuilder().clearHost().build();
+        assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(without).host(),
+                "an older worker sends none");
+        Snapshot negative = SnapshotMessages.toProto(s).toBuilder()
+                .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().setCpuMicros(-5)).build();
+        assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(negative).host(),
+                "negative times are not figures");
     }
 }

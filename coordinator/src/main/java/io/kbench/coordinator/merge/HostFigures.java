@@ -1,0 +1,51 @@
+package io.kbench.coordinator.merge;
+
+import io.kbench.protocol.HostSample;
+
+/**
+ * The client hosts in one interval, across the workers that reported their process's figures: CPU as a share
+ * of each worker's processors (mean and the busiest worker), the longest garbage-collection time any worker
+ * spent in the interval, and the fullest heap after a collection (share of its maximum). Constant size whatever
+ * the number of workers.
+ *
+ * @param workers        workers that reported host figures (0: none did, {@link #NONE})
+ * @param cpuMean        mean over those workers of CPU used / (interval × processors)
+ * @param cpuMax         the busiest worker's share
+ * @param busiest        that worker's id
+ * @param gcMicrosMax    the most collection time of one worker in the interval, µs
+ * @param heapAfterGcMax the fullest heap after its latest collection, share of its maximum (-1: unknown)
+ */
+public record HostFigures(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
+                          double heapAfterGcMax) {
+    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1);
+
+    /** Adds the workers' samples of one interval up. Not thread-safe. */
+    public static final class Accumulator {
+        private int workers;
+        private double cpuSum;
+        private double cpuMax = -1;
+        private String busiest = "";
+        private long gcMax;
+        private double heapMax = -1;
+
+        /** Adds one worker's sample; unknown samples are skipped. */
+        public void add(String workerId, HostSample s) {
+            if (!s.known()) {
+                return;
+            }
+            double cpu = s.cpuShare();
+            workers++;
+            cpuSum += cpu;
+            if (cpu > cpuMax) {
+                cpuMax = cpu;
+                busiest = workerId;
+            }
+            gcMax = Math.max(gcMax, s.gcMicros());
+            heapMax = Math.max(heapMax, s.heapAfterGcShare());
+        }
+
+        public HostFigures result() {
+            return workers == 0 ? NONE : new HostFigures(workers, cpuSum / workers, cpuMax, busiest, gcMax, heapMax);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.kbench.coordinator.merge;
+
+import io.kbench.protocol.HostSample;
+
+/**
+ * One worker's host figures over the measured intervals: CPU time and wall time (their ratio over the
+ * processors is its mean CPU share), the busiest interval, collection time in all and in the worst interval, the
+ * fullest heap after a collection. Constant size per worker. Not thread-safe.
+ */
+public final class WorkerHostTotals {
+    private int intervals;
+    private int processors;
+    private long cpuMicros;
+    private long wallMicros;
+    private double cpuMax;
+    private long gcMicros;
+    private long gcMicrosMax;
+    private long gcCount;
+    private long heapAfterGcMaxBytes = -1;
+    private long heapMaxBytes;
+    private String sharedWith = "";
+
+    /** Adds one measured interval's sample; unknown samples are skipped. */
+    public void add(HostSample s) {
+        if (!s.known()) {
+            return;
+        }
+        intervals++;
+        processors = s.processors();
+        sharedWith = s.sharedWith();
+        cpuMicros += s.cpuMicros();
+        wallMicros += s.wallMicros();
+        cpuMax = Math.max(cpuMax, s.cpuShare());
+        gcMicros += s.gcMicros();
+        gcMicrosMax = Math.max(gcMicrosMax, s.gcMicros());
+        gcCount += s.gcCount();
+        heapAfterGcMaxBytes = Math.max(heapAfterGcMaxBytes, s.heapAfterGcBytes());
+        heapMaxBytes = Math.max(heapMaxBytes, s.heapMaxBytes());
+    }
+
+    /** The figures so far, or null when the worker reported none. */
+    public Figures figures() {
+        if (intervals == 0) {
+            return null;
+        }
+        return new Figures(intervals, processors, Math.min(1.0, (double) cpuMicros / wallMicros / processors), cpuMax,
+                gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith);
+    }
+
+    /**
+     * @param intervals           measured intervals with figures
+     * @param processors          processors the worker's JVM may use
+     * @param cpuMean             CPU time over wall time over processors (0..1)
+     * @param cpuMax              the busiest interval's share
+     * @param gcMicros            collection time over the measured intervals, µs
+     * @param gcMicrosMax         the most in one interval, µs
+     * @param gcCount             collections
+     * @param heapAfterGcMaxBytes the fullest heap after a collection (-1: no collection yet)
+     * @param heapMaxBytes        the heap's maximum
+     * @param sharedWith          what else ran in the worker's process ("" for none)
+     */
+    public record Figures(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
+                          long gcMicrosMax, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
+                          String sharedWith) {
+    }
+}

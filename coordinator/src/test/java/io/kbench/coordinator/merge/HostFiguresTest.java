@@ -1,0 +1,61 @@
+package io.kbench.coordinator.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.protocol.ClientMetricsSample;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.HostSample;
+import io.kbench.protocol.IntervalSnapshot;
+import org.junit.jupiter.api.Test;
+
+class HostFiguresTest {
+    private static HostSample cpu(double share, long gcMicros, long heapAfter) {
+        return new HostSample(2, 1_000_000, Math.round(share * 2_000_000), gcMicros, gcMicros > 0 ? 1 : 0, heapAfter,
+                1_000, "");
+    }
+
+    private static IntervalSnapshot snap(String worker, long seq, HostSample h) {
+        return new IntervalSnapshot(worker, seq, seq * 1_000_000, (seq + 1) * 1_000_000, Counters.ZERO, Map.of(), false,
+                0, 0, false, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE).withHost(h);
+    }
+
+    @Test
+    void shouldAggregateAnIntervalAcrossWorkersAndSkipThoseWithoutFigures() {
+        HostFigures.Accumulator a = new HostFigures.Accumulator();
+        a.add("w1", cpu(0.2, 0, 100));
+        a.add("w2", cpu(0.9, 25_000, 600));
+        a.add("w3", HostSample.NONE);
+        HostFigures f = a.result();
+        assertEquals(2, f.workers(), "w3 sent none");
+        assertEquals(0.55, f.cpuMean(), 1e-9);
+        assertEquals(0.9, f.cpuMax(), 1e-9);
+        assertEquals("w2", f.busiest());
+        assertEquals(25_000, f.gcMicrosMax());
+        assertEquals(0.6, f.heapAfterGcMax(), 1e-9);
+        assertEquals(HostFigures.NONE, new HostFigures.Accumulator().result());
+    }
+
+    @Test
+    void shouldKeepEachWorkersTotalsOverTheMeasuredIntervalsOnly() {
+        IntervalMerger m = new IntervalMerger(List.of("w1", "w2"), SummaryHistograms.from(1_000_000));
+        m.add(snap("w1", 0, cpu(1.0, 90_000, 500))); // warm-up: not in the totals
+        m.add(snap("w2", 0, cpu(1.0, 0, 500)));
+        m.add(snap("w1", 1, cpu(0.5, 10_000, 200)));
+        List<MergedInterval> out = m.add(snap("w2", 1, HostSample.NONE));
+        m.add(snap("w1", 2, cpu(0.3, 0, 300)));
+        out = m.add(snap("w2", 2, HostSample.NONE));
+        assertEquals(1, out.size());
+        assertEquals(1, out.get(0).hosts().workers(), "only w1 sent figures");
+        WorkerHostTotals.Figures w1 = m.host("w1");
+        assertEquals(2, w1.intervals());
+        assertEquals(0.4, w1.cpuMean(), 1e-9, "(0.5 + 0.3) / 2: the warm-up's 1.0 left out");
+        assertEquals(0.5, w1.cpuMax(), 1e-9);
+        assertEquals(10_000, w1.gcMicros());
+        assertEquals(300, w1.heapAfterGcMaxBytes());
+        assertNull(m.host("w2"), "a worker that sent no figures in the window has none");
+    }
+}

@@ -1,0 +1,39 @@
+package io.kbench.protocol;
+
+/**
+ * A worker process's use of its host over one interval (the {@code HostMetrics} message's figures): how much CPU
+ * it used of the processors it may use, how long its garbage collectors ran, and how full its heap stays after a
+ * collection — so a run limited by its client hosts shows as such.
+ *
+ * @param processors       processors the JVM may use; 0 when the sample is unknown ({@link #NONE})
+ * @param wallMicros       the wall time the CPU and GC figures cover, µs (about the interval)
+ * @param cpuMicros        CPU time of the whole process over that time, µs
+ * @param gcMicros         collection time over the interval, µs (stop-the-world pauses for G1, Parallel, Serial)
+ * @param gcCount          collections over the interval
+ * @param heapAfterGcBytes heap in use right after the latest collection so far; -1 before the first
+ * @param heapMaxBytes     the heap's maximum size
+ * @param sharedWith       what else runs in the process and is included ("" for a worker of its own)
+ */
+public record HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
+                         long heapAfterGcBytes, long heapMaxBytes, String sharedWith) {
+    /** No figures (a worker that sent none). */
+    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "");
+
+    public HostSample {
+        sharedWith = sharedWith == null ? "" : sharedWith;
+    }
+
+    public boolean known() {
+        return processors > 0;
+    }
+
+    /** Share of the processors used over the sample's wall time (0..1). */
+    public double cpuShare() {
+        return !known() || wallMicros <= 0 ? 0 : Math.min(1.0, (double) cpuMicros / wallMicros / processors);
+    }
+
+    /** Heap in use after the latest collection as a share of the maximum; -1 when unknown. */
+    public double heapAfterGcShare() {
+        return heapAfterGcBytes < 0 || heapMaxBytes <= 0 ? -1 : (double) heapAfterGcBytes / heapMaxBytes;
+    }
+}

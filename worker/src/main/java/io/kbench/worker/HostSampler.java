@@ -1,0 +1,163 @@
+package io.kbench.worker;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.kbench.protocol.HostSample;
+
+/**
+ * The worker process's use of its host between two calls of {@link #sample}: CPU time of the whole process,
+ * garbage-collection time and count (deltas of the JVM's running totals), the heap in use right after the latest
+ * collection, the heap's maximum. Read from the JVM's management beans, a few microseconds a call; one sampler
+ * per run, called once an interval by the snapshot thread. In-process workers share their JVM, so each reports
+ * the same process.
+ */
+final class HostSampler {
+    /** The running totals a sample is the difference of. */
+    interface Source {
+        int processors();
+
+        /** A monotonic clock, ns. */
+        long nanoTime();
+
+        /** CPU time of the process so far, ns; negative when the platform does not tell. */
+        long processCpuNanos();
+
+        /** Collection time so far over every collector, ms (as the JVM counts it). */
+        long gcMillis();
+
+        long gcCount();
+
+        /** Heap in use right after the latest collection, bytes; -1 before the first. */
+        long heapAfterGcBytes();
+
+        long heapMaxBytes();
+    }
+
+    /** What else this JVM hosts (the coordinator's in-process workers); "" for a worker process of its own. */
+    private static volatile String sharedWith = "";
+
+    private final Source source;
+    private long wallNanos;
+    private long cpuNanos;
+    private long gcMillis;
+    private long gcCount;
+
+    HostSampler(Source source) {
+        this.source = source;
+        this.wallNanos = source.nanoTime();
+        this.cpuNanos = source.processCpuNanos();
+        this.gcMillis = source.gcMillis();
+        this.gcCount = source.gcCount();
+    }
+
+    /**
+     * Says that this JVM also hosts {@code what} (e.g. "coordinator, embedded broker"): every sample then says so,
+     * since its CPU and memory figures include them.
+     */
+    static void sharedWith(String what) {
+        sharedWith = what == null ? "" : what;
+    }
+
+    /** A sampler of this JVM. */
+    static HostSampler ofThisJvm() {
+        return new HostSampler(new JvmSource());
+    }
+
+    /** The figures since the last call (or since this sampler was made); {@link HostSample#NONE} if unknown. */
+    HostSample sample() {
+        long wall = source.nanoTime();
+        long cpu = source.processCpuNanos();
+        long gcMs = source.gcMillis();
+        long gcN = source.gcCount();
+        if (cpu < 0 || cpuNanos < 0 || wall - wallNanos < 1000) {
+            wallNanos = wall;
+            cpuNanos = cpu;
+            return HostSample.NONE;
+        }
+        HostSample s = new HostSample(source.processors(), (wall - wallNanos) / 1000, Math.max(0, (cpu - cpuNanos) / 1000),
+                Math.max(0, gcMs - gcMillis) * 1000, Math.max(0, gcN - gcCount), source.heapAfterGcBytes(),
+                source.heapMaxBytes(), sharedWith);
+        wallNanos = wall;
+        cpuNanos = cpu;
+        gcMillis = gcMs;
+        gcCount = gcN;
+        return s;
+    }
+
+    /** This JVM's beans. */
+    static final class JvmSource implements Source {
+        private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+
+        @Override
+        public int processors() {
+            return Runtime.getRuntime().availableProcessors();
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public long processCpuNanos() {
+            return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+        }
+
+        @Override
+        public long gcMillis() {
+            long t = 0;
+            for (GarbageCollectorMXBean c : collectors) {
+                t += Math.max(0, c.getCollectionTime());
+            }
+            return t;
+        }
+
+        @Override
+        public long gcCount() {
+            long n = 0;
+            for (GarbageCollectorMXBean c : collectors) {
+                n += Math.max(0, c.getCollectionCount());
+            }
+            return n;
+        }
+
+        @Override
+        public long heapAfterGcBytes() {
+            com.sun.management.GcInfo latest = null;
+            for (GarbageCollectorMXBean c : collectors) {
+                if (c instanceof com.sun.management.GarbageCollectorMXBean sun) {
+                    com.sun.management.GcInfo info = sun.getLastGcInfo();
+                    if (info != null && (latest == null || info.getEndTime() > latest.getEndTime())) {
+                        latest = info;
+                    }
+                }
+            }
+            if (latest == null) {
+                return -1;
+            }
+            long used = 0;
+            for (Map.Entry<String, MemoryUsage> e : latest.getMemoryUsageAfterGc().entrySet()) {
+                if (heapPools.contains(e.getKey())) {
+                    used += e.getValue().getUsed();
+                }
+            }
+            return used;
+        }
+
+        @Override
+        public long heapMaxBytes() {
+            return Runtime.getRuntime().maxMemory();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kbench.protocol.HostSample;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class HostSamplerTest {
+    /** Running totals set by the test. */
+    static final class Fake implements HostSampler.Source {
+        long nanos;
+        long cpu;
+        long gcMs;
+        long gcN;
+        long heapAfter = -1;
+
+        @Override public int processors() { return 4; }
+        @Override public long nanoTime() { return nanos; }
+        @Override public long processCpuNanos() { return cpu; }
+        @Override public long gcMillis() { return gcMs; }
+        @Override public long gcCount() { return gcN; }
+        @Override public long heapAfterGcBytes() { return heapAfter; }
+        @Override public long heapMaxBytes() { return 1_000; }
+    }
+
+    @AfterEach
+    void alone() {
+        HostSampler.sharedWith("");
+    }
+
+    @Test
+    void shouldReportDeltasOverTheirOwnWallTime() {
+        Fake f = new Fake();
+        f.nanos = 5_000_000_000L;
+        f.cpu = 70_000_000_000L; // CPU before the run: not in any sample
+        f.gcMs = 900;
+        f.gcN = 40;
+        HostSampler s = new HostSampler(f);
+        f.nanos += 1_250_000_000L; // a first interval that began with the start lead: 1.25 s
+        f.cpu += 2_500_000_000L;
+        f.gcMs += 30;
+        f.gcN += 2;
+        f.heapAfter = 250;
+        HostSample a = s.sample();
+        assertEquals(1_250_000, a.wallMicros());
+        assertEquals(2_500_000, a.cpuMicros());
+        assertEquals(0.5, a.cpuShare(), 1e-9, "2.5 s of CPU in 1.25 s on 4 processors");
+        assertEquals(30_000, a.gcMicros());
+        assertEquals(2, a.gcCount());
+        assertEquals(0.25, a.heapAfterGcShare(), 1e-9);
+        assertEquals("", a.sharedWith());
+        f.nanos += 1_000_000_000L;
+        f.cpu += 4_000_000_000L;
+        HostSampler.sharedWith("coordinator");
+        HostSample b = s.sample();
+        assertEquals(1.0, b.cpuShare(), 1e-9, "every core busy");
+        assertEquals(0, b.gcMicros(), "no collection in this one");
+        assertEquals("coordinator", b.sharedWith());
+    }
+
+    @Test
+    void shouldSayNothingWhenThePlatformCannotTellOrNoTimePassed() {
+        Fake f = new Fake();
+        f.cpu = -1;
+        HostSampler s = new HostSampler(f);
+        f.nanos += 1_000_000_000L;
+        assertFalse(s.sample().known(), "no process CPU time on this platform");
+        Fake g = new Fake();
+        HostSampler t = new HostSampler(g);
+        assertFalse(t.sample().known(), "two samples in the same instant");
+        g.nanos += 1_000_000_000L;
+        g.cpu += 10;
+        assertTrue(t.sample().known());
+    }
+
+    @Test
+    void shouldReadThisJvm() {
+        HostSampler s = HostSampler.ofThisJvm();
+        long until = System.nanoTime() + 50_000_000L;
+        long x = 0;
+        while (System.nanoTime() < until) {
+            x += Long.numberOfTrailingZeros(x + System.nanoTime()); // busy: some CPU to see
+        }
+        System.gc();
+        HostSample h = s.sample();
+        assertTrue(h.known() && x >= 0, String.valueOf(h));
+        assertEquals(Runtime.getRuntime().availableProcessors(), h.processors());
+        assertTrue(h.cpuMicros() > 0 && h.wallMicros() >= 50_000, String.valueOf(h));
+        assertTrue(h.heapAfterGcBytes() > 0 && h.heapAfterGcBytes() <= h.heapMaxBytes(), String.valueOf(h));
+        assertTrue(h.gcCount() >= 1, "System.gc() counted: " + h);
+    }
+}
