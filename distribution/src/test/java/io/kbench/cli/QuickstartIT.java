@@ -49,6 +49,8 @@ class QuickstartIT {
                 && host.get("processors").asInt() == Runtime.getRuntime().availableProcessors(), String.valueOf(host));
         for (JsonNode i : r.get("intervals")) {
             assertTrue(i.has("hosts") && i.get("hosts").get("workers").asInt() == 1, i.toString());
+            // the embedded broker's own figures, read without any flag
+            assertTrue(i.has("brokers") && i.get("brokers").get(0).get("source").asText().equals("embedded"), i.toString());
         }
         // provenance of a run on the embedded broker: `kbench run --repeat` starts one of the same size again
         JsonNode cluster = r.get("provenance").get("cluster");

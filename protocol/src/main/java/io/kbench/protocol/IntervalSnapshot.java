@@ -22,11 +22,13 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
                                long lastReceiveMicros, boolean last, String error, long consumerLag,
                                ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
-                               java.util.List<ClientMetricsDump> metricsDumps, HostSample host) {
+                               java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
+                               java.util.List<BrokerSample> brokers) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
         metricsDumps = java.util.List.copyOf(metricsDumps);
+        brokers = brokers == null ? java.util.List.of() : java.util.List.copyOf(brokers);
         host = host == null ? HostSample.NONE : host;
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
         histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
@@ -40,21 +42,28 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                             ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics) {
         this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
                 lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, java.util.List.of(),
-                HostSample.NONE);
+                HostSample.NONE, java.util.List.of());
     }
 
     /** This snapshot with the clients' metrics dumps added. */
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host);
+                dumps, host, brokers);
+    }
+
+    /** This snapshot with the brokers' figures its worker read. */
+    public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, samples);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample);
+                metricsDumps, sample, brokers);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -96,7 +105,7 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && producersDoneMicros == s.producersDoneMicros && lastReceiveMicros == s.lastReceiveMicros
                 && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
-                && metricsDumps.equals(s.metricsDumps) && host.equals(s.host))) {
+                && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers))) {
             return false;
         }
         for (Metric m : Metric.values()) {

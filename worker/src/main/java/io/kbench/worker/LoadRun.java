@@ -58,6 +58,12 @@ final class LoadRun {
     private final Snapshotter snapshotter;
     /** The worker process's CPU, GC and heap per interval; made at the start, so interval 0 counts from there. */
     private volatile HostSampler host;
+    /** The brokers' own metrics this worker reads for the run (PrepareRequest.broker_sources); usually none. */
+    private final List<BrokerScraper> brokers;
+    /** Reads them off the snapshot thread, so a slow source cannot hold a snapshot up for long. */
+    private java.util.concurrent.ExecutorService brokerReader;
+    /** The read under way; a new one is not queued behind one that has not finished (a hung source). */
+    private java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> brokerRead;
     private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
@@ -73,8 +79,10 @@ final class LoadRun {
     private boolean ended;
 
     private LoadRun(String workerId, RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
-                    java.util.Map<String, Integer> topicPartitions, io.kbench.driver.ClusterFacts cluster) {
+                    java.util.Map<String, Integer> topicPartitions, io.kbench.driver.ClusterFacts cluster,
+                    List<BrokerScraper> brokers) {
         this.cluster = cluster;
+        this.brokers = brokers;
         this.spec = spec;
         this.driver = driver;
         this.clock = clock;
@@ -156,13 +164,37 @@ final class LoadRun {
                 partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
             }
             io.kbench.driver.ClusterFacts cluster = partitions.isEmpty() ? null : describe(driver, partitions.keySet());
-            return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
-                    created, partitions, cluster);
+            List<BrokerScraper> brokers = openBrokers(spec.brokerSources());
+            try {
+                return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
+                        created, partitions, cluster, brokers);
+            } catch (RuntimeException e) {
+                brokers.forEach(BrokerScraper::close);
+                throw e;
+            }
         } catch (RuntimeException e) {
             driver.close();
             throw e;
         }
     }
+
+    /** Connects to every broker source before any load: one that cannot be read refuses the run, naming it. */
+    private static List<BrokerScraper> openBrokers(List<String> sources) {
+        List<BrokerScraper> open = new ArrayList<>();
+        for (String source : sources) {
+            try {
+                open.add(BrokerScraper.open(source, BROKER_READ_MILLIS));
+            } catch (java.io.IOException | RuntimeException e) {
+                open.forEach(BrokerScraper::close);
+                throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
+                        ? "the embedded broker" : "JMX " + source) + ": " + ErrorSlot.describe(e), e, true);
+            }
+        }
+        return List.copyOf(open);
+    }
+
+    /** Longest a snapshot waits for the brokers' figures; the interval goes without them after that. */
+    static final long BROKER_READ_MILLIS = 500;
 
     /** The cluster for the result's provenance; what cannot be read is said, never fatal. */
     private static io.kbench.driver.ClusterFacts describe(Driver driver, java.util.Collection<String> topics) {
@@ -220,6 +252,14 @@ final class LoadRun {
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         this.host = HostSampler.ofThisJvm();
+        if (!brokers.isEmpty()) {
+            brokerReader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "kbench-broker-metrics-" + spec.runId());
+                t.setDaemon(true);
+                return t;
+            });
+            readBrokers(); // the baseline: interval 0's figures count from here
+        }
         long endNanos = clock.localNanos(endCoordinatorMicros);
         long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
                 ? clock.localNanos(measureStartCoordinatorMicros) : startNanos;
@@ -301,7 +341,7 @@ final class LoadRun {
             }
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                     startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), producersDoneMicros(), false,
-                    sendErrors.take()).withHost(host.sample()));
+                    sendErrors.take()).withHost(host.sample()).withBrokers(readBrokers()));
             nextSequence = seq + 1;
             String f = fatal.take();
             if (!f.isEmpty()) {
@@ -397,6 +437,7 @@ final class LoadRun {
             closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(runFailed ? 5 : 30)));
         }
         closeQuietly(driver::close);
+        closeBrokers();
         state = State.ENDED;
         observer.ended(spec, null);
     }
@@ -420,6 +461,7 @@ final class LoadRun {
         join(consumerThreads);
         SnapshotSink to = lastSnapshot(reason);
         closeQuietly(driver::close);
+        closeBrokers();
         state = State.ENDED;
         observer.ended(spec, reason);
         // the stream ends last: whoever sees it end finds the worker free
@@ -460,7 +502,7 @@ final class LoadRun {
                 producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
         HostSampler h = host;
         if (h != null) {
-            last = last.withHost(h.sample());
+            last = last.withHost(h.sample()).withBrokers(readBrokers());
         }
         if (abortReason == null && !finalDumps.isEmpty()) {
             last = last.withMetricsDumps(finalDumps);
@@ -468,6 +510,55 @@ final class LoadRun {
         observer.snapshot(spec, last);
         to.onSnapshot(last);
         return to;
+    }
+
+    /**
+     * The brokers' figures since the last read, from each source, waiting at most {@link #BROKER_READ_MILLIS} in all:
+     * a source that did not answer in time is an error in this interval's sample (the read goes on; the next
+     * interval's figures then cover both intervals' time, as their own wall time says).
+     */
+    private List<io.kbench.protocol.BrokerSample> readBrokers() {
+        java.util.concurrent.ExecutorService reader = brokerReader;
+        if (brokers.isEmpty() || reader == null) {
+            return List.of();
+        }
+        java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> f = brokerRead;
+        if (f != null && !f.isDone()) {
+            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
+                    "an earlier read has not returned")).toList();
+        }
+        try {
+            f = reader.submit(() -> {
+                List<io.kbench.protocol.BrokerSample> out = new ArrayList<>();
+                for (BrokerScraper b : brokers) {
+                    out.add(b.sample(System.nanoTime()));
+                }
+                return out;
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return List.of();
+        }
+        brokerRead = f;
+        try {
+            return f.get(BROKER_READ_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
+                    "not read within " + BROKER_READ_MILLIS + " ms")).toList();
+        } catch (java.util.concurrent.ExecutionException e) {
+            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
+                    "not read: " + ErrorSlot.describe(e.getCause()))).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private void closeBrokers() {
+        java.util.concurrent.ExecutorService reader = brokerReader;
+        if (reader != null) {
+            reader.shutdownNow();
+        }
+        brokers.forEach(BrokerScraper::close);
     }
 
     /** A failed build: started consumer loops close their own consumers on their threads; producers here. */

@@ -46,8 +46,9 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
                       long transactionRecords, long transactionMillis, boolean verification,
                       boolean stampMessages, String digest, int monotonicProducers, boolean dumpClientMetrics,
-                      boolean consumersFromCommitted) {
+                      boolean consumersFromCommitted, List<String> brokerSources) {
     public RunSpec {
+        brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
@@ -66,7 +67,7 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
         this(runId, coordinator, workload, clockOffsetMicros, driverName, driverConfig, createTopics, producers, consumers,
                 messageSize, intervalMicros, payloads, randomBytesRatio, keys, keyCount, zipfExponent, existingTopics,
                 consumersFromBeginning, holdConsumers, transactionRecords, transactionMillis, verification, stampMessages,
-                digest, 0, false, false);
+                digest, 0, false, false, List.of());
     }
 
     /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */

@@ -23,6 +23,8 @@ final class Session implements AutoCloseable {
     private final LocalEnvironment env;
     private final ClientSecurity security;
     private final String bootstrap;
+    /** The run's cluster is the embedded one, in this JVM with the in-process workers. */
+    private final boolean embedded;
     private final List<String> addresses;
     private final AtomicReference<RunController> current = new AtomicReference<>();
     private final AtomicBoolean interrupted = new AtomicBoolean();
@@ -54,6 +56,7 @@ final class Session implements AutoCloseable {
                     + "profile (an embedded broker is started only for in-process workers)");
         }
         this.env = env;
+        this.embedded = bootstrap == null;
         this.security = workers.isEmpty() ? ClientSecurity.NONE : security;
         this.onSignal = new Thread(this::interruptAndClose, "kbench-interrupt");
         Runtime.getRuntime().addShutdownHook(onSignal);
@@ -101,6 +104,11 @@ final class Session implements AutoCloseable {
 
     String bootstrap() {
         return bootstrap;
+    }
+
+    /** True when the cluster is the embedded one this session started (its workers share this JVM with it). */
+    boolean embedded() {
+        return embedded;
     }
 
     List<String> addresses() {

@@ -59,7 +59,12 @@ public final class IntervalMerger {
         final HostFigures.Accumulator hosts = new HostFigures.Accumulator();
         /** Each worker's host sample, added to its totals if the interval turns out measured. */
         final Map<String, io.kbench.protocol.HostSample> hostSamples = new HashMap<>();
+        /** The brokers' figures, by source (one worker reads them; a source appears once). */
+        final Map<String, io.kbench.protocol.BrokerSample> brokers = new java.util.LinkedHashMap<>();
     }
+
+    /** Most broker sources an interval keeps figures of. */
+    static final int MAX_BROKER_SOURCES = 100;
 
     /** Hears of every merged interval with its cluster-wide histograms (before they are released). */
     public interface MergedHistograms {
@@ -149,6 +154,11 @@ public final class IntervalMerger {
             p.hosts.add(s.workerId(), s.host());
             p.hostSamples.put(s.workerId(), s.host());
         }
+        for (io.kbench.protocol.BrokerSample b : s.brokers()) {
+            if (p.brokers.size() < MAX_BROKER_SOURCES || p.brokers.containsKey(b.source())) {
+                p.brokers.put(b.source(), b);
+            }
+        }
         if (!s.error().isEmpty()) {
             p.errors.add(s.workerId(), s.error());
         }
@@ -185,7 +195,8 @@ public final class IntervalMerger {
             MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters,
                     MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
-                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), p.hosts.result());
+                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), p.hosts.result(),
+                    List.copyOf(p.brokers.values()));
             if (onMerged != null) {
                 onMerged.merged(m, p.histograms);
             }

@@ -27,15 +27,26 @@ import org.HdrHistogram.Histogram;
  * @param producerClients the producers' client metrics, aggregated over all workers
  * @param consumerClients the consumers' client metrics, aggregated over all workers
  * @param hosts       the workers' own processes: CPU, GC, heap ({@link HostFigures#NONE} when none reported)
+ * @param brokers     the brokers' own figures, one per source read (empty when none is read)
  */
 public record MergedInterval(long index, long startMicros, long endMicros, Counters counters,
                              Map<Metric, LatencyStats> stats, int workers, List<String> errors,
                              long consumerLag, ClientSample producerClients, ClientSample consumerClients,
-                             HostFigures hosts) {
+                             HostFigures hosts, List<io.kbench.protocol.BrokerSample> brokers) {
     public MergedInterval {
         stats = java.util.Collections.unmodifiableMap(new EnumMap<>(stats));
         errors = List.copyOf(errors);
         hosts = hosts == null ? HostFigures.NONE : hosts;
+        brokers = brokers == null ? List.of() : List.copyOf(brokers);
+    }
+
+    /** An interval without the brokers' figures. */
+    public MergedInterval(long index, long startMicros, long endMicros, Counters counters,
+                          Map<Metric, LatencyStats> stats, int workers, List<String> errors,
+                          long consumerLag, ClientSample producerClients, ClientSample consumerClients,
+                          HostFigures hosts) {
+        this(index, startMicros, endMicros, counters, stats, workers, errors, consumerLag, producerClients,
+                consumerClients, hosts, List.of());
     }
 
     /** An interval without host figures. */

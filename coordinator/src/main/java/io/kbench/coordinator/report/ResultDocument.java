@@ -106,7 +106,8 @@ public final class ResultDocument {
                         : null,
                 c.clamped(), c.negativeEndToEnd(),
                 new ResultFile.Client(sorted(i.producerClients().values()), sorted(i.consumerClients().values())),
-                i.errors(), faults, hosts(i.hosts()));
+                i.errors(), faults, hosts(i.hosts()), i.brokers().stream().map(b -> new ResultFile.BrokerFigures(b.source(),
+                        b.values(), b.error().isEmpty() ? null : b.error())).toList());
     }
 
     /** The interval's host figures, rounded as the result keeps them; null when no worker reported any. */

@@ -192,7 +192,18 @@ public final class ResultFile {
                            int workers, Publish publish, Consume consume,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
                            long clamped, long negativeEndToEnd, Client client, List<String> errors,
-                           List<String> faults, @JsonInclude(JsonInclude.Include.NON_NULL) Hosts hosts) {
+                           List<String> faults, @JsonInclude(JsonInclude.Include.NON_NULL) Hosts hosts,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<BrokerFigures> brokers) {
+    }
+
+    /**
+     * One broker source's figures over an interval (schema 6; {@code brokers} is absent when no source is read):
+     * {@code source} ("embedded" or a JMX HOST:PORT), {@code figures} (name to value, docs/metrics.md#broker-figures;
+     * what the source did not give is absent) and {@code error} (why it gave nothing this interval; absent when it
+     * answered).
+     */
+    public record BrokerFigures(String source, Map<String, Double> figures,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) String error) {
     }
 
     /**

@@ -95,13 +95,18 @@ public final class WorkerClient implements AutoCloseable {
      */
     public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
                         List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
-                        Workload workload, List<byte[]> payloads, long intervalMicros, boolean dumpClientMetrics) {
-        /** A share whose last snapshot carries no client metrics dumps. */
+                        Workload workload, List<byte[]> payloads, long intervalMicros, boolean dumpClientMetrics,
+                        List<String> brokerSources) {
+        public Share {
+            brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
+        }
+
+        /** A share whose last snapshot carries no client metrics dumps and that reads no broker's metrics. */
         public Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
                      List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
                      Workload workload, List<byte[]> payloads, long intervalMicros) {
             this(runId, clockOffsetMicros, profile, createTopics, existingTopics, assignment, clients, workload, payloads,
-                    intervalMicros, false);
+                    intervalMicros, false, List.of());
         }
     }
 

@@ -77,6 +77,7 @@ public final class WorkerMessages {
                 .setVerification(w.verification())
                 .setNoStamp(!w.stampMessages())
                 .setDumpClientMetrics(share.dumpClientMetrics())
+                .addAllBrokerSources(share.brokerSources())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;

@@ -51,6 +51,14 @@ final class Preparation {
     }
 
     /** Asks every worker for its clients' full metrics in its last snapshot (the tools' --print-metrics). */
+    /** The broker sources the first worker reads every interval ("local" or JMX HOST:PORT). */
+    Preparation brokerSources(List<String> sources) {
+        this.brokerSources = List.copyOf(sources);
+        return this;
+    }
+
+    private List<String> brokerSources = List.of();
+
     Preparation dumpClientMetrics(boolean dump) {
         this.dumpClientMetrics = dump;
         return this;
@@ -108,7 +116,8 @@ final class Preparation {
             shares.add(new WorkerClient.Share(plan.runId(), offsets.get(i), profile,
                     first && !workload.existingTopics() ? plan.topics() : List.of(),
                     first && workload.existingTopics() ? names : List.of(),
-                    plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros, dumpClientMetrics));
+                    plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros, dumpClientMetrics,
+                    first ? brokerSources : List.of()));
         }
         return shares;
     }

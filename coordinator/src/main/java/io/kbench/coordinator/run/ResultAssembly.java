@@ -124,6 +124,13 @@ final class ResultAssembly {
         if (hosts != null) {
             out.info(hosts);
         }
+        io.kbench.coordinator.merge.BrokerWindow brokers = new io.kbench.coordinator.merge.BrokerWindow();
+        for (MergedInterval i : g.intervals()) {
+            if (i.startMicros() >= measureStart && i.startMicros() < measureEnd) {
+                brokers.add(i.brokers());
+            }
+        }
+        brokers.lines(summary.publishMBps()).forEach(out::info);
         if (catchUp != null) {
             out.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
                     catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),

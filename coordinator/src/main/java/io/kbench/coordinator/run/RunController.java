@@ -72,32 +72,42 @@ public final class RunController {
      */
     public record Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine,
                           boolean dumpClientMetrics, long drainIdleMicros, String consumerGroup,
-                          boolean consumersFromCommitted) {
+                          boolean consumersFromCommitted, List<String> brokerSources) {
         public Options {
             commandLine = List.copyOf(commandLine);
+            brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
+        }
+
+        /**
+         * These options with the brokers' own metrics read every interval by the first worker: "local" (the
+         * embedded brokers, in the in-process workers' JVM) or JMX HOST:PORT.
+         */
+        public Options withBrokerSources(List<String> sources) {
+            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
+                    consumerGroup, consumersFromCommitted, sources);
         }
 
         /** Options whose workers send no client metrics dumps, with the default drain idle bound. */
         public Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine) {
-            this(outputDir, keepTopics, intervalMicros, commandLine, false, 0, null, false);
+            this(outputDir, keepTopics, intervalMicros, commandLine, false, 0, null, false, List.of());
         }
 
         /** These options with every client's full metrics in the workers' last snapshots (--print-metrics). */
         public Options withClientMetricsDumps() {
             return new Options(outputDir, keepTopics, intervalMicros, commandLine, true, drainIdleMicros, consumerGroup,
-                    consumersFromCommitted);
+                    consumersFromCommitted, brokerSources);
         }
 
         /** These options with the drain ending after {@code micros} without progress (0: the default). */
         public Options withDrainIdle(long micros) {
             return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, micros, consumerGroup,
-                    consumersFromCommitted);
+                    consumersFromCommitted, brokerSources);
         }
 
         /** These options with every consumer in {@code group} instead of a group of kbench's naming. */
         public Options withConsumerGroup(String group) {
             return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
-                    group, consumersFromCommitted);
+                    group, consumersFromCommitted, brokerSources);
         }
 
         /**
@@ -106,7 +116,7 @@ public final class RunController {
          */
         public Options withConsumersFromCommitted() {
             return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
-                    consumerGroup, true);
+                    consumerGroup, true, brokerSources);
         }
 
         /** Options without a command line to record (tests, embedded uses). */
@@ -242,7 +252,7 @@ public final class RunController {
         }
         announce(plan, workers.size());
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get,
-                out::info).dumpClientMetrics(options.dumpClientMetrics());
+                out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources());
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
         RunWindow window = RunWindow.of(workload, clock.micros(), RunWindow.lead(workers.size(),

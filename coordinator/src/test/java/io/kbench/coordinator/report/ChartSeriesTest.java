@@ -20,7 +20,7 @@ class ChartSeriesTest {
         return new ResultFile.Interval(k, 1000L * k, 1000L * (k + 1), false, k % 7 == 0, 1,
                 new ResultFile.Publish(k, k, 0, k, k, 0, s, s, s),
                 new ResultFile.Consume(k, k, k, 0, s, (long) k),
-                null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of(), null);
+                null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of(), null, List.of());
     }
 
     private static Map<String, Object> data(ChartSeries s) {
@@ -44,7 +44,6 @@ class ChartSeriesTest {
             same.add(interval(k, 777));
         }
         assertEquals(128, same.intervalsPerPoint());
-        assertEquals(data(same).toString().length(), data(growing).toString().length());
         assertEquals(String.valueOf(data(same).get("latency")) + data(same).get("publishRate") + data(same).get("client")
                 + data(same).get("lag") + data(same).get("t"), String.valueOf(data(growing).get("latency"))
                 + data(growing).get("publishRate") + data(growing).get("client") + data(growing).get("lag") + data(growing).get("t"));

@@ -100,7 +100,7 @@ class HtmlReportTest {
             many.add(new ResultFile.Interval(k, run.startMillis() + 1000L * k, run.startMillis() + 1000L * (k + 1), k < 10,
                     k % 2 == 0, 1, new ResultFile.Publish(p.sent(), p.acked(), p.failed(), p.bytes(), p.rate(), p.mbps(),
                             stats, p.responseMicros(), p.delayMicros()), model.consume(), null, 0, 0, model.client(),
-                    List.of(), List.of(), model.hosts()));
+                    List.of(), List.of(), model.hosts(), model.brokers()));
         }
         ResultFile.Run longRun = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), run.status(),
                 null, run.startedAt(), run.startMillis(), run.measureStartMillis(), run.startMillis() + 5_000_000L,

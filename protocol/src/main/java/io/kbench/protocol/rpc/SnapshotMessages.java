@@ -55,6 +55,8 @@ public final class SnapshotMessages {
                         .setGcMicros(s.host().gcMicros()).setGcCount(s.host().gcCount())
                         .setHeapAfterGcBytes(s.host().heapAfterGcBytes()).setHeapMaxBytes(s.host().heapMaxBytes())
                         .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith()))
+                .addAllBrokers(s.brokers().stream().map(b -> BrokerMetrics.newBuilder().setSource(b.source())
+                        .putAllValues(b.values()).setError(b.error()).build()).toList())
                 .build();
     }
 
@@ -82,8 +84,12 @@ public final class SnapshotMessages {
                 new ClientMetricsSample(s.getConsumerMetrics().getClients(), s.getConsumerMetrics().getValuesMap()),
                 s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
-                host(s));
+                host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
+                        b.getSource(), b.getValuesMap(), b.getError())).toList());
     }
+
+    /** Most broker sources one snapshot's figures are taken from (a larger list is cut). */
+    static final int MAX_BROKER_SOURCES = 1_000;
 
     /** The host figures, or none when the worker sent none (processors 0) or sent nonsense (negative times). */
     private static io.kbench.protocol.HostSample host(Snapshot s) {

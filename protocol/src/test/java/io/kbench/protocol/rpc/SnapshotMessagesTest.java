@@ -48,6 +48,8 @@ class SnapshotMessagesTest {
         b.setConsumerMetrics(ClientMetrics.newBuilder().setClients(2).putValues("fetch-latency-avg", 2.5));
         b.addMetricsDumps(io.kbench.protocol.rpc.ClientMetricsDump.newBuilder().setKind("consumer").setIndex(4)
                 .putValues("consumer-metrics:x:{client-id=c4}", "1.000"));
+        b.addBrokers(BrokerMetrics.newBuilder().setSource("embedded").putValues("bytesInPerSec", 1.5e6));
+        b.addBrokers(BrokerMetrics.newBuilder().setSource("b2:9999").setError("unreachable"));
         return b.build();
     }
 
@@ -55,7 +57,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(16, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(17, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }

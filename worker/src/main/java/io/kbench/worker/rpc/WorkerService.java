@@ -270,14 +270,28 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         if (r.getWorkload().length() > 200) {
             throw new WorkerException(WorkerException.Kind.INVALID, "workload name longer than 200 characters");
         }
+        if (r.getBrokerSourcesCount() > MAX_BROKER_SOURCES) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "at most " + MAX_BROKER_SOURCES
+                    + " broker sources, got " + r.getBrokerSourcesCount());
+        }
+        for (String source : r.getBrokerSourcesList()) {
+            if (!source.equals("local") && !source.matches("[A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5}")) {
+                throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\" or HOST:PORT, got \""
+                        + (source.length() > 100 ? source.substring(0, 100) + "..." : source) + "\"");
+            }
+        }
         return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics, producers,
                 consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
                 r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
                 r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
                 !r.getNoStamp(), digest(r), r.getPayloads().getMonotonicProducers(), r.getDumpClientMetrics(),
-                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED);
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED,
+                r.getBrokerSourcesList());
     }
+
+    /** Most broker sources one worker reads. */
+    static final int MAX_BROKER_SOURCES = 100;
 
     /** SHA-256 of the request's deterministic encoding (map entries in key order), hex. */
     static String digest(PrepareRequest r) {

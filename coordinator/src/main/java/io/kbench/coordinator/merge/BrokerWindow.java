@@ -1,0 +1,142 @@
+package io.kbench.coordinator.merge;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.kbench.protocol.BrokerSample;
+
+/**
+ * The brokers' figures over the measured window, per source: each figure's mean over the intervals that had it,
+ * the lowest request-handler and network idle of an interval, the most under-replicated partitions, ISR shrinks
+ * and expands in all, and intervals without figures. Fed interval by interval; memory per source, not per
+ * interval. Not thread-safe.
+ */
+public final class BrokerWindow {
+    /** Most sources summed up (the rest are counted, not kept). */
+    static final int MAX_SOURCES = 100;
+
+    private final Map<String, Source> sources = new LinkedHashMap<>();
+
+    private static final class Source {
+        final Map<String, double[]> sums = new LinkedHashMap<>(); // figure -> {sum, n}
+        double handlerIdleMin = Double.NaN;
+        double networkIdleMin = Double.NaN;
+        double urpMax;
+        double isrShrinks;
+        double isrExpands;
+        int intervals;
+        int missing;
+        String lastError = "";
+    }
+
+    /** Adds one measured interval's samples. */
+    public void add(List<BrokerSample> samples) {
+        for (BrokerSample b : samples) {
+            Source s = sources.get(b.source());
+            if (s == null) {
+                if (sources.size() >= MAX_SOURCES) {
+                    continue;
+                }
+                s = new Source();
+                sources.put(b.source(), s);
+            }
+            if (b.values().isEmpty()) {
+                s.missing++;
+                if (!b.error().isEmpty()) {
+                    s.lastError = b.error();
+                }
+                continue;
+            }
+            s.intervals++;
+            for (Map.Entry<String, Double> f : b.values().entrySet()) {
+                double[] a = s.sums.computeIfAbsent(f.getKey(), x -> new double[2]);
+                a[0] += f.getValue();
+                a[1]++;
+            }
+            Double hi = b.values().get("requestHandlerIdle");
+            if (hi != null) {
+                s.handlerIdleMin = Double.isNaN(s.handlerIdleMin) ? hi : Math.min(s.handlerIdleMin, hi);
+            }
+            Double ni = b.values().get("networkProcessorIdle");
+            if (ni != null) {
+                s.networkIdleMin = Double.isNaN(s.networkIdleMin) ? ni : Math.min(s.networkIdleMin, ni);
+            }
+            s.urpMax = Math.max(s.urpMax, b.values().getOrDefault("underReplicatedPartitions", 0.0));
+            s.isrShrinks += b.values().getOrDefault("isrShrinks", 0.0);
+            s.isrExpands += b.values().getOrDefault("isrExpands", 0.0);
+        }
+    }
+
+    /** True when no source was read. */
+    public boolean isEmpty() {
+        return sources.isEmpty();
+    }
+
+    /** A figure's mean over the window for {@code source}, or NaN when it never had it. */
+    public double mean(String source, String figure) {
+        Source s = sources.get(source);
+        double[] a = s == null ? null : s.sums.get(figure);
+        return a == null || a[1] == 0 ? Double.NaN : a[0] / a[1];
+    }
+
+    /**
+     * The console's lines, one per source (at most 5, then how many more): bytes in against the values kbench had
+     * acknowledged ({@code ackedMBps}), request handlers' and network threads' idle (mean, lowest interval), produce
+     * request time and its largest parts, replication and ISR changes, the broker process's CPU.
+     */
+    public List<String> lines(double ackedMBps) {
+        List<String> out = new ArrayList<>();
+        int shown = 0;
+        for (Map.Entry<String, Source> e : sources.entrySet()) {
+            if (shown++ == 5) {
+                out.add(String.format(Locale.ROOT, "  ... and %d more broker source(s) in result.json", sources.size() - 5));
+                break;
+            }
+            String src = e.getKey();
+            Source s = e.getValue();
+            if (s.intervals == 0) {
+                out.add("  broker " + src + ": no figures in the measured window" + (s.lastError.isEmpty() ? "" : " (" + s.lastError + ")"));
+                continue;
+            }
+            double in = mean(src, "bytesInPerSec") / (1024 * 1024);
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  broker %s: bytes in %.2f MB/s", src, in));
+            if (ackedMBps > 0 && !Double.isNaN(in)) {
+                b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
+            }
+            b.append(String.format(Locale.ROOT, ", out %.2f MB/s", mean(src, "bytesOutPerSec") / (1024 * 1024)));
+            double replIn = mean(src, "replicationBytesInPerSec");
+            if (replIn > 0) {
+                b.append(String.format(Locale.ROOT, ", replication in %.2f MB/s", replIn / (1024 * 1024)));
+            }
+            b.append(String.format(Locale.ROOT, "; request handlers idle %s (lowest %s), network threads idle %s (lowest %s)",
+                    pct(mean(src, "requestHandlerIdle")), pct(s.handlerIdleMin), pct(mean(src, "networkProcessorIdle")),
+                    pct(s.networkIdleMin)));
+            double total = mean(src, "produceTotalTimeMsMean");
+            if (!Double.isNaN(total)) {
+                b.append(String.format(Locale.ROOT, "; produce request %.2f ms (queue %.2f, local %.2f, remote %.2f, "
+                                + "response queue %.2f, send %.2f)", total, mean(src, "produceRequestQueueTimeMsMean"),
+                        mean(src, "produceLocalTimeMsMean"), mean(src, "produceRemoteTimeMsMean"),
+                        mean(src, "produceResponseQueueTimeMsMean"), mean(src, "produceResponseSendTimeMsMean")));
+            }
+            b.append(String.format(Locale.ROOT, "; under-replicated partitions at most %.0f, ISR shrinks %.0f, expands %.0f",
+                    s.urpMax, s.isrShrinks, s.isrExpands));
+            double cpu = mean(src, "processCpu");
+            if (!Double.isNaN(cpu)) {
+                b.append(String.format(Locale.ROOT, "; its process's CPU %s%s", pct(cpu),
+                        src.equals("embedded") ? " (the coordinator's process, workers included)" : ""));
+            }
+            if (s.missing > 0) {
+                b.append(String.format(Locale.ROOT, "; %d interval(s) without figures", s.missing));
+            }
+            out.add(b.toString());
+        }
+        return out;
+    }
+
+    private static String pct(double share) {
+        return Double.isNaN(share) ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+}

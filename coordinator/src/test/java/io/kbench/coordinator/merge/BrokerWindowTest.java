@@ -1,0 +1,38 @@
+package io.kbench.coordinator.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.protocol.BrokerSample;
+import org.junit.jupiter.api.Test;
+
+class BrokerWindowTest {
+    private static BrokerSample sample(double bytesIn, double idle, double urp) {
+        return new BrokerSample("b1:9999", Map.of("bytesInPerSec", bytesIn, "bytesOutPerSec", bytesIn,
+                "requestHandlerIdle", idle, "networkProcessorIdle", 0.8, "underReplicatedPartitions", urp,
+                "isrShrinks", urp > 0 ? 1.0 : 0.0, "produceTotalTimeMsMean", 2.0), "");
+    }
+
+    @Test
+    void shouldSummariseTheWindowPerSourceAndCountIntervalsWithoutFigures() {
+        BrokerWindow w = new BrokerWindow();
+        w.add(List.of(sample(2 * 1048576, 0.9, 0)));
+        w.add(List.of(sample(4 * 1048576, 0.5, 3)));
+        w.add(List.of(new BrokerSample("b1:9999", Map.of(), "not read within 500 ms")));
+        assertEquals(3 * 1048576, w.mean("b1:9999", "bytesInPerSec"), 1e-6);
+        List<String> lines = w.lines(2.5);
+        assertEquals(1, lines.size());
+        String l = lines.get(0);
+        assertTrue(l.contains("bytes in 3.00 MB/s (1.20x the 2.50 MB/s of values acknowledged)"), l);
+        assertTrue(l.contains("request handlers idle 70% (lowest 50%)"), l);
+        assertTrue(l.contains("under-replicated partitions at most 3, ISR shrinks 1"), l);
+        assertTrue(l.contains("1 interval(s) without figures"), l);
+        assertTrue(new BrokerWindow().lines(1).isEmpty(), "no source, no line");
+        BrokerWindow silent = new BrokerWindow();
+        silent.add(List.of(new BrokerSample("b2:1", Map.of(), "not read: ConnectException")));
+        assertEquals(List.of("  broker b2:1: no figures in the measured window (not read: ConnectException)"), silent.lines(1));
+    }
+}
