@@ -46,6 +46,9 @@ final class BrokerScraper implements AutoCloseable {
             "ReplicationBytesInPerSec", "replicationBytesInPerSec",
             "ReplicationBytesOutPerSec", "replicationBytesOutPerSec");
 
+    /** Longest wait for a JMX address to connect while the run is prepared. */
+    static final int CONNECT_SECONDS = 10;
+
     private final String source;
     private final JMXConnector connector;
     private final MBeanServerConnection mbeans;
@@ -72,7 +75,35 @@ final class BrokerScraper implements AutoCloseable {
             Map<String, Object> env = new HashMap<>();
             env.put("jmx.remote.x.request.waiting.timeout", timeoutMillis);
             env.put("sun.rmi.transport.tcp.responseTimeout", timeoutMillis);
-            JMXConnector c = JMXConnectorFactory.connect(url, env);
+            // the RMI registry lookup has no connect timeout of its own: an address that drops packets would hold
+            // the prepare for minutes
+            java.util.concurrent.CompletableFuture<JMXConnector> connecting = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            return JMXConnectorFactory.connect(url, env);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+            JMXConnector c;
+            try {
+                c = connecting.get(CONNECT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                connecting.thenAccept(late -> {
+                    try {
+                        late.close();
+                    } catch (IOException ignored) {
+                        // it was never used
+                    }
+                });
+                throw new IOException("no answer within " + CONNECT_SECONDS + " s");
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause();
+                throw new IOException("no JMX server answered there (" + describe(cause) + ")", cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while connecting");
+            }
             s = new BrokerScraper(spec, c, c.getMBeanServerConnection());
         }
         try {
@@ -267,13 +298,16 @@ final class BrokerScraper implements AutoCloseable {
         }
     }
 
-    private static String describe(Throwable e) {
+    /** The root cause in one line of at most 200 characters (RMI's messages nest causes over several lines). */
+    static String describe(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
         String m = t.getMessage();
-        return t.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m.strip());
+        String line = (t.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m.strip()))
+                .replaceAll("\\s+", " ");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     @Override

@@ -61,9 +61,9 @@ final class LoadRun {
     /** The brokers' own metrics this worker reads for the run (PrepareRequest.broker_sources); usually none. */
     private final List<BrokerScraper> brokers;
     /** Reads them off the snapshot thread, so a slow source cannot hold a snapshot up for long. */
-    private java.util.concurrent.ExecutorService brokerReader;
+    private volatile java.util.concurrent.ExecutorService brokerReader;
     /** The read under way; a new one is not queued behind one that has not finished (a hung source). */
-    private java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> brokerRead;
+    private volatile java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> brokerRead;
     private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
@@ -187,7 +187,8 @@ final class LoadRun {
             } catch (java.io.IOException | RuntimeException e) {
                 open.forEach(BrokerScraper::close);
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
-                        ? "the embedded broker" : "JMX " + source) + ": " + ErrorSlot.describe(e), e, true);
+                        ? "the embedded broker" : "JMX " + source) + ": " + (e.getMessage() == null ? BrokerScraper.describe(e)
+                        : e.getMessage().replaceAll("\\s+", " ")), e, true);
             }
         }
         return List.copyOf(open);
@@ -258,7 +259,14 @@ final class LoadRun {
                 t.setDaemon(true);
                 return t;
             });
-            readBrokers(); // the baseline: interval 0's figures count from here
+            // the baseline, read meanwhile (the Run call returns at once): interval 0's figures count from it
+            brokerRead = brokerReader.submit(() -> {
+                List<io.kbench.protocol.BrokerSample> out = new ArrayList<>();
+                for (BrokerScraper b : brokers) {
+                    out.add(b.sample(System.nanoTime()));
+                }
+                return out;
+            });
         }
         long endNanos = clock.localNanos(endCoordinatorMicros);
         long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
