@@ -80,6 +80,7 @@ class QuickstartIT {
         }
         assertTrue(timeCharts >= 9, check.toString());
         assertTrue(check.get("charts").has("chart-host-cpu"), "the worker hosts' charts: " + check);
+        assertTrue(check.get("charts").has("chart-broker-produce"), "the brokers' charts: " + check);
         Path png = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots/quickstart-report.png");
         Chromium.screenshot(browser, report, png, profile);
         System.out.println("report screenshot: " + png.toAbsolutePath());

@@ -27,6 +27,14 @@ public final class ChartSeries {
     /** The latency metrics charted and their percentiles (max over the bucket of each). */
     static final List<String> QUANTILES = List.of("p50", "p99", "p999", "max");
     private static final Metric[] METRICS = Metric.values();
+    /** Broker rates charted: summed over sources, averaged over a bucket (bytes/s). */
+    static final List<String> BROKER_RATES = List.of("bytesInPerSec", "bytesOutPerSec", "replicationBytesInPerSec");
+    /** Broker idle shares charted: the lowest source, the lowest interval of a bucket. */
+    static final List<String> BROKER_IDLE = List.of("requestHandlerIdle", "networkProcessorIdle");
+    /** Produce request time and its parts (interval means, ms): the slowest source, the worst interval of a bucket. */
+    static final List<String> BROKER_TIMES = List.of("produceTotalTimeMsMean", "produceRequestQueueTimeMsMean",
+            "produceLocalTimeMsMean", "produceRemoteTimeMsMean", "produceResponseQueueTimeMsMean",
+            "produceResponseSendTimeMsMean");
 
     private final long runStartMillis;
     private final List<String> clientKeys;
@@ -148,6 +156,28 @@ public final class ChartSeries {
             hosts.get("gcMsMax").add(known ? p.gcMicrosMax / 1000.0 : null);
             hosts.get("heapAfterGcMax").add(known && p.heapMax >= 0 ? 100 * p.heapMax : null);
         }
+        Map<String, List<Double>> brokers = new LinkedHashMap<>();
+        for (int k = 0; k < BROKER_RATES.size(); k++) {
+            List<Double> values = new ArrayList<>(points.size());
+            for (Point p : points) {
+                values.add(p.brokerN == 0 ? null : p.brokerRates[k] / p.brokerN / (1024 * 1024));
+            }
+            brokers.put(BROKER_RATES.get(k), values);
+        }
+        for (int k = 0; k < BROKER_IDLE.size(); k++) {
+            List<Double> values = new ArrayList<>(points.size());
+            for (Point p : points) {
+                values.add(p.brokerN == 0 || Double.isNaN(p.brokerIdle[k]) ? null : 100 * p.brokerIdle[k]);
+            }
+            brokers.put(BROKER_IDLE.get(k), values);
+        }
+        for (int k = 0; k < BROKER_TIMES.size(); k++) {
+            List<Double> values = new ArrayList<>(points.size());
+            for (Point p : points) {
+                values.add(p.brokerN == 0 || Double.isNaN(p.brokerTimes[k]) ? null : p.brokerTimes[k]);
+            }
+            brokers.put(BROKER_TIMES.get(k), values);
+        }
         Map<String, List<double[]>> bands = new LinkedHashMap<>();
         bands.put("warmup", new ArrayList<>());
         bands.put("saturated", new ArrayList<>());
@@ -173,6 +203,7 @@ public final class ChartSeries {
         d.put("latency", latency);
         d.put("client", client);
         d.put("hosts", hosts);
+        d.put("brokers", brokers);
         d.put("bands", bands);
     }
 
@@ -210,6 +241,11 @@ public final class ChartSeries {
         double cpuMax;
         long gcMicrosMax;
         double heapMax = -1;
+        /** Intervals with brokers' figures: rates summed over sources and intervals; idle at its lowest; times worst. */
+        int brokerN;
+        final double[] brokerRates = new double[BROKER_RATES.size()];
+        final double[] brokerIdle = {Double.NaN, Double.NaN};
+        final double[] brokerTimes = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
 
         Point(int clientKeys) {
             Arrays.fill(latency, -1);
@@ -251,6 +287,25 @@ public final class ChartSeries {
             warmup |= i.warmup();
             saturated |= i.saturated();
             brokerDown |= i.faults() != null && !i.faults().isEmpty();
+            if (i.brokers() != null && !i.brokers().isEmpty()) {
+                boolean any = false;
+                for (ResultFile.BrokerFigures b : i.brokers()) {
+                    if (b.figures() == null || b.figures().isEmpty()) {
+                        continue;
+                    }
+                    any = true;
+                    for (int k = 0; k < BROKER_RATES.size(); k++) {
+                        brokerRates[k] += b.figures().getOrDefault(BROKER_RATES.get(k), 0.0);
+                    }
+                    for (int k = 0; k < BROKER_IDLE.size(); k++) {
+                        brokerIdle[k] = worst(brokerIdle[k], b.figures().get(BROKER_IDLE.get(k)), false);
+                    }
+                    for (int k = 0; k < BROKER_TIMES.size(); k++) {
+                        brokerTimes[k] = worst(brokerTimes[k], b.figures().get(BROKER_TIMES.get(k)), true);
+                    }
+                }
+                brokerN += any ? 1 : 0;
+            }
             ResultFile.Hosts h = i.hosts();
             if (h != null) {
                 hostN++;
@@ -287,11 +342,29 @@ public final class ChartSeries {
             warmup |= b.warmup;
             saturated |= b.saturated;
             brokerDown |= b.brokerDown;
+            brokerN += b.brokerN;
+            for (int k = 0; k < brokerRates.length; k++) {
+                brokerRates[k] += b.brokerRates[k];
+            }
+            for (int k = 0; k < brokerIdle.length; k++) {
+                brokerIdle[k] = worst(brokerIdle[k], Double.isNaN(b.brokerIdle[k]) ? null : b.brokerIdle[k], false);
+            }
+            for (int k = 0; k < brokerTimes.length; k++) {
+                brokerTimes[k] = worst(brokerTimes[k], Double.isNaN(b.brokerTimes[k]) ? null : b.brokerTimes[k], true);
+            }
             hostN += b.hostN;
             cpuMeanSum += b.cpuMeanSum;
             cpuMax = Math.max(cpuMax, b.cpuMax);
             gcMicrosMax = Math.max(gcMicrosMax, b.gcMicrosMax);
             heapMax = Math.max(heapMax, b.heapMax);
+        }
+
+        /** The worse of {@code current} (NaN: none yet) and {@code v} (null: none): the higher, or the lower. */
+        private static double worst(double current, Double v, boolean higher) {
+            if (v == null) {
+                return current;
+            }
+            return Double.isNaN(current) ? v : higher ? Math.max(current, v) : Math.min(current, v);
         }
 
         private static LatencyStats stats(ResultFile.Interval i, Metric m) {

@@ -28,7 +28,8 @@ public final class IntervalsCsv {
         "publishLatencyMaxMs", "publishResponseP99Ms", "publishDelayP99Ms", "consumeReceived", "consumeRate",
         "consumeMBps", "endToEndP50Ms", "endToEndP99Ms", "endToEndMaxMs", "consumerLag", "lost", "duplicated",
         "outOfOrder", "errors", "faults", "workerCpuMean", "workerCpuMax", "busiestWorker", "workerGcMaxMs",
-        "workerHeapAfterGcMax"})
+        "workerHeapAfterGcMax", "brokerBytesInMBps", "brokerBytesOutMBps", "brokerRequestHandlerIdleMin",
+        "brokerProduceTimeMsMax"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -36,7 +37,8 @@ public final class IntervalsCsv {
                       double consumeMBps, Double endToEndP50Ms, Double endToEndP99Ms, Double endToEndMaxMs,
                       Long consumerLag, Long lost, Long duplicated, Long outOfOrder, String errors, String faults,
                       Double workerCpuMean, Double workerCpuMax, String busiestWorker, Double workerGcMaxMs,
-                      Double workerHeapAfterGcMax) {
+                      Double workerHeapAfterGcMax, Double brokerBytesInMBps, Double brokerBytesOutMBps,
+                      Double brokerRequestHandlerIdleMin, Double brokerProduceTimeMsMax) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Publish p = i.publish();
             ResultFile.Consume c = i.consume();
@@ -51,7 +53,31 @@ public final class IntervalsCsv {
                     i.errors() == null ? "" : String.join("; ", i.errors()),
                     i.faults() == null ? "" : String.join("; ", i.faults()),
                     h == null ? null : h.cpuMean(), h == null ? null : h.cpuMax(), h == null ? "" : h.busiest(),
-                    h == null ? null : h.gcMicrosMax() / 1000.0, h == null ? null : h.heapAfterGcMax());
+                    h == null ? null : h.gcMicrosMax() / 1000.0, h == null ? null : h.heapAfterGcMax(),
+                    broker(i, "bytesInPerSec", Agg.SUM_MB), broker(i, "bytesOutPerSec", Agg.SUM_MB),
+                    broker(i, "requestHandlerIdle", Agg.MIN), broker(i, "produceTotalTimeMsMean", Agg.MAX));
+        }
+
+        private enum Agg { SUM_MB, MIN, MAX }
+
+        /** A broker figure over the interval's sources: summed (as MB/s), or the lowest or highest; null if none had it. */
+        private static Double broker(ResultFile.Interval i, String figure, Agg agg) {
+            if (i.brokers() == null) {
+                return null;
+            }
+            Double out = null;
+            for (ResultFile.BrokerFigures b : i.brokers()) {
+                Double v = b.figures() == null ? null : b.figures().get(figure);
+                if (v == null) {
+                    continue;
+                }
+                out = out == null ? (agg == Agg.SUM_MB ? v / (1024 * 1024) : v) : switch (agg) {
+                    case SUM_MB -> out + v / (1024 * 1024);
+                    case MIN -> Math.min(out, v);
+                    case MAX -> Math.max(out, v);
+                };
+            }
+            return out == null ? null : Math.round(out * 10_000) / 10_000.0;
         }
 
         private static Double ms(LatencyStats s, int q) {
