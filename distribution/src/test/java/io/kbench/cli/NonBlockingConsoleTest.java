@@ -62,6 +62,12 @@ class NonBlockingConsoleTest {
         console.reading.countDown(); // the console reads again
         out.write("after\n".getBytes(StandardCharsets.UTF_8), 0, 6);
         assertTrue(out.awaitDrained(5_000));
+        // the notice goes out once the drainer has caught up, which may be just after the line written meanwhile
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (!console.text().contains("bytes of console output dropped") && System.nanoTime() < until) {
+            out.awaitDrained(100);
+            Thread.sleep(5);
+        }
         String text = console.text();
         assertTrue(text.startsWith(new String(line, StandardCharsets.UTF_8)), "lines that fitted come first, whole");
         assertTrue(text.contains("bytes of console output dropped"), "and then how much was dropped: " + text.length());
