@@ -304,9 +304,12 @@ final class BrokerScraper implements AutoCloseable {
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
-        String m = t.getMessage();
-        String line = (t.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m.strip()))
-                .replaceAll("\\s+", " ");
+        return oneLine(ErrorSlot.describe(t));
+    }
+
+    /** {@code text} on one line of at most 200 characters. */
+    static String oneLine(String text) {
+        String line = text.strip().replaceAll("\\s+", " ");
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 

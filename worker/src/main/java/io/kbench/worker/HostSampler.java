@@ -116,20 +116,21 @@ final class HostSampler {
 
         @Override
         public long gcMillis() {
-            long t = 0;
-            for (GarbageCollectorMXBean c : collectors) {
-                t += Math.max(0, c.getCollectionTime());
-            }
-            return t;
+            return sum(GarbageCollectorMXBean::getCollectionTime);
         }
 
         @Override
         public long gcCount() {
-            long n = 0;
+            return sum(GarbageCollectorMXBean::getCollectionCount);
+        }
+
+        /** Over every collector; a collector that does not tell (-1) counts 0. */
+        private long sum(java.util.function.ToLongFunction<GarbageCollectorMXBean> figure) {
+            long total = 0;
             for (GarbageCollectorMXBean c : collectors) {
-                n += Math.max(0, c.getCollectionCount());
+                total += Math.max(0, figure.applyAsLong(c));
             }
-            return n;
+            return total;
         }
 
         @Override

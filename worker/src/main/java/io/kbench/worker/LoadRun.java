@@ -187,8 +187,8 @@ final class LoadRun {
             } catch (java.io.IOException | RuntimeException e) {
                 open.forEach(BrokerScraper::close);
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
-                        ? "the embedded broker" : "JMX " + source) + ": " + (e.getMessage() == null ? BrokerScraper.describe(e)
-                        : e.getMessage().replaceAll("\\s+", " ")), e, true);
+                        ? "the embedded broker" : "JMX " + source) + ": " + (e instanceof java.io.IOException
+                        && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e, true);
             }
         }
         return List.copyOf(open);
