@@ -107,7 +107,14 @@ public final class ResultDocument {
                 c.clamped(), c.negativeEndToEnd(),
                 new ResultFile.Client(sorted(i.producerClients().values()), sorted(i.consumerClients().values())),
                 i.errors(), faults, hosts(i.hosts()), i.brokers().stream().map(b -> new ResultFile.BrokerFigures(b.source(),
-                        b.values(), b.error().isEmpty() ? null : b.error())).toList());
+                        rounded(b.values()), b.error().isEmpty() ? null : b.error())).toList());
+    }
+
+    /** Figures to 3 decimals (a broker's bytes/s to the milli-byte would only make result.json longer). */
+    private static Map<String, Double> rounded(Map<String, Double> values) {
+        Map<String, Double> out = new TreeMap<>();
+        values.forEach((k, v) -> out.put(k, Math.abs(v) < 1e12 ? Math.round(v * 1000) / 1000.0 : v));
+        return out;
     }
 
     /** The interval's host figures, rounded as the result keeps them; null when no worker reported any. */
