@@ -56,9 +56,8 @@ public final class IntervalMerger {
         long lag = -1;
         final ClientMetricsMerge producerClients = new ClientMetricsMerge();
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
-        final HostFigures.Accumulator hosts = new HostFigures.Accumulator();
-        /** Each worker's host sample, added to its totals if the interval turns out measured. */
-        final Map<String, io.kbench.protocol.HostSample> hostSamples = new HashMap<>();
+        /** Each worker's host sample: the interval's host figures, and its totals if the interval is measured. */
+        final Map<String, io.kbench.protocol.HostSample> hostSamples = new java.util.LinkedHashMap<>();
         /** The brokers' figures, by source (one worker reads them; a source appears once). */
         final Map<String, io.kbench.protocol.BrokerSample> brokers = new java.util.LinkedHashMap<>();
     }
@@ -151,7 +150,6 @@ public final class IntervalMerger {
         p.producerClients.add(s.producerMetrics().values(), s.producerMetrics().clients());
         p.consumerClients.add(s.consumerMetrics().values(), s.consumerMetrics().clients());
         if (s.host().known()) {
-            p.hosts.add(s.workerId(), s.host());
             p.hostSamples.put(s.workerId(), s.host());
         }
         for (io.kbench.protocol.BrokerSample b : s.brokers()) {
@@ -192,10 +190,12 @@ public final class IntervalMerger {
                 issues.add("interval " + seq + ": no snapshot from " + String.join(", ", missing));
             }
             pending.remove(seq);
+            HostFigures.Accumulator hosts = new HostFigures.Accumulator();
+            p.hostSamples.forEach(hosts::add);
             MergedInterval m = new MergedInterval(seq, p.start, p.end, p.counters,
                     MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
-                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), p.hosts.result(),
+                    new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), hosts.result(),
                     List.copyOf(p.brokers.values()));
             if (onMerged != null) {
                 onMerged.merged(m, p.histograms);
