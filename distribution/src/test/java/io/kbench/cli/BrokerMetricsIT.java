@@ -63,7 +63,9 @@ class BrokerMetricsIT {
             for (JsonNode i : r.get("intervals")) {
                 JsonNode b = i.get("brokers");
                 assertTrue(b != null && b.size() == 1 && b.get(0).get("source").asText().equals(address), i.toString());
-                if (!i.get("warmup").asBoolean() && i.get("publish").get("sent").asLong() > 0 && i.get("index").asInt() > 0) {
+                // the measured intervals in which the producers sent at their rate (not the last, short interval that
+                // may hold a handful of final sends, for which the broker rightly shows almost nothing)
+                if (!i.get("warmup").asBoolean() && i.get("publish").get("sent").asLong() >= 1_000) {
                     measuredIn += b.get(0).get("figures").get("bytesInPerSec").asDouble();
                     measured++;
                     double idle = b.get(0).get("figures").get("requestHandlerIdle").asDouble();
