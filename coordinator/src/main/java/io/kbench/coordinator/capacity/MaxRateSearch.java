@@ -173,7 +173,7 @@ public final class MaxRateSearch {
             list.add(new ResultFile.Trial(d.number(), d.phase(), d.workload().producerRate(), d.verdict().achieved(),
                     d.verdict().passed(), d.verdict().cause().name(), d.verdict().reasons(), d.verdict().notes(),
                     d.verdict().figures(), o.resultFile() == null ? null : d.dirName() + "/result.json",
-                    o.result().summary()));
+                    o.result().summary(), limitedBy(d)));
         }
         long failedRate = search == null ? 0 : search.failedRate();
         Limit limit = limit(done, best, failedRate);
@@ -270,9 +270,16 @@ public final class MaxRateSearch {
         return d;
     }
 
+    /** What limited a trial's run, as its diagnosis named it (null when it has none). */
+    private static String limitedBy(Done d) {
+        ResultFile.Run r = d.outcome().result();
+        return r == null || r.diagnosis() == null ? null : r.diagnosis().limit();
+    }
+
     private void table(List<Done> done) {
         List<String> head = new ArrayList<>(List.of("trial", "phase", "target msg/s", "achieved msg/s"));
         slos.forEach(s -> head.add(s.text()));
+        head.add("limited by");
         head.add("noted");
         head.add("result");
         List<List<String>> rows = new ArrayList<>();
@@ -283,6 +290,8 @@ public final class MaxRateSearch {
             r.add(d.workload().producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d", d.workload().producerRate()));
             r.add(String.format(Locale.ROOT, "%,.1f", d.verdict().achieved()));
             d.verdict().figures().forEach(f -> r.add(Slo.millis(f.valueMicros()) + (f.held() ? "" : " !")));
+            String limited = limitedBy(d);
+            r.add(limited == null ? "-" : limited);
             r.add(noted(d.verdict()));
             r.add(d.workload().producerRate() < 0 ? "probe" : d.verdict().passed() ? "PASS"
                     : "FAIL (" + d.verdict().cause() + "): " + d.verdict().reasons().get(0) + (d.verdict().reasons().size() > 1

@@ -200,7 +200,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * The mean over the window's intervals of the producers' summed wait ratios ({@link #WAIT_METRICS}); 0 when
      * no interval carries them.
      */
-    static double waitRatio(List<MergedInterval> window) {
+    public static double waitRatio(List<MergedInterval> window) {
         double sum = 0;
         int n = 0;
         for (MergedInterval i : window) {

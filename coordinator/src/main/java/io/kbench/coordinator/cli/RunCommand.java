@@ -438,7 +438,8 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
-                        target(p.workload())));
+                        target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
+                        : o.result().diagnosis().limit()));
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 // e.g. the cluster refused this combination's settings: record it and go on with the next

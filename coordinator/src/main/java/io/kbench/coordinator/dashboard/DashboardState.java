@@ -363,7 +363,7 @@ public final class DashboardState implements RunReporter {
         Summary s = totals.summary(none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), List.of(), ResultDocument.summary(s, null, null), null, List.of(), null);
+                List.of(), List.of(), ResultDocument.summary(s, null, null), null, List.of(), null, null);
     }
 
     private static String json(ResultFile.Interval i) {

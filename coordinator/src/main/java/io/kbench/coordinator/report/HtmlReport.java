@@ -148,6 +148,19 @@ public final class HtmlReport {
     }
 
     /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
+    /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits. */
+    static Map<String, Object> diagnosisData(ResultFile.Diagnosis diagnosis) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("limit", diagnosis.limit());
+        d.put("strength", diagnosis.strength());
+        d.put("evidence", diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList());
+        d.put("suggestions", diagnosis.suggestions());
+        d.put("also", diagnosis.alsoLimitedBy().stream().map(l -> String.format(Locale.ROOT, "%s (strength %.2f): %s",
+                l.limit(), l.strength(), l.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
+                        .collect(java.util.stream.Collectors.joining("; ")))).toList());
+        return d;
+    }
+
     /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */
     static Map<String, Object> searchData(ResultFile.RateSearch search) {
         Map<String, Object> d = new LinkedHashMap<>();
@@ -168,6 +181,7 @@ public final class HtmlReport {
             row.add(t.passed() ? "pass" : t.cause() == null ? "fail" : "fail (" + t.cause() + ")");
             row.add(String.join("; ", t.reasons()));
             row.add(t.notes() == null ? "" : String.join("; ", t.notes()));
+            row.add(t.limitedBy() == null ? "" : t.limitedBy());
             rows.add(row);
         }
         d.put("trials", rows);
@@ -191,6 +205,9 @@ public final class HtmlReport {
                 r.error() == null ? "" : " · " + r.error()));
         if (r.rateSearch() != null) {
             d.put("rateSearch", searchData(r.rateSearch()));
+        }
+        if (r.diagnosis() != null) {
+            d.put("diagnosis", diagnosisData(r.diagnosis()));
         }
         ChartSeries charts = series;
         if (charts == null) {

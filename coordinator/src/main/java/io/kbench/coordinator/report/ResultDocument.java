@@ -77,7 +77,7 @@ public final class ResultDocument {
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp),
-                encoded(summary.histograms()), issues, null);
+                encoded(summary.histograms()), issues, null, null);
     }
 
     /** Each metric's histogram, base64 of HdrHistogram's compressed encoding. */

@@ -24,9 +24,10 @@ public final class ResultFile {
      * {@code schemaVersion} itself, 3 adds {@code provenance}. Raise it when a key is added, changes meaning
      * or goes away; 4 adds
      * {@code rateSearch}; 5 adds the search's {@code limitedBy} and {@code confidence} and each trial's
-     * {@code cause} and {@code notes}.
+     * {@code cause} and {@code notes}; 6 adds the workers' {@code host} and the intervals' {@code hosts} and
+     * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}.
      */
-    public static final int SCHEMA_VERSION = 6;
+    public static final int SCHEMA_VERSION = 7;
 
     private ResultFile() { }
 
@@ -40,20 +41,56 @@ public final class ResultFile {
                       List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
                       @JsonProperty(required = true) Summary summary,
                       @JsonProperty(required = true) Map<String, String> histograms, List<String> issues,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
                       @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch) {
         /** This result with {@code list} as its intervals (read back from disk for a long run's page). */
         public Run withIntervals(List<Interval> list) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, list, summary, histograms, issues, rateSearch);
+                    lostWorkers, faults, list, summary, histograms, issues, diagnosis, rateSearch);
         }
 
         /** This result with a max-rate search's outcome. */
         public Run withRateSearch(RateSearch search) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, search);
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, search);
         }
+
+        /** This result with what limited it. */
+        public Run withDiagnosis(Diagnosis d) {
+            return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, d, rateSearch);
+        }
+    }
+
+    /**
+     * What limited the run (schema 7; docs/diagnosis.md), named from the measured window's figures.
+     *
+     * @param limit         one of {@code none}, {@code generator}, {@code producer-client},
+     *                      {@code broker-request-handlers}, {@code broker-network-threads}, {@code replication},
+     *                      {@code broker-disk}, {@code consumers}, {@code unknown}
+     * @param strength      how far past its threshold the deciding figure was: 0 at the threshold, 1 at its extreme
+     *                      (0 for {@code none} and {@code unknown})
+     * @param evidence      the figures that decided it; for {@code none} and {@code unknown} the checks that held
+     * @param suggestions   the settings to turn next, with their values in this run
+     * @param alsoLimitedBy further limits that held at the same time, strongest first
+     */
+    public record Diagnosis(String limit, double strength, List<Evidence> evidence, List<String> suggestions,
+                            List<Limit> alsoLimitedBy) {
+    }
+
+    /** One limit: its name, strength, evidence and suggestions, as in {@link Diagnosis}. */
+    public record Limit(String limit, double strength, List<Evidence> evidence, List<String> suggestions) {
+    }
+
+    /**
+     * A figure behind a diagnosis and the threshold it was compared with: {@code value op threshold} held (e.g.
+     * {@code requestHandlerIdle 0.12 < 0.2}); {@code value}, {@code op} and {@code threshold} are null for a
+     * statement that has no single figure.
+     */
+    public record Evidence(String figure, Double value, String op, Double threshold, String text) {
     }
 
     /**
@@ -92,9 +129,11 @@ public final class ResultFile {
      * @param notes        what was seen but decided nothing (saturated intervals, intervals sent short)
      * @param slos         each objective's figure in this trial
      * @param result       its own result.json, relative to the search's directory (null if not written)
+     * @param limitedBy    what limited the trial's run ({@link Diagnosis#limit}; null when it was not diagnosed)
      */
     public record Trial(int number, String phase, long targetRate, double achievedRate, boolean passed, String cause,
-                       List<String> reasons, List<String> notes, List<SloFigure> slos, String result, Summary summary) {
+                       List<String> reasons, List<String> notes, List<SloFigure> slos, String result, Summary summary,
+                       String limitedBy) {
     }
 
     /**

@@ -25,7 +25,8 @@ import io.kbench.protocol.Metric;
  * window sent in it) — is marked "fell behind": its rate and response times are not those of a sustained load.
  * Saturated intervals are counted beside it and do not mark a combination by themselves: a pause of the
  * generator's host saturates an interval of a rate the cluster sustains (the response times include it).
- * Latencies are in milliseconds in the table and CSV, microseconds in the JSON.
+ * Each row also names what limited its run (docs/diagnosis.md). Latencies are in milliseconds in the table and CSV,
+ * microseconds in the JSON.
  */
 public final class SweepReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -34,8 +35,10 @@ public final class SweepReport {
      * One combination's outcome; {@code summary} is null when it produced no figures.
      *
      * @param targetRate the combination's target in msg/s, -1 unthrottled, 0 without producers
+     * @param limitedBy  what limited its run (its result's {@code diagnosis.limit}; null when not diagnosed)
      */
-    public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate) { }
+    public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
+                      String limitedBy) { }
 
     /** Share of the target a combination must achieve not to be marked. */
     static final double ACHIEVED = 0.995;
@@ -56,7 +59,7 @@ public final class SweepReport {
     }
 
     private static final String[] FIGURES = {"status", "target msg/s", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms",
-        "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind"};
+        "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind", "limited by"};
 
     private List<String> figures(Row r) {
         List<String> f = new ArrayList<>();
@@ -64,9 +67,10 @@ public final class SweepReport {
         f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
         Summary s = r.summary();
         if (s == null) {
-            for (int i = 2; i < FIGURES.length; i++) {
+            for (int i = 2; i < FIGURES.length - 1; i++) {
                 f.add("");
             }
+            f.add(limited(r));
             return f;
         }
         LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
@@ -79,7 +83,12 @@ public final class SweepReport {
         f.add(ms(s.stats(Metric.END_TO_END).p99()));
         f.add(Long.toString(s.saturatedIntervals()));
         f.add(fellBehind(r));
+        f.add(limited(r));
         return f;
+    }
+
+    private static String limited(Row r) {
+        return r.limitedBy() == null ? "" : r.limitedBy();
     }
 
     /** Why a combination counts as fallen behind, or "" when it kept its schedule. */
@@ -139,6 +148,7 @@ public final class SweepReport {
             m.put("e2eP99", s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0);
             m.put("saturated", s == null ? null : s.saturatedIntervals());
             m.put("fellBehind", fellBehind(r));
+            m.put("limitedBy", limited(r));
             Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
             m.put("report", page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString());
             out.add(m);
@@ -169,7 +179,7 @@ public final class SweepReport {
         Files.createDirectories(dir);
         List<String> header = new ArrayList<>(axes);
         header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms",
-                "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "result"));
+                "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "limitedBy", "result"));
         List<List<String>> csv = new ArrayList<>();
         csv.add(header);
         List<Map<String, Object>> json = new ArrayList<>();
@@ -184,6 +194,7 @@ public final class SweepReport {
             j.put("status", r.status());
             j.put("targetRate", r.targetRate());
             j.put("result", r.result() == null ? null : r.result().toString());
+            j.put("limitedBy", r.limitedBy());
             if (r.summary() != null) {
                 Summary s = r.summary();
                 j.put("publishRate", s.publishRate());

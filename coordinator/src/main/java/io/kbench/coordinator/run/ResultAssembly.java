@@ -145,9 +145,12 @@ final class ResultAssembly {
         }
         issues.forEach(i -> out.info("  issue: " + i));
         Path file = null;
+        ResultFile.Diagnosis diagnosis = diagnose(g, summary, workers, measureStart, measureEnd);
+        io.kbench.coordinator.diagnosis.DiagnosisText.lines(diagnosis).forEach(out::info);
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
-                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance());
+                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance())
+                .withDiagnosis(diagnosis);
         out.result(result);
         // each file on its own: one that cannot be written does not keep the others from being written
         try {
@@ -177,6 +180,21 @@ final class ResultAssembly {
         }
         return new RunController.Outcome(g.error() == null, file, g.error(), summary, result, g.intervals(), measureStart,
                 measureEnd, written);
+    }
+
+    /**
+     * What limited the run, from its measured window (docs/diagnosis.md); null for a run that failed before it
+     * measured anything.
+     */
+    private ResultFile.Diagnosis diagnose(Gathered g, Summary summary, List<ResultFile.Worker> workers,
+                                          long measureStart, long measureEnd) {
+        if (measureEnd <= measureStart || g.intervals().isEmpty()) {
+            return null;
+        }
+        io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
+                g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
+        return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
+                profile, g.intervals(), measureStart, measureEnd, verdict, workers));
     }
 
     static List<String> topicNames(Plan plan) {

@@ -68,11 +68,11 @@ class HtmlReportTest {
                 "50,000 msg/s passed 2 of 2 trial(s)", List.of(
                         new ResultFile.Trial(1, "probe", -1, 81_234.5, false, "run", List.of("a probe has no target"),
                                 List.of(), List.of(new ResultFile.SloFigure("publishResponse.p99<=50ms", 612_000, 50_000, false)),
-                                "r1", plain.summary()),
+                                "r1", plain.summary(), "generator"),
                         new ResultFile.Trial(2, "bracket", 50_000, 49_990, true, "none", List.of(),
                                 List.of("1 of 30 interval(s) saturated (publish delay p99 above 10 ms)"),
                                 List.of(new ResultFile.SloFigure("publishResponse.p99<=50ms", 7_250, 50_000, true)),
-                                "r2", plain.summary()))));
+                                "r2", plain.summary(), "none"))));
         JsonNode search = data(HtmlReport.render("t", List.of(new HtmlReport.Named("t", run)))).get("runs").get(0)
                 .get("rateSearch");
         assertEquals("max sustainable rate 50,000 msg/s", search.get("outcome").asText());
@@ -105,7 +105,7 @@ class HtmlReportTest {
         ResultFile.Run longRun = new ResultFile.Run(run.schemaVersion(), run.kbenchVersion(), run.runId(), run.status(),
                 null, run.startedAt(), run.startMillis(), run.measureStartMillis(), run.startMillis() + 5_000_000L,
                 run.saturationThresholdMicros(), run.workload(), run.profile(), run.provenance(), run.topics(), run.workers(),
-                run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues(), null);
+                run.lostWorkers(), run.faults(), many, run.summary(), run.histograms(), run.issues(), null, null);
         JsonNode r = data(HtmlReport.render("long", List.of(new HtmlReport.Named("long", longRun)))).get("runs").get(0);
         assertEquals(3, r.get("intervalsPerPoint").asInt());
         assertEquals(1667, r.get("t").size(), "5,000 intervals in buckets of 3");
@@ -124,7 +124,7 @@ class HtmlReportTest {
                 "</script><script>alert(1)</script> /*DATA*/", run.startedAt(), run.startMillis(),
                 run.measureStartMillis(), run.measureEndMillis(), run.saturationThresholdMicros(), run.workload(),
                 run.profile(), run.provenance(), run.topics(), run.workers(), run.lostWorkers(), run.faults(), run.intervals(),
-                run.summary(), run.histograms(), List.of("<b>issue</b>"), null);
+                run.summary(), run.histograms(), List.of("<b>issue</b>"), null, null);
         String html = HtmlReport.render("a </title> b", List.of(new HtmlReport.Named("one", run),
                 new HtmlReport.Named("two", evil)));
         assertFalse(html.contains("</script><script>alert(1)"), "an error text cannot end the data element");

@@ -72,6 +72,12 @@ class ResultFileTest {
         DEFINITIONS.put(ResultFile.RateSearch.class, "rateSearch");
         DEFINITIONS.put(ResultFile.Trial.class, "trial");
         DEFINITIONS.put(ResultFile.SloFigure.class, "sloFigure");
+        DEFINITIONS.put(ResultFile.Hosts.class, "hosts");
+        DEFINITIONS.put(ResultFile.HostUse.class, "hostUse");
+        DEFINITIONS.put(ResultFile.BrokerFigures.class, "brokerFigures");
+        DEFINITIONS.put(ResultFile.Diagnosis.class, "diagnosis");
+        DEFINITIONS.put(ResultFile.Limit.class, "limit");
+        DEFINITIONS.put(ResultFile.Evidence.class, "evidence");
     }
 
     private static List<String> keys(Class<?> type) {
@@ -143,7 +149,12 @@ class ResultFileTest {
                         ResultDocument.workerHost(merger.host("w1")))),
                 List.of("kbench-t0"), 0, 1_000_000, 3_000_000, intervals, summary,
                 new CatchUp(100, 2_000, 0.5, 200, 0.1), 1_234, List.of("an issue"),
-                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance());
+                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance())
+                .withDiagnosis(new ResultFile.Diagnosis("broker-request-handlers", 0.4, List.of(
+                        new ResultFile.Evidence("requestHandlerIdle", 0.12, "<", 0.2, "request handlers idle 12%"),
+                        new ResultFile.Evidence("produceTotalTimeMs", 3.5, null, null, "produce requests took 3.50 ms")),
+                        List.of("num.io.threads (broker; default 8)"), List.of(new ResultFile.Limit("producer-client", 0.1,
+                        List.of(new ResultFile.Evidence("producerWaitRatio", 0.11, ">=", 0.01, "waited")), List.of("buffer.memory")))));
     }
 
     static ResultFile.Provenance provenance() {

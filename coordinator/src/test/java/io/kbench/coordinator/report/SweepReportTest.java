@@ -39,16 +39,16 @@ class SweepReportTest {
         SweepReport r = new SweepReport(List.of("producer.batch.size"));
         // the shipped batch-size sweep at 20,000 msg/s x 1 KB: 8 KB sent its warm-up backlog late, above target
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "8192"), "COMPLETED", null,
-                summary(23_052.3, 12, 1_541_000), 20_000));
+                summary(23_052.3, 12, 1_541_000), 20_000, "generator"));
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "16384"), "COMPLETED", null,
-                summary(19_200.0, 0, 40_000), 20_000));
+                summary(19_200.0, 0, 40_000), 20_000, "producer-client"));
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "65536"), "COMPLETED", null,
-                summary(19_999.0, 0, 9_000), 20_000));
+                summary(19_999.0, 0, 9_000), 20_000, "none"));
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "131072"), "COMPLETED", null,
-                summary(250_000, 0, 9_000), -1));
+                summary(250_000, 0, 9_000), -1, null));
         // a healthy rate with two saturated intervals (a pause of the generator's host): counted, not marked
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "32768"), "COMPLETED", null,
-                summary(20_001.0, 2, 12_000), 20_000));
+                summary(20_001.0, 2, 12_000), 20_000, "none"));
         assertEquals("YES: 115.3% of target (a backlog from before the window sent in it)",
                 SweepReport.fellBehind(r.rows().get(0)));
         assertEquals("", SweepReport.fellBehind(r.rows().get(4)), "saturated intervals alone do not mark it");
@@ -61,12 +61,13 @@ class SweepReportTest {
         String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("target msg/s") && table.contains("resp p99 ms") && table.contains("saturated"), table);
         assertTrue(table.lines().anyMatch(l -> l.contains("8192") && l.contains("20000") && l.contains("1541.")
-                && l.contains("YES: 115.3% of target")), table);
+                && l.contains("YES: 115.3% of target") && l.endsWith("generator")), table);
+        assertTrue(table.lines().findFirst().orElseThrow().contains("limited by"), table);
 
         r.write(dir);
         List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
         assertTrue(csv.get(1).startsWith("8192,COMPLETED,20000,23052.3,"), csv.get(1));
-        assertTrue(csv.get(1).contains(",12,\"YES: 115.3% of target (a backlog from before the window sent in it)\","),
+        assertTrue(csv.get(1).contains(",12,\"YES: 115.3% of target (a backlog from before the window sent in it)\",generator,"),
                 csv.get(1));
         assertTrue(csv.get(4).startsWith("131072,COMPLETED,unthrottled,"), csv.get(4));
     }

@@ -1,0 +1,392 @@
+package io.kbench.coordinator.diagnosis;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+import io.kbench.coordinator.report.ResultFile;
+
+/**
+ * What limited a run, named from its measured window's figures ({@link WindowFigures}) by the rules of
+ * docs/diagnosis.md: each rule compares a figure with a threshold that is a fact about Kafka or about kbench's own
+ * measurement, never a figure tuned to one machine. A rule that fires is a {@link ResultFile.Limit} with the figures
+ * that decided it and the settings to turn next; several may fire, strongest first (strength: how far past its
+ * threshold the deciding figure is, from 0 at the threshold to 1 at the figure's extreme). No rule firing names
+ * {@link #NONE} when the run kept up with its target, {@link #UNKNOWN} when it did not (or had no target). Pure.
+ */
+public final class Diagnosis {
+    public static final String NONE = "none";
+    public static final String UNKNOWN = "unknown";
+    public static final String GENERATOR = "generator";
+    public static final String PRODUCER_CLIENT = "producer-client";
+    public static final String REQUEST_HANDLERS = "broker-request-handlers";
+    public static final String NETWORK_THREADS = "broker-network-threads";
+    public static final String REPLICATION = "replication";
+    public static final String DISK = "broker-disk";
+    public static final String CONSUMERS = "consumers";
+
+    /** Every name a diagnosis can give, in the order ties are broken. */
+    public static final List<String> NAMES = List.of(GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS, NETWORK_THREADS,
+            REPLICATION, DISK, CONSUMERS, NONE, UNKNOWN);
+
+    /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
+    public static final double HANDLER_IDLE = 0.2;
+    /** Network threads idle below this are near their limit (operators alert at 30%). */
+    public static final double NETWORK_IDLE = 0.3;
+    /** The producers waited for the cluster: at least this share of the time waiting for buffer room. */
+    public static final double WAIT_RATIO = io.kbench.coordinator.capacity.TrialVerdict.CLUSTER_WAIT_RATIO;
+    /** A part of the produce request's time that dominates it: at least this share of the total. */
+    public static final double TIME_SHARE = 0.5;
+    /** The broker's time is what the producers waited for: its produce time at least this share of theirs. */
+    public static final double BROKER_SHARE = 0.5;
+    /** Handlers busy while their process uses less than this share of its cores are waiting, not computing. */
+    public static final double BUSY_CPU = 0.5;
+    /** A generator near its limit: more than this share of the window's intervals saturated. */
+    public static final double SATURATED_SHARE = 0.1;
+
+    private Diagnosis() { }
+
+    /** The diagnosis of a window. */
+    public static ResultFile.Diagnosis of(WindowFigures f) {
+        WindowFigures.Load l = f.load();
+        WindowFigures.Producers p = f.producers();
+        WindowFigures.Brokers b = f.brokers();
+        List<ResultFile.Limit> found = new ArrayList<>();
+        List<ResultFile.Evidence> held = new ArrayList<>();
+        boolean producing = p.count() > 0 && l.targetRate() != 0;
+        boolean waited = producing && p.waitRatio() >= WAIT_RATIO;
+        double queuedBeyond = producing ? queuedBeyond(p) : Double.NaN;
+        boolean queued = queuedBeyond > 0;
+        double lagSeconds = lagGrowthSeconds(f);
+        boolean lagGrows = lagSeconds > 1;
+        boolean limited = producing && (l.targetRate() < 0 || !l.keptUp() || waited) || lagGrows;
+
+        ResultFile.Evidence target = null;
+        if (producing && l.targetRate() > 0) {
+            target = ev("ackedRate", l.ackedRate(), ">=", 0.995 * l.targetRate(),
+                    String.format(Locale.ROOT, "%,.0f msg/s acknowledged against a target of %,d msg/s%s", l.ackedRate(),
+                            l.targetRate(), l.keptUp() ? ", and nothing lost, failed or left unread" : ""));
+            if (l.keptUp()) {
+                held.add(target);
+            } else {
+                target = flip(target);
+            }
+        }
+        ResultFile.Evidence waitEv = producing ? ev("producerWaitRatio", p.waitRatio(), ">=", WAIT_RATIO,
+                String.format(Locale.ROOT, "the producers waited for buffer room %.1f%% of the time", 100 * p.waitRatio()))
+                : null;
+
+        // the brokers
+        boolean brokerLimit = false;
+        if (b == null) {
+            held.add(new ResultFile.Evidence("brokers", null, null, null,
+                    "the brokers were not read (--broker-jmx): their side is unknown"));
+        } else {
+            boolean handlersBusy = !Double.isNaN(b.handlerIdle()) && b.handlerIdle() < HANDLER_IDLE;
+            ResultFile.Evidence handler = ev("requestHandlerIdle", b.handlerIdle(), "<", HANDLER_IDLE,
+                    String.format(Locale.ROOT, "request handlers idle %s (%s, window mean)", pct(b.handlerIdle()),
+                            b.handlerSource()));
+            double localShare = b.localMs() / b.produceTotalMs();
+            boolean flushDominates = b.logFlushMs() >= TIME_SHARE * b.localMs() && b.logFlushMs() > 0;
+            if (handlersBusy) {
+                brokerLimit = true;
+                double strength = (HANDLER_IDLE - b.handlerIdle()) / HANDLER_IDLE;
+                List<ResultFile.Evidence> e = new ArrayList<>(List.of(handler));
+                e.add(timeSplit(b));
+                if (localShare >= TIME_SHARE && b.processCpu() < BUSY_CPU) {
+                    e.add(ev("brokerProcessCpu", b.processCpu(), "<", BUSY_CPU, String.format(Locale.ROOT,
+                            "the broker's process used %s of its cores: the busy handlers were waiting on the log, "
+                                    + "not computing", pct(b.processCpu()))));
+                    found.add(limit(DISK, strength, e, diskSuggestions()));
+                } else {
+                    if (!Double.isNaN(b.processCpu())) {
+                        e.add(ev("brokerProcessCpu", b.processCpu(), ">=", BUSY_CPU, String.format(Locale.ROOT,
+                                "the broker's process used %s of its cores", pct(b.processCpu()))));
+                    }
+                    found.add(limit(REQUEST_HANDLERS, strength, e, List.of(
+                            "num.io.threads (broker; default 8): more request handlers, if the brokers have cores to spare",
+                            "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes on the consumers",
+                            "more brokers, with the topics' partitions spread over them")));
+                }
+            } else if (!Double.isNaN(b.handlerIdle())) {
+                held.add(flip(handler));
+            }
+            if (!Double.isNaN(b.networkIdle()) && b.networkIdle() < NETWORK_IDLE) {
+                brokerLimit = true;
+                found.add(limit(NETWORK_THREADS, (NETWORK_IDLE - b.networkIdle()) / NETWORK_IDLE, List.of(
+                        ev("networkProcessorIdle", b.networkIdle(), "<", NETWORK_IDLE, String.format(Locale.ROOT,
+                                "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())),
+                        timeSplit(b)), List.of(
+                        "num.network.threads (broker; default 3)",
+                        "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes and "
+                                + "fetch.max.wait.ms on the consumers",
+                        "TLS is paid on the network threads: compare with a PLAINTEXT listener to see its share")));
+            } else if (!Double.isNaN(b.networkIdle())) {
+                held.add(ev("networkProcessorIdle", b.networkIdle(), ">=", NETWORK_IDLE, String.format(Locale.ROOT,
+                        "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())));
+            }
+            boolean brokerTimeMatters = b.produceTotalMs() >= BROKER_SHARE * p.requestLatencyMs();
+            double remoteShare = b.remoteMs() / b.produceTotalMs();
+            List<ResultFile.Evidence> repl = new ArrayList<>();
+            double replStrength = 0;
+            if (b.urpMax() > 0) {
+                repl.add(ev("underReplicatedPartitions", b.urpMax(), ">", 0, String.format(Locale.ROOT,
+                        "up to %.0f under-replicated partition(s)", b.urpMax())));
+                replStrength = 1;
+            }
+            if (b.isrShrinks() > 0) {
+                repl.add(ev("isrShrinks", b.isrShrinks(), ">", 0, String.format(Locale.ROOT,
+                        "%.0f ISR shrink(s): a follower fell out of sync", b.isrShrinks())));
+                replStrength = 1;
+            }
+            if (waited && brokerTimeMatters && remoteShare >= TIME_SHARE) {
+                repl.add(ev("produceRemoteTimeShare", remoteShare, ">=", TIME_SHARE, String.format(Locale.ROOT,
+                        "produce requests waited for the followers %.2f ms of their %.2f ms (acks=%s)", b.remoteMs(),
+                        b.produceTotalMs(), p.settings().acks())));
+                repl.add(waitEv);
+                replStrength = Math.max(replStrength, (remoteShare - TIME_SHARE) / (1 - TIME_SHARE));
+            }
+            if (!repl.isEmpty()) {
+                brokerLimit = true;
+                found.add(limit(REPLICATION, replStrength, repl, List.of(
+                        "num.replica.fetchers (broker; default 1): more fetcher threads per source broker",
+                        "replica.fetch.max.bytes and replica.fetch.response.max.bytes (broker): more per follower fetch",
+                        "the followers' disks and network: a slow follower holds every acks=all produce",
+                        "acks=1 (producer) trades durability for this wait: measure both")));
+            } else {
+                held.add(new ResultFile.Evidence("underReplicatedPartitions", b.urpMax(), "<=", 0.0,
+                        "no under-replicated partition, no ISR shrink"));
+            }
+            if (!handlersBusy && flushDominates && limited) {
+                brokerLimit = true;
+                found.add(limit(DISK, Math.min(1, (b.logFlushMs() / b.localMs() - TIME_SHARE) / (1 - TIME_SHARE)),
+                        List.of(ev("logFlushMs", b.logFlushMs(), ">=", TIME_SHARE * b.localMs(), String.format(Locale.ROOT,
+                                "log flushes took %.2f ms each, against %.2f ms of local time per produce request",
+                                b.logFlushMs(), b.localMs()))), diskSuggestions()));
+            }
+            if (waited) {
+                // the producers' waits are the brokers' limit seen from the client
+                for (int i = 0; i < found.size(); i++) {
+                    if (!found.get(i).evidence().contains(waitEv)) {
+                        found.set(i, with(found.get(i), waitEv));
+                    }
+                }
+            }
+        }
+
+        // the producers
+        if (limited && (waited || queued) && !brokerLimit) {
+            List<ResultFile.Evidence> e = new ArrayList<>();
+            double strength = 0;
+            if (waited) {
+                e.add(waitEv);
+                strength = (p.waitRatio() - WAIT_RATIO) / (1 - WAIT_RATIO);
+            }
+            if (queued) {
+                e.add(ev("recordQueueTimeMs", p.queueTimeMs(), ">", p.settings().lingerMs() + p.requestLatencyMs(),
+                        String.format(Locale.ROOT, "records waited %.2f ms in the producer, beyond linger.ms (%s) and a "
+                                + "request's latency (%.2f ms)", p.queueTimeMs(), num(p.settings().lingerMs()),
+                                p.requestLatencyMs())));
+                strength = Math.max(strength, queuedBeyond / p.queueTimeMs());
+            }
+            if (b != null) {
+                e.add(new ResultFile.Evidence("brokers", null, null, null,
+                        "the brokers had room: no broker figure crossed its threshold"));
+            } else {
+                e.add(new ResultFile.Evidence("brokers", null, null, null,
+                        "the brokers were not read (--broker-jmx): they may be the cause"));
+            }
+            found.add(limit(PRODUCER_CLIENT, strength, e, producerSuggestions(f)));
+        } else if (producing && !waited && !queued) {
+            held.add(flip(waitEv));
+        }
+
+        // the consumers
+        if (lagGrows) {
+            ResultFile.Evidence lag = ev("consumerLagGrowthSeconds", lagSeconds, ">", 1, String.format(Locale.ROOT,
+                    "consumer lag grew from %,.0f to %,.0f messages over the window (%.1f s of production)",
+                    f.consumers().lagFirst(), f.consumers().lagLast(), lagSeconds));
+            if (brokerLimit) {
+                // the brokers' limit explains it
+                found.set(0, with(found.get(0), lag));
+            } else {
+                WindowFigures.Consumers c = f.consumers();
+                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), List.of(lag),
+                        List.of(String.format(Locale.ROOT, "more consumers per subscription, up to one per partition "
+                                        + "(now %d consumer(s) for %d partition(s))", c.count(), c.partitions()),
+                                "more partitions, when every partition already has its consumer",
+                                "max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more per poll",
+                                "the consumers' own work per record, and their hosts' CPU")));
+            }
+        }
+
+        // the load generator
+        if (producing && !waited) {
+            double saturatedShare = l.intervals() == 0 ? 0 : (double) l.saturated() / l.intervals();
+            List<ResultFile.Evidence> e = new ArrayList<>();
+            double strength = -1;
+            if (l.targetRate() < 0) {
+                e.add(ev("producerWaitRatio", p.waitRatio(), "<", WAIT_RATIO, String.format(Locale.ROOT,
+                        "unthrottled, and the producers waited for the cluster only %.1f%% of the time: they sent "
+                                + "%,.0f msg/s as fast as their threads could", 100 * p.waitRatio(), l.sentRate())));
+                strength = 1 - p.waitRatio() / WAIT_RATIO;
+            } else if (l.generatorBehind()) {
+                e.add(ev("sentRate", l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
+                strength = Math.max(0.05, Math.min(1, 1 - l.sentRate() / l.targetRate()));
+            }
+            if (saturatedShare > SATURATED_SHARE) {
+                e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
+                        "%d of %d interval(s) saturated (publish delay p99 above %d ms)", l.saturated(), l.intervals(),
+                        l.saturationMillis())));
+                strength = Math.max(strength, (saturatedShare - SATURATED_SHARE) / (1 - SATURATED_SHARE));
+            } else if (l.targetRate() > 0) {
+                held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
+                        "%d of %d interval(s) saturated", l.saturated(), l.intervals())));
+            }
+            if (strength >= 0) {
+                WindowFigures.Hosts h = f.hosts();
+                if (!Double.isNaN(h.cpu())) {
+                    e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, String.format(Locale.ROOT,
+                            "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval "
+                                    + "%.1f ms", h.worker(), pct(h.cpu()),
+                            h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(), h.gcMaxMicros() / 1e3)));
+                }
+                List<String> s = new ArrayList<>(List.of(
+                        "more workers (client hosts), or more cores per worker: the producers' share per worker falls",
+                        "more producers (producersPerTopic): each producer is one load thread"));
+                if (!h.sharedWith().isEmpty()) {
+                    s.add(0, "run `kbench worker` on hosts of their own: these workers share their process with the "
+                            + h.sharedWith());
+                }
+                if (h.gcMaxMicros() >= 20_000) {
+                    s.add("the workers' heap (KBENCH_JAVA_OPTS=-Xmx...): collections paused them for up to "
+                            + String.format(Locale.ROOT, "%.0f ms", h.gcMaxMicros() / 1e3));
+                }
+                found.add(limit(GENERATOR, strength, e, s));
+            }
+        }
+
+        found.sort(Comparator.comparingDouble((ResultFile.Limit x) -> -x.strength())
+                .thenComparingInt(x -> NAMES.indexOf(x.limit())));
+        if (found.isEmpty()) {
+            if (producing && l.targetRate() > 0 && l.keptUp()) {
+                return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
+            }
+            held.add(0, target != null ? target : new ResultFile.Evidence("target", null, null, null,
+                    producing ? "unthrottled: no target to keep up with" : "no producers: no target to keep up with"));
+            held.add(1, new ResultFile.Evidence("thresholds", null, null, null, "no figure crossed its threshold"));
+            return new ResultFile.Diagnosis(UNKNOWN, 0.0, List.copyOf(held), List.of(), List.of());
+        }
+        if (target != null && !l.keptUp()) {
+            List<ResultFile.Evidence> e = new ArrayList<>(found.get(0).evidence());
+            e.add(0, target);
+            found.set(0, new ResultFile.Limit(found.get(0).limit(), found.get(0).strength(), e, found.get(0).suggestions()));
+        }
+        ResultFile.Limit top = found.get(0);
+        return new ResultFile.Diagnosis(top.limit(), top.strength(), top.evidence(), top.suggestions(),
+                List.copyOf(found.subList(1, found.size())));
+    }
+
+    /** How many ms records waited in the producer beyond linger.ms and one request latency (≤ 0: not beyond). */
+    static double queuedBeyond(WindowFigures.Producers p) {
+        if (Double.isNaN(p.queueTimeMs()) || Double.isNaN(p.requestLatencyMs())) {
+            return Double.NaN;
+        }
+        return p.queueTimeMs() - p.settings().lingerMs() - p.requestLatencyMs();
+    }
+
+    /** Lag growth over the window in seconds of production (NaN: unknown or no production to measure it by). */
+    static double lagGrowthSeconds(WindowFigures f) {
+        WindowFigures.Consumers c = f.consumers();
+        double rate = f.load().targetRate() > 0 ? f.load().targetRate() : f.load().ackedRate();
+        if (c.count() == 0 || Double.isNaN(c.lagFirst()) || rate <= 0) {
+            return Double.NaN;
+        }
+        return (c.lagLast() - c.lagFirst()) / rate;
+    }
+
+    private static List<String> diskSuggestions() {
+        return List.of("faster disks, or more brokers and partitions to spread the appends over",
+                "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",
+                "compression.type on the producers: fewer bytes written");
+    }
+
+    private static List<String> producerSuggestions(WindowFigures f) {
+        WindowFigures.Producers p = f.producers();
+        WindowFigures.Settings s = p.settings();
+        List<String> out = new ArrayList<>();
+        if (p.waitRatio() >= WAIT_RATIO) {
+            out.add(String.format(Locale.ROOT, "buffer.memory (now %s; kbench holds a producer at half of it): the "
+                    + "bytes in flight are capped there, so throughput is at most that over the request latency",
+                    bytes(s.bufferMemory())));
+        }
+        if (!Double.isNaN(p.batchBytes()) && p.batchBytes() >= 0.9 * s.batchSize()) {
+            out.add(String.format(Locale.ROOT, "batch.size (now %s; batches averaged %s: full): larger batches carry "
+                    + "more per request", bytes(s.batchSize()), bytes(Math.round(p.batchBytes()))));
+        } else {
+            out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s", bytes(s.batchSize()),
+                    num(s.lingerMs()), Double.isNaN(p.batchBytes()) ? ""
+                            : String.format(Locale.ROOT, ": batches averaged %s", bytes(Math.round(p.batchBytes())))));
+        }
+        out.add(String.format(Locale.ROOT, "max.in.flight.requests.per.connection (now %d%s)", s.maxInFlight(),
+                Double.isNaN(p.inFlight()) ? ""
+                        : String.format(Locale.ROOT, "; %.1f request(s) in flight per producer on average", p.inFlight())));
+        out.add("more producers or partitions: each producer has its own buffer and connections");
+        return out;
+    }
+
+    private static ResultFile.Evidence timeSplit(WindowFigures.Brokers b) {
+        return new ResultFile.Evidence("produceTotalTimeMs", round(b.produceTotalMs()), null, null,
+                Double.isNaN(b.produceTotalMs()) ? "no produce request times"
+                        : String.format(Locale.ROOT, "produce requests took %.2f ms (%s): request queue %.2f, local %.2f, "
+                                + "remote %.2f, response queue %.2f, send %.2f", b.produceTotalMs(), b.timeSource(),
+                        b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(), b.responseSendMs()));
+    }
+
+    private static ResultFile.Limit limit(String name, double strength, List<ResultFile.Evidence> evidence,
+                                          List<String> suggestions) {
+        return new ResultFile.Limit(name, round(Math.max(0, Math.min(1, strength))),
+                evidence.stream().filter(java.util.Objects::nonNull).toList(), suggestions);
+    }
+
+    private static ResultFile.Limit with(ResultFile.Limit l, ResultFile.Evidence e) {
+        List<ResultFile.Evidence> all = new ArrayList<>(l.evidence());
+        all.add(e);
+        return new ResultFile.Limit(l.limit(), l.strength(), all, l.suggestions());
+    }
+
+    private static ResultFile.Evidence ev(String figure, double value, String op, double threshold, String text) {
+        return new ResultFile.Evidence(figure, round(value), op, round(threshold), text);
+    }
+
+    /** The same figure seen on the side of its threshold that held. */
+    private static ResultFile.Evidence flip(ResultFile.Evidence e) {
+        String op = switch (e.op()) {
+            case "<" -> ">=";
+            case ">=" -> "<";
+            case ">" -> "<=";
+            default -> ">";
+        };
+        return new ResultFile.Evidence(e.figure(), e.value(), op, e.threshold(), e.text());
+    }
+
+    private static Double round(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v * 1000) / 1000.0;
+    }
+
+    private static String pct(double share) {
+        return Double.isNaN(share) ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+
+    private static String bytes(long b) {
+        if (b >= 1 << 20 && b % (1 << 20) == 0) {
+            return (b >> 20) + " MiB";
+        }
+        return b >= 1024 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024.0) : b + " B";
+    }
+}

@@ -1,0 +1,47 @@
+package io.kbench.coordinator.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.kbench.coordinator.report.ResultFile;
+
+/** A diagnosis as the console prints it after the summary: the limit, its evidence, what to turn next. Pure. */
+public final class DiagnosisText {
+    private DiagnosisText() { }
+
+    /** The console's lines; none for a run without a diagnosis. */
+    public static List<String> lines(ResultFile.Diagnosis d) {
+        List<String> out = new ArrayList<>();
+        if (d == null) {
+            return out;
+        }
+        out.add("  limited by: " + d.limit() + switch (d.limit()) {
+            case Diagnosis.NONE -> " (the run kept up with its target and nothing was near its limit)";
+            case Diagnosis.UNKNOWN -> " (no figure kbench reads crossed its threshold; see docs/diagnosis.md)";
+            default -> String.format(Locale.ROOT, " (strength %.2f)", d.strength());
+        });
+        d.evidence().forEach(e -> out.add("    " + evidence(e)));
+        if (!d.suggestions().isEmpty()) {
+            out.add("    next: " + String.join("; ", d.suggestions()));
+        }
+        for (ResultFile.Limit l : d.alsoLimitedBy()) {
+            out.add(String.format(Locale.ROOT, "  also limited by: %s (strength %.2f): %s", l.limit(), l.strength(),
+                    l.evidence().isEmpty() ? "" : evidence(l.evidence().get(0))));
+        }
+        return out;
+    }
+
+    /** One piece of evidence: its text and, when it has one, the comparison that decided it. */
+    public static String evidence(ResultFile.Evidence e) {
+        if (e.value() == null || e.op() == null || e.threshold() == null) {
+            return e.text();
+        }
+        return String.format(Locale.ROOT, "%s [%s %s %s %s]", e.text(), e.figure(), plain(e.value()), e.op(),
+                plain(e.threshold()));
+    }
+
+    private static String plain(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}

@@ -1,0 +1,272 @@
+package io.kbench.coordinator.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.capacity.TrialVerdict;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.BrokerSample;
+
+/**
+ * The measured window's figures that {@link Diagnosis} reads, reduced from a run's intervals, its workers and its
+ * settings: a handful of numbers, whatever the run's length or worker count. Unknown figures are NaN. Built by
+ * {@link #of}; the diagnosis's unit tests build them directly, as recorded figures.
+ *
+ * @param load      what was asked and what happened
+ * @param producers the producers' own metrics and settings
+ * @param hosts     the busiest worker's process
+ * @param consumers the consumers' lag
+ * @param brokers   the brokers' figures, null when no broker source was read
+ */
+public record WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers) {
+
+    /**
+     * @param targetRate      msg/s; -1 unthrottled; 0 when the run has no producers
+     * @param seconds         the measured window's length
+     * @param sentRate        msg/s sent over the window
+     * @param ackedRate       msg/s acknowledged over the window
+     * @param keptUp          a throttled run sent and had acknowledged its target (within 0.5%), lost and failed
+     *                        nothing, and its consumers kept up ({@link TrialVerdict} without objectives)
+     * @param generatorBehind the load generator fell behind its schedule without waiting for the cluster
+     *                        ({@link TrialVerdict.Cause#generator})
+     * @param behindReason    how it fell behind, in words ("" when it did not)
+     * @param intervals       measured intervals
+     * @param saturated       those whose publish delay p99 was above the saturation threshold
+     * @param saturationMillis that threshold
+     */
+    public record Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
+                       boolean generatorBehind, String behindReason, int intervals, int saturated,
+                       long saturationMillis) {
+    }
+
+    /**
+     * Means over the window of the producers' client metrics, and the settings they ran with.
+     *
+     * @param count            producers
+     * @param waitRatio        share of the time the load threads waited for buffer room (kbench's flow control and
+     *                         the client's buffer pool, {@link TrialVerdict#waitRatio})
+     * @param queueTimeMs      {@code record-queue-time-avg}
+     * @param requestLatencyMs {@code request-latency-avg}
+     * @param inFlight         {@code requests-in-flight}
+     * @param batchBytes       {@code batch-size-avg}
+     */
+    public record Producers(int count, double waitRatio, double queueTimeMs, double requestLatencyMs,
+                            double inFlight, double batchBytes, Settings settings) {
+    }
+
+    /** The producer settings in force (the profile's, else Kafka 4.3's defaults) and the topics' replication. */
+    public record Settings(String acks, double lingerMs, long batchSize, long bufferMemory, int maxInFlight,
+                           int replicationFactor) {
+        /** Kafka 4.3's producer defaults (linger.ms 5 since KIP-1030), replication factor 1. */
+        public static final Settings DEFAULTS = new Settings("all", 5, 16_384, 33_554_432, 5, 1);
+    }
+
+    /**
+     * The busiest worker over the window.
+     *
+     * @param cpu        its process's CPU, share of its processors (NaN: no worker sent host figures)
+     * @param worker     its id
+     * @param gcMaxMicros the longest collection time of any worker in one interval
+     * @param sharedWith what shares its process ("" for a worker of its own)
+     */
+    public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
+        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "");
+    }
+
+    /**
+     * @param count      consumers
+     * @param partitions partitions of the run's topics
+     * @param lagFirst   mean lag over the window's first third (NaN: unknown)
+     * @param lagLast    mean lag over its last third
+     */
+    public record Consumers(int count, int partitions, double lagFirst, double lagLast) {
+    }
+
+    /**
+     * The brokers over the window: the worst source for each figure (the lowest idle, the most under-replicated
+     * partitions), and the produce request's time and its parts as the source with the longest total time saw
+     * them (means of the interval means, ms); the process CPU (share of its cores) of the source whose handlers
+     * were the least idle.
+     */
+    public record Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
+                          String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
+                          double remoteMs, double responseQueueMs, double responseSendMs, double urpMax,
+                          double isrShrinks, double logFlushMs, double processCpu) {
+    }
+
+    /** The figures of a run's measured window. */
+    public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
+                                   long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
+                                   List<ResultFile.Worker> workers) {
+        List<MergedInterval> window = new ArrayList<>();
+        for (MergedInterval i : intervals) {
+            if (i.startMicros() >= measureStartMicros && i.startMicros() < measureEndMicros) {
+                window.add(i);
+            }
+        }
+        double seconds = 0;
+        long sent = 0;
+        long acked = 0;
+        int saturated = 0;
+        long thresholdMicros = workload.saturationDelayMillis() * 1000;
+        for (MergedInterval i : window) {
+            seconds += i.seconds();
+            sent += i.counters().sent();
+            acked += i.counters().acked();
+            if (i.saturated(thresholdMicros)) {
+                saturated++;
+            }
+        }
+        long target = workload.producerCount() == 0 ? 0 : workload.producerRate();
+        boolean behind = verdict != null && verdict.cause() == TrialVerdict.Cause.generator;
+        String behindReason = behind ? String.join("; ", verdict.reasons()) : "";
+        Load load = new Load(target, seconds, seconds > 0 ? sent / seconds : 0, seconds > 0 ? acked / seconds : 0,
+                verdict != null && verdict.passed(), behind, behindReason, window.size(), saturated,
+                workload.saturationDelayMillis());
+        Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
+                meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
+                meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile));
+        List<Long> lags = window.stream().map(MergedInterval::consumerLag).filter(l -> l >= 0).toList();
+        double lagFirst = Double.NaN;
+        double lagLast = Double.NaN;
+        if (lags.size() >= 3) {
+            int third = lags.size() / 3;
+            lagFirst = lags.subList(0, third).stream().mapToLong(Long::longValue).average().orElse(0);
+            lagLast = lags.subList(lags.size() - third, lags.size()).stream().mapToLong(Long::longValue).average()
+                    .orElse(0);
+        }
+        Consumers consumers = new Consumers(workload.consumerCount(), workload.topics() * workload.partitionsPerTopic(),
+                lagFirst, lagLast);
+        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(window));
+    }
+
+    /** The producer settings from {@code profile} (its producer section over common), Kafka's defaults else. */
+    static Settings settings(Profile profile) {
+        Settings d = Settings.DEFAULTS;
+        if (profile == null) {
+            return d;
+        }
+        java.util.Map<String, String> p = new java.util.HashMap<>(profile.common());
+        p.putAll(profile.producer());
+        return new Settings(p.getOrDefault("acks", d.acks()).strip().equals("-1") ? "all" : p.getOrDefault("acks", d.acks()).strip(),
+                number(p.get("linger.ms"), d.lingerMs()), (long) number(p.get("batch.size"), d.batchSize()),
+                (long) number(p.get("buffer.memory"), d.bufferMemory()),
+                (int) number(p.get("max.in.flight.requests.per.connection"), d.maxInFlight()),
+                Math.max(1, profile.replicationFactor()));
+    }
+
+    private static double number(String v, double otherwise) {
+        if (v == null) {
+            return otherwise;
+        }
+        try {
+            return Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            return otherwise; // the client refuses it at start; nothing to diagnose with
+        }
+    }
+
+    private static double meanOf(List<MergedInterval> window, String metric) {
+        double sum = 0;
+        int n = 0;
+        for (MergedInterval i : window) {
+            Double v = i.producerClients().values().get(metric);
+            if (v != null && Double.isFinite(v)) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    private static Hosts hosts(List<ResultFile.Worker> workers, List<MergedInterval> window) {
+        ResultFile.Worker busiest = null;
+        for (ResultFile.Worker w : workers) {
+            if (w.host() != null && (busiest == null || w.host().cpuMean() > busiest.host().cpuMean())) {
+                busiest = w;
+            }
+        }
+        if (busiest == null) {
+            return Hosts.UNKNOWN;
+        }
+        long gcMax = 0;
+        for (MergedInterval i : window) {
+            gcMax = Math.max(gcMax, i.hosts().gcMicrosMax());
+        }
+        return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
+                busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith());
+    }
+
+    /** Per source sums of the window's figures, then the worst source per figure; null when none answered. */
+    private static Brokers brokers(List<MergedInterval> window) {
+        Map<String, Map<String, double[]>> sums = new java.util.LinkedHashMap<>();
+        Map<String, Double> urp = new java.util.HashMap<>();
+        Map<String, Double> shrinks = new java.util.HashMap<>();
+        for (MergedInterval i : window) {
+            for (BrokerSample b : i.brokers()) {
+                if (b.values().isEmpty() || !sums.containsKey(b.source()) && sums.size() >= 100) {
+                    continue;
+                }
+                Map<String, double[]> s = sums.computeIfAbsent(b.source(), x -> new java.util.HashMap<>());
+                b.values().forEach((k, v) -> {
+                    double[] a = s.computeIfAbsent(k, x -> new double[2]);
+                    a[0] += v;
+                    a[1]++;
+                });
+                urp.merge(b.source(), b.values().getOrDefault("underReplicatedPartitions", 0.0), Math::max);
+                shrinks.merge(b.source(), b.values().getOrDefault("isrShrinks", 0.0), Double::sum);
+            }
+        }
+        if (sums.isEmpty()) {
+            return null;
+        }
+        double handler = Double.NaN;
+        String handlerSource = "";
+        double network = Double.NaN;
+        String networkSource = "";
+        String timeSource = "";
+        double total = Double.NaN;
+        double urpMax = 0;
+        double isr = 0;
+        double flush = Double.NaN;
+        double cpu = Double.NaN;
+        for (Map.Entry<String, Map<String, double[]>> e : sums.entrySet()) {
+            double h = mean(e.getValue(), "requestHandlerIdle");
+            if (h < handler || Double.isNaN(handler) && !Double.isNaN(h)) {
+                handler = h;
+                handlerSource = e.getKey();
+                cpu = mean(e.getValue(), "processCpu");
+            }
+            double n = mean(e.getValue(), "networkProcessorIdle");
+            if (n < network || Double.isNaN(network) && !Double.isNaN(n)) {
+                network = n;
+                networkSource = e.getKey();
+            }
+            double t = mean(e.getValue(), "produceTotalTimeMsMean");
+            if (t > total || Double.isNaN(total) && !Double.isNaN(t)) {
+                total = t;
+                timeSource = e.getKey();
+            }
+            double f = mean(e.getValue(), "logFlushMsMean");
+            if (f > flush || Double.isNaN(flush) && !Double.isNaN(f)) {
+                flush = f;
+            }
+            urpMax = Math.max(urpMax, urp.getOrDefault(e.getKey(), 0.0));
+            isr += shrinks.getOrDefault(e.getKey(), 0.0);
+        }
+        Map<String, double[]> t = timeSource.isEmpty() ? Map.of() : sums.get(timeSource);
+        return new Brokers(handler, handlerSource, network, networkSource, timeSource, total,
+                mean(t, "produceRequestQueueTimeMsMean"), mean(t, "produceLocalTimeMsMean"),
+                mean(t, "produceRemoteTimeMsMean"), mean(t, "produceResponseQueueTimeMsMean"),
+                mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu);
+    }
+
+    private static double mean(Map<String, double[]> sums, String figure) {
+        double[] a = sums.get(figure);
+        return a == null || a[1] == 0 ? Double.NaN : a[0] / a[1];
+    }
+}

@@ -1,0 +1,188 @@
+package io.kbench.coordinator.diagnosis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+import io.kbench.coordinator.report.ResultFile;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Each rule of the diagnosis on recorded figures, at and around its threshold (docs/diagnosis.md). */
+class DiagnosisTest {
+    /** A throttled run that kept up at 10,000 msg/s with room everywhere. */
+    static final WindowFigures HEALTHY = new WindowFigures(
+            new WindowFigures.Load(10_000, 30, 10_000, 10_000, true, false, "", 30, 0, 10),
+            new WindowFigures.Producers(1, 0.0, 3.0, 1.0, 0.5, 4_000, WindowFigures.Settings.DEFAULTS),
+            new WindowFigures.Hosts(0.3, "w1", 5_000, ""),
+            new WindowFigures.Consumers(1, 6, 100, 110),
+            new WindowFigures.Brokers(0.8, "embedded", 0.9, "embedded", "embedded", 1.0, 0.3, 0.4, 0.0, 0.1, 0.2, 0, 0,
+                    Double.NaN, 0.3));
+
+    static WindowFigures with(UnaryOperator<WindowFigures.Load> load, UnaryOperator<WindowFigures.Producers> producers,
+                              UnaryOperator<WindowFigures.Consumers> consumers, UnaryOperator<WindowFigures.Brokers> brokers) {
+        WindowFigures h = HEALTHY;
+        return new WindowFigures(load.apply(h.load()), producers.apply(h.producers()), h.hosts(),
+                consumers.apply(h.consumers()), h.brokers() == null ? null : brokers.apply(h.brokers()));
+    }
+
+    static WindowFigures.Load missed(WindowFigures.Load l) {
+        return new WindowFigures.Load(l.targetRate(), l.seconds(), 9_000, 9_000, false, false, "", l.intervals(),
+                l.saturated(), l.saturationMillis());
+    }
+
+    static WindowFigures.Load unthrottled(WindowFigures.Load l) {
+        return new WindowFigures.Load(-1, l.seconds(), 80_000, 80_000, false, false, "", l.intervals(), l.saturated(),
+                l.saturationMillis());
+    }
+
+    static WindowFigures.Load saturated(int n) {
+        WindowFigures.Load l = HEALTHY.load();
+        return new WindowFigures.Load(l.targetRate(), l.seconds(), l.sentRate(), l.ackedRate(), true, false, "", 30, n, 10);
+    }
+
+    static UnaryOperator<WindowFigures.Producers> waiting(double ratio) {
+        return p -> new WindowFigures.Producers(p.count(), ratio, p.queueTimeMs(), p.requestLatencyMs(), p.inFlight(),
+                p.batchBytes(), p.settings());
+    }
+
+    static UnaryOperator<WindowFigures.Producers> queued(double queueMs, double latencyMs) {
+        return p -> new WindowFigures.Producers(p.count(), p.waitRatio(), queueMs, latencyMs, p.inFlight(),
+                p.batchBytes(), p.settings());
+    }
+
+    static UnaryOperator<WindowFigures.Consumers> lag(double first, double last) {
+        return c -> new WindowFigures.Consumers(c.count(), c.partitions(), first, last);
+    }
+
+    static UnaryOperator<WindowFigures.Brokers> idle(double handler, double network) {
+        return b -> new WindowFigures.Brokers(handler, b.handlerSource(), network, b.networkSource(), b.timeSource(),
+                b.produceTotalMs(), b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(),
+                b.responseSendMs(), b.urpMax(), b.isrShrinks(), b.logFlushMs(), b.processCpu());
+    }
+
+    static UnaryOperator<WindowFigures.Brokers> times(double total, double local, double remote, double flush, double cpu) {
+        return b -> new WindowFigures.Brokers(b.handlerIdle(), b.handlerSource(), b.networkIdle(), b.networkSource(),
+                b.timeSource(), total, b.requestQueueMs(), local, remote, b.responseQueueMs(), b.responseSendMs(),
+                b.urpMax(), b.isrShrinks(), flush, cpu);
+    }
+
+    static UnaryOperator<WindowFigures.Brokers> replicas(double urp, double shrinks) {
+        return b -> new WindowFigures.Brokers(b.handlerIdle(), b.handlerSource(), b.networkIdle(), b.networkSource(),
+                b.timeSource(), b.produceTotalMs(), b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(),
+                b.responseSendMs(), urp, shrinks, b.logFlushMs(), b.processCpu());
+    }
+
+    static Arguments c(String name, String limit, WindowFigures f) {
+        return Arguments.of(name, limit, f);
+    }
+
+    static Stream<Arguments> cases() {
+        UnaryOperator<WindowFigures.Load> same = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Producers> p0 = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Consumers> c0 = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Brokers> b0 = UnaryOperator.identity();
+        return Stream.of(
+                c("kept up, room everywhere", "none", HEALTHY),
+                c("handlers idle just below 20%", "broker-request-handlers", with(same, p0, c0, idle(0.199, 0.9))),
+                c("handlers idle at 20%", "none", with(same, p0, c0, idle(0.2, 0.9))),
+                c("network idle just below 30%", "broker-network-threads", with(same, p0, c0, idle(0.8, 0.299))),
+                c("network idle at 30%", "none", with(same, p0, c0, idle(0.8, 0.3))),
+                c("the busier of two broker limits first", "broker-network-threads",
+                        with(same, p0, c0, idle(0.1, 0.06))),
+                c("an under-replicated partition", "replication", with(same, p0, c0, replicas(1, 0))),
+                c("an ISR shrink", "replication", with(same, p0, c0, replicas(0, 1))),
+                c("producers waited while half the produce time went to followers", "replication",
+                        with(DiagnosisTest::missed, waiting(0.05).andThen(queued(3, 12))::apply, c0,
+                                times(10, 1, 5, Double.NaN, 0.3))),
+                c("producers waited, followers just under half the time: the client", "producer-client",
+                        with(DiagnosisTest::missed, waiting(0.05).andThen(queued(3, 12))::apply, c0,
+                                times(10, 1, 4.99, Double.NaN, 0.3))),
+                c("followers took the time but the producers never waited: not a limit", "unknown",
+                        with(DiagnosisTest::missed, queued(3, 12), c0, times(10, 1, 9, Double.NaN, 0.3))),
+                c("busy handlers appending while the broker's CPU idles", "broker-disk",
+                        with(same, p0, c0, idle(0.1, 0.9).andThen(times(2, 1.2, 0, Double.NaN, 0.3))::apply)),
+                c("busy handlers appending, the broker's CPU busy", "broker-request-handlers",
+                        with(same, p0, c0, idle(0.1, 0.9).andThen(times(2, 1.2, 0, Double.NaN, 0.5))::apply)),
+                c("flushes are half the local time of a limited run", "broker-disk",
+                        with(DiagnosisTest::missed, waiting(0.05), c0, times(3, 2, 0, 1, 0.3))),
+                c("flushes under half the local time", "producer-client",
+                        with(DiagnosisTest::missed, waiting(0.05), c0, times(3, 2, 0, 0.99, 0.3))),
+                c("unthrottled, producers waiting on a broker with room", "producer-client",
+                        with(DiagnosisTest::unthrottled, waiting(0.5), c0, b0)),
+                c("unthrottled, producers waited just under 1%", "generator",
+                        with(DiagnosisTest::unthrottled, waiting(0.0099), c0, b0)),
+                c("unthrottled, producers waited 1%", "producer-client",
+                        with(DiagnosisTest::unthrottled, waiting(0.01), c0, b0)),
+                c("records queued beyond linger and a request", "producer-client",
+                        with(DiagnosisTest::missed, queued(7.01, 2), c0, b0)),
+                c("records queued exactly linger and a request", "unknown",
+                        with(DiagnosisTest::missed, queued(7, 2), c0, b0)),
+                c("lag grew two seconds of production", "consumers", with(same, p0, lag(0, 20_000), b0)),
+                c("lag grew exactly one second", "none", with(same, p0, lag(0, 10_000), b0)),
+                c("lag grew while the network threads were busy: the brokers", "broker-network-threads",
+                        with(same, p0, lag(0, 20_000), idle(0.8, 0.1))),
+                c("the generator fell behind", "generator", with(l -> new WindowFigures.Load(10_000, 30, 8_000, 8_000,
+                        false, true, "the load generator sent 8,000 msg/s", 30, 20, 10), p0, c0, b0)),
+                c("4 of 30 intervals saturated", "generator", with(l -> saturated(4), p0, c0, b0)),
+                c("3 of 30 intervals saturated", "none", with(l -> saturated(3), p0, c0, b0)),
+                c("missed without any figure past its threshold", "unknown", with(DiagnosisTest::missed, p0, c0, b0)),
+                c("kept up, brokers not read", "none", new WindowFigures(HEALTHY.load(), HEALTHY.producers(),
+                        HEALTHY.hosts(), HEALTHY.consumers(), null)),
+                c("unthrottled and waiting, brokers not read", "producer-client", new WindowFigures(
+                        unthrottled(HEALTHY.load()), waiting(0.3).apply(HEALTHY.producers()), HEALTHY.hosts(),
+                        HEALTHY.consumers(), null)));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("cases")
+    void shouldNameTheLimit(String name, String limit, WindowFigures f) {
+        ResultFile.Diagnosis d = Diagnosis.of(f);
+        assertEquals(limit, d.limit(), name + ": " + d);
+        assertTrue(Diagnosis.NAMES.contains(d.limit()));
+        assertTrue(!d.evidence().isEmpty(), "every diagnosis says why: " + d);
+        if (!limit.equals("none") && !limit.equals("unknown")) {
+            assertTrue(!d.suggestions().isEmpty(), "a limit says what to turn: " + d);
+            assertTrue(d.strength() >= 0 && d.strength() <= 1);
+        }
+    }
+
+    @Test
+    void shouldListEveryLimitThatHeldStrongestFirst() {
+        ResultFile.Diagnosis d = Diagnosis.of(with(DiagnosisTest::unthrottled, UnaryOperator.identity(),
+                UnaryOperator.identity(), idle(0.15, 0.2)));
+        assertEquals("generator", d.limit(), "an unthrottled generator that never waited is the first limit: " + d);
+        List<String> also = d.alsoLimitedBy().stream().map(ResultFile.Limit::limit).toList();
+        assertEquals(List.of("broker-network-threads", "broker-request-handlers"), also,
+                "network idle 20% (strength 0.33) before handler idle 15% (strength 0.25)");
+        assertEquals(0.333, d.alsoLimitedBy().get(0).strength());
+    }
+
+    @Test
+    void shouldShowTheComparisonThatDecided() {
+        ResultFile.Diagnosis d = Diagnosis.of(with(UnaryOperator.identity(), UnaryOperator.identity(),
+                UnaryOperator.identity(), idle(0.12, 0.9)));
+        ResultFile.Evidence e = d.evidence().get(0);
+        assertEquals("requestHandlerIdle", e.figure());
+        assertEquals(0.12, e.value());
+        assertEquals("<", e.op());
+        assertEquals(0.2, e.threshold());
+        List<String> lines = DiagnosisText.lines(d);
+        assertEquals("  limited by: broker-request-handlers (strength 0.40)", lines.get(0));
+        assertEquals("    request handlers idle 12% (embedded, window mean) [requestHandlerIdle 0.12 < 0.2]", lines.get(1));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("    next: num.io.threads")), String.join("\n", lines));
+    }
+
+    @Test
+    void shouldNameNoneOnlyWithTheChecksThatHeld() {
+        ResultFile.Diagnosis d = Diagnosis.of(HEALTHY);
+        assertEquals(List.of("ackedRate", "requestHandlerIdle", "networkProcessorIdle", "underReplicatedPartitions",
+                "producerWaitRatio", "saturatedShare"), d.evidence().stream().map(ResultFile.Evidence::figure).toList());
+        assertEquals(">=", d.evidence().get(1).op(), "handler idle 80% held against >= 20%");
+    }
+}
