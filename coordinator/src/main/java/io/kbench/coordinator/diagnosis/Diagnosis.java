@@ -42,8 +42,12 @@ public final class Diagnosis {
     public static final double BROKER_SHARE = 0.5;
     /** Handlers busy while their process uses less than this share of its cores are waiting, not computing. */
     public static final double BUSY_CPU = 0.5;
-    /** A generator near its limit: more than this share of the window's intervals saturated. */
+    /**
+     * A generator near its limit: more than this share of the window's intervals saturated, and at least
+     * {@link #SATURATED_MIN} of them (in a short window one pause is not a pattern).
+     */
     public static final double SATURATED_SHARE = 0.1;
+    public static final int SATURATED_MIN = 3;
 
     private Diagnosis() { }
 
@@ -209,7 +213,9 @@ public final class Diagnosis {
                     f.consumers().lagFirst(), f.consumers().lagLast(), lagSeconds));
             if (brokerLimit) {
                 // the brokers' limit explains it
-                found.set(0, with(found.get(0), lag));
+                for (int i = 0; i < found.size(); i++) {
+                    found.set(i, with(found.get(i), lag));
+                }
             } else {
                 WindowFigures.Consumers c = f.consumers();
                 found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), List.of(lag),
@@ -235,7 +241,7 @@ public final class Diagnosis {
                 e.add(ev("sentRate", l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
                 strength = Math.max(0.05, Math.min(1, 1 - l.sentRate() / l.targetRate()));
             }
-            if (saturatedShare > SATURATED_SHARE) {
+            if (saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
                 e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated (publish delay p99 above %d ms)", l.saturated(), l.intervals(),
                         l.saturationMillis())));

@@ -80,9 +80,9 @@ class HtmlReportTest {
         assertEquals("cluster", search.get("limitedBy").asText());
         assertEquals("50,000 msg/s passed 2 of 2 trial(s)", search.get("confidence").asText());
         assertEquals("[\"1\",\"probe\",\"unthrottled\",\"81,235\",\"publishResponse.p99<=50ms: 612.00 ms !\",\"fail (run)\","
-                + "\"a probe has no target\",\"\"]", search.get("trials").get(0).toString());
+                + "\"a probe has no target\",\"\",\"generator\"]", search.get("trials").get(0).toString());
         assertEquals("[\"2\",\"bracket\",\"50,000\",\"49,990\",\"publishResponse.p99<=50ms: 7.25 ms\",\"pass\",\"\","
-                + "\"1 of 30 interval(s) saturated (publish delay p99 above 10 ms)\"]",
+                + "\"1 of 30 interval(s) saturated (publish delay p99 above 10 ms)\",\"none\"]",
                 search.get("trials").get(1).toString());
     }
 
