@@ -4,103 +4,149 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.UnicastRemoteObject;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
-import javax.management.remote.JMXServiceURL;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kbench.embedded.EmbeddedKafka;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The brokers' figures read over a real JMX/RMI connection (the path {@code --broker-jmx} takes to a broker's
- * JMX_PORT): a real broker in this JVM, its MBeans served on a loopback JMX port, a run against it. And the
- * refusals before any load: an address where nothing answers, --broker-jmx with the embedded cluster.
+ * The brokers' figures from a real broker process, read two ways at once on the same load: over its JMX port (what
+ * {@code JMX_PORT} opens, {@code --broker-jmx}) and from Prometheus's JMX exporter agent attached to it
+ * ({@code --broker-metrics}, jmx_prometheus_javaagent with deployment/prometheus/jmx-exporter-kbench.yaml). The two sources must agree within
+ * noise. Then the refusals before any load: a URL where nothing answers, one that serves something else, one
+ * that answers 404, credentials never shown, an address given twice, the flags with the embedded cluster.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
 class BrokerMetricsIT {
     @TempDir
     Path dir;
 
     @Test
-    void shouldReadABrokersFiguresOverJmxAndRefuseAnAddressThatDoesNotAnswer() throws Exception {
+    void shouldReadOneBrokerOverJmxAndThroughItsExporterAlikeAndRefuseBadSources() throws Exception {
         Path w = Files.writeString(dir.resolve("w.yaml"), """
                 name: broker-metrics
                 partitionsPerTopic: 3
                 messageSize: 1000
                 producerRate: 2000
-                warmupSeconds: 1
-                durationSeconds: 3
+                warmupSeconds: 2
+                durationSeconds: 4
                 """);
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        System.setProperty("java.rmi.server.hostname", "127.0.0.1");
-        Registry registry = LocateRegistry.createRegistry(port);
-        JMXConnectorServer jmx = JMXConnectorServerFactory.newJMXConnectorServer(
-                new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"), Map.of(),
-                ManagementFactory.getPlatformMBeanServer());
-        jmx.start();
-        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            String address = "127.0.0.1:" + port;
-            JsonNode r = InProcessRun.run(kafka, w, dir.resolve("jmx"), "--broker-jmx", address);
+        Path agent = Path.of(System.getProperty("basedir", ".")).resolve("target/agents/jmx_prometheus_javaagent.jar");
+        assertTrue(Files.exists(agent), agent + " is copied by the build (mvn verify)");
+        // the exporter configuration kbench ships: the default naming, limited to the MBeans kbench reads
+        Path config = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent()
+                .resolve("deployment/prometheus/jmx-exporter-kbench.yaml");
+        int kafkaPort = KbenchProcesses.freePort();
+        int jmxPort = KbenchProcesses.freePort();
+        int exporterPort = KbenchProcesses.freePort();
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        try (KbenchProcesses kbench = new KbenchProcesses("BrokerMetricsIT")) {
+            Process broker = kbench.start(List.of(), List.of(
+                    "-javaagent:" + agent + "=127.0.0.1:" + exporterPort + ":" + config,
+                    "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+                    "-Djava.rmi.server.hostname=127.0.0.1",
+                    "-Dcom.sun.management.jmxremote.authenticate=false",
+                    "-Dcom.sun.management.jmxremote.ssl=false"), "broker", "broker", "--port", Integer.toString(kafkaPort));
+            KbenchProcesses.awaitListening(kafkaPort, broker);
+            KbenchProcesses.awaitListening(exporterPort, broker);
+            KbenchProcesses.awaitListening(jmxPort, broker);
+            String bootstrap = "127.0.0.1:" + kafkaPort;
+            String jmx = "127.0.0.1:" + jmxPort;
+            String url = "http://127.0.0.1:" + exporterPort + "/metrics";
+
+            InProcessRun.Outcome ok = InProcessRun.execute("run", "--output", dir.resolve("both").toString(),
+                    "--bootstrap-servers", bootstrap, "--broker-jmx", jmx, "--broker-metrics", url, w.toString());
+            assertEquals(0, ok.exitCode(), ok.stderr());
+            JsonNode r = new ObjectMapper().readTree(dir.resolve("both/result.json").toFile());
             assertEquals("COMPLETED", r.get("status").asText());
-            double measuredIn = 0;
-            int measured = 0;
+            List<double[]> pairs = new ArrayList<>(); // per measured interval: {jmx bytes in, exporter bytes in}
             for (JsonNode i : r.get("intervals")) {
                 JsonNode b = i.get("brokers");
-                assertTrue(b != null && b.size() == 1 && b.get(0).get("source").asText().equals(address), i.toString());
-                // the measured intervals in which the producers sent at their rate (not the last, short interval that
-                // may hold a handful of final sends, for which the broker rightly shows almost nothing)
-                if (!i.get("warmup").asBoolean() && i.get("publish").get("sent").asLong() >= 1_000) {
-                    measuredIn += b.get(0).get("figures").get("bytesInPerSec").asDouble();
-                    measured++;
-                    double idle = b.get(0).get("figures").get("requestHandlerIdle").asDouble();
-                    assertTrue(idle > 0 && idle <= 1, "idle is a share: " + b);
-                    assertTrue(b.get(0).get("figures").get("produceRequestsPerSec").asDouble() > 0, b.toString());
-                    assertTrue(b.get(0).get("figures").has("produceTotalTimeMsMean"), b.toString());
+                assertTrue(b != null && b.size() == 2, i.toString());
+                assertEquals(jmx, b.get(0).get("source").asText());
+                assertEquals(url, b.get(1).get("source").asText());
+                // the measured intervals in which the producers sent at their rate (the last, short interval may
+                // hold a handful of final sends)
+                if (i.get("warmup").asBoolean() || i.get("publish").get("sent").asLong() < 1_000) {
+                    continue;
                 }
+                JsonNode a = b.get(0).get("figures");
+                JsonNode p = b.get(1).get("figures");
+                pairs.add(new double[] {a.get("bytesInPerSec").asDouble(), p.get("bytesInPerSec").asDouble()});
+                for (String figure : List.of("requestHandlerIdle", "networkProcessorIdle")) {
+                    double x = a.get(figure).asDouble();
+                    double y = p.get(figure).asDouble();
+                    assertTrue(x > 0 && x <= 1 && y > 0 && y <= 1, figure + " is a share: " + b);
+                    assertTrue(Math.abs(x - y) < 0.15, figure + " read two ways on the same load: " + b);
+                }
+                assertTrue(a.has("produceTotalTimeMsMean") && p.has("produceTotalTimeMsMean"), b.toString());
+                assertTrue(a.has("processCpu") && p.has("processCpu") && a.has("heapUsedBytes")
+                        && p.has("heapUsedBytes"), b.toString());
             }
-            assertTrue(measured >= 2, r.get("intervals").toString());
-            // what the broker took in against what kbench had acknowledged: 2,000 x 1,000-byte values a second,
-            // plus record and batch headers
-            double ratio = measuredIn / measured / (2000 * 1000.0);
+            assertTrue(pairs.size() >= 3, r.get("intervals").toString());
+            double viaJmx = pairs.stream().mapToDouble(x -> x[0]).sum();
+            double viaExporter = pairs.stream().mapToDouble(x -> x[1]).sum();
+            // the two sources are read one after the other in the same snapshot, each over its own interval
+            assertEquals(1.0, viaExporter / viaJmx, 0.05, "bytes in, JMX " + viaJmx + " against the exporter " + viaExporter);
+            double ratio = viaJmx / pairs.size() / (2000 * 1000.0);
             assertTrue(ratio > 0.95 && ratio < 1.3, "broker bytes in / acknowledged value bytes = " + ratio);
+            JsonNode diagnosis = r.get("diagnosis");
+            assertTrue(diagnosis != null && diagnosis.get("evidence").size() > 0, "every run names its limit: " + r);
 
-            // nothing listens there: refused while preparing, before any load, in one line
-            int closed;
-            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                closed = s.getLocalPort();
-            }
-            InProcessRun.Outcome bad = InProcessRun.execute("run", "--output", dir.resolve("bad").toString(),
-                    "--bootstrap-servers", kafka.bootstrapServers(), "--broker-jmx", "127.0.0.1:" + closed, w.toString());
-            assertEquals(2, bad.exitCode(), bad.stderr());
-            assertTrue(bad.stderr().contains("cannot read the broker metrics of JMX 127.0.0.1:" + closed), bad.stderr());
-            assertFalse(bad.stderr().contains("\tat "), "no stack trace: " + bad.stderr());
-            assertFalse(Files.exists(dir.resolve("bad/result.json")), "no run took place");
+            // refusals before any load, one line each, exit 2, no result
+            int closed = KbenchProcesses.freePort();
+            InProcessRun.Outcome none = refused(bootstrap, w, "none", "--broker-metrics",
+                    "http://admin:hunter2@127.0.0.1:" + closed + "/metrics");
+            assertTrue(none.stderr().contains("cannot read the broker metrics of http://127.0.0.1:" + closed
+                    + "/metrics: no Prometheus endpoint answered there"), none.stderr());
+            assertFalse(none.stderr().contains("hunter2"), "credentials are never shown: " + none.stderr());
+            other.createContext("/", x -> {
+                byte[] body = "<html>a dashboard, not metrics</html>\n".getBytes(StandardCharsets.UTF_8);
+                x.sendResponseHeaders(x.getRequestURI().getPath().equals("/metrics") ? 200 : 404, body.length);
+                x.getResponseBody().write(body);
+                x.close();
+            });
+            other.start();
+            String otherUrl = "http://127.0.0.1:" + other.getAddress().getPort();
+            InProcessRun.Outcome html = refused(bootstrap, w, "html", "--broker-metrics", otherUrl + "/metrics");
+            assertTrue(html.stderr().contains("it serves no Kafka broker metrics"), html.stderr());
+            InProcessRun.Outcome missing = refused(bootstrap, w, "404", "--broker-metrics", otherUrl + "/nothing");
+            assertTrue(missing.stderr().contains("HTTP 404"), missing.stderr());
+            InProcessRun.Outcome jmxClosed = refused(bootstrap, w, "jmx", "--broker-jmx", "127.0.0.1:" + closed);
+            assertTrue(jmxClosed.stderr().contains("cannot read the broker metrics of JMX 127.0.0.1:" + closed),
+                    jmxClosed.stderr());
+            InProcessRun.Outcome twice = refused(bootstrap, w, "twice", "--broker-metrics", url + "," + url);
+            assertTrue(twice.stderr().contains(url + " is given twice"), twice.stderr());
         } finally {
-            jmx.stop();
-            UnicastRemoteObject.unexportObject(registry, true);
+            other.stop(0);
         }
-        InProcessRun.Outcome embedded = InProcessRun.execute("run", "--broker-jmx", "127.0.0.1:1", w.toString());
+        InProcessRun.Outcome embedded = InProcessRun.execute("run", "--broker-metrics", "http://127.0.0.1:1/metrics",
+                w.toString());
         assertEquals(2, embedded.exitCode(), embedded.stderr());
-        assertTrue(embedded.stderr().contains("--broker-jmx reads a cluster of yours"), embedded.stderr());
-        InProcessRun.Outcome twice = InProcessRun.execute("run", "--bootstrap-servers", "127.0.0.1:9",
-                "--broker-jmx", "b:1,b:1", w.toString());
-        assertEquals(2, twice.exitCode(), twice.stderr());
-        assertTrue(twice.stderr().contains("b:1 is given twice"), twice.stderr());
+        assertTrue(embedded.stderr().contains("--broker-metrics reads a cluster of yours"), embedded.stderr());
+    }
+
+    private InProcessRun.Outcome refused(String bootstrap, Path w, String name, String... flags) {
+        List<String> args = new ArrayList<>(List.of("run", "--output", dir.resolve(name).toString(),
+                "--bootstrap-servers", bootstrap));
+        args.addAll(List.of(flags));
+        args.add(w.toString());
+        InProcessRun.Outcome o = InProcessRun.execute(args.toArray(new String[0]));
+        assertEquals(2, o.exitCode(), o.stderr());
+        assertFalse(o.stderr().contains("\tat "), "no stack trace: " + o.stderr());
+        assertFalse(Files.exists(dir.resolve(name).resolve("result.json")), "no run took place");
+        return o;
     }
 }

@@ -1,24 +1,15 @@
 package io.kbench.worker;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
 import io.kbench.protocol.BrokerSample;
 
 /**
- * Reads one broker source's own metrics over JMX — this JVM's MBeans for the embedded brokers, or a broker's JMX
- * port — and turns its running totals into per-interval figures (docs/metrics.md, "Broker figures"): rates from
+ * Reads one broker source's own metrics — this JVM's MBeans for the embedded brokers, a broker's JMX port
+ * ({@link JmxBrokerSource}) or its JMX exporter's Prometheus endpoint ({@link PrometheusBrokerSource}) — and turns its running totals into per-interval figures (docs/metrics.md, "Broker figures"): rates from
  * the meters' counts, request handler idle from its meter's count of idle nanoseconds, each request time's mean
  * over the interval from the histograms' all-time count and mean (exact, not the broker's decaying reservoir), and
  * gauges as read. The first {@link #sample} after {@link #open} only sets the baseline.
@@ -27,7 +18,7 @@ import io.kbench.protocol.BrokerSample;
  */
 final class BrokerScraper implements AutoCloseable {
     /** The request times read, as Kafka names them, and the figure prefix they get. */
-    private static final Map<String, String> TIMES = new LinkedHashMap<>();
+    static final Map<String, String> TIMES = new LinkedHashMap<>();
 
     static {
         TIMES.put("TotalTimeMs", "TotalTimeMs");
@@ -39,7 +30,7 @@ final class BrokerScraper implements AutoCloseable {
     }
 
     /** Meters of BrokerTopicMetrics (all topics) and the per-second figure each becomes. */
-    private static final Map<String, String> TOPIC_METERS = Map.of(
+    static final Map<String, String> TOPIC_METERS = Map.of(
             "BytesInPerSec", "bytesInPerSec",
             "BytesOutPerSec", "bytesOutPerSec",
             "MessagesInPerSec", "messagesInPerSec",
@@ -49,72 +40,48 @@ final class BrokerScraper implements AutoCloseable {
     /** Longest wait for a JMX address to connect while the run is prepared. */
     static final int CONNECT_SECONDS = 10;
 
+    /** Where a source's running totals and gauges are read from, named for {@link #figures}. */
+    interface Source extends AutoCloseable {
+        Map<String, Double> read() throws IOException;
+
+        @Override
+        void close();
+    }
+
     private final String source;
-    private final JMXConnector connector;
-    private final MBeanServerConnection mbeans;
+    private final Source reader;
     private Map<String, Double> last;
     private long lastNanos;
 
-    private BrokerScraper(String source, JMXConnector connector, MBeanServerConnection mbeans) {
+    BrokerScraper(String source, Source reader) {
         this.source = source;
-        this.connector = connector;
-        this.mbeans = mbeans;
+        this.reader = reader;
     }
 
     /**
-     * Opens {@code spec}: "local" (this JVM's MBeans, labelled "embedded") or HOST:PORT of a broker's JMX port.
+     * Opens {@code spec}: "local" (this JVM's MBeans, labelled "embedded"), an {@code http://} or {@code https://}
+     * URL of a broker's JMX exporter (labelled by the URL without credentials or query), or HOST:PORT of a broker's
+     * JMX port.
      *
      * @throws IOException when the source cannot be reached or serves no Kafka broker metrics
      */
     static BrokerScraper open(String spec, long timeoutMillis) throws IOException {
-        BrokerScraper s;
-        if (spec.equals("local")) {
-            s = new BrokerScraper("embedded", null, ManagementFactory.getPlatformMBeanServer());
-        } else {
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + spec + "/jmxrmi");
-            Map<String, Object> env = new HashMap<>();
-            env.put("jmx.remote.x.request.waiting.timeout", timeoutMillis);
-            env.put("sun.rmi.transport.tcp.responseTimeout", timeoutMillis);
-            // the RMI registry lookup has no connect timeout of its own: an address that drops packets would hold
-            // the prepare for minutes
-            java.util.concurrent.CompletableFuture<JMXConnector> connecting = java.util.concurrent.CompletableFuture
-                    .supplyAsync(() -> {
-                        try {
-                            return JMXConnectorFactory.connect(url, env);
-                        } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
-                        }
-                    });
-            JMXConnector c;
-            try {
-                c = connecting.get(CONNECT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                connecting.thenAccept(late -> {
-                    try {
-                        late.close();
-                    } catch (IOException ignored) {
-                        // it was never used
-                    }
-                });
-                throw new IOException("no answer within " + CONNECT_SECONDS + " s");
-            } catch (java.util.concurrent.ExecutionException e) {
-                Throwable cause = e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause();
-                throw new IOException("no JMX server answered there (" + describe(cause) + ")", cause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while connecting");
-            }
-            s = new BrokerScraper(spec, c, c.getMBeanServerConnection());
+        if (isUrl(spec)) {
+            PrometheusBrokerSource p = PrometheusBrokerSource.open(spec, timeoutMillis, CONNECT_SECONDS);
+            return new BrokerScraper(p.label(), p);
         }
-        try {
-            if (s.mbeans.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec"), null).isEmpty()) {
-                s.close();
-                throw new IOException("no Kafka broker metrics there (kafka.server:type=BrokerTopicMetrics)");
-            }
-        } catch (javax.management.MalformedObjectNameException e) {
-            throw new IllegalStateException(e);
-        }
-        return s;
+        JmxBrokerSource j = JmxBrokerSource.open(spec, timeoutMillis, CONNECT_SECONDS);
+        return new BrokerScraper(spec.equals("local") ? "embedded" : spec, j);
+    }
+
+    /** True for a Prometheus endpoint's URL. */
+    static boolean isUrl(String spec) {
+        return spec.startsWith("http://") || spec.startsWith("https://");
+    }
+
+    /** {@code url} without its user part (credentials), for anything shown. */
+    static String withoutCredentials(String url) {
+        return url.replaceFirst("^(https?://)[^/@]*@", "$1");
     }
 
     String source() {
@@ -125,8 +92,8 @@ final class BrokerScraper implements AutoCloseable {
     BrokerSample sample(long nowNanos) {
         Map<String, Double> now;
         try {
-            now = read();
-        } catch (IOException | javax.management.JMException | RuntimeException e) {
+            now = reader.read();
+        } catch (IOException | RuntimeException e) {
             return new BrokerSample(source, Map.of(), "not read: " + describe(e));
         }
         Map<String, Double> before = last;
@@ -156,7 +123,17 @@ final class BrokerScraper implements AutoCloseable {
         if (idleBefore != null && idleNow != null && idleNow >= idleBefore) {
             f.put("requestHandlerIdle", Math.min(1.0, (idleNow - idleBefore) / (seconds * 1e9)));
         }
-        copy(f, "networkProcessorIdle", now, "networkIdle");
+        Double waitBefore = before.get("networkWait.nanos");
+        Double waitNow = now.get("networkWait.nanos");
+        Double processors = now.get("networkWait.processors");
+        if (waitBefore != null && waitNow != null && processors != null && processors > 0
+                && processors.equals(before.get("networkWait.processors")) && waitNow >= waitBefore) {
+            // exact over the interval, as the request handlers' idle
+            f.put("networkProcessorIdle", Math.min(1.0, (waitNow - waitBefore) / (seconds * 1e9 * processors)));
+        } else {
+            // the broker's own gauge, which trails the load by its metrics window
+            copy(f, "networkProcessorIdle", now, "networkIdle");
+        }
         for (String request : List.of("Produce", "FetchConsumer")) {
             for (String time : TIMES.keySet()) {
                 mean(f, request.substring(0, 1).toLowerCase() + request.substring(1) + time + "Mean", before, now,
@@ -225,79 +202,6 @@ final class BrokerScraper implements AutoCloseable {
         }
     }
 
-    /** The running totals and gauges, named for {@link #figures}. */
-    Map<String, Double> read() throws IOException, javax.management.JMException {
-        Map<String, Double> r = new HashMap<>();
-        for (Map.Entry<String, String> m : TOPIC_METERS.entrySet()) {
-            put(r, m.getValue() + ".count", "kafka.server:type=BrokerTopicMetrics,name=" + m.getKey(), "Count");
-        }
-        for (String request : List.of("Produce", "FetchConsumer", "FetchFollower")) {
-            double sum = 0;
-            boolean any = false;
-            for (ObjectName n : names("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=" + request + ",*")) {
-                Object v = mbeans.getAttribute(n, "Count");
-                if (v instanceof Number num) {
-                    sum += num.doubleValue();
-                    any = true;
-                }
-            }
-            if (any) {
-                r.put(request + ".requests.count", sum);
-            }
-        }
-        // a combined broker+controller has a pool each; the broker's is what clients load
-        if (!put(r, "handlerIdle.count", "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent",
-                "Count")) {
-            put(r, "handlerIdle.count", "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count");
-        }
-        put(r, "networkIdle", "kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value");
-        for (String request : List.of("Produce", "FetchConsumer")) {
-            for (String time : TIMES.keySet()) {
-                String name = "kafka.network:type=RequestMetrics,name=" + time + ",request=" + request;
-                put(r, request + "." + time + ".count", name, "Count");
-                put(r, request + "." + time + ".mean", name, "Mean");
-            }
-            put(r, request + ".TotalTimeMs.p99", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=" + request,
-                    "99thPercentile");
-        }
-        put(r, "urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value");
-        put(r, "isrShrinks.count", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count");
-        put(r, "isrExpands.count", "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count");
-        put(r, "logFlush.count", "kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Count");
-        put(r, "logFlush.mean", "kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Mean");
-        put(r, "cpu.nanos", "java.lang:type=OperatingSystem", "ProcessCpuTime");
-        put(r, "cpu.processors", "java.lang:type=OperatingSystem", "AvailableProcessors");
-        Object heap = attribute("java.lang:type=Memory", "HeapMemoryUsage");
-        if (heap instanceof javax.management.openmbean.CompositeData cd && cd.get("used") instanceof Number used) {
-            r.put("heap.used", used.doubleValue());
-        }
-        return r;
-    }
-
-    private Set<ObjectName> names(String pattern) throws IOException, javax.management.MalformedObjectNameException {
-        return mbeans.queryNames(new ObjectName(pattern), null);
-    }
-
-    /** Reads one numeric attribute into {@code r}; false when the MBean or attribute is not there. */
-    private boolean put(Map<String, Double> r, String key, String name, String attribute) throws IOException {
-        Object v = attribute(name, attribute);
-        if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
-            r.put(key, n.doubleValue());
-            return true;
-        }
-        return false;
-    }
-
-    private Object attribute(String name, String attribute) throws IOException {
-        try {
-            return mbeans.getAttribute(new ObjectName(name), attribute);
-        } catch (javax.management.InstanceNotFoundException | javax.management.AttributeNotFoundException e) {
-            return null; // a broker version or role without it: the figure is left out
-        } catch (javax.management.JMException e) {
-            throw new IOException(describe(e), e);
-        }
-    }
-
     /** The root cause in one line of at most 200 characters (RMI's messages nest causes over several lines). */
     static String describe(Throwable e) {
         Throwable t = e;
@@ -315,12 +219,6 @@ final class BrokerScraper implements AutoCloseable {
 
     @Override
     public void close() {
-        if (connector != null) {
-            try {
-                connector.close();
-            } catch (IOException e) {
-                // nothing more to do with it
-            }
-        }
+        reader.close();
     }
 }

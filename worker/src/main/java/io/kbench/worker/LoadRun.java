@@ -61,9 +61,7 @@ final class LoadRun {
     /** The brokers' own metrics this worker reads for the run (PrepareRequest.broker_sources); usually none. */
     private final List<BrokerScraper> brokers;
     /** Reads them off the snapshot thread, so a slow source cannot hold a snapshot up for long. */
-    private volatile java.util.concurrent.ExecutorService brokerReader;
-    /** The read under way; a new one is not queued behind one that has not finished (a hung source). */
-    private volatile java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> brokerRead;
+    private volatile BrokerReads brokerReads;
     private final long preparedAtNanos;
     private volatile State state = State.PREPARED;
     private volatile SnapshotSink sink;
@@ -187,7 +185,8 @@ final class LoadRun {
             } catch (java.io.IOException | RuntimeException e) {
                 open.forEach(BrokerScraper::close);
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
-                        ? "the embedded broker" : "JMX " + source) + ": " + (e instanceof java.io.IOException
+                        ? "the embedded broker" : BrokerScraper.isUrl(source) ? BrokerScraper.withoutCredentials(source)
+                        : "JMX " + source) + ": " + (e instanceof java.io.IOException
                         && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e, true);
             }
         }
@@ -254,19 +253,9 @@ final class LoadRun {
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         this.host = HostSampler.ofThisJvm();
         if (!brokers.isEmpty()) {
-            brokerReader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "kbench-broker-metrics-" + spec.runId());
-                t.setDaemon(true);
-                return t;
-            });
-            // the baseline, read meanwhile (the Run call returns at once): interval 0's figures count from it
-            brokerRead = brokerReader.submit(() -> {
-                List<io.kbench.protocol.BrokerSample> out = new ArrayList<>();
-                for (BrokerScraper b : brokers) {
-                    out.add(b.sample(System.nanoTime()));
-                }
-                return out;
-            });
+            BrokerReads reads = new BrokerReads(brokers, spec.runId(), BROKER_READ_MILLIS);
+            brokerReads = reads;
+            reads.baseline(); // read meanwhile (the Run call returns at once): interval 0's figures count from it
         }
         long endNanos = clock.localNanos(endCoordinatorMicros);
         long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
@@ -520,53 +509,18 @@ final class LoadRun {
         return to;
     }
 
-    /**
-     * The brokers' figures since the last read, from each source, waiting at most {@link #BROKER_READ_MILLIS} in all:
-     * a source that did not answer in time is an error in this interval's sample (the read goes on; the next
-     * interval's figures then cover both intervals' time, as their own wall time says).
-     */
+    /** The brokers' figures since the last read ({@link BrokerReads}); none when no source is read. */
     private List<io.kbench.protocol.BrokerSample> readBrokers() {
-        java.util.concurrent.ExecutorService reader = brokerReader;
-        if (brokers.isEmpty() || reader == null) {
-            return List.of();
-        }
-        java.util.concurrent.Future<List<io.kbench.protocol.BrokerSample>> f = brokerRead;
-        if (f != null && !f.isDone()) {
-            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
-                    "an earlier read has not returned")).toList();
-        }
-        try {
-            f = reader.submit(() -> {
-                List<io.kbench.protocol.BrokerSample> out = new ArrayList<>();
-                for (BrokerScraper b : brokers) {
-                    out.add(b.sample(System.nanoTime()));
-                }
-                return out;
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            return List.of();
-        }
-        brokerRead = f;
-        try {
-            return f.get(BROKER_READ_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
-                    "not read within " + BROKER_READ_MILLIS + " ms")).toList();
-        } catch (java.util.concurrent.ExecutionException e) {
-            return brokers.stream().map(b -> new io.kbench.protocol.BrokerSample(b.source(), java.util.Map.of(),
-                    "not read: " + ErrorSlot.describe(e.getCause()))).toList();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        }
+        BrokerReads reads = brokerReads;
+        return reads == null ? List.of() : reads.read();
     }
 
     private void closeBrokers() {
-        java.util.concurrent.ExecutorService reader = brokerReader;
-        if (reader != null) {
-            reader.shutdownNow();
+        BrokerReads reads = brokerReads;
+        if (reads != null) {
+            reads.close();
         }
-        brokers.forEach(BrokerScraper::close);
+        brokers.forEach(BrokerScraper::close); // closing twice is harmless; a run that never started has no reads
     }
 
     /** A failed build: started consumer loops close their own consumers on their threads; producers here. */

@@ -52,6 +52,21 @@ class BrokerScraperTest {
     }
 
     @Test
+    void shouldTakeTheNetworkThreadsIdleFromTheirOwnIdleTimeWhenTheSourceHasIt() {
+        Map<String, Double> before = reading(100);
+        Map<String, Double> now = reading(102);
+        // 3 processors, 2 s: 6 s of processor time, 4.5 s of it waiting in select
+        before.put("networkWait.nanos", 7e10);
+        before.put("networkWait.processors", 3.0);
+        now.put("networkWait.nanos", 7e10 + 4.5e9);
+        now.put("networkWait.processors", 3.0);
+        assertEquals(0.75, BrokerScraper.figures(before, now, 2.0).get("networkProcessorIdle"), 1e-9,
+                "exact over the interval, not the trailing gauge (0.4)");
+        now.put("networkWait.processors", 4.0); // a listener added in between: the totals do not compare
+        assertEquals(0.4, BrokerScraper.figures(before, now, 2.0).get("networkProcessorIdle"), "the gauge instead");
+    }
+
+    @Test
     void shouldCountAMetricRegisteredDuringTheIntervalFromZeroAndNeverGoNegative() {
         Map<String, Double> before = reading(10);
         Map<String, Double> now = reading(11);

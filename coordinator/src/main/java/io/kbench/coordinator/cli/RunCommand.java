@@ -69,8 +69,18 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--broker-jmx", split = ",", paramLabel = "HOST:PORT",
             description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; no "
                     + "authentication or TLS yet), from the first worker, and keep them with the run's figures. The embedded "
-                    + "brokers are read without it. At most 100; each must answer before the load starts.")
+                    + "brokers are read without it. At most 100 sources in all; each must answer before the load starts.")
     List<String> brokerJmx = new ArrayList<>();
+
+    @Option(names = "--broker-metrics", split = ",", paramLabel = "URL",
+            description = "Read the brokers' own metrics every interval from their JMX exporter's Prometheus endpoint "
+                    + "(jmx_prometheus_javaagent, e.g. http://broker-1:7071/metrics; the exporter's default naming or "
+                    + "Strimzi's example rules; user:password@ in the URL is sent as basic authentication and never shown), "
+                    + "from the first worker, like --broker-jmx.")
+    List<String> brokerMetrics = new ArrayList<>();
+
+    /** --broker-jmx and --broker-metrics, checked. */
+    private List<String> brokerSources = List.of();
 
     @Option(names = "--output", paramLabel = "DIR",
             description = "Directory for result.json (default: results/<workload>-<run id>); for a sweep, the directory of its runs and table.")
@@ -229,7 +239,7 @@ public final class RunCommand implements Callable<Integer> {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
-        brokerJmx = brokerJmx(brokerJmx, bootstrap == null && workers.isEmpty());
+        brokerSources = BrokerSources.check(brokerJmx, brokerMetrics, bootstrap == null && workers.isEmpty());
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
@@ -351,32 +361,6 @@ public final class RunCommand implements Callable<Integer> {
         return found.found() ? 0 : 1;
     }
 
-    /** The --broker-jmx addresses, checked: HOST:PORT each, none twice, at most 100, not for the embedded cluster. */
-    static List<String> brokerJmx(List<String> given, boolean embedded) {
-        if (given.isEmpty()) {
-            return List.of();
-        }
-        if (embedded) {
-            throw new UserException("--broker-jmx reads a cluster of yours (with --bootstrap-servers); the embedded "
-                    + "brokers' metrics are read without it");
-        }
-        if (given.size() > 100) {
-            throw new UserException("--broker-jmx: at most 100 addresses, got " + given.size());
-        }
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (String address : given) {
-            String a = address.strip();
-            String problem = a.isEmpty() ? "an empty address" : io.kbench.coordinator.workload.Addresses.problem(a);
-            if (problem != null) {
-                throw new UserException("--broker-jmx: " + problem + " (give HOST:PORT of a broker's JMX port)");
-            }
-            if (!seen.add(a)) {
-                throw new UserException("--broker-jmx: " + a + " is given twice");
-            }
-        }
-        return given.stream().map(String::strip).toList();
-    }
-
     /** {@code [HOST:]PORT} of --dashboard: host (loopback by default) and port. */
     private static String[] dashboardAddress(String value) {
         String address = value.matches("\\d{1,5}") ? "127.0.0.1:" + value : value;
@@ -392,7 +376,7 @@ public final class RunCommand implements Callable<Integer> {
     private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
         RunController.Outcome o = session.run(session.controller(workload, profile,
                 new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine())
-                        .withBrokerSources(session.embedded() ? List.of("local") : brokerJmx), reporter));
+                        .withBrokerSources(session.embedded() ? List.of("local") : brokerSources), reporter));
         written.addAll(o.written(), dir == null || dir.equals(output) ? "" : dir.getFileName() + "/");
         return o;
     }
@@ -429,7 +413,7 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
             if (session.interrupted()) {
-                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload())));
+                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload()), null));
                 allCompleted = false;
                 continue;
             }
@@ -444,7 +428,7 @@ public final class RunCommand implements Callable<Integer> {
             } catch (UserException e) {
                 // e.g. the cluster refused this combination's settings: record it and go on with the next
                 human().println("combination failed: " + e.getMessage());
-                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload())));
+                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload()), null));
                 allCompleted = false;
             }
         }

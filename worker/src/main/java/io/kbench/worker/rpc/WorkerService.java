@@ -275,9 +275,12 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                     + " broker sources, got " + r.getBrokerSourcesCount());
         }
         for (String source : r.getBrokerSourcesList()) {
-            if (!source.equals("local") && !source.matches("[A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5}")) {
-                throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\" or HOST:PORT, got \""
-                        + (source.length() > 100 ? source.substring(0, 100) + "..." : source) + "\"");
+            boolean url = source.matches("https?://[^\\s]{1,2000}");
+            if (!source.equals("local") && !url
+                    && !source.matches("[A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5}")) {
+                String shown = source.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1"); // no credentials
+                throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\", HOST:PORT or an "
+                        + "http(s) URL, got \"" + (shown.length() > 100 ? shown.substring(0, 100) + "..." : shown) + "\"");
             }
         }
         return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics, producers,

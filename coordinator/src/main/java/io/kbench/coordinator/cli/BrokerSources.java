@@ -1,0 +1,98 @@
+package io.kbench.coordinator.cli;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import io.kbench.coordinator.UserException;
+
+/**
+ * The broker sources of {@code --broker-jmx} and {@code --broker-metrics}, checked before anything starts: each
+ * well formed, none twice, at most {@link #MAX} in all, and none for the embedded cluster (read without a flag).
+ * A URL's credentials are never shown in a refusal.
+ */
+final class BrokerSources {
+    /** Most broker sources one run reads. */
+    static final int MAX = 100;
+
+    private BrokerSources() { }
+
+    /** The sources as the worker takes them: JMX HOST:PORTs, then URLs. */
+    static List<String> check(List<String> jmx, List<String> urls, boolean embedded) {
+        if (jmx.isEmpty() && urls.isEmpty()) {
+            return List.of();
+        }
+        String flag = jmx.isEmpty() ? "--broker-metrics" : "--broker-jmx";
+        if (embedded) {
+            throw new UserException(flag + " reads a cluster of yours (with --bootstrap-servers); the embedded "
+                    + "brokers' metrics are read without it");
+        }
+        if (jmx.size() + urls.size() > MAX) {
+            throw new UserException("--broker-jmx and --broker-metrics: at most " + MAX + " sources in all, got "
+                    + (jmx.size() + urls.size()));
+        }
+        Set<String> seen = new HashSet<>();
+        List<String> out = new ArrayList<>();
+        for (String address : jmx) {
+            String a = address.strip();
+            String problem = a.isEmpty() ? "an empty address" : io.kbench.coordinator.workload.Addresses.problem(a);
+            if (problem != null) {
+                throw new UserException("--broker-jmx: " + problem + " (give HOST:PORT of a broker's JMX port)");
+            }
+            if (!seen.add(a)) {
+                throw new UserException("--broker-jmx: " + a + " is given twice");
+            }
+            out.add(a);
+        }
+        for (String given : urls) {
+            String u = given.strip();
+            String shown = shown(u);
+            String problem = urlProblem(u);
+            if (problem != null) {
+                throw new UserException("--broker-metrics: " + (u.isEmpty() ? "" : shown + ": ") + problem
+                        + " (give the http:// or https:// URL of a broker's JMX exporter, e.g. http://broker-1:7071/metrics)");
+            }
+            if (!seen.add(shown)) {
+                throw new UserException("--broker-metrics: " + shown + " is given twice");
+            }
+            out.add(u);
+        }
+        return List.copyOf(out);
+    }
+
+    /** Null when {@code u} is an http(s) URL with a host and a port in range; else what is wrong. */
+    static String urlProblem(String u) {
+        if (u.isEmpty()) {
+            return "an empty URL";
+        }
+        URI uri;
+        try {
+            uri = new URI(u);
+        } catch (URISyntaxException e) {
+            return "not a URL (" + e.getReason() + ")";
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            return "not an http:// or https:// URL";
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            return "no host";
+        }
+        if (uri.getPort() > 65535) {
+            return "port " + uri.getPort() + " is out of range (1-65535)";
+        }
+        if (uri.getRawFragment() != null) {
+            return "a fragment (#...) is not sent to a server";
+        }
+        return null;
+    }
+
+    /** {@code u} without the credentials of its user part, as a refusal or a result shows it. */
+    static String shown(String u) {
+        return u.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
+    }
+}
