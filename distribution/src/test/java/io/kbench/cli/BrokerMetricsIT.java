@@ -102,8 +102,10 @@ class BrokerMetricsIT {
             assertEquals(1.0, viaExporter / viaJmx, 0.05, "bytes in, JMX " + viaJmx + " against the exporter " + viaExporter);
             double ratio = viaJmx / pairs.size() / (2000 * 1000.0);
             assertTrue(ratio > 0.95 && ratio < 1.3, "broker bytes in / acknowledged value bytes = " + ratio);
+            // an easy rate for the broker: nothing limited it, and the evidence says what was checked
             JsonNode diagnosis = r.get("diagnosis");
-            assertTrue(diagnosis != null && diagnosis.get("evidence").size() > 0, "every run names its limit: " + r);
+            assertEquals("none", diagnosis.get("limit").asText(), diagnosis.toString());
+            assertTrue(diagnosis.toString().contains("requestHandlerIdle"), diagnosis.toString());
 
             // refusals before any load, one line each, exit 2, no result
             int closed = KbenchProcesses.freePort();

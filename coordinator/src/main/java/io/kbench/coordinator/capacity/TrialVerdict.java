@@ -45,10 +45,11 @@ import io.kbench.protocol.Metric;
  * @param achieved acknowledged msg/s over the measured window
  * @param saturatedIntervals measured intervals whose publish delay p99 was above the saturation threshold
  * @param shortIntervals     measured intervals that sent less than {@link #ACHIEVED} of their share
+ * @param generatorReasons   the reasons about the generator's schedule alone (a subset of {@code reasons})
  */
 public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, List<String> notes,
                            List<ResultFile.SloFigure> figures, double achieved, long saturatedIntervals,
-                           long shortIntervals) {
+                           long shortIntervals, List<String> generatorReasons) {
     /** Share of its target a window must send and have acknowledged (and at most its inverse sent). */
     public static final double ACHIEVED = 0.995;
     /**
@@ -73,6 +74,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
 
     public TrialVerdict {
         reasons = List.copyOf(reasons);
+        generatorReasons = List.copyOf(generatorReasons);
         notes = List.copyOf(notes);
         figures = List.copyOf(figures);
     }
@@ -193,7 +195,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         reasons.addAll(generator);
         reasons.addAll(cluster);
         return new TrialVerdict(reasons.isEmpty(), cause, reasons, notes, figures, summary.publishRate(), saturated,
-                shortIntervals);
+                shortIntervals, generator);
     }
 
     /**

@@ -36,6 +36,11 @@ public final class Diagnosis {
     public static final double NETWORK_IDLE = 0.3;
     /** The producers waited for the cluster: at least this share of the time waiting for buffer room. */
     public static final double WAIT_RATIO = io.kbench.coordinator.capacity.TrialVerdict.CLUSTER_WAIT_RATIO;
+    /**
+     * A client host whose cores are this busy (the busiest worker's CPU over the window) delays its own threads: at
+     * 80% utilisation a thread that becomes ready waits for a core about four times its own work (M/M/1: ρ/(1-ρ)).
+     */
+    public static final double HOST_CPU = 0.8;
     /** A part of the produce request's time that dominates it: at least this share of the total. */
     public static final double TIME_SHARE = 0.5;
     /** The broker's time is what the producers waited for: its produce time at least this share of theirs. */
@@ -73,8 +78,10 @@ public final class Diagnosis {
                             l.targetRate(), l.keptUp() ? ", and nothing lost, failed or left unread" : ""));
             if (l.keptUp()) {
                 held.add(target);
-            } else {
+            } else if (l.ackedRate() < 0.995 * l.targetRate()) {
                 target = flip(target);
+            } else {
+                target = null; // acknowledged in full: what the run missed (lag, losses) is the limit's own evidence
             }
         }
         ResultFile.Evidence waitEv = producing ? ev("producerWaitRatio", p.waitRatio(), ">=", WAIT_RATIO,
@@ -85,14 +92,13 @@ public final class Diagnosis {
         boolean brokerLimit = false;
         if (b == null) {
             held.add(new ResultFile.Evidence("brokers", null, null, null,
-                    "the brokers were not read (--broker-jmx): their side is unknown"));
+                    "the brokers were not read (--broker-jmx, --broker-metrics): their side is unknown"));
         } else {
             boolean handlersBusy = !Double.isNaN(b.handlerIdle()) && b.handlerIdle() < HANDLER_IDLE;
             ResultFile.Evidence handler = ev("requestHandlerIdle", b.handlerIdle(), "<", HANDLER_IDLE,
                     String.format(Locale.ROOT, "request handlers idle %s (%s, window mean)", pct(b.handlerIdle()),
                             b.handlerSource()));
             double localShare = b.localMs() / b.produceTotalMs();
-            boolean flushDominates = b.logFlushMs() >= TIME_SHARE * b.localMs() && b.logFlushMs() > 0;
             if (handlersBusy) {
                 brokerLimit = true;
                 double strength = (HANDLER_IDLE - b.handlerIdle()) / HANDLER_IDLE;
@@ -102,6 +108,11 @@ public final class Diagnosis {
                     e.add(ev("brokerProcessCpu", b.processCpu(), "<", BUSY_CPU, String.format(Locale.ROOT,
                             "the broker's process used %s of its cores: the busy handlers were waiting on the log, "
                                     + "not computing", pct(b.processCpu()))));
+                    if (b.logFlushMs() > 0) {
+                        e.add(new ResultFile.Evidence("logFlushMs", round(b.logFlushMs()), null, null, String.format(
+                                Locale.ROOT, "log flushes took %.2f ms each (all logs, the metadata log's included)",
+                                b.logFlushMs())));
+                    }
                     found.add(limit(DISK, strength, e, diskSuggestions()));
                 } else {
                     if (!Double.isNaN(b.processCpu())) {
@@ -162,13 +173,6 @@ public final class Diagnosis {
                 held.add(new ResultFile.Evidence("underReplicatedPartitions", b.urpMax(), "<=", 0.0,
                         "no under-replicated partition, no ISR shrink"));
             }
-            if (!handlersBusy && flushDominates && limited) {
-                brokerLimit = true;
-                found.add(limit(DISK, Math.min(1, (b.logFlushMs() / b.localMs() - TIME_SHARE) / (1 - TIME_SHARE)),
-                        List.of(ev("logFlushMs", b.logFlushMs(), ">=", TIME_SHARE * b.localMs(), String.format(Locale.ROOT,
-                                "log flushes took %.2f ms each, against %.2f ms of local time per produce request",
-                                b.logFlushMs(), b.localMs()))), diskSuggestions()));
-            }
             if (waited) {
                 // the producers' waits are the brokers' limit seen from the client
                 for (int i = 0; i < found.size(); i++) {
@@ -199,7 +203,7 @@ public final class Diagnosis {
                         "the brokers had room: no broker figure crossed its threshold"));
             } else {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
-                        "the brokers were not read (--broker-jmx): they may be the cause"));
+                        "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
             }
             found.add(limit(PRODUCER_CLIENT, strength, e, producerSuggestions(f)));
         } else if (producing && !waited && !queued) {
@@ -227,21 +231,22 @@ public final class Diagnosis {
             }
         }
 
-        // the load generator
-        if (producing && !waited) {
+        // the load generator: its threads, or its host's CPU
+        if (producing) {
             double saturatedShare = l.intervals() == 0 ? 0 : (double) l.saturated() / l.intervals();
+            WindowFigures.Hosts h = f.hosts();
             List<ResultFile.Evidence> e = new ArrayList<>();
             double strength = -1;
-            if (l.targetRate() < 0) {
+            if (!waited && l.targetRate() < 0) {
                 e.add(ev("producerWaitRatio", p.waitRatio(), "<", WAIT_RATIO, String.format(Locale.ROOT,
                         "unthrottled, and the producers waited for the cluster only %.1f%% of the time: they sent "
                                 + "%,.0f msg/s as fast as their threads could", 100 * p.waitRatio(), l.sentRate())));
                 strength = 1 - p.waitRatio() / WAIT_RATIO;
-            } else if (l.generatorBehind()) {
+            } else if (!waited && l.generatorBehind()) {
                 e.add(ev("sentRate", l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
                 strength = Math.max(0.05, Math.min(1, 1 - l.sentRate() / l.targetRate()));
             }
-            if (saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
+            if (!waited && saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
                 e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated (publish delay p99 above %d ms)", l.saturated(), l.intervals(),
                         l.saturationMillis())));
@@ -250,17 +255,23 @@ public final class Diagnosis {
                 held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated", l.saturated(), l.intervals())));
             }
+            String cpuText = Double.isNaN(h.cpu()) ? "" : String.format(Locale.ROOT,
+                    "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval %.1f ms",
+                    h.worker(), pct(h.cpu()), h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(),
+                    h.gcMaxMicros() / 1e3);
+            if (limited && h.cpu() >= HOST_CPU) {
+                // a client host with its cores busy delays every thread that must react: the clients' I/O threads too
+                e.add(ev("workerCpu", h.cpu(), ">=", HOST_CPU, cpuText));
+                strength = Math.max(strength, (h.cpu() - HOST_CPU) / (1 - HOST_CPU));
+            } else if (strength >= 0 && !cpuText.isEmpty()) {
+                e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, cpuText));
+            }
             if (strength >= 0) {
-                WindowFigures.Hosts h = f.hosts();
-                if (!Double.isNaN(h.cpu())) {
-                    e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, String.format(Locale.ROOT,
-                            "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval "
-                                    + "%.1f ms", h.worker(), pct(h.cpu()),
-                            h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(), h.gcMaxMicros() / 1e3)));
-                }
                 List<String> s = new ArrayList<>(List.of(
-                        "more workers (client hosts), or more cores per worker: the producers' share per worker falls",
-                        "more producers (producersPerTopic): each producer is one load thread"));
+                        "more workers (client hosts), or more cores per worker: the producers' share per worker falls"));
+                if (!(h.cpu() >= HOST_CPU)) {
+                    s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");
+                }
                 if (!h.sharedWith().isEmpty()) {
                     s.add(0, "run `kbench worker` on hosts of their own: these workers share their process with the "
                             + h.sharedWith());
@@ -280,7 +291,10 @@ public final class Diagnosis {
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }
             held.add(0, target != null ? target : new ResultFile.Evidence("target", null, null, null,
-                    producing ? "unthrottled: no target to keep up with" : "no producers: no target to keep up with"));
+                    !producing ? "no producers: no target to keep up with"
+                            : l.targetRate() < 0 ? "unthrottled: no target to keep up with"
+                            : "the target was acknowledged, but the run did not keep up (failed, lost or unread "
+                            + "messages: see the run's issues)"));
             held.add(1, new ResultFile.Evidence("thresholds", null, null, null, "no figure crossed its threshold"));
             return new ResultFile.Diagnosis(UNKNOWN, 0.0, List.copyOf(held), List.of(), List.of());
         }

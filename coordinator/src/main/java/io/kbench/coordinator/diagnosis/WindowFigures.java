@@ -123,7 +123,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
         long target = workload.producerCount() == 0 ? 0 : workload.producerRate();
         boolean behind = verdict != null && verdict.cause() == TrialVerdict.Cause.generator;
-        String behindReason = behind ? String.join("; ", verdict.reasons()) : "";
+        String behindReason = behind ? String.join("; ", verdict.generatorReasons()) : "";
         Load load = new Load(target, seconds, seconds > 0 ? sent / seconds : 0, seconds > 0 ? acked / seconds : 0,
                 verdict != null && verdict.passed(), behind, behindReason, window.size(), saturated,
                 workload.saturationDelayMillis());

@@ -1,0 +1,128 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.embedded.EmbeddedKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each limit the diagnosis names, provoked on a real broker and named in result.json (docs/diagnosis.md; an easy
+ * rate, {@code none}, is BrokerMetricsIT's run): producers starved of {@code buffer.memory}, unthrottled
+ * ({@code producer-client}); consumers
+ * held back by their fetch settings at a rate the broker takes ({@code consumers}); more load than the worker's
+ * cores can generate ({@code generator}); one request handler thread under a flood of small requests
+ * ({@code broker-request-handlers}, after setting the broker's {@code num.io.threads} to 1). One broker serves them
+ * all, read over a loopback JMX port as {@code --broker-jmx} reads a cluster's; short runs.
+ * {@code replication} and {@code broker-disk} are not provoked here: see the class's note in docs/diagnosis.md.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DiagnosisIT {
+    @TempDir
+    Path dir;
+
+    /** This JVM's MBeans (the broker's) on a loopback JMX port: read as --broker-jmx reads a cluster's broker. */
+    private String jmx;
+
+    private JsonNode run(EmbeddedKafka kafka, String name, String workload, String... sets) throws Exception {
+        Path w = Files.writeString(dir.resolve(name + ".yaml"), "name: " + name + "\n" + workload);
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--broker-jmx", jmx));
+        for (String s : sets) {
+            args.add("--set");
+            args.add(s);
+        }
+        return InProcessRun.run(w, dir.resolve(name), args);
+    }
+
+    private static String limits(JsonNode r) {
+        JsonNode d = r.get("diagnosis");
+        StringBuilder b = new StringBuilder(d.get("limit").asText());
+        d.get("alsoLimitedBy").forEach(l -> b.append(", ").append(l.get("limit").asText()));
+        return b + " " + d;
+    }
+
+    @Test
+    void shouldNameEachLimitItCanProvokeOnOneBroker() throws Exception {
+        int port = KbenchProcesses.freePort();
+        System.setProperty("java.rmi.server.hostname", "127.0.0.1");
+        java.rmi.registry.Registry registry = java.rmi.registry.LocateRegistry.createRegistry(port);
+        javax.management.remote.JMXConnectorServer server = javax.management.remote.JMXConnectorServerFactory
+                .newJMXConnectorServer(new javax.management.remote.JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:"
+                        + port + "/jmxrmi"), java.util.Map.of(), java.lang.management.ManagementFactory.getPlatformMBeanServer());
+        server.start();
+        jmx = "127.0.0.1:" + port;
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            JsonNode starved = run(kafka, "starved", """
+                    partitionsPerTopic: 3
+                    messageSize: 1000
+                    subscriptionsPerTopic: 0
+                    warmupSeconds: 1
+                    durationSeconds: 4
+                    """, "producer.buffer.memory=65536");
+            assertEquals("producer-client", starved.get("diagnosis").get("limit").asText(), limits(starved));
+
+            JsonNode slow = run(kafka, "slow-consumer", """
+                    partitionsPerTopic: 1
+                    messageSize: 1000
+                    producerRate: 1000
+                    warmupSeconds: 1
+                    durationSeconds: 5
+                    """, "consumer.fetch.min.bytes=52428800", "consumer.fetch.max.wait.ms=1000",
+                    "consumer.max.partition.fetch.bytes=524288");
+            assertEquals("consumers", slow.get("diagnosis").get("limit").asText(), limits(slow));
+
+            JsonNode generator = run(kafka, "generator", """
+                    partitionsPerTopic: 6
+                    messageSize: 10
+                    producersPerTopic: 8
+                    subscriptionsPerTopic: 0
+                    producerRate: 2000000
+                    warmupSeconds: 1
+                    durationSeconds: 4
+                    """, "producer.linger.ms=50", "producer.batch.size=1048576");
+            assertEquals("generator", generator.get("diagnosis").get("limit").asText(), limits(generator));
+
+            // one request handler thread for the broker from now on (a dynamic, cluster-wide broker setting)
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
+                    "bootstrap.servers", kafka.bootstrapServers()))) {
+                for (String threads : List.of("4", "2", "1")) { // the broker takes at most halving at a time
+                    admin.incrementalAlterConfigs(java.util.Map.of(new org.apache.kafka.common.config.ConfigResource(
+                            org.apache.kafka.common.config.ConfigResource.Type.BROKER, ""), List.of(
+                            new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                                    "num.io.threads", threads), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                            .all().get(30, TimeUnit.SECONDS);
+                    // the broker applies it from the metadata log, a moment later: the next step is checked against it
+                    org.apache.kafka.common.config.ConfigResource node = new org.apache.kafka.common.config.ConfigResource(
+                            org.apache.kafka.common.config.ConfigResource.Type.BROKER, "1");
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (!threads.equals(admin.describeConfigs(List.of(node)).all().get(30, TimeUnit.SECONDS).get(node)
+                            .get("num.io.threads").value())) {
+                        assertTrue(System.nanoTime() < deadline, "num.io.threads=" + threads + " not applied");
+                        Thread.sleep(100);
+                    }
+                }
+            }
+            JsonNode handlers = run(kafka, "handlers", """
+                    partitionsPerTopic: 12
+                    messageSize: 100
+                    producersPerTopic: 4
+                    subscriptionsPerTopic: 0
+                    warmupSeconds: 1
+                    durationSeconds: 4
+                    """, "producer.linger.ms=0", "producer.batch.size=200");
+            assertTrue(limits(handlers).contains("broker-request-handlers"), limits(handlers));
+        } finally {
+            server.stop();
+            java.rmi.server.UnicastRemoteObject.unexportObject(registry, true);
+        }
+    }
+}
