@@ -16,9 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each limit the diagnosis names, provoked on a real broker and named in result.json (docs/diagnosis.md; an easy
- * rate, {@code none}, is BrokerMetricsIT's run): producers starved of {@code buffer.memory}, unthrottled
- * ({@code producer-client}); consumers
+ * Each limit the diagnosis names, provoked on a real broker and named in result.json (docs/diagnosis.md): producers
+ * starved of {@code buffer.memory}, unthrottled ({@code producer-client}); an easy rate ({@code none}); consumers
  * held back by their fetch settings at a rate the broker takes ({@code consumers}); more load than the worker's
  * cores can generate ({@code generator}); one request handler thread under a flood of small requests
  * ({@code broker-request-handlers}, after setting the broker's {@code num.io.threads} to 1). One broker serves them
@@ -90,6 +89,16 @@ class DiagnosisIT {
                     durationSeconds: 4
                     """, "producer.linger.ms=50", "producer.batch.size=1048576");
             assertEquals("generator", generator.get("diagnosis").get("limit").asText(), limits(generator));
+
+            // an easy rate, once the JVM has run the others (its compilers settled): nothing limited it
+            JsonNode easy = run(kafka, "easy", """
+                    partitionsPerTopic: 3
+                    messageSize: 1000
+                    producerRate: 1000
+                    warmupSeconds: 2
+                    durationSeconds: 4
+                    """);
+            assertEquals("none", easy.get("diagnosis").get("limit").asText(), limits(easy));
 
             // one request handler thread for the broker from now on (a dynamic, cluster-wide broker setting)
             try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(

@@ -251,6 +251,10 @@ public final class Diagnosis {
                         "%d of %d interval(s) saturated (publish delay p99 above %d ms)", l.saturated(), l.intervals(),
                         l.saturationMillis())));
                 strength = Math.max(strength, (saturatedShare - SATURATED_SHARE) / (1 - SATURATED_SHARE));
+            } else if (l.targetRate() > 0 && saturatedShare > SATURATED_SHARE) {
+                held.add(new ResultFile.Evidence("saturatedIntervals", (double) l.saturated(), "<", (double) SATURATED_MIN,
+                        String.format(Locale.ROOT, "%d of %d interval(s) saturated: fewer than %d, a pause rather than "
+                                + "a pattern", l.saturated(), l.intervals(), SATURATED_MIN)));
             } else if (l.targetRate() > 0) {
                 held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated", l.saturated(), l.intervals())));

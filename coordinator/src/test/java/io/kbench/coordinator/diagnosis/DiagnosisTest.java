@@ -189,6 +189,18 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
+        ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
+                4, 2, 10), UnaryOperator.identity(), UnaryOperator.identity(), UnaryOperator.identity()));
+        assertEquals("none", d.limit());
+        ResultFile.Evidence e = d.evidence().stream().filter(x -> x.figure().equals("saturatedIntervals")).findFirst()
+                .orElseThrow();
+        assertEquals(2.0, e.value());
+        assertEquals("<", e.op());
+        assertEquals(3.0, e.threshold(), "2 of 4 is above 10%, so what held is the count: " + e);
+    }
+
+    @Test
     void shouldNameNoneOnlyWithTheChecksThatHeld() {
         ResultFile.Diagnosis d = Diagnosis.of(HEALTHY);
         assertEquals(List.of("ackedRate", "requestHandlerIdle", "networkProcessorIdle", "underReplicatedPartitions",
