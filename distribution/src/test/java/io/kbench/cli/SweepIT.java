@@ -40,7 +40,7 @@ class SweepIT {
         List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
         assertEquals(3, csv.size(), csv.toString());
         assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,publishP50Ms,publishP99Ms,publishP999Ms,"
-                + "publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,result", csv.get(0));
+                + "publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,limitedBy,result", csv.get(0));
         assertTrue(csv.get(1).startsWith("1,COMPLETED,5000,"), csv.get(1));
         assertTrue(csv.get(2).startsWith("all,COMPLETED,5000,"), csv.get(2));
 
@@ -53,6 +53,8 @@ class SweepIT {
             assertEquals(5000, result.get("summary").get("sent").asLong());
             assertEquals(i == 0 ? "1" : "all", result.get("profile").get("producer").get("acks").asText(),
                     "each combination runs with its own profile override");
+            assertEquals(result.get("diagnosis").get("limit").asText(), run.get("limitedBy").asText(),
+                    "the table names what limited each combination, as its result does");
         }
 
         // the sweep's own page, opened in headless Chromium: three charts over the two combinations, no errors

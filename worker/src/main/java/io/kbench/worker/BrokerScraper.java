@@ -71,7 +71,7 @@ final class BrokerScraper implements AutoCloseable {
             return new BrokerScraper(p.label(), p);
         }
         JmxBrokerSource j = JmxBrokerSource.open(spec, timeoutMillis, CONNECT_SECONDS);
-        return new BrokerScraper(spec.equals("local") ? "embedded" : spec, j);
+        return new BrokerScraper(spec.equals("local") ? "embedded" : withoutCredentials(spec), j);
     }
 
     /** True for a Prometheus endpoint's URL. */
@@ -79,9 +79,9 @@ final class BrokerScraper implements AutoCloseable {
         return spec.startsWith("http://") || spec.startsWith("https://");
     }
 
-    /** {@code url} without its user part (credentials), for anything shown. */
-    static String withoutCredentials(String url) {
-        return url.replaceFirst("^(https?://)[^/@]*@", "$1");
+    /** A URL or {@code USER:PASSWORD@HOST:PORT} without its user part (credentials), for anything shown. */
+    static String withoutCredentials(String spec) {
+        return isUrl(spec) ? spec.replaceFirst("^(https?://)[^/@]*@", "$1") : spec.substring(spec.lastIndexOf('@') + 1);
     }
 
     String source() {

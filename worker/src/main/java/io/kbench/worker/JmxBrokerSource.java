@@ -5,7 +5,6 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Map.Entry;
 import java.util.Set;
 
 import javax.management.MBeanServerConnection;
@@ -38,8 +37,17 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         if (spec.equals("local")) {
             s = new JmxBrokerSource(null, ManagementFactory.getPlatformMBeanServer());
         } else {
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + spec + "/jmxrmi");
+            int at = spec.lastIndexOf('@');
+            String address = spec.substring(at + 1);
+            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + address + "/jmxrmi");
             Map<String, Object> env = new HashMap<>();
+            if (at > 0) {
+                // USER:PASSWORD, each URL-encoded (--broker-jmx-password-file)
+                String[] login = spec.substring(0, at).split(":", 2);
+                env.put(JMXConnector.CREDENTIALS, new String[] {
+                    java.net.URLDecoder.decode(login[0], java.nio.charset.StandardCharsets.UTF_8),
+                    login.length > 1 ? java.net.URLDecoder.decode(login[1], java.nio.charset.StandardCharsets.UTF_8) : ""});
+            }
             env.put("jmx.remote.x.request.waiting.timeout", timeoutMillis);
             env.put("sun.rmi.transport.tcp.responseTimeout", timeoutMillis);
             // the RMI registry lookup has no connect timeout of its own: an address that drops packets would hold
@@ -66,6 +74,10 @@ final class JmxBrokerSource implements BrokerScraper.Source {
                 throw new IOException("no answer within " + connectSeconds + " s");
             } catch (java.util.concurrent.ExecutionException e) {
                 Throwable cause = e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause();
+                if (cause instanceof SecurityException) {
+                    throw new IOException("the JMX server refused the login (" + BrokerScraper.describe(cause)
+                            + "; --broker-jmx-password-file)", cause);
+                }
                 throw new IOException("no JMX server answered there (" + BrokerScraper.describe(cause) + ")", cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

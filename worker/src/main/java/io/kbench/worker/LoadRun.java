@@ -186,7 +186,7 @@ final class LoadRun {
                 open.forEach(BrokerScraper::close);
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
                         ? "the embedded broker" : BrokerScraper.isUrl(source) ? BrokerScraper.withoutCredentials(source)
-                        : "JMX " + source) + ": " + (e instanceof java.io.IOException
+                        : "JMX " + BrokerScraper.withoutCredentials(source)) + ": " + (e instanceof java.io.IOException
                         && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e, true);
             }
         }

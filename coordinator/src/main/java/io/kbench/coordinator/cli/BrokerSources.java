@@ -23,6 +23,20 @@ final class BrokerSources {
 
     /** The sources as the worker takes them: JMX HOST:PORTs, then URLs. */
     static List<String> check(List<String> jmx, List<String> urls, boolean embedded) {
+        return check(jmx, urls, embedded, null);
+    }
+
+    /** Largest JMX password file read. */
+    static final int MAX_PASSWORD_FILE = 64 * 1024;
+
+    /**
+     * The sources as the worker takes them: JMX HOST:PORTs — {@code USER:PASSWORD@HOST:PORT} (each part
+     * URL-encoded) with {@code passwordFile} —, then URLs.
+     */
+    static List<String> check(List<String> jmx, List<String> urls, boolean embedded, java.nio.file.Path passwordFile) {
+        if (passwordFile != null && jmx.isEmpty()) {
+            throw new UserException("--broker-jmx-password-file is for the --broker-jmx addresses; none is given");
+        }
         if (jmx.isEmpty() && urls.isEmpty()) {
             return List.of();
         }
@@ -48,6 +62,10 @@ final class BrokerSources {
             }
             out.add(a);
         }
+        if (passwordFile != null) {
+            String login = credentials(passwordFile);
+            out.replaceAll(a -> login + "@" + a);
+        }
         for (String given : urls) {
             String u = given.strip();
             String shown = shown(u);
@@ -62,6 +80,48 @@ final class BrokerSources {
             out.add(u);
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * {@code USER:PASSWORD} (URL-encoded) from a JMX password file in the JDK's format ({@code jmxremote.password}:
+     * a line of a role and its password separated by white space; {@code #} starts a comment): its first entry.
+     * What is wrong with the file is said with its path, never its content.
+     */
+    static String credentials(java.nio.file.Path file) {
+        String text;
+        try {
+            if (java.nio.file.Files.isDirectory(file)) {
+                throw new UserException("--broker-jmx-password-file: " + file + " is a directory, not a password file");
+            }
+            if (java.nio.file.Files.size(file) > MAX_PASSWORD_FILE) {
+                throw new UserException("--broker-jmx-password-file: " + file + " is larger than 64 KB; a JMX password "
+                        + "file holds a line 'USER PASSWORD'");
+            }
+            text = java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UserException("--broker-jmx-password-file: " + file + " does not exist");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new UserException("--broker-jmx-password-file: " + file + " cannot be read (permission denied)");
+        } catch (java.nio.charset.CharacterCodingException | java.io.UncheckedIOException e) {
+            throw new UserException("--broker-jmx-password-file: " + file + " is not UTF-8 text");
+        } catch (java.io.IOException e) {
+            throw new UserException("--broker-jmx-password-file: " + file + " cannot be read ("
+                    + e.getClass().getSimpleName() + ")");
+        }
+        for (String line : text.split("\\R")) {
+            String l = line.strip();
+            if (l.isEmpty() || l.startsWith("#")) {
+                continue;
+            }
+            String[] parts = l.split("\\s+");
+            if (parts.length != 2) {
+                throw new UserException("--broker-jmx-password-file: " + file + ": its first entry is not 'USER PASSWORD' "
+                        + "(the JDK's jmxremote.password format: a user and a password separated by white space)");
+            }
+            return java.net.URLEncoder.encode(parts[0], java.nio.charset.StandardCharsets.UTF_8) + ":"
+                    + java.net.URLEncoder.encode(parts[1], java.nio.charset.StandardCharsets.UTF_8);
+        }
+        throw new UserException("--broker-jmx-password-file: " + file + " has no 'USER PASSWORD' line");
     }
 
     /** Null when {@code u} is an http(s) URL with a host and a port in range; else what is wrong. */

@@ -67,8 +67,8 @@ public final class RunCommand implements Callable<Integer> {
     String bootstrapServers;
 
     @Option(names = "--broker-jmx", split = ",", paramLabel = "HOST:PORT",
-            description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; no "
-                    + "authentication or TLS yet), from the first worker, and keep them with the run's figures. The embedded "
+            description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; a login "
+                    + "with --broker-jmx-password-file; no TLS yet), from the first worker, and keep them with the run's figures. The embedded "
                     + "brokers are read without it. At most 100 sources in all; each must answer before the load starts.")
     List<String> brokerJmx = new ArrayList<>();
 
@@ -78,6 +78,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "Strimzi's example rules; user:password@ in the URL is sent as basic authentication and never shown), "
                     + "from the first worker, like --broker-jmx.")
     List<String> brokerMetrics = new ArrayList<>();
+
+    @Option(names = "--broker-jmx-password-file", paramLabel = "FILE",
+            description = "A JMX password file (the JDK's jmxremote.password format: 'USER PASSWORD') with the login for "
+                    + "the --broker-jmx ports that require one (com.sun.management.jmxremote.authenticate=true). Read "
+                    + "here, sent to the worker that reads the brokers, never shown.")
+    Path brokerJmxPasswordFile;
 
     /** --broker-jmx and --broker-metrics, checked. */
     private List<String> brokerSources = List.of();
@@ -239,7 +245,8 @@ public final class RunCommand implements Callable<Integer> {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
-        brokerSources = BrokerSources.check(brokerJmx, brokerMetrics, bootstrap == null && workers.isEmpty());
+        brokerSources = BrokerSources.check(brokerJmx, brokerMetrics, bootstrap == null && workers.isEmpty(),
+                brokerJmxPasswordFile);
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);

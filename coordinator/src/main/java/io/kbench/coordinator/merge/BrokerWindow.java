@@ -75,6 +75,23 @@ public final class BrokerWindow {
         return sources.isEmpty();
     }
 
+    /** Sources read. */
+    public int sources() {
+        return sources.size();
+    }
+
+    /** A figure's window mean summed over the sources that had it; NaN when none had it. */
+    public double sum(String figure) {
+        double total = Double.NaN;
+        for (String source : sources.keySet()) {
+            double m = mean(source, figure);
+            if (!Double.isNaN(m)) {
+                total = Double.isNaN(total) ? m : total + m;
+            }
+        }
+        return total;
+    }
+
     /** A figure's mean over the window for {@code source}, or NaN when it never had it. */
     public double mean(String source, String figure) {
         Source s = sources.get(source);

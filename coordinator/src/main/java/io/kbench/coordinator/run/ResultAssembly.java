@@ -131,6 +131,10 @@ final class ResultAssembly {
             }
         }
         brokers.lines(summary.publishMBps()).forEach(out::info);
+        String disagree = crossCheck(brokers, summary, g);
+        if (disagree != null) {
+            issues.add(disagree);
+        }
         if (catchUp != null) {
             out.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
                     catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
@@ -195,6 +199,35 @@ final class ResultAssembly {
                 g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
                 profile, g.intervals(), measureStart, measureEnd, verdict, workers));
+    }
+
+    /**
+     * The brokers' bytes in against what was acknowledged ({@link io.kbench.coordinator.merge.BrokerCrossCheck}),
+     * when every broker was read: the embedded cluster's one source, or as many sources as the cluster has brokers.
+     */
+    private static String crossCheck(io.kbench.coordinator.merge.BrokerWindow brokers, Summary summary, Gathered g) {
+        if (brokers.isEmpty()) {
+            return null;
+        }
+        ResultFile.Cluster cluster = g.provenance() == null ? null : g.provenance().cluster();
+        // one source per broker: more sources than brokers read some broker twice (a JMX port and an exporter)
+        boolean every = cluster != null && (cluster.embedded() || cluster.brokers() != null
+                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size());
+        double compression = Double.NaN;
+        double sum = 0;
+        int n = 0;
+        for (MergedInterval i : g.intervals()) {
+            Double c = i.producerClients().values().get("compression-rate-avg");
+            if (c != null && c > 0 && i.startMicros() >= g.merger().measureStartMicros()) {
+                sum += c;
+                n++;
+            }
+        }
+        if (n > 0) {
+            compression = sum / n;
+        }
+        return io.kbench.coordinator.merge.BrokerCrossCheck.check(brokers.sum("bytesInPerSec"), every,
+                summary.publishMBps() * 1024 * 1024, summary.publishRate(), compression);
     }
 
     static List<String> topicNames(Plan plan) {

@@ -51,4 +51,29 @@ class BrokerSourcesTest {
         assertTrue(refusal(List.of("b1:9999", "b1:9999"), List.of(), false).contains("b1:9999 is given twice"));
         assertTrue(refusal(List.of("b1"), List.of(), false).startsWith("--broker-jmx: "));
     }
+
+    @Test
+    void shouldReadALoginFromAJdkPasswordFileAndSayWhatIsWrongWithOneWithoutItsContent(@org.junit.jupiter.api.io.TempDir
+                                                                                      java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path ok = java.nio.file.Files.writeString(dir.resolve("ok"), "# comment\n\n  monitor  p@ss:w/rd \n");
+        assertEquals(List.of("monitor:p%40ss%3Aw%2Frd@b1:9999", "http://b2/metrics"),
+                BrokerSources.check(List.of("b1:9999"), List.of("http://b2/metrics"), false, ok));
+        java.nio.file.Path three = java.nio.file.Files.writeString(dir.resolve("three"), "monitor secret extra\n");
+        String bad = assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, three))
+                .getMessage();
+        assertTrue(bad.contains("its first entry is not 'USER PASSWORD'"), bad);
+        assertFalse(bad.contains("secret"), "never the content: " + bad);
+        java.nio.file.Path empty = java.nio.file.Files.writeString(dir.resolve("empty"), "# only a comment\n");
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, empty))
+                .getMessage().contains("has no 'USER PASSWORD' line"));
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false,
+                dir.resolve("missing"))).getMessage().contains("does not exist"));
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, dir))
+                .getMessage().contains("is a directory"));
+        java.nio.file.Path big = java.nio.file.Files.write(dir.resolve("big"), new byte[70_000]);
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, big))
+                .getMessage().contains("larger than 64 KB"));
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of(), List.of("http://b/m"), false, ok))
+                .getMessage().contains("--broker-jmx-password-file is for the --broker-jmx addresses"));
+    }
 }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Scrape cost: what reading a broker's figures once a second costs the broker and the worker, side by side.
+#
+#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS]
+#
+# Starts one `kbench broker` process with a JMX port and Prometheus's JMX exporter agent attached
+# (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same light load against it N times (default 3)
+# in each of three modes, alternating: no broker figures, --broker-jmx, --broker-metrics. Per run it prints the
+# broker process's CPU over the run (from /proc, in cores) and the worker's CPU over the measured window (the
+# worker's own figure in result.json, in cores), and at the end each mode's difference to the run without
+# figures just before it, as a range over the rounds: that difference is what the scrape costs.
+#
+# Needs: JDK 17+, Maven (to build kbench and fetch the exporter agent), Linux (/proc), python3.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+rounds=3
+seconds=30
+rate=200
+usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
+    --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
+    --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "scrape-cost.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+[[ "$rounds" =~ ^[1-9]$ ]] || { echo "scrape-cost.sh: --rounds must be 1 to 9, got '$rounds'" >&2; exit 2; }
+[[ "$seconds" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "scrape-cost.sh: --seconds must be 1 to 9999, got '$seconds'" >&2; exit 2; }
+[[ "$rate" =~ ^[1-9][0-9]{0,6}$ ]] || { echo "scrape-cost.sh: --rate must be 1 to 9999999 msg/s, got '$rate'" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/kbench-scrape-cost.XXXXXX)
+broker=""
+cleanup() {
+  [ -z "$broker" ] || { kill "$broker" 2>/dev/null || true; wait "$broker" 2>/dev/null || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$here/bin/kbench" --version >/dev/null
+agent="$work/jmx_prometheus_javaagent.jar"
+(cd "$here" && mvn -B -q -ntp dependency:copy -Dartifact=io.prometheus.jmx:jmx_prometheus_javaagent:1.0.1 \
+    -DoutputDirectory="$work" -Dmdep.stripVersion=true) >/dev/null
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+kafka=$(free_port); jmx=$(free_port); exporter=$(free_port)
+KBENCH_JAVA_OPTS="-javaagent:$agent=127.0.0.1:$exporter:$here/deployment/prometheus/jmx-exporter-kbench.yaml \
+  -Dcom.sun.management.jmxremote.port=$jmx -Dcom.sun.management.jmxremote.rmi.port=$jmx \
+  -Dcom.sun.management.jmxremote.host=127.0.0.1 -Djava.rmi.server.hostname=127.0.0.1 \
+  -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
+  "$here/bin/kbench" broker --port "$kafka" >"$work/broker.log" 2>&1 &
+broker=$!
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$exporter/metrics" -o /dev/null && break
+  sleep 0.5
+done
+# the launcher execs java: the PID is the broker's JVM
+cat >"$work/w.yaml" <<EOF
+name: scrape-cost
+partitionsPerTopic: 3
+messageSize: 1000
+producerRate: $rate
+warmupSeconds: 5
+durationSeconds: $seconds
+EOF
+ticks=$(getconf CLK_TCK)
+cpu_seconds() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$broker/stat"; }
+
+printf '%-6s %-11s %14s %14s\n' round mode "broker cores" "worker cores"
+: >"$work/table"
+for round in $(seq 1 "$rounds"); do
+  for mode in none jmx prometheus; do
+    case $mode in
+      none) extra=() ;;
+      jmx) extra=(--broker-jmx "127.0.0.1:$jmx") ;;
+      prometheus) extra=(--broker-metrics "http://127.0.0.1:$exporter/metrics") ;;
+    esac
+    out="$work/$round-$mode"
+    c0=$(cpu_seconds); t0=$(date +%s.%N)
+    "$here/bin/kbench" run --output "$out" --bootstrap-servers "127.0.0.1:$kafka" "${extra[@]}" "$work/w.yaml" \
+        >"$out.log" 2>&1 || { echo "scrape-cost.sh: the $mode run failed:" >&2; tail -5 "$out.log" >&2; exit 1; }
+    c1=$(cpu_seconds); t1=$(date +%s.%N)
+    python3 - "$out/result.json" "$c0" "$c1" "$t0" "$t1" "$round" "$mode" <<'PY' | tee -a "$work/table"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c0, c1, t0, t1 = map(float, sys.argv[2:6])
+h = r["workers"][0].get("host") or {}
+worker = h.get("cpuMean", float("nan")) * h.get("processors", 0)
+print(f"{sys.argv[6]:<6} {sys.argv[7]:<11} {(c1 - c0) / (t1 - t0):14.4f} {worker:14.4f}")
+PY
+  done
+done
+python3 - "$work/table" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for rnd, mode, b, w in rows:
+    by.setdefault(rnd, {})[mode] = (float(b), float(w))
+print()
+print("cost of reading the brokers once a second, % of one core (mode minus the run without, same round):")
+for mode in ("jmx", "prometheus"):
+    db = [100 * (v[mode][0] - v["none"][0]) for v in by.values() if mode in v and "none" in v]
+    dw = [100 * (v[mode][1] - v["none"][1]) for v in by.values() if mode in v and "none" in v]
+    print(f"  {mode:<11} broker {min(db):+.2f} to {max(db):+.2f}   worker {min(dw):+.2f} to {max(dw):+.2f}"
+          f"   ({len(db)} round(s))")
+PY
