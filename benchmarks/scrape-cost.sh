@@ -4,19 +4,20 @@
 #   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS]
 #
 # Starts one `kbench broker` process with a JMX port and Prometheus's JMX exporter agent attached
-# (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same light load against it N times (default 3)
-# in each of three modes, alternating: no broker figures, --broker-jmx, --broker-metrics. Per run it prints the
-# broker process's CPU over the run (from /proc, in cores) and the worker's CPU over the measured window (the
-# worker's own figure in result.json, in cores), and at the end each mode's difference to the run without
-# figures just before it, as a range over the rounds: that difference is what the scrape costs.
+# (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same load against it N times (default 3; by
+# default 1 msg/s for 60 s, so that the scrape is most of what changes) in each of three modes, alternating: no
+# broker figures, --broker-jmx, --broker-metrics, after one unmeasured warm-up run. Per run it prints the broker
+# process's CPU over the run (from /proc, in cores) and the worker's CPU over the measured window (the worker's
+# own figure in result.json, in cores), and at the end each mode's difference to the run without figures of
+# the same round, as a range over the rounds: that difference is what the scrape costs.
 #
 # Needs: JDK 17+, Maven (to build kbench and fetch the exporter agent), Linux (/proc), python3.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 rounds=3
-seconds=30
-rate=200
+seconds=60
+rate=1
 usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -67,6 +68,9 @@ EOF
 ticks=$(getconf CLK_TCK)
 cpu_seconds() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$broker/stat"; }
 
+# one run first, not measured: the broker's JIT warms up on it (its first run cost it 2-4x the CPU of the next)
+"$here/bin/kbench" run --output "$work/warm-up" --bootstrap-servers "127.0.0.1:$kafka" "$work/w.yaml" >"$work/warm-up.log" 2>&1 \
+    || { echo "scrape-cost.sh: the warm-up run failed:" >&2; tail -5 "$work/warm-up.log" >&2; exit 1; }
 printf '%-6s %-11s %14s %14s\n' round mode "broker cores" "worker cores"
 : >"$work/table"
 for round in $(seq 1 "$rounds"); do

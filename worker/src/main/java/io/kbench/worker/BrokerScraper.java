@@ -115,9 +115,13 @@ final class BrokerScraper implements AutoCloseable {
         for (String meter : TOPIC_METERS.values()) {
             rate(f, meter, before, now, meter + ".count", seconds);
         }
-        rate(f, "produceRequestsPerSec", before, now, "Produce.requests.count", seconds);
-        rate(f, "fetchConsumerRequestsPerSec", before, now, "FetchConsumer.requests.count", seconds);
-        rate(f, "fetchFollowerRequestsPerSec", before, now, "FetchFollower.requests.count", seconds);
+        // requests: the per-version RequestsPerSec meters where read, else the completed requests TotalTimeMs counted
+        for (String request : List.of("Produce", "FetchConsumer", "FetchFollower")) {
+            String name = request.substring(0, 1).toLowerCase() + request.substring(1) + "RequestsPerSec";
+            String key = now.containsKey(request + ".requests.count") ? request + ".requests.count"
+                    : request + ".TotalTimeMs.count";
+            rate(f, name, before, now, key, seconds);
+        }
         Double idleBefore = before.get("handlerIdle.count");
         Double idleNow = now.get("handlerIdle.count");
         if (idleBefore != null && idleNow != null && idleNow >= idleBefore) {

@@ -106,44 +106,50 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         }
     }
 
+    /** How long the names of the network processors' beans are reused before they are looked up again. */
+    static final long NAMES_NANOS = 60_000_000_000L;
+    private Set<ObjectName> processorNames;
+    private long processorNamesAt;
+
+    /**
+     * One call per MBean ({@code getAttributes} of the attributes read from it, about 30 calls a read over RMI): the
+     * requests are counted by their TotalTimeMs histogram (every completed request, whatever its version) rather
+     * than by the per-version RequestsPerSec meters, and the network processors' bean names are looked up once a
+     * minute, not every read.
+     */
     private Map<String, Double> readAll() throws IOException, javax.management.JMException {
         Map<String, Double> r = new HashMap<>();
         for (Map.Entry<String, String> m : BrokerScraper.TOPIC_METERS.entrySet()) {
-            put(r, m.getValue() + ".count", "kafka.server:type=BrokerTopicMetrics,name=" + m.getKey(), "Count");
-        }
-        for (String request : List.of("Produce", "FetchConsumer", "FetchFollower")) {
-            double sum = 0;
-            boolean any = false;
-            for (ObjectName n : names("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=" + request + ",*")) {
-                Object v = mbeans.getAttribute(n, "Count");
-                if (v instanceof Number num) {
-                    sum += num.doubleValue();
-                    any = true;
-                }
-            }
-            if (any) {
-                r.put(request + ".requests.count", sum);
-            }
+            put(r, "kafka.server:type=BrokerTopicMetrics,name=" + m.getKey(), "Count", m.getValue() + ".count");
         }
         // a combined broker+controller has a pool each; the broker's is what clients load
-        if (!put(r, "handlerIdle.count", "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent",
-                "Count")) {
-            put(r, "handlerIdle.count", "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count");
+        if (!put(r, "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent", "Count",
+                "handlerIdle.count")) {
+            put(r, "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count",
+                    "handlerIdle.count");
         }
-        put(r, "networkIdle", "kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value");
+        put(r, "kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value", "networkIdle");
         // each data-plane network processor's time waiting in select (idle), in ns, cumulative; the controller's
         // listener (by Kafka's convention named CONTROLLER) is not the clients'
+        long now = System.nanoTime();
+        if (processorNames == null || now - processorNamesAt > NAMES_NANOS) {
+            Set<ObjectName> found = new java.util.HashSet<>();
+            for (ObjectName n : names("kafka.server:type=socket-server-metrics,*")) {
+                String listener = n.getKeyProperty("listener");
+                if (n.getKeyProperty("networkProcessor") != null && listener != null
+                        && !listener.toUpperCase(java.util.Locale.ROOT).contains("CONTROLLER")) {
+                    found.add(n);
+                }
+            }
+            processorNames = found;
+            processorNamesAt = now;
+        }
         double wait = 0;
         int processors = 0;
-        for (ObjectName n : names("kafka.server:type=socket-server-metrics,*")) {
-            String listener = n.getKeyProperty("listener");
-            if (n.getKeyProperty("networkProcessor") == null || listener == null
-                    || listener.toUpperCase(java.util.Locale.ROOT).contains("CONTROLLER")) {
-                continue;
-            }
-            Object v = attribute(n.getCanonicalName(), "io-wait-time-ns-total");
-            if (v instanceof Number num && Double.isFinite(num.doubleValue())) {
-                wait += num.doubleValue();
+        for (ObjectName n : processorNames) {
+            Double v = attributes(n, "io-wait-time-ns-total").get("io-wait-time-ns-total");
+            if (v != null) {
+                wait += v;
                 processors++;
             }
         }
@@ -154,19 +160,27 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         for (String request : List.of("Produce", "FetchConsumer")) {
             for (String time : BrokerScraper.TIMES.keySet()) {
                 String name = "kafka.network:type=RequestMetrics,name=" + time + ",request=" + request;
-                put(r, request + "." + time + ".count", name, "Count");
-                put(r, request + "." + time + ".mean", name, "Mean");
+                Map<String, Double> a = time.equals("TotalTimeMs")
+                        ? attributes(new ObjectName(name), "Count", "Mean", "99thPercentile")
+                        : attributes(new ObjectName(name), "Count", "Mean");
+                copy(a, "Count", r, request + "." + time + ".count");
+                copy(a, "Mean", r, request + "." + time + ".mean");
+                copy(a, "99thPercentile", r, request + "." + time + ".p99");
             }
-            put(r, request + ".TotalTimeMs.p99", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=" + request,
-                    "99thPercentile");
         }
-        put(r, "urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value");
-        put(r, "isrShrinks.count", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count");
-        put(r, "isrExpands.count", "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count");
-        put(r, "logFlush.count", "kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Count");
-        put(r, "logFlush.mean", "kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Mean");
-        put(r, "cpu.nanos", "java.lang:type=OperatingSystem", "ProcessCpuTime");
-        put(r, "cpu.processors", "java.lang:type=OperatingSystem", "AvailableProcessors");
+        put(r, "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower", "Count",
+                "FetchFollower.TotalTimeMs.count");
+        put(r, "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value", "urp");
+        put(r, "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count", "isrShrinks.count");
+        put(r, "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count", "isrExpands.count");
+        Map<String, Double> flush = attributes(new ObjectName("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs"),
+                "Count", "Mean");
+        copy(flush, "Count", r, "logFlush.count");
+        copy(flush, "Mean", r, "logFlush.mean");
+        Map<String, Double> os = attributes(new ObjectName("java.lang:type=OperatingSystem"), "ProcessCpuTime",
+                "AvailableProcessors");
+        copy(os, "ProcessCpuTime", r, "cpu.nanos");
+        copy(os, "AvailableProcessors", r, "cpu.processors");
         Object heap = attribute("java.lang:type=Memory", "HeapMemoryUsage");
         if (heap instanceof javax.management.openmbean.CompositeData cd && cd.get("used") instanceof Number used) {
             r.put("heap.used", used.doubleValue());
@@ -174,18 +188,46 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         return r;
     }
 
+    private static void copy(Map<String, Double> from, String attribute, Map<String, Double> to, String key) {
+        Double v = from.get(attribute);
+        if (v != null) {
+            to.put(key, v);
+        }
+    }
+
+    /** The numeric, finite attributes of one MBean in one call; none when the MBean is not there. */
+    private Map<String, Double> attributes(ObjectName name, String... attributes) throws IOException {
+        Map<String, Double> out = new HashMap<>();
+        try {
+            for (javax.management.Attribute a : mbeans.getAttributes(name, attributes).asList()) {
+                if (a.getValue() instanceof Number n && Double.isFinite(n.doubleValue())) {
+                    out.put(a.getName(), n.doubleValue());
+                }
+            }
+        } catch (javax.management.InstanceNotFoundException e) {
+            // a broker version or role without it: its figures are left out
+        } catch (javax.management.JMException e) {
+            throw new IOException(BrokerScraper.describe(e), e);
+        }
+        return out;
+    }
+
     private Set<ObjectName> names(String pattern) throws IOException, javax.management.MalformedObjectNameException {
         return mbeans.queryNames(new ObjectName(pattern), null);
     }
 
-    /** Reads one numeric attribute into {@code r}; false when the MBean or attribute is not there. */
-    private boolean put(Map<String, Double> r, String key, String name, String attribute) throws IOException {
-        Object v = attribute(name, attribute);
-        if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
-            r.put(key, n.doubleValue());
-            return true;
+    /** Reads one numeric attribute of {@code name} into {@code r} as {@code key}; false when it is not there. */
+    private boolean put(Map<String, Double> r, String name, String attribute, String key) throws IOException {
+        try {
+            Double v = attributes(new ObjectName(name), attribute).get(attribute);
+            if (v != null) {
+                r.put(key, v);
+                return true;
+            }
+            return false;
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
         }
-        return false;
     }
 
     private Object attribute(String name, String attribute) throws IOException {

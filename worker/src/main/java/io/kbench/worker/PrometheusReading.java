@@ -155,7 +155,7 @@ final class PrometheusReading {
     }
 
     private static void time(Map<String, Double> r, String request, String bean, String what, double value) {
-        if (request == null || !REQUESTS.contains(request) || request.equals("FetchFollower")) {
+        if (request == null || !REQUESTS.contains(request)) {
             return;
         }
         for (String t : TIMES) {

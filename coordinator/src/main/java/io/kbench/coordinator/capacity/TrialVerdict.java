@@ -100,12 +100,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (target < 0) {
             run.add("unthrottled probe: no target to sustain");
         }
-        List<MergedInterval> window = new ArrayList<>();
-        for (MergedInterval i : intervals) {
-            if (i.startMicros() >= measureStartMicros && i.startMicros() < measureEndMicros) {
-                window.add(i);
-            }
-        }
+        List<MergedInterval> window = MergedInterval.window(intervals, measureStartMicros, measureEndMicros);
         if (window.isEmpty()) {
             run.add("no measured interval");
         }
@@ -230,14 +225,13 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * p99 and not the p50 of a third of the window.
      */
     static String delayGrowth(List<MergedInterval> window, long thresholdMicros, String who) {
-        List<Long> p50s = window.stream().map(i -> i.stats(Metric.PUBLISH_DELAY))
-                .filter(s -> s.count() > 0).map(s -> s.p50()).toList();
-        if (p50s.size() < 3) {
+        double[] t = MergedInterval.thirds(window, i -> i.stats(Metric.PUBLISH_DELAY).count() > 0,
+                i -> i.stats(Metric.PUBLISH_DELAY).p50());
+        if (t[2] < 3) {
             return null;
         }
-        int third = p50s.size() / 3;
-        double first = p50s.subList(0, third).stream().mapToLong(Long::longValue).average().orElse(0);
-        double last = p50s.subList(p50s.size() - third, p50s.size()).stream().mapToLong(Long::longValue).average().orElse(0);
+        double first = t[0];
+        double last = t[1];
         if (last > thresholdMicros && last - first > thresholdMicros) {
             return String.format(Locale.ROOT, "%s fell further behind their schedule: publish delay p50 rose from %s to %s",
                     who, Slo.millis(Math.round(first)), Slo.millis(Math.round(last)));
@@ -276,13 +270,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * messages is tolerated.
      */
     static String lagGrowth(List<MergedInterval> window, long target) {
-        List<Long> lags = window.stream().map(MergedInterval::consumerLag).filter(l -> l >= 0).toList();
-        if (lags.size() < 3) {
+        double[] t = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
+        if (t[2] < 3) {
             return null;
         }
-        int third = lags.size() / 3;
-        double first = lags.subList(0, third).stream().mapToLong(Long::longValue).average().orElse(0);
-        double last = lags.subList(lags.size() - third, lags.size()).stream().mapToLong(Long::longValue).average().orElse(0);
+        double first = t[0];
+        double last = t[1];
         if (last - first > target) {
             return String.format(Locale.ROOT, "consumer lag grew from %,.0f to %,.0f messages (more than one second of "
                     + "the target)", first, last);

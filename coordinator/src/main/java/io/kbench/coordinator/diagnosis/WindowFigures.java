@@ -102,12 +102,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
                                    List<ResultFile.Worker> workers) {
-        List<MergedInterval> window = new ArrayList<>();
-        for (MergedInterval i : intervals) {
-            if (i.startMicros() >= measureStartMicros && i.startMicros() < measureEndMicros) {
-                window.add(i);
-            }
-        }
+        List<MergedInterval> window = MergedInterval.window(intervals, measureStartMicros, measureEndMicros);
         double seconds = 0;
         long sent = 0;
         long acked = 0;
@@ -130,15 +125,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
                 meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile));
-        List<Long> lags = window.stream().map(MergedInterval::consumerLag).filter(l -> l >= 0).toList();
-        double lagFirst = Double.NaN;
-        double lagLast = Double.NaN;
-        if (lags.size() >= 3) {
-            int third = lags.size() / 3;
-            lagFirst = lags.subList(0, third).stream().mapToLong(Long::longValue).average().orElse(0);
-            lagLast = lags.subList(lags.size() - third, lags.size()).stream().mapToLong(Long::longValue).average()
-                    .orElse(0);
-        }
+        double[] lag = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
+        double lagFirst = lag[0];
+        double lagLast = lag[1];
         Consumers consumers = new Consumers(workload.consumerCount(), workload.topics() * workload.partitionsPerTopic(),
                 lagFirst, lagLast);
         return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(window));

@@ -79,6 +79,64 @@ public record MergedInterval(long index, long startMicros, long endMicros, Count
         return delay.count() > 0 && delay.p99() > thresholdMicros;
     }
 
+    /**
+     * The intervals of {@code all} (in index order, so in start order) that start in [{@code startMicros},
+     * {@code endMicros}): a view, not a copy, found by binary search — a week-long run's spooled list is read, not
+     * loaded.
+     */
+    public static List<MergedInterval> window(List<MergedInterval> all, long startMicros, long endMicros) {
+        int from = firstStartingAtOrAfter(all, startMicros);
+        int to = Math.max(from, firstStartingAtOrAfter(all, endMicros));
+        return all.subList(from, to);
+    }
+
+    private static int firstStartingAtOrAfter(List<MergedInterval> all, long micros) {
+        int lo = 0;
+        int hi = all.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (all.get(mid).startMicros() < micros) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The mean of {@code value} over the first and over the last third of the intervals that {@code has} (in two
+     * passes, nothing kept per interval): {first, last, count}; NaNs when fewer than 3 have it.
+     */
+    public static double[] thirds(List<MergedInterval> window, java.util.function.Predicate<MergedInterval> has,
+                                  java.util.function.ToDoubleFunction<MergedInterval> value) {
+        int n = 0;
+        for (MergedInterval i : window) {
+            if (has.test(i)) {
+                n++;
+            }
+        }
+        if (n < 3) {
+            return new double[] {Double.NaN, Double.NaN, n};
+        }
+        int third = n / 3;
+        double first = 0;
+        double last = 0;
+        int k = 0;
+        for (MergedInterval i : window) {
+            if (!has.test(i)) {
+                continue;
+            }
+            if (k < third) {
+                first += value.applyAsDouble(i);
+            } else if (k >= n - third) {
+                last += value.applyAsDouble(i);
+            }
+            k++;
+        }
+        return new double[] {first / third, last / third, n};
+    }
+
     /** Seconds this interval spans. */
     public double seconds() {
         return Math.max(1, endMicros - startMicros) / 1e6;
