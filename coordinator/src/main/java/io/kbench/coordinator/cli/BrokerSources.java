@@ -26,6 +26,9 @@ final class BrokerSources {
         return check(jmx, urls, embedded, null);
     }
 
+    /** Longest URL taken (the worker takes no longer one). */
+    static final int MAX_URL = 2000;
+
     /** Largest JMX password file read. */
     static final int MAX_PASSWORD_FILE = 64 * 1024;
 
@@ -71,7 +74,8 @@ final class BrokerSources {
             String shown = shown(u);
             String problem = urlProblem(u);
             if (problem != null) {
-                throw new UserException("--broker-metrics: " + (u.isEmpty() ? "" : shown + ": ") + problem
+                throw new UserException("--broker-metrics: " + (u.isEmpty() ? "" : (shown.length() > 100
+                        ? shown.substring(0, 100) + "..." : shown) + ": ") + problem
                         + " (give the http:// or https:// URL of a broker's JMX exporter, e.g. http://broker-1:7071/metrics)");
             }
             if (!seen.add(shown)) {
@@ -128,6 +132,9 @@ final class BrokerSources {
     static String urlProblem(String u) {
         if (u.isEmpty()) {
             return "an empty URL";
+        }
+        if (u.length() > MAX_URL) {
+            return "longer than " + MAX_URL + " characters";
         }
         URI uri;
         try {

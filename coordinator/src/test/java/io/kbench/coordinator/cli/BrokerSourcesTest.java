@@ -33,6 +33,8 @@ class BrokerSourcesTest {
         assertTrue(refusal(List.of(), List.of("http://b1:99999/metrics"), false).contains("out of range"));
         assertTrue(refusal(List.of(), List.of("http://b 1/metrics"), false).contains("not a URL"));
         assertTrue(refusal(List.of(), List.of("http://b1:7071/metrics#x"), false).contains("fragment"));
+        String huge = refusal(List.of(), List.of("http://b1:7071/" + "m".repeat(5_000)), false);
+        assertTrue(huge.contains("longer than 2000 characters") && huge.length() < 300, huge);
         String twice = refusal(List.of(), List.of("http://u:secret@b1:7071/m", "http://b1:7071/m"), false);
         assertTrue(twice.contains("given twice"), twice);
         assertFalse(twice.contains("secret"), "credentials are never shown: " + twice);
