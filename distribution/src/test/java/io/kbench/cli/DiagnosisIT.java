@@ -127,7 +127,8 @@ class DiagnosisIT {
                     subscriptionsPerTopic: 0
                     warmupSeconds: 1
                     durationSeconds: 4
-                    """, "producer.linger.ms=0", "producer.batch.size=200");
+                    """, "producer.linger.ms=0", "producer.batch.size=200", "producer.enable.idempotence=false",
+                    "producer.max.in.flight.requests.per.connection=50");
             assertTrue(limits(handlers).contains("broker-request-handlers"), limits(handlers));
         } finally {
             server.stop();

@@ -112,7 +112,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     private long processorNamesAt;
 
     /**
-     * One call per MBean ({@code getAttributes} of the attributes read from it, about 30 calls a read over RMI): the
+     * One call per MBean ({@code getAttributes} of the attributes read from it, 29 calls a read over RMI): the
      * requests are counted by their TotalTimeMs histogram (every completed request, whatever its version) rather
      * than by the per-version RequestsPerSec meters, and the network processors' bean names are looked up once a
      * minute, not every read.

@@ -147,7 +147,10 @@ final class BrokerSources {
             return "not an http:// or https:// URL";
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
-            return "no host";
+            // "h:-5" or "h:99999999999" parse as an authority that is not host:port
+            return uri.getRawAuthority() == null || uri.getRawAuthority().replaceFirst("^[^@]*@", "").isEmpty() ? "no host"
+                    : "'" + uri.getRawAuthority().replaceFirst("^[^@]*@", "") + "' is not HOST or HOST:PORT with a port "
+                    + "of 1-65535";
         }
         if (uri.getPort() > 65535) {
             return "port " + uri.getPort() + " is out of range (1-65535)";

@@ -113,16 +113,13 @@ public final class Diagnosis {
                                 Locale.ROOT, "log flushes took %.2f ms each (all logs, the metadata log's included)",
                                 b.logFlushMs())));
                     }
-                    found.add(limit(DISK, strength, e, diskSuggestions()));
+                    found.add(limit(DISK, strength, e, Suggestions.DISK));
                 } else {
                     if (!Double.isNaN(b.processCpu())) {
                         e.add(ev("brokerProcessCpu", b.processCpu(), ">=", BUSY_CPU, String.format(Locale.ROOT,
                                 "the broker's process used %s of its cores", pct(b.processCpu()))));
                     }
-                    found.add(limit(REQUEST_HANDLERS, strength, e, List.of(
-                            "num.io.threads (broker; default 8): more request handlers, if the brokers have cores to spare",
-                            "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes on the consumers",
-                            "more brokers, with the topics' partitions spread over them")));
+                    found.add(limit(REQUEST_HANDLERS, strength, e, Suggestions.HANDLERS));
                 }
             } else if (!Double.isNaN(b.handlerIdle())) {
                 held.add(flip(handler));
@@ -132,11 +129,7 @@ public final class Diagnosis {
                 found.add(limit(NETWORK_THREADS, (NETWORK_IDLE - b.networkIdle()) / NETWORK_IDLE, List.of(
                         ev("networkProcessorIdle", b.networkIdle(), "<", NETWORK_IDLE, String.format(Locale.ROOT,
                                 "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())),
-                        timeSplit(b)), List.of(
-                        "num.network.threads (broker; default 3)",
-                        "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes and "
-                                + "fetch.max.wait.ms on the consumers",
-                        "TLS is paid on the network threads: compare with a PLAINTEXT listener to see its share")));
+                        timeSplit(b)), Suggestions.NETWORK));
             } else if (!Double.isNaN(b.networkIdle())) {
                 held.add(ev("networkProcessorIdle", b.networkIdle(), ">=", NETWORK_IDLE, String.format(Locale.ROOT,
                         "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())));
@@ -164,11 +157,7 @@ public final class Diagnosis {
             }
             if (!repl.isEmpty()) {
                 brokerLimit = true;
-                found.add(limit(REPLICATION, replStrength, repl, List.of(
-                        "num.replica.fetchers (broker; default 1): more fetcher threads per source broker",
-                        "replica.fetch.max.bytes and replica.fetch.response.max.bytes (broker): more per follower fetch",
-                        "the followers' disks and network: a slow follower holds every acks=all produce",
-                        "acks=1 (producer) trades durability for this wait: measure both")));
+                found.add(limit(REPLICATION, replStrength, repl, Suggestions.REPLICATION));
             } else {
                 held.add(new ResultFile.Evidence("underReplicatedPartitions", b.urpMax(), "<=", 0.0,
                         "no under-replicated partition, no ISR shrink"));
@@ -194,7 +183,7 @@ public final class Diagnosis {
             if (queued) {
                 e.add(ev("recordQueueTimeMs", p.queueTimeMs(), ">", p.settings().lingerMs() + p.requestLatencyMs(),
                         String.format(Locale.ROOT, "records waited %.2f ms in the producer, beyond linger.ms (%s) and a "
-                                + "request's latency (%.2f ms)", p.queueTimeMs(), num(p.settings().lingerMs()),
+                                + "request's latency (%.2f ms)", p.queueTimeMs(), Suggestions.num(p.settings().lingerMs()),
                                 p.requestLatencyMs())));
                 strength = Math.max(strength, queuedBeyond / p.queueTimeMs());
             }
@@ -205,7 +194,7 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
                         "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
             }
-            found.add(limit(PRODUCER_CLIENT, strength, e, producerSuggestions(f)));
+            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers())));
         } else if (producing && !waited && !queued) {
             held.add(flip(waitEv));
         }
@@ -221,13 +210,8 @@ public final class Diagnosis {
                     found.set(i, with(found.get(i), lag));
                 }
             } else {
-                WindowFigures.Consumers c = f.consumers();
                 found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), List.of(lag),
-                        List.of(String.format(Locale.ROOT, "more consumers per subscription, up to one per partition "
-                                        + "(now %d consumer(s) for %d partition(s))", c.count(), c.partitions()),
-                                "more partitions, when every partition already has its consumer",
-                                "max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more per poll",
-                                "the consumers' own work per record, and their hosts' CPU")));
+                        Suggestions.consumers(f.consumers())));
             }
         }
 
@@ -271,20 +255,7 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, cpuText));
             }
             if (strength >= 0) {
-                List<String> s = new ArrayList<>(List.of(
-                        "more workers (client hosts), or more cores per worker: the producers' share per worker falls"));
-                if (!(h.cpu() >= HOST_CPU)) {
-                    s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");
-                }
-                if (!h.sharedWith().isEmpty()) {
-                    s.add(0, "run `kbench worker` on hosts of their own: these workers share their process with the "
-                            + h.sharedWith());
-                }
-                if (h.gcMaxMicros() >= 20_000) {
-                    s.add("the workers' heap (KBENCH_JAVA_OPTS=-Xmx...): collections paused them for up to "
-                            + String.format(Locale.ROOT, "%.0f ms", h.gcMaxMicros() / 1e3));
-                }
-                found.add(limit(GENERATOR, strength, e, s));
+                found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, h.cpu() >= HOST_CPU)));
             }
         }
 
@@ -330,36 +301,6 @@ public final class Diagnosis {
         return (c.lagLast() - c.lagFirst()) / rate;
     }
 
-    private static List<String> diskSuggestions() {
-        return List.of("faster disks, or more brokers and partitions to spread the appends over",
-                "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",
-                "compression.type on the producers: fewer bytes written");
-    }
-
-    private static List<String> producerSuggestions(WindowFigures f) {
-        WindowFigures.Producers p = f.producers();
-        WindowFigures.Settings s = p.settings();
-        List<String> out = new ArrayList<>();
-        if (p.waitRatio() >= WAIT_RATIO) {
-            out.add(String.format(Locale.ROOT, "buffer.memory (now %s; kbench holds a producer at half of it): the "
-                    + "bytes in flight are capped there, so throughput is at most that over the request latency",
-                    bytes(s.bufferMemory())));
-        }
-        if (!Double.isNaN(p.batchBytes()) && p.batchBytes() >= 0.9 * s.batchSize()) {
-            out.add(String.format(Locale.ROOT, "batch.size (now %s; batches averaged %s: full): larger batches carry "
-                    + "more per request", bytes(s.batchSize()), bytes(Math.round(p.batchBytes()))));
-        } else {
-            out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s", bytes(s.batchSize()),
-                    num(s.lingerMs()), Double.isNaN(p.batchBytes()) ? ""
-                            : String.format(Locale.ROOT, ": batches averaged %s", bytes(Math.round(p.batchBytes())))));
-        }
-        out.add(String.format(Locale.ROOT, "max.in.flight.requests.per.connection (now %d%s)", s.maxInFlight(),
-                Double.isNaN(p.inFlight()) ? ""
-                        : String.format(Locale.ROOT, "; %.1f request(s) in flight per producer on average", p.inFlight())));
-        out.add("more producers or partitions: each producer has its own buffer and connections");
-        return out;
-    }
-
     private static ResultFile.Evidence timeSplit(WindowFigures.Brokers b) {
         return new ResultFile.Evidence("produceTotalTimeMs", round(b.produceTotalMs()), null, null,
                 Double.isNaN(b.produceTotalMs()) ? "no produce request times"
@@ -401,16 +342,5 @@ public final class Diagnosis {
 
     private static String pct(double share) {
         return Double.isNaN(share) ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
-    }
-
-    private static String num(double v) {
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
-    }
-
-    private static String bytes(long b) {
-        if (b >= 1 << 20 && b % (1 << 20) == 0) {
-            return (b >> 20) + " MiB";
-        }
-        return b >= 1024 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024.0) : b + " B";
     }
 }

@@ -1,15 +1,14 @@
 package io.kbench.coordinator.diagnosis;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.kbench.coordinator.capacity.TrialVerdict;
+import io.kbench.coordinator.merge.BrokerWindow;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
-import io.kbench.protocol.BrokerSample;
 
 /**
  * The measured window's figures that {@link Diagnosis} reads, reduced from a run's intervals, its workers and its
@@ -101,7 +100,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     /** The figures of a run's measured window. */
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
-                                   List<ResultFile.Worker> workers) {
+                                   List<ResultFile.Worker> workers, BrokerWindow brokers) {
         List<MergedInterval> window = MergedInterval.window(intervals, measureStartMicros, measureEndMicros);
         double seconds = 0;
         long sent = 0;
@@ -130,7 +129,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double lagLast = lag[1];
         Consumers consumers = new Consumers(workload.consumerCount(), workload.topics() * workload.partitionsPerTopic(),
                 lagFirst, lagLast);
-        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(window));
+        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(brokers));
     }
 
     /** The producer settings from {@code profile} (its producer section over common), Kafka's defaults else. */
@@ -139,7 +138,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         if (profile == null) {
             return d;
         }
-        java.util.Map<String, String> p = new java.util.HashMap<>(profile.common());
+        Map<String, String> p = new java.util.HashMap<>(profile.common());
         p.putAll(profile.producer());
         return new Settings(p.getOrDefault("acks", d.acks()).strip().equals("-1") ? "all" : p.getOrDefault("acks", d.acks()).strip(),
                 number(p.get("linger.ms"), d.lingerMs()), (long) number(p.get("batch.size"), d.batchSize()),
@@ -190,27 +189,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith());
     }
 
-    /** Per source sums of the window's figures, then the worst source per figure; null when none answered. */
-    private static Brokers brokers(List<MergedInterval> window) {
-        Map<String, Map<String, double[]>> sums = new java.util.LinkedHashMap<>();
-        Map<String, Double> urp = new java.util.HashMap<>();
-        Map<String, Double> shrinks = new java.util.HashMap<>();
-        for (MergedInterval i : window) {
-            for (BrokerSample b : i.brokers()) {
-                if (b.values().isEmpty() || !sums.containsKey(b.source()) && sums.size() >= 100) {
-                    continue;
-                }
-                Map<String, double[]> s = sums.computeIfAbsent(b.source(), x -> new java.util.HashMap<>());
-                b.values().forEach((k, v) -> {
-                    double[] a = s.computeIfAbsent(k, x -> new double[2]);
-                    a[0] += v;
-                    a[1]++;
-                });
-                urp.merge(b.source(), b.values().getOrDefault("underReplicatedPartitions", 0.0), Math::max);
-                shrinks.merge(b.source(), b.values().getOrDefault("isrShrinks", 0.0), Double::sum);
-            }
-        }
-        if (sums.isEmpty()) {
+    /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */
+    static Brokers brokers(BrokerWindow w) {
+        if (w == null || w.answered().isEmpty()) {
             return null;
         }
         double handler = Double.NaN;
@@ -223,39 +204,34 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double isr = 0;
         double flush = Double.NaN;
         double cpu = Double.NaN;
-        for (Map.Entry<String, Map<String, double[]>> e : sums.entrySet()) {
-            double h = mean(e.getValue(), "requestHandlerIdle");
+        for (String src : w.answered()) {
+            double h = w.mean(src, "requestHandlerIdle");
             if (h < handler || Double.isNaN(handler) && !Double.isNaN(h)) {
                 handler = h;
-                handlerSource = e.getKey();
-                cpu = mean(e.getValue(), "processCpu");
+                handlerSource = src;
+                cpu = w.mean(src, "processCpu");
             }
-            double n = mean(e.getValue(), "networkProcessorIdle");
+            double n = w.mean(src, "networkProcessorIdle");
             if (n < network || Double.isNaN(network) && !Double.isNaN(n)) {
                 network = n;
-                networkSource = e.getKey();
+                networkSource = src;
             }
-            double t = mean(e.getValue(), "produceTotalTimeMsMean");
+            double t = w.mean(src, "produceTotalTimeMsMean");
             if (t > total || Double.isNaN(total) && !Double.isNaN(t)) {
                 total = t;
-                timeSource = e.getKey();
+                timeSource = src;
             }
-            double f = mean(e.getValue(), "logFlushMsMean");
+            double f = w.mean(src, "logFlushMsMean");
             if (f > flush || Double.isNaN(flush) && !Double.isNaN(f)) {
                 flush = f;
             }
-            urpMax = Math.max(urpMax, urp.getOrDefault(e.getKey(), 0.0));
-            isr += shrinks.getOrDefault(e.getKey(), 0.0);
+            urpMax = Math.max(urpMax, w.urpMax(src));
+            isr += w.isrShrinks(src);
         }
-        Map<String, double[]> t = timeSource.isEmpty() ? Map.of() : sums.get(timeSource);
+        String t = timeSource;
         return new Brokers(handler, handlerSource, network, networkSource, timeSource, total,
-                mean(t, "produceRequestQueueTimeMsMean"), mean(t, "produceLocalTimeMsMean"),
-                mean(t, "produceRemoteTimeMsMean"), mean(t, "produceResponseQueueTimeMsMean"),
-                mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu);
-    }
-
-    private static double mean(Map<String, double[]> sums, String figure) {
-        double[] a = sums.get(figure);
-        return a == null || a[1] == 0 ? Double.NaN : a[0] / a[1];
+                w.mean(t, "produceRequestQueueTimeMsMean"), w.mean(t, "produceLocalTimeMsMean"),
+                w.mean(t, "produceRemoteTimeMsMean"), w.mean(t, "produceResponseQueueTimeMsMean"),
+                w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu);
     }
 }

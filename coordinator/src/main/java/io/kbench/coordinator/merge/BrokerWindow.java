@@ -75,6 +75,29 @@ public final class BrokerWindow {
         return sources.isEmpty();
     }
 
+    /** The sources that gave figures in at least one measured interval, in the order first seen. */
+    public List<String> answered() {
+        List<String> out = new ArrayList<>();
+        sources.forEach((name, s) -> {
+            if (s.intervals > 0) {
+                out.add(name);
+            }
+        });
+        return out;
+    }
+
+    /** The most under-replicated partitions {@code source} reported in an interval (0 when unknown). */
+    public double urpMax(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.urpMax;
+    }
+
+    /** ISR shrinks {@code source} reported over the window. */
+    public double isrShrinks(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.isrShrinks;
+    }
+
     /** Sources read. */
     public int sources() {
         return sources.size();

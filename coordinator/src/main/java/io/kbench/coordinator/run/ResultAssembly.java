@@ -149,7 +149,7 @@ final class ResultAssembly {
         }
         issues.forEach(i -> out.info("  issue: " + i));
         Path file = null;
-        ResultFile.Diagnosis diagnosis = diagnose(g, summary, workers, measureStart, measureEnd);
+        ResultFile.Diagnosis diagnosis = diagnose(g, summary, workers, brokers, measureStart, measureEnd);
         io.kbench.coordinator.diagnosis.DiagnosisText.lines(diagnosis).forEach(out::info);
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
@@ -191,14 +191,15 @@ final class ResultAssembly {
      * measured anything.
      */
     private ResultFile.Diagnosis diagnose(Gathered g, Summary summary, List<ResultFile.Worker> workers,
-                                          long measureStart, long measureEnd) {
+                                          io.kbench.coordinator.merge.BrokerWindow brokers, long measureStart,
+                                          long measureEnd) {
         if (measureEnd <= measureStart || g.intervals().isEmpty()) {
             return null;
         }
         io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
                 g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
-                profile, g.intervals(), measureStart, measureEnd, verdict, workers));
+                profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers));
     }
 
     /**

@@ -31,6 +31,9 @@ class BrokerSourcesTest {
         assertTrue(refusal(List.of(), List.of("ftp://b1/metrics"), false).contains("not an http:// or https:// URL"));
         assertTrue(refusal(List.of(), List.of("http:///metrics"), false).contains("no host"));
         assertTrue(refusal(List.of(), List.of("http://b1:99999/metrics"), false).contains("out of range"));
+        assertTrue(refusal(List.of(), List.of("http://b1:-5/metrics"), false).contains("'b1:-5' is not HOST or HOST:PORT"));
+        String big = refusal(List.of(), List.of("http://u:pw@b1:99999999999/m"), false);
+        assertTrue(big.contains("'b1:99999999999' is not HOST or HOST:PORT") && !big.contains("pw@"), big);
         assertTrue(refusal(List.of(), List.of("http://b 1/metrics"), false).contains("not a URL"));
         assertTrue(refusal(List.of(), List.of("http://b1:7071/metrics#x"), false).contains("fragment"));
         String huge = refusal(List.of(), List.of("http://b1:7071/" + "m".repeat(5_000)), false);

@@ -1,0 +1,91 @@
+package io.kbench.coordinator.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The settings to turn next for each limit {@link Diagnosis} names, with the run's own values where they matter;
+ * the reasoning behind each is in docs/diagnosis.md ("What to turn, and why"). Pure.
+ */
+final class Suggestions {
+    static final List<String> HANDLERS = List.of(
+            "num.io.threads (broker; default 8): more request handlers, if the brokers have cores to spare",
+            "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes on the consumers",
+            "more brokers, with the topics' partitions spread over them");
+    static final List<String> NETWORK = List.of(
+            "num.network.threads (broker; default 3)",
+            "fewer, larger requests: linger.ms and batch.size on the producers, fetch.min.bytes and "
+                    + "fetch.max.wait.ms on the consumers",
+            "TLS is paid on the network threads: compare with a PLAINTEXT listener to see its share");
+    static final List<String> REPLICATION = List.of(
+            "num.replica.fetchers (broker; default 1): more fetcher threads per source broker",
+            "replica.fetch.max.bytes and replica.fetch.response.max.bytes (broker): more per follower fetch",
+            "the followers' disks and network: a slow follower holds every acks=all produce",
+            "acks=1 (producer) trades durability for this wait: measure both");
+    static final List<String> DISK = List.of(
+            "faster disks, or more brokers and partitions to spread the appends over",
+            "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",
+            "compression.type on the producers: fewer bytes written");
+
+    private Suggestions() { }
+
+    static List<String> consumers(WindowFigures.Consumers c) {
+        return List.of(String.format(Locale.ROOT, "more consumers per subscription, up to one per partition (now %d "
+                        + "consumer(s) for %d partition(s))", c.count(), c.partitions()),
+                "more partitions, when every partition already has its consumer",
+                "max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more per poll",
+                "the consumers' own work per record, and their hosts' CPU");
+    }
+
+    /** For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help). */
+    static List<String> generator(WindowFigures.Hosts h, boolean cpuBound) {
+        List<String> s = new ArrayList<>();
+        if (!h.sharedWith().isEmpty()) {
+            s.add("run `kbench worker` on hosts of their own: these workers share their process with the " + h.sharedWith());
+        }
+        s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
+        if (!cpuBound) {
+            s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");
+        }
+        if (h.gcMaxMicros() >= 20_000) {
+            s.add(String.format(Locale.ROOT, "the workers' heap (KBENCH_JAVA_OPTS=-Xmx...): collections paused them for "
+                    + "up to %.0f ms", h.gcMaxMicros() / 1e3));
+        }
+        return s;
+    }
+
+    static List<String> producers(WindowFigures.Producers p) {
+        WindowFigures.Settings s = p.settings();
+        List<String> out = new ArrayList<>();
+        if (p.waitRatio() >= Diagnosis.WAIT_RATIO) {
+            out.add(String.format(Locale.ROOT, "buffer.memory (now %s; kbench holds a producer at half of it): the "
+                    + "bytes in flight are capped there, so throughput is at most that over the request latency",
+                    bytes(s.bufferMemory())));
+        }
+        if (!Double.isNaN(p.batchBytes()) && p.batchBytes() >= 0.9 * s.batchSize()) {
+            out.add(String.format(Locale.ROOT, "batch.size (now %s; batches averaged %s: full): larger batches carry "
+                    + "more per request", bytes(s.batchSize()), bytes(Math.round(p.batchBytes()))));
+        } else {
+            out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s", bytes(s.batchSize()),
+                    num(s.lingerMs()), Double.isNaN(p.batchBytes()) ? ""
+                            : String.format(Locale.ROOT, ": batches averaged %s", bytes(Math.round(p.batchBytes())))));
+        }
+        out.add(String.format(Locale.ROOT, "max.in.flight.requests.per.connection (now %d%s)", s.maxInFlight(),
+                Double.isNaN(p.inFlight()) ? ""
+                        : String.format(Locale.ROOT, "; %.1f request(s) in flight per producer on average", p.inFlight())));
+        out.add("more producers or partitions: each producer has its own buffer and connections");
+        return out;
+    }
+
+    static String num(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+
+    static String bytes(long b) {
+        if (b >= 1 << 20 && b % (1 << 20) == 0) {
+            return (b >> 20) + " MiB";
+        }
+        return b >= 1024 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024.0) : b + " B";
+    }
+}
