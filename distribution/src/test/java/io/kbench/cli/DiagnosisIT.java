@@ -39,7 +39,9 @@ class DiagnosisIT {
             args.add("--set");
             args.add(s);
         }
-        return InProcessRun.run(w, dir.resolve(name), args);
+        JsonNode r = InProcessRun.run(w, dir.resolve(name), args);
+        System.out.println("DiagnosisIT " + name + ": " + limits(r)); // the figures each verdict rests on, for the log
+        return r;
     }
 
     private static String limits(JsonNode r) {
@@ -128,7 +130,7 @@ class DiagnosisIT {
                     warmupSeconds: 1
                     durationSeconds: 4
                     """, "producer.linger.ms=0", "producer.batch.size=200", "producer.enable.idempotence=false",
-                    "producer.max.in.flight.requests.per.connection=50");
+                    "producer.max.in.flight.requests.per.connection=50", "topic.compression.type=gzip");
             assertTrue(limits(handlers).contains("broker-request-handlers"), limits(handlers));
         } finally {
             server.stop();

@@ -189,7 +189,7 @@ public final class Diagnosis {
             }
             if (b != null) {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
-                        "the brokers had room: no broker figure crossed its threshold"));
+                        "the brokers had room: no broker figure crossed its threshold (" + room(b) + ")"));
             } else {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
                         "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
@@ -319,6 +319,21 @@ public final class Diagnosis {
         List<ResultFile.Evidence> all = new ArrayList<>(l.evidence());
         all.add(e);
         return new ResultFile.Limit(l.limit(), l.strength(), all, l.suggestions());
+    }
+
+    /** The broker figures a "had room" verdict rests on, as they were: request handler and network thread idle. */
+    private static String room(WindowFigures.Brokers b) {
+        List<String> parts = new ArrayList<>();
+        if (!Double.isNaN(b.handlerIdle())) {
+            parts.add("request handlers idle " + pct(b.handlerIdle()));
+        }
+        if (!Double.isNaN(b.networkIdle())) {
+            parts.add("network threads idle " + pct(b.networkIdle()));
+        }
+        if (!Double.isNaN(b.produceTotalMs())) {
+            parts.add(String.format(Locale.ROOT, "produce requests %.2f ms at the broker", b.produceTotalMs()));
+        }
+        return parts.isEmpty() ? "no idle figure was read" : String.join(", ", parts);
     }
 
     private static ResultFile.Evidence ev(String figure, double value, String op, double threshold, String text) {

@@ -189,6 +189,16 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldShowTheBrokerFiguresBehindAClientLimit() {
+        ResultFile.Diagnosis d = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.5), UnaryOperator.identity(),
+                UnaryOperator.identity()));
+        assertEquals("producer-client", d.limit());
+        ResultFile.Evidence e = d.evidence().stream().filter(x -> x.figure().equals("brokers")).findFirst().orElseThrow();
+        assertEquals("the brokers had room: no broker figure crossed its threshold (request handlers idle 80%, "
+                + "network threads idle 90%, produce requests 1.00 ms at the broker)", e.text());
+    }
+
+    @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
                 4, 2, 10), UnaryOperator.identity(), UnaryOperator.identity(), UnaryOperator.identity()));
