@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.embedded.EmbeddedKafka;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +32,7 @@ class DiagnosisIT {
     Path dir;
 
     /** This JVM's MBeans (the broker's) on a loopback JMX port: read as --broker-jmx reads a cluster's broker. */
-    private String jmx;
+    private static String jmx;
 
     private JsonNode run(EmbeddedKafka kafka, String name, String workload, String... sets) throws Exception {
         Path w = Files.writeString(dir.resolve(name + ".yaml"), "name: " + name + "\n" + workload);
@@ -51,16 +53,55 @@ class DiagnosisIT {
         return b + " " + d;
     }
 
-    @Test
-    void shouldNameEachLimitItCanProvokeOnOneBroker() throws Exception {
+    private static java.rmi.registry.Registry registry;
+    private static javax.management.remote.JMXConnectorServer server;
+
+    @BeforeAll
+    static void jmxPort() throws Exception {
         int port = KbenchProcesses.freePort();
         System.setProperty("java.rmi.server.hostname", "127.0.0.1");
-        java.rmi.registry.Registry registry = java.rmi.registry.LocateRegistry.createRegistry(port);
-        javax.management.remote.JMXConnectorServer server = javax.management.remote.JMXConnectorServerFactory
-                .newJMXConnectorServer(new javax.management.remote.JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:"
-                        + port + "/jmxrmi"), java.util.Map.of(), java.lang.management.ManagementFactory.getPlatformMBeanServer());
+        registry = java.rmi.registry.LocateRegistry.createRegistry(port);
+        server = javax.management.remote.JMXConnectorServerFactory.newJMXConnectorServer(
+                new javax.management.remote.JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"),
+                java.util.Map.of(), java.lang.management.ManagementFactory.getPlatformMBeanServer());
         server.start();
         jmx = "127.0.0.1:" + port;
+    }
+
+    @AfterAll
+    static void closeJmxPort() throws Exception {
+        if (server != null) {
+            server.stop();
+        }
+        if (registry != null) {
+            java.rmi.server.UnicastRemoteObject.unexportObject(registry, true);
+        }
+    }
+
+    /**
+     * Followers held back by their fetch settings: each follower fetch waits {@code replica.fetch.wait.max.ms}
+     * (200 ms) for {@code replica.fetch.min.bytes} it never gets, so an acks=all produce request waits for the
+     * followers about that long (its remote time) while the producers, unthrottled, wait for buffer room. Two brokers,
+     * replication factor 2; the followers stay in sync (they fetch every 200 ms, far inside replica.lag.time.max.ms).
+     * A small buffer.memory: what is outstanding when sending ends is flushed before the run ends.
+     */
+    @Test
+    void shouldNameReplicationWhenFollowersFetchSlowly() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().nodes(2).config("replica.fetch.min.bytes", "104857600")
+                .config("replica.fetch.wait.max.ms", "200").start()) {
+            JsonNode slow = run(kafka, "replication", """
+                    partitionsPerTopic: 2
+                    messageSize: 1000
+                    subscriptionsPerTopic: 0
+                    warmupSeconds: 1
+                    durationSeconds: 4
+                    """, "replicationFactor=2", "producer.acks=all", "producer.buffer.memory=1048576");
+            assertEquals("replication", slow.get("diagnosis").get("limit").asText(), limits(slow));
+        }
+    }
+
+    @Test
+    void shouldNameEachLimitItCanProvokeOnOneBroker() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
             JsonNode starved = run(kafka, "starved", """
                     partitionsPerTopic: 3
@@ -132,9 +173,6 @@ class DiagnosisIT {
                     """, "producer.linger.ms=0", "producer.batch.size=200", "producer.enable.idempotence=false",
                     "producer.max.in.flight.requests.per.connection=50", "topic.compression.type=gzip");
             assertTrue(limits(handlers).contains("broker-request-handlers"), limits(handlers));
-        } finally {
-            server.stop();
-            java.rmi.server.UnicastRemoteObject.unexportObject(registry, true);
         }
     }
 }

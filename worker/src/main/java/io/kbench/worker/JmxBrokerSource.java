@@ -137,7 +137,8 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             for (ObjectName n : names("kafka.server:type=socket-server-metrics,*")) {
                 String listener = n.getKeyProperty("listener");
                 if (n.getKeyProperty("networkProcessor") != null && listener != null
-                        && !listener.toUpperCase(java.util.Locale.ROOT).contains("CONTROLLER")) {
+                        && !listener.toUpperCase(java.util.Locale.ROOT).contains("CONTROLLER")
+                        && has(n, "io-wait-time-ns-total")) {
                     found.add(n);
                 }
             }
@@ -210,6 +211,26 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             throw new IOException(BrokerScraper.describe(e), e);
         }
         return out;
+    }
+
+    /**
+     * Whether the MBean has {@code attribute}: asked before reading an attribute of a Kafka-metrics bean, whose
+     * attributes vary with the broker's version (io-wait-time-ns-total came with Kafka 3.1), because the broker
+     * logs a warning with a stack trace for every attribute it is asked for and does not have.
+     */
+    private boolean has(ObjectName name, String attribute) throws IOException {
+        try {
+            for (javax.management.MBeanAttributeInfo a : mbeans.getMBeanInfo(name).getAttributes()) {
+                if (a.getName().equals(attribute)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (javax.management.InstanceNotFoundException e) {
+            return false;
+        } catch (javax.management.JMException e) {
+            throw new IOException(BrokerScraper.describe(e), e);
+        }
     }
 
     private Set<ObjectName> names(String pattern) throws IOException, javax.management.MalformedObjectNameException {

@@ -134,7 +134,9 @@ public final class Diagnosis {
                 held.add(ev("networkProcessorIdle", b.networkIdle(), ">=", NETWORK_IDLE, String.format(Locale.ROOT,
                         "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())));
             }
-            boolean brokerTimeMatters = b.produceTotalMs() >= BROKER_SHARE * p.requestLatencyMs();
+            // a broker reads one request of a connection at a time: the requests behind it wait for it too
+            double pipelined = b.produceTotalMs() * p.inFlightPerConnection();
+            boolean brokerTimeMatters = pipelined >= BROKER_SHARE * p.requestLatencyMs();
             double remoteShare = b.remoteMs() / b.produceTotalMs();
             List<ResultFile.Evidence> repl = new ArrayList<>();
             double replStrength = 0;
@@ -152,6 +154,11 @@ public final class Diagnosis {
                 repl.add(ev("produceRemoteTimeShare", remoteShare, ">=", TIME_SHARE, String.format(Locale.ROOT,
                         "produce requests waited for the followers %.2f ms of their %.2f ms (acks=%s)", b.remoteMs(),
                         b.produceTotalMs(), p.settings().acks())));
+                repl.add(ev("brokerProduceTimePipelinedMs", pipelined, ">=", BROKER_SHARE * p.requestLatencyMs(),
+                        String.format(Locale.ROOT, "%.2f ms at the broker × %.1f request(s) in flight per connection "
+                                + "= %.2f ms, against the producers' request latency %.2f ms: the producers waited "
+                                + "for the broker", b.produceTotalMs(), p.inFlightPerConnection(), pipelined,
+                                p.requestLatencyMs())));
                 repl.add(waitEv);
                 replStrength = Math.max(replStrength, (remoteShare - TIME_SHARE) / (1 - TIME_SHARE));
             }

@@ -21,6 +21,9 @@ final class Suggestions {
     static final List<String> REPLICATION = List.of(
             "num.replica.fetchers (broker; default 1): more fetcher threads per source broker",
             "replica.fetch.max.bytes and replica.fetch.response.max.bytes (broker): more per follower fetch",
+            "replica.fetch.min.bytes and replica.fetch.wait.max.ms (broker; defaults 1 B and 500 ms): a follower "
+                    + "fetch waits up to the wait for the minimum, so a remote time near the wait means followers "
+                    + "waiting for data, not working",
             "the followers' disks and network: a slow follower holds every acks=all produce",
             "acks=1 (producer) trades durability for this wait: measure both");
     static final List<String> DISK = List.of(

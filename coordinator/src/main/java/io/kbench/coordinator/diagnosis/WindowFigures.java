@@ -52,9 +52,18 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param requestLatencyMs {@code request-latency-avg}
      * @param inFlight         {@code requests-in-flight}
      * @param batchBytes       {@code batch-size-avg}
+     * @param connections      the most broker connections a producer writes over: its topic's partitions, or the
+     *                         cluster's brokers when fewer (a kbench producer writes every partition of its topic)
      */
     public record Producers(int count, double waitRatio, double queueTimeMs, double requestLatencyMs,
-                            double inFlight, double batchBytes, Settings settings) {
+                            double inFlight, double batchBytes, Settings settings, int connections) {
+        /**
+         * Requests in flight per connection, at least 1: a broker reads one request of a connection at a time and
+         * the ones behind it wait their turn, so a producer's request latency is about this many broker times.
+         */
+        public double inFlightPerConnection() {
+            return Double.isNaN(inFlight) ? 1 : Math.max(1, inFlight / Math.max(1, connections));
+        }
     }
 
     /** The producer settings in force (the profile's, else Kafka 4.3's defaults) and the topics' replication. */
@@ -97,10 +106,10 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                           double isrShrinks, double logFlushMs, double processCpu) {
     }
 
-    /** The figures of a run's measured window. */
+    /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
-                                   List<ResultFile.Worker> workers, BrokerWindow brokers) {
+                                   List<ResultFile.Worker> workers, BrokerWindow brokers, int clusterBrokers) {
         List<MergedInterval> window = MergedInterval.window(intervals, measureStartMicros, measureEndMicros);
         double seconds = 0;
         long sent = 0;
@@ -123,7 +132,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 workload.saturationDelayMillis());
         Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
-                meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile));
+                meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile),
+                clusterBrokers > 0 ? Math.min(workload.partitionsPerTopic(), clusterBrokers) : workload.partitionsPerTopic());
         double[] lag = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
         double lagFirst = lag[0];
         double lagLast = lag[1];

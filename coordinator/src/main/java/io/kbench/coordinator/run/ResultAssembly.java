@@ -199,7 +199,16 @@ final class ResultAssembly {
         io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
                 g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
-                profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers));
+                profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers, clusterBrokers(g)));
+    }
+
+    /** The cluster's brokers as the run saw them (the embedded cluster's, or those the Admin API described); 0: unknown. */
+    private static int clusterBrokers(Gathered g) {
+        ResultFile.Cluster c = g.provenance() == null ? null : g.provenance().cluster();
+        if (c == null) {
+            return 0;
+        }
+        return c.embedded() ? c.embeddedBrokers() : c.brokers() == null ? 0 : c.brokers().size();
     }
 
     /**

@@ -18,7 +18,7 @@ class DiagnosisTest {
     /** A throttled run that kept up at 10,000 msg/s with room everywhere. */
     static final WindowFigures HEALTHY = new WindowFigures(
             new WindowFigures.Load(10_000, 30, 10_000, 10_000, true, false, "", 30, 0, 10),
-            new WindowFigures.Producers(1, 0.0, 3.0, 1.0, 0.5, 4_000, WindowFigures.Settings.DEFAULTS),
+            new WindowFigures.Producers(1, 0.0, 3.0, 1.0, 0.5, 4_000, WindowFigures.Settings.DEFAULTS, 1),
             new WindowFigures.Hosts(0.3, "w1", 5_000, ""),
             new WindowFigures.Consumers(1, 6, 100, 110),
             new WindowFigures.Brokers(0.8, "embedded", 0.9, "embedded", "embedded", 1.0, 0.3, 0.4, 0.0, 0.1, 0.2, 0, 0,
@@ -48,12 +48,17 @@ class DiagnosisTest {
 
     static UnaryOperator<WindowFigures.Producers> waiting(double ratio) {
         return p -> new WindowFigures.Producers(p.count(), ratio, p.queueTimeMs(), p.requestLatencyMs(), p.inFlight(),
-                p.batchBytes(), p.settings());
+                p.batchBytes(), p.settings(), p.connections());
     }
 
     static UnaryOperator<WindowFigures.Producers> queued(double queueMs, double latencyMs) {
         return p -> new WindowFigures.Producers(p.count(), p.waitRatio(), queueMs, latencyMs, p.inFlight(),
-                p.batchBytes(), p.settings());
+                p.batchBytes(), p.settings(), p.connections());
+    }
+
+    static UnaryOperator<WindowFigures.Producers> pipeline(double inFlight, int connections) {
+        return p -> new WindowFigures.Producers(p.count(), p.waitRatio(), p.queueTimeMs(), p.requestLatencyMs(), inFlight,
+                p.batchBytes(), p.settings(), connections);
     }
 
     static UnaryOperator<WindowFigures.Consumers> lag(double first, double last) {
@@ -103,6 +108,15 @@ class DiagnosisTest {
                 c("producers waited, followers just under half the time: the client", "producer-client",
                         with(DiagnosisTest::missed, waiting(0.05).andThen(queued(3, 12))::apply, c0,
                                 times(10, 1, 4.99, Double.NaN, 0.3))),
+                c("followers took the time, 5 requests queued per connection behind each (acks=all, 2 brokers)",
+                        "replication", with(DiagnosisTest::missed, waiting(0.5).andThen(queued(60, 50))
+                                .andThen(pipeline(10, 2))::apply, c0, times(10, 1, 9, Double.NaN, 0.3))),
+                c("broker time x requests per connection exactly half the producers' latency", "replication",
+                        with(DiagnosisTest::missed, waiting(0.5).andThen(queued(60, 50)).andThen(pipeline(2.5, 1))::apply,
+                                c0, times(10, 1, 9, Double.NaN, 0.3))),
+                c("broker time x requests per connection just under half: the client", "producer-client",
+                        with(DiagnosisTest::missed, waiting(0.5).andThen(queued(60, 50)).andThen(pipeline(2.49, 1))::apply,
+                                c0, times(10, 1, 9, Double.NaN, 0.3))),
                 c("followers took the time but the producers never waited: not a limit", "unknown",
                         with(DiagnosisTest::missed, queued(3, 12), c0, times(10, 1, 9, Double.NaN, 0.3))),
                 c("busy handlers appending while the broker's CPU idles", "broker-disk",
