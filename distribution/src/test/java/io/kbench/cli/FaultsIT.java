@@ -35,10 +35,10 @@ class FaultsIT {
                 producersPerTopic: 2
                 consumersPerSubscription: 2
                 producerRate: 2000
-                durationSeconds: 24
+                durationSeconds: 16
                 faults:
-                  - {at: 6, action: stop, broker: 2}
-                  - {at: 14, action: start, broker: 2}
+                  - {at: 4, action: stop, broker: 2}
+                  - {at: 10, action: start, broker: 2}
                 """);
         Path out = dir.resolve("restart");
         JsonNode r = InProcessRun.run(workload, out, List.of("--brokers", "3", "--set", "replicationFactor=3",
@@ -46,7 +46,7 @@ class FaultsIT {
                 "--set", "producer.enable.idempotence=true"));
         assertEquals("COMPLETED", r.get("status").asText(), r.get("error").toString());
         JsonNode s = r.get("summary");
-        assertTrue(s.get("sent").asLong() >= 2000 * 24 * 0.95, "sent " + s.get("sent"));
+        assertTrue(s.get("sent").asLong() >= 2000 * 16 * 0.95, "sent " + s.get("sent"));
         assertEquals(s.get("sent").asLong(), s.get("acked").asLong(), "every send acknowledged");
         assertEquals(0, s.get("failed").asLong());
         assertEquals(0, s.get("verification").get("lost").asLong(), s.get("verification").toString());
@@ -67,10 +67,10 @@ class FaultsIT {
                 marked.add(i.get("index").asLong());
             }
         }
-        // down from the stop request at 6 s (interval 6, or 7 if the fault thread was late) until the restart
-        // completed, some time after 14 s: interval 14 at least
-        assertTrue(!marked.isEmpty() && marked.get(0) >= 6 && marked.get(0) <= 7, "marked intervals " + marked);
-        assertTrue(marked.get(marked.size() - 1) >= 14, "marked intervals " + marked);
+        // down from the stop request at 4 s (interval 4, or 5 if the fault thread was late) until the restart
+        // completed, some time after 10 s: interval 10 at least
+        assertTrue(!marked.isEmpty() && marked.get(0) >= 4 && marked.get(0) <= 5, "marked intervals " + marked);
+        assertTrue(marked.get(marked.size() - 1) >= 10, "marked intervals " + marked);
         for (int k = 1; k < marked.size(); k++) {
             assertEquals(marked.get(k - 1) + 1, marked.get(k), "one contiguous window: " + marked);
         }

@@ -109,8 +109,7 @@ class NetnsFailuresIT {
         String name = "kbench-workers.bench.svc";
         net.hostsFile("coord", "127.0.0.1 localhost\n" + net.address("w1") + " " + name + "\n" + net.address("w2")
                 + " " + name + "\n");
-        startWorker("w1");
-        startWorker("w2");
+        startWorkers();
         Path workload = Files.writeString(dir.resolve("dns-" + topic + ".yaml"), "name: dns\ntopicNames: [" + topic
                 + "]\npartitionsPerTopic: 4\nmessageSize: 100\nproducersPerTopic: 2\nconsumersPerSubscription: 2\n"
                 + "producerRate: 1000\nwarmupSeconds: 1\ndurationSeconds: 3\n");
@@ -139,8 +138,9 @@ class NetnsFailuresIT {
      */
     private Process loseWorkerMidRun(String name, double noticeSeconds, double loadSeconds, Loss loss)
             throws Exception {
-        Process w1 = startWorker("w1");
-        Process w2 = startWorker("w2");
+        Process[] workers = startWorkers();
+        Process w1 = workers[0];
+        Process w2 = workers[1];
         Path out = dir.resolve(name);
         Process coordinator = startCoordinator("coordinator", out, 60);
         awaitProgressLines("coordinator", coordinator, 4);
@@ -186,8 +186,9 @@ class NetnsFailuresIT {
 
     @Test
     void shouldStopEveryWorkerWhenTheCoordinatorIsKilledRefuseASecondCoordinatorAndServeTheNextRun() throws Exception {
-        Process w1 = startWorker("w1");
-        Process w2 = startWorker("w2");
+        Process[] workers = startWorkers();
+        Process w1 = workers[0];
+        Process w2 = workers[1];
         Process first = startCoordinator("first", dir.resolve("first"), 60);
         awaitProgressLines("first", first, 3);
 
@@ -224,8 +225,9 @@ class NetnsFailuresIT {
 
     @Test
     void shouldStopEveryWorkerWhenTheCoordinatorIsCutOff() throws Exception {
-        Process w1 = startWorker("w1");
-        Process w2 = startWorker("w2");
+        Process[] workers = startWorkers();
+        Process w1 = workers[0];
+        Process w2 = workers[1];
         Path out = dir.resolve("cut-coordinator");
         Process coordinator = startCoordinator("coordinator", out, 60);
         awaitProgressLines("coordinator", coordinator, 3);
@@ -246,8 +248,9 @@ class NetnsFailuresIT {
 
     @Test
     void shouldSayOneLineAndLeaveNoWorkerWaitingWhenTheBrokerIsUnreachableAtStart() throws Exception {
-        Process w1 = startWorker("w1");
-        Process w2 = startWorker("w2");
+        Process[] workers = startWorkers();
+        Process w1 = workers[0];
+        Process w2 = workers[1];
         String nowhere = net.hostAddress() + ":1"; // the broker's host, a port nothing listens on
         Process coordinator = startCoordinator("coordinator", dir.resolve("no-broker"), 10, nowhere);
         assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator waited for an unreachable broker");
@@ -260,12 +263,18 @@ class NetnsFailuresIT {
         assertIdle("w2", w2);
     }
 
-    private Process startWorker(String host) throws Exception {
-        Process p = procs.startIn(net.inside(host), host, "worker", "--bind", net.address(host), "--port", "" + PORT,
+    /** Starts the workers on w1 and w2 side by side (each JVM's start-up overlaps the other's) and awaits both. */
+    private Process[] startWorkers() throws Exception {
+        Process[] p = {launchWorker("w1"), launchWorker("w2")};
+        KbenchProcesses.awaitListening(net.address("w1"), PORT, p[0]);
+        KbenchProcesses.awaitListening(net.address("w2"), PORT, p[1]);
+        return p;
+    }
+
+    private Process launchWorker(String host) throws Exception {
+        return procs.startIn(net.inside(host), host, "worker", "--bind", net.address(host), "--port", "" + PORT,
                 "--id", host, "--token-file", token.toString(), "--tls-cert", workerCert.cert().toString(),
                 "--tls-key", workerCert.key().toString());
-        KbenchProcesses.awaitListening(net.address(host), PORT, p);
-        return p;
     }
 
     private Process startCoordinator(String name, Path out, int seconds) throws Exception {

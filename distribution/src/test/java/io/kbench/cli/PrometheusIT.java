@@ -46,7 +46,7 @@ class PrometheusIT {
                 consumersPerSubscription: 2
                 producerRate: %d
                 warmupSeconds: 3
-                durationSeconds: 25
+                durationSeconds: 19
                 """.formatted(RATE));
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();

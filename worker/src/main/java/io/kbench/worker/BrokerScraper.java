@@ -94,6 +94,7 @@ final class BrokerScraper implements AutoCloseable {
         try {
             now = reader.read();
         } catch (IOException | RuntimeException e) {
+            last = null; // what is read next (a broker restarted, a source back) is a new baseline
             return new BrokerSample(source, Map.of(), "not read: " + describe(e));
         }
         Map<String, Double> before = last;

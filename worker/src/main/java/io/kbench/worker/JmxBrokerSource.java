@@ -96,14 +96,55 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         return s;
     }
 
+    /** The embedded brokers of this JVM at the first local read (their ids), null until then or when remote. */
+    private Set<String> embeddedBrokers;
+    /** Why the local figures stopped covering the cluster, for good; null while they do. */
+    private String partial;
+
     /** The running totals and gauges, named for {@link #figures}. */
     @Override
     public Map<String, Double> read() throws IOException {
         try {
+            if (connector == null) {
+                checkEmbeddedBrokers();
+            }
             return readAll();
         } catch (javax.management.JMException e) {
             throw new IOException(BrokerScraper.describe(e), e);
         }
+    }
+
+    /**
+     * The embedded brokers (this JVM's) are all serving, or the read fails saying which is not: a stopped broker
+     * leaves its request handler and network beans behind with counters that no longer move, which would read as
+     * threads 0% idle. Several embedded brokers share one metrics registry, and a broker that stops removes the shared
+     * meters for all of them: from then on (also after it is started again) what is left counts only some brokers, so
+     * the figures end for the rest of the run. Each broker registers {@code kafka.server:type=app-info,id=ID}.
+     */
+    private void checkEmbeddedBrokers() throws IOException, javax.management.JMException {
+        if (partial != null) {
+            throw new IOException(partial);
+        }
+        Set<String> ids = new java.util.TreeSet<>();
+        for (ObjectName n : names("kafka.server:type=app-info,id=*")) {
+            ids.add(n.getKeyProperty("id"));
+        }
+        if (embeddedBrokers == null) {
+            embeddedBrokers = ids;
+            return;
+        }
+        if (ids.containsAll(embeddedBrokers)) {
+            return;
+        }
+        Set<String> stopped = new java.util.TreeSet<>(embeddedBrokers);
+        stopped.removeAll(ids);
+        if (embeddedBrokers.size() > 1) {
+            partial = "embedded broker(s) " + String.join(", ", stopped) + " stopped: the embedded brokers share one "
+                    + "metrics registry and a stopping broker removes its shared meters, so no broker figures from then "
+                    + "on";
+            throw new IOException(partial);
+        }
+        throw new IOException("the embedded broker is stopped");
     }
 
     /** How long the names of the network processors' beans are reused before they are looked up again. */

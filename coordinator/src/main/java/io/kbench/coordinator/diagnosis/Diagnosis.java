@@ -25,10 +25,11 @@ public final class Diagnosis {
     public static final String REPLICATION = "replication";
     public static final String DISK = "broker-disk";
     public static final String CONSUMERS = "consumers";
+    public static final String SEND_ERRORS = "send-errors";
 
     /** Every name a diagnosis can give, in the order ties are broken. */
-    public static final List<String> NAMES = List.of(GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS, NETWORK_THREADS,
-            REPLICATION, DISK, CONSUMERS, NONE, UNKNOWN);
+    public static final List<String> NAMES = List.of(SEND_ERRORS, GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS,
+            NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, NONE, UNKNOWN);
 
     /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
     public static final double HANDLER_IDLE = 0.2;
@@ -222,8 +223,19 @@ public final class Diagnosis {
             }
         }
 
+        // failed sends: the cluster refused or timed out records (a broker down, NotEnoughReplicas, a quota); the
+        // sends that blocked meanwhile are the cluster's, not the load generator's
+        WindowFigures.Errors errors = f.errors();
+        boolean failing = errors.failed() > 0;
+        if (failing) {
+            double share = (double) errors.failed() / Math.max(1, errors.sent());
+            found.add(limit(SEND_ERRORS, 1, List.of(ev("failedSends", errors.failed(), ">", 0, String.format(Locale.ROOT,
+                    "%,d of the %,d sends in the window failed (%.2f%%)%s", errors.failed(), errors.sent(), 100 * share,
+                    errors.first().isEmpty() ? "" : "; the first error: " + errors.first()))), Suggestions.SEND_ERRORS));
+        }
+
         // the load generator: its threads, or its host's CPU
-        if (producing) {
+        if (producing && !failing) {
             double saturatedShare = l.intervals() == 0 ? 0 : (double) l.saturated() / l.intervals();
             WindowFigures.Hosts h = f.hosts();
             List<ResultFile.Evidence> e = new ArrayList<>();

@@ -26,6 +26,14 @@ final class Suggestions {
                     + "waiting for data, not working",
             "the followers' disks and network: a slow follower holds every acks=all produce",
             "acks=1 (producer) trades durability for this wait: measure both");
+    static final List<String> SEND_ERRORS = List.of(
+            "the errors of each interval (intervals[].errors, the console's error lines) name the cause: a broker down "
+                    + "or restarting, NotEnoughReplicas (fewer in-sync replicas than min.insync.replicas), a quota, a "
+                    + "record larger than message.max.bytes",
+            "request.timeout.ms and delivery.timeout.ms (producer): how long a record waits for a broker that does not "
+                    + "answer before it fails; max.block.ms: how long send() blocks for metadata",
+            "the other figures of a window with failures describe a cluster that was not serving: measure again once "
+                    + "it is");
     static final List<String> DISK = List.of(
             "faster disks, or more brokers and partitions to spread the appends over",
             "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",

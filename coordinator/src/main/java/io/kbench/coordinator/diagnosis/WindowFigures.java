@@ -20,8 +20,26 @@ import io.kbench.coordinator.workload.Workload;
  * @param hosts     the busiest worker's process
  * @param consumers the consumers' lag
  * @param brokers   the brokers' figures, null when no broker source was read
+ * @param errors    the sends that failed
  */
-public record WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers) {
+public record WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers,
+                            Errors errors) {
+
+    /** Figures of a window in which no send failed. */
+    public WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers) {
+        this(load, producers, hosts, consumers, brokers, Errors.NONE);
+    }
+
+    /**
+     * The window's failed sends.
+     *
+     * @param failed sends that failed in the window
+     * @param sent   sends in the window
+     * @param first  the first error a worker reported in the window ("" when none was)
+     */
+    public record Errors(long failed, long sent, String first) {
+        public static final Errors NONE = new Errors(0, 0, "");
+    }
 
     /**
      * @param targetRate      msg/s; -1 unthrottled; 0 when the run has no producers
@@ -114,12 +132,18 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double seconds = 0;
         long sent = 0;
         long acked = 0;
+        long failed = 0;
+        String firstError = "";
         int saturated = 0;
         long thresholdMicros = workload.saturationDelayMillis() * 1000;
         for (MergedInterval i : window) {
             seconds += i.seconds();
             sent += i.counters().sent();
             acked += i.counters().acked();
+            failed += i.counters().failed();
+            if (firstError.isEmpty() && !i.errors().isEmpty()) {
+                firstError = i.errors().get(0);
+            }
             if (i.saturated(thresholdMicros)) {
                 saturated++;
             }
@@ -139,7 +163,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double lagLast = lag[1];
         Consumers consumers = new Consumers(workload.consumerCount(), workload.topics() * workload.partitionsPerTopic(),
                 lagFirst, lagLast);
-        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(brokers));
+        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(brokers),
+                new Errors(failed, sent, firstError));
     }
 
     /** The producer settings from {@code profile} (its producer section over common), Kafka's defaults else. */

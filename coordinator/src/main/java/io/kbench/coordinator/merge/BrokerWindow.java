@@ -98,6 +98,23 @@ public final class BrokerWindow {
         return s == null ? 0 : s.isrShrinks;
     }
 
+    /**
+     * True when every source had {@code figure} in every measured interval: a window mean over some of the intervals
+     * cannot be set against a client figure over all of them.
+     */
+    public boolean complete(String figure) {
+        if (sources.isEmpty()) {
+            return false;
+        }
+        for (Source s : sources.values()) {
+            double[] a = s.sums.get(figure);
+            if (a == null || s.missing > 0 || a[1] != s.intervals) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Sources read. */
     public int sources() {
         return sources.size();
@@ -143,7 +160,8 @@ public final class BrokerWindow {
             }
             double in = mean(src, "bytesInPerSec") / (1024 * 1024);
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  broker %s: bytes in %.2f MB/s", src, in));
-            if (ackedMBps > 0 && !Double.isNaN(in)) {
+            // against the whole window's acknowledged values only when this source answered in all of it
+            if (ackedMBps > 0 && !Double.isNaN(in) && s.missing == 0) {
                 b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
             }
             b.append(String.format(Locale.ROOT, ", out %.2f MB/s", mean(src, "bytesOutPerSec") / (1024 * 1024)));
@@ -169,7 +187,8 @@ public final class BrokerWindow {
                         src.equals("embedded") ? " (the coordinator's process, workers included)" : ""));
             }
             if (s.missing > 0) {
-                b.append(String.format(Locale.ROOT, "; %d interval(s) without figures", s.missing));
+                b.append(String.format(Locale.ROOT, "; %d interval(s) without figures%s", s.missing,
+                        s.lastError.isEmpty() ? "" : " (" + s.lastError + ")"));
             }
             out.add(b.toString());
         }

@@ -11,7 +11,8 @@ import io.kbench.coordinator.workload.Workload;
  * <p>In order: a failure (a lost or aborted worker, a failed fault) ends the run as failed; more failed sends
  * than {@code maxSendErrors} too. A backlog run holds its consumers until the producers have had
  * {@code consumerBacklogRecords} acknowledged (or finished first: then with a note) and releases them. A
- * timed run sends until its planned end, a record-count run until every producer is done. Then consumers
+ * timed run sends until its planned end, a record-count run until every producer is done; a timed run's producers
+ * that have not finished {@link #FINISH_MAX} after the planned end are stopped, with a note. Then consumers
  * drain: the run ends once they have received every acknowledged message once per subscription (in a run
  * without producers, {@code numRecords} per subscription), or with a note when they make no progress for
  * {@link #DRAIN_IDLE} (or the rules' own bound) or, with producers, when draining takes longer than {@link #DRAIN_MAX}.
@@ -19,6 +20,12 @@ import io.kbench.coordinator.workload.Workload;
 public final class EndCondition {
     public static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
     public static final Duration DRAIN_MAX = Duration.ofSeconds(60);
+    /**
+     * How long a timed run's producers may take after the planned end to send what was due and have it
+     * acknowledged; then they are stopped. Without a bound a run against a broker that stays down never ends: each
+     * send still due blocks for the client's {@code max.block.ms} waiting for metadata.
+     */
+    public static final Duration FINISH_MAX = Duration.ofSeconds(60);
 
     /**
      * What the workload says about its end.
@@ -120,7 +127,16 @@ public final class EndCondition {
             return new Decision(Action.CONTINUE, null, drain);
         }
         boolean sending = !rules.countRun() && nowMicros < rules.plannedEndMicros();
-        if (sending || !t.allProducersDone()) {
+        if (sending) {
+            return new Decision(Action.CONTINUE, null, drain);
+        }
+        if (!t.allProducersDone()) {
+            if (!rules.countRun() && nowMicros - rules.plannedEndMicros() > FINISH_MAX.toNanos() / 1000) {
+                return new Decision(Action.END, String.format("the producers had not finished %d s after the planned "
+                        + "end (a send blocked, or what was sent was not acknowledged: a broker down, or more outstanding "
+                        + "than the cluster took); they were stopped: what they had outstanding counts as failed, what "
+                        + "was due and never sent is not counted", FINISH_MAX.toSeconds()), drain);
+            }
             return new Decision(Action.CONTINUE, null, drain);
         }
         Drain d = drain.startMicros() == 0 ? new Drain(nowMicros, drain.lastReceived(), nowMicros) : drain;

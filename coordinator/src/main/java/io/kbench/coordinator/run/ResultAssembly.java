@@ -213,7 +213,8 @@ final class ResultAssembly {
 
     /**
      * The brokers' bytes in against what was acknowledged ({@link io.kbench.coordinator.merge.BrokerCrossCheck}),
-     * when every broker was read: the embedded cluster's one source, or as many sources as the cluster has brokers.
+     * when every broker was read in every measured interval: the embedded cluster's one source, or as many sources as
+     * the cluster has brokers.
      */
     private static String crossCheck(io.kbench.coordinator.merge.BrokerWindow brokers, Summary summary, Gathered g) {
         if (brokers.isEmpty()) {
@@ -222,7 +223,8 @@ final class ResultAssembly {
         ResultFile.Cluster cluster = g.provenance() == null ? null : g.provenance().cluster();
         // one source per broker: more sources than brokers read some broker twice (a JMX port and an exporter)
         boolean every = cluster != null && (cluster.embedded() || cluster.brokers() != null
-                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size());
+                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size())
+                && brokers.complete("bytesInPerSec"); // and each answered in every measured interval
         double compression = Double.NaN;
         double sum = 0;
         int n = 0;

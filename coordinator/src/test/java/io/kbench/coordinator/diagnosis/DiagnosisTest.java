@@ -203,6 +203,23 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldNameFailedSendsFirstAndNotBlameTheGeneratorForThem() {
+        WindowFigures behind = with(l -> new WindowFigures.Load(1_000, 12, 269, 257, false, true,
+                "the load generator sent 269 msg/s over the window", 12, 1, 10), UnaryOperator.identity(),
+                UnaryOperator.identity(), UnaryOperator.identity());
+        assertEquals("generator", Diagnosis.of(behind).limit(), "without failures the shortfall is the generator's");
+        ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(behind.load(), behind.producers(), behind.hosts(),
+                behind.consumers(), behind.brokers(), new WindowFigures.Errors(147, 3_228,
+                "local-1: TimeoutException: Expiring 12 record(s)")));
+        assertEquals("send-errors", d.limit());
+        assertEquals(1.0, d.strength());
+        assertEquals("147 of the 3,228 sends in the window failed (4.55%); the first error: local-1: TimeoutException: "
+                + "Expiring 12 record(s)", d.evidence().stream().filter(e -> e.figure().equals("failedSends"))
+                .findFirst().orElseThrow().text());
+        assertTrue(d.alsoLimitedBy().stream().noneMatch(l -> l.limit().equals("generator")), d.toString());
+    }
+
+    @Test
     void shouldShowTheBrokerFiguresBehindAClientLimit() {
         ResultFile.Diagnosis d = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.5), UnaryOperator.identity(),
                 UnaryOperator.identity()));

@@ -26,10 +26,18 @@ class BrokerWindowTest {
         List<String> lines = w.lines(2.5);
         assertEquals(1, lines.size());
         String l = lines.get(0);
-        assertTrue(l.contains("bytes in 3.00 MB/s (1.20x the 2.50 MB/s of values acknowledged)"), l);
+        assertTrue(l.contains("bytes in 3.00 MB/s, out"), "two intervals' mean is not set against three's: " + l);
         assertTrue(l.contains("request handlers idle 70% (lowest 50%)"), l);
         assertTrue(l.contains("under-replicated partitions at most 3, ISR shrinks 1"), l);
-        assertTrue(l.contains("1 interval(s) without figures"), l);
+        assertTrue(l.contains("1 interval(s) without figures (not read within 500 ms)"), l);
+        assertTrue(!w.complete("bytesInPerSec"), "a source missed an interval");
+        BrokerWindow whole = new BrokerWindow();
+        whole.add(List.of(sample(2 * 1048576, 0.9, 0)));
+        whole.add(List.of(sample(4 * 1048576, 0.5, 3)));
+        assertTrue(whole.complete("bytesInPerSec"));
+        assertTrue(!whole.complete("replicationBytesInPerSec"), "a figure no interval had");
+        assertTrue(whole.lines(2.5).get(0).contains("bytes in 3.00 MB/s (1.20x the 2.50 MB/s of values acknowledged)"),
+                whole.lines(2.5).get(0));
         assertTrue(new BrokerWindow().lines(1).isEmpty(), "no source, no line");
         BrokerWindow silent = new BrokerWindow();
         silent.add(List.of(new BrokerSample("b2:1", Map.of(), "not read: ConnectException")));

@@ -61,6 +61,13 @@ class EndConditionTest {
                 Arguments.of("a timed run waits for producers still sending after the planned end", TIMED, List.of(
                         Step.at(END + S, 200, 200, false, Action.CONTINUE),
                         Step.at(END + 2 * S, 210, 210, true, Action.END))),
+                Arguments.of("a timed run's producers still not done 60 s after the planned end are stopped, with a note",
+                        TIMED, List.of(
+                        Step.at(END + 60 * S, 200, 200, false, Action.CONTINUE),
+                        Step.at(END + 60 * S + 1, 200, 200, false, Action.END).note("the producers had not finished "
+                                + "60 s after the planned end (a send blocked, or what was sent was not acknowledged: a "
+                                + "broker down, or more outstanding than the cluster took); they were stopped: what they "
+                                + "had outstanding counts as failed, what was due and never sent is not counted"))),
                 Arguments.of("every subscription must receive every message", TWO_SUBSCRIPTIONS, List.of(
                         Step.at(END, 100, 199, true, Action.CONTINUE),
                         Step.at(END + S, 100, 200, true, Action.END))),

@@ -1,0 +1,91 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The local source (the embedded brokers in this JVM) reads only while every embedded broker is registered: the
+ * brokers here are stand-in MBeans under the names Kafka gives them ({@code kafka.server:type=app-info,id=N}).
+ */
+class JmxBrokerSourceLocalTest {
+    /** A stand-in meter: what the source reads of BrokerTopicMetrics. */
+    public interface MeterMBean {
+        long getCount();
+    }
+
+    public static final class Meter implements MeterMBean {
+        @Override
+        public long getCount() {
+            return 42;
+        }
+    }
+
+    /** A stand-in for a broker's app-info bean. */
+    public interface AppInfoMBean {
+        String getVersion();
+    }
+
+    public static final class AppInfo implements AppInfoMBean {
+        @Override
+        public String getVersion() {
+            return "test";
+        }
+    }
+
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final List<String> names = List.of("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec",
+            "kafka.server:type=app-info,id=1", "kafka.server:type=app-info,id=2");
+
+    private void register(String name) throws Exception {
+        server.registerMBean(name.contains("app-info") ? new AppInfo() : new Meter(), new ObjectName(name));
+    }
+
+    @AfterEach
+    void unregister() throws Exception {
+        for (String n : names) {
+            if (server.isRegistered(new ObjectName(n))) {
+                server.unregisterMBean(new ObjectName(n));
+            }
+        }
+    }
+
+    @Test
+    void shouldStopForGoodWhenOneOfSeveralEmbeddedBrokersStops() throws Exception {
+        for (String n : names) {
+            register(n);
+        }
+        try (JmxBrokerSource s = JmxBrokerSource.open("local", 500, 1)) {
+            assertEquals(42.0, s.read().get("bytesInPerSec.count"));
+            server.unregisterMBean(new ObjectName("kafka.server:type=app-info,id=2"));
+            IOException e = assertThrows(IOException.class, s::read);
+            assertTrue(e.getMessage().startsWith("embedded broker(s) 2 stopped: the embedded brokers share one metrics "
+                    + "registry"), e.getMessage());
+            register("kafka.server:type=app-info,id=2"); // started again: its meters no longer count the others
+            assertThrows(IOException.class, s::read);
+        }
+    }
+
+    @Test
+    void shouldSayTheOnlyEmbeddedBrokerIsStoppedAndReadAgainOnceItServes() throws Exception {
+        register(names.get(0));
+        register(names.get(1));
+        try (JmxBrokerSource s = JmxBrokerSource.open("local", 500, 1)) {
+            s.read();
+            server.unregisterMBean(new ObjectName(names.get(1)));
+            assertEquals("the embedded broker is stopped", assertThrows(IOException.class, s::read).getMessage());
+            register(names.get(1));
+            assertEquals(42.0, s.read().get("bytesInPerSec.count"));
+        }
+    }
+}
