@@ -23,10 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The brokers' figures from a real broker process, read two ways at once on the same load: over its JMX port (what
  * {@code JMX_PORT} opens, {@code --broker-jmx}) and from Prometheus's JMX exporter agent attached to it
  * ({@code --broker-metrics}, jmx_prometheus_javaagent with deployment/prometheus/jmx-exporter-kbench.yaml). The two sources must agree within
- * noise; the JMX port asks for a login (the JDK's agent with a password file), given with
- * {@code --broker-jmx-password-file}. Then the refusals before any load: a URL where nothing answers, one that serves
- * something else, one that answers 404, a wrong or missing login, a password file that is not one, credentials never
- * shown, an address given twice, the flags with the embedded cluster.
+ * noise; the JMX port uses TLS, registry included, and asks for a login (the JDK's agent with a password file),
+ * given with {@code --broker-jmx-tls} and {@code --broker-jmx-password-file}; the coordinator's process trusts the
+ * broker's certificate as the JDK's JMX client does ({@code javax.net.ssl.trustStore}). Then the refusals before any
+ * load: a URL where nothing answers, one that serves something else, one that answers 404, a wrong login, a
+ * certificate not trusted, a TLS port read without {@code --broker-jmx-tls}, a password file that is not one,
+ * credentials never shown, an address given twice, the flags with the embedded cluster.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class BrokerMetricsIT {
@@ -56,6 +58,19 @@ class BrokerMetricsIT {
         }
         Path login = Files.writeString(dir.resolve("login"), "# kbench's login\nkbench s3cret-Pw\n");
         Path wrong = Files.writeString(dir.resolve("wrong"), "kbench not-the-Pw\n");
+        // the JMX port over TLS, registry included, with a self-signed certificate the coordinator's JVM trusts
+        Path keystore = dir.resolve("broker.p12");
+        Path certificate = dir.resolve("broker.crt");
+        Path truststore = dir.resolve("trust.p12");
+        keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(), "-storetype", "PKCS12",
+                "-storepass", "changeit", "-keypass", "changeit");
+        keytool("-exportcert", "-alias", "broker", "-keystore", keystore.toString(), "-storepass", "changeit", "-file",
+                certificate.toString());
+        keytool("-importcert", "-noprompt", "-alias", "broker", "-file", certificate.toString(), "-keystore",
+                truststore.toString(), "-storetype", "PKCS12", "-storepass", "changeit");
+        List<String> trusting = List.of("-Djavax.net.ssl.trustStore=" + truststore,
+                "-Djavax.net.ssl.trustStorePassword=changeit", "-Djavax.net.ssl.trustStoreType=PKCS12");
         int kafkaPort = KbenchProcesses.freePort();
         int jmxPort = KbenchProcesses.freePort();
         int exporterPort = KbenchProcesses.freePort();
@@ -70,7 +85,11 @@ class BrokerMetricsIT {
                     "-Dcom.sun.management.jmxremote.authenticate=true",
                     "-Dcom.sun.management.jmxremote.password.file=" + passwords,
                     "-Dcom.sun.management.jmxremote.access.file=" + access,
-                    "-Dcom.sun.management.jmxremote.ssl=false"), "broker", "broker", "--port", Integer.toString(kafkaPort));
+                    "-Dcom.sun.management.jmxremote.ssl=true",
+                    "-Dcom.sun.management.jmxremote.registry.ssl=true",
+                    "-Djavax.net.ssl.keyStore=" + keystore,
+                    "-Djavax.net.ssl.keyStorePassword=changeit",
+                    "-Djavax.net.ssl.keyStoreType=PKCS12"), "broker", "broker", "--port", Integer.toString(kafkaPort));
             KbenchProcesses.awaitListening(kafkaPort, broker);
             KbenchProcesses.awaitListening(exporterPort, broker);
             KbenchProcesses.awaitListening(jmxPort, broker);
@@ -78,10 +97,12 @@ class BrokerMetricsIT {
             String jmx = "127.0.0.1:" + jmxPort;
             String url = "http://127.0.0.1:" + exporterPort + "/metrics";
 
-            InProcessRun.Outcome ok = InProcessRun.execute("run", "--output", dir.resolve("both").toString(),
-                    "--bootstrap-servers", bootstrap, "--broker-jmx", jmx, "--broker-jmx-password-file", login.toString(),
-                    "--broker-metrics", url, w.toString());
-            assertEquals(0, ok.exitCode(), ok.stderr());
+            // a coordinator process of its own, trusting the broker's certificate as the JDK's JMX client does
+            Process run = kbench.start(List.of(), trusting, "both", "run", "--output", dir.resolve("both").toString(),
+                    "--bootstrap-servers", bootstrap, "--broker-jmx", jmx, "--broker-jmx-tls", "--broker-jmx-password-file",
+                    login.toString(), "--broker-metrics", url, w.toString());
+            assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the run did not end");
+            assertEquals(0, run.exitValue(), kbench.errors("both"));
             JsonNode r = new ObjectMapper().readTree(dir.resolve("both/result.json").toFile());
             assertEquals("COMPLETED", r.get("status").asText());
             List<double[]> pairs = new ArrayList<>(); // per measured interval: {jmx bytes in, exporter bytes in}
@@ -146,13 +167,26 @@ class BrokerMetricsIT {
             InProcessRun.Outcome jmxClosed = refused(bootstrap, w, "jmx", "--broker-jmx", "127.0.0.1:" + closed);
             assertTrue(jmxClosed.stderr().contains("cannot read the broker metrics of JMX 127.0.0.1:" + closed),
                     jmxClosed.stderr());
-            InProcessRun.Outcome denied = refused(bootstrap, w, "denied", "--broker-jmx", jmx,
-                    "--broker-jmx-password-file", wrong.toString());
-            assertTrue(denied.stderr().contains("cannot read the broker metrics of JMX " + jmx
-                    + ": the JMX server refused the login"), denied.stderr());
-            assertFalse(denied.stderr().contains("not-the-Pw"), "never the password: " + denied.stderr());
-            InProcessRun.Outcome noLogin = refused(bootstrap, w, "no-login", "--broker-jmx", jmx);
-            assertTrue(noLogin.stderr().contains("the JMX server refused the login"), noLogin.stderr());
+            // both refusals in one coordinator process that trusts the broker (the login is checked after TLS)
+            Process denied = kbench.start(List.of(), trusting, "denied", "run", "--output",
+                    dir.resolve("denied").toString(), "--bootstrap-servers", bootstrap, "--broker-jmx", jmx,
+                    "--broker-jmx-tls", "--broker-jmx-password-file", wrong.toString(), w.toString());
+            assertTrue(denied.waitFor(120, TimeUnit.SECONDS), "the refusal did not come");
+            assertEquals(2, denied.exitValue(), kbench.errors("denied"));
+            String deniedLine = kbench.errors("denied").strip();
+            assertTrue(deniedLine.contains("cannot read the broker metrics of JMX " + jmx
+                    + ": the JMX server refused the login"), deniedLine);
+            assertEquals(1, deniedLine.lines().count(), deniedLine);
+            assertFalse(deniedLine.contains("not-the-Pw"), "never the password: " + deniedLine);
+            assertFalse(Files.exists(dir.resolve("denied").resolve("result.json")), "no run took place");
+            // this JVM does not trust the broker's certificate: the handshake fails, and the line says what to do
+            InProcessRun.Outcome untrusted = refused(bootstrap, w, "untrusted", "--broker-jmx", jmx, "--broker-jmx-tls",
+                    "--broker-jmx-password-file", login.toString());
+            assertTrue(untrusted.stderr().contains("cannot read the broker metrics of JMX " + jmx + ": the TLS handshake "
+                    + "failed") && untrusted.stderr().contains("-Djavax.net.ssl.trustStore=FILE in KBENCH_JAVA_OPTS"),
+                    untrusted.stderr());
+            InProcessRun.Outcome plain = refused(bootstrap, w, "plain", "--broker-jmx", jmx);
+            assertTrue(plain.stderr().contains("if the JMX port uses TLS, add --broker-jmx-tls"), plain.stderr());
             InProcessRun.Outcome unreadable = refused(bootstrap, w, "unreadable", "--broker-jmx", jmx,
                     "--broker-jmx-password-file", dir.toString());
             assertTrue(unreadable.stderr().contains("is a directory, not a password file"), unreadable.stderr());
@@ -165,6 +199,14 @@ class BrokerMetricsIT {
                 w.toString());
         assertEquals(2, embedded.exitCode(), embedded.stderr());
         assertTrue(embedded.stderr().contains("--broker-metrics reads a cluster of yours"), embedded.stderr());
+    }
+
+    private static void keytool(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool " + args[0] + ": " + out);
     }
 
     private InProcessRun.Outcome refused(String bootstrap, Path w, String name, String... flags) {

@@ -79,9 +79,16 @@ final class BrokerScraper implements AutoCloseable {
         return spec.startsWith("http://") || spec.startsWith("https://");
     }
 
-    /** A URL or {@code USER:PASSWORD@HOST:PORT} without its user part (credentials), for anything shown. */
+    /**
+     * A URL without its user part (credentials), or a JMX source ({@code [jmx+tls://][USER:PASSWORD@]HOST:PORT}) as
+     * its HOST:PORT, for anything shown.
+     */
     static String withoutCredentials(String spec) {
-        return isUrl(spec) ? spec.replaceFirst("^(https?://)[^/@]*@", "$1") : spec.substring(spec.lastIndexOf('@') + 1);
+        if (isUrl(spec)) {
+            return spec.replaceFirst("^(https?://)[^/@]*@", "$1");
+        }
+        String s = JmxBrokerSource.tls(spec) ? spec.substring(JmxBrokerSource.TLS.length()) : spec;
+        return s.substring(s.lastIndexOf('@') + 1);
     }
 
     String source() {

@@ -32,11 +32,13 @@ final class JmxBrokerSource implements BrokerScraper.Source {
      *
      * @throws IOException when the source cannot be reached or serves no Kafka broker metrics
      */
-    static JmxBrokerSource open(String spec, long timeoutMillis, int connectSeconds) throws IOException {
+    static JmxBrokerSource open(String given, long timeoutMillis, int connectSeconds) throws IOException {
         JmxBrokerSource s;
-        if (spec.equals("local")) {
+        if (given.equals("local")) {
             s = new JmxBrokerSource(null, ManagementFactory.getPlatformMBeanServer());
         } else {
+            boolean tls = tls(given);
+            String spec = tls ? given.substring(TLS.length()) : given;
             int at = spec.lastIndexOf('@');
             String address = spec.substring(at + 1);
             JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + address + "/jmxrmi");
@@ -47,6 +49,11 @@ final class JmxBrokerSource implements BrokerScraper.Source {
                 env.put(JMXConnector.CREDENTIALS, new String[] {
                     java.net.URLDecoder.decode(login[0], java.nio.charset.StandardCharsets.UTF_8),
                     login.length > 1 ? java.net.URLDecoder.decode(login[1], java.nio.charset.StandardCharsets.UTF_8) : ""});
+            }
+            if (tls) {
+                // the registry over TLS (com.sun.management.jmxremote.registry.ssl=true); the connection itself uses
+                // the socket factory the server's stub names. Both trust as the JDK does: javax.net.ssl.trustStore
+                env.put("com.sun.jndi.rmi.factory.socket", new javax.rmi.ssl.SslRMIClientSocketFactory());
             }
             env.put("jmx.remote.x.request.waiting.timeout", timeoutMillis);
             env.put("sun.rmi.transport.tcp.responseTimeout", timeoutMillis);
@@ -78,7 +85,13 @@ final class JmxBrokerSource implements BrokerScraper.Source {
                     throw new IOException("the JMX server refused the login (" + BrokerScraper.describe(cause)
                             + "; --broker-jmx-password-file)", cause);
                 }
-                throw new IOException("no JMX server answered there (" + BrokerScraper.describe(cause) + ")", cause);
+                if (tls && tlsFailure(cause)) {
+                    throw new IOException("the TLS handshake failed: the worker must trust the broker's JMX certificate "
+                            + "(-Djavax.net.ssl.trustStore=FILE in KBENCH_JAVA_OPTS on its host); "
+                            + BrokerScraper.describe(cause), cause);
+                }
+                throw new IOException("no JMX server answered there (" + BrokerScraper.describe(cause) + ")"
+                        + (tls ? "" : "; if the JMX port uses TLS, add --broker-jmx-tls"), cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while connecting");
@@ -94,6 +107,24 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             throw new IllegalStateException(e);
         }
         return s;
+    }
+
+    /** How a JMX source over TLS is written: this, then {@code [USER:PASSWORD@]HOST:PORT}. */
+    static final String TLS = "jmx+tls://";
+
+    /** Whether {@code spec} is a JMX source over TLS. */
+    static boolean tls(String spec) {
+        return spec.startsWith(TLS);
+    }
+
+    /** Whether {@code e} or a cause is a TLS failure (a certificate not trusted, a handshake refused). */
+    private static boolean tlsFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException || t instanceof java.security.cert.CertificateException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The embedded brokers of this JVM at the first local read (their ids), null until then or when remote. */

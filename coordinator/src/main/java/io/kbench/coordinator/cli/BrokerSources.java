@@ -23,8 +23,11 @@ final class BrokerSources {
 
     /** The sources as the worker takes them: JMX HOST:PORTs, then URLs. */
     static List<String> check(List<String> jmx, List<String> urls, boolean embedded) {
-        return check(jmx, urls, embedded, null);
+        return check(jmx, urls, embedded, null, false);
     }
+
+    /** How a JMX source over TLS is written for the worker: this, then {@code [USER:PASSWORD@]HOST:PORT}. */
+    static final String TLS = "jmx+tls://";
 
     /** Longest URL taken (the worker takes no longer one). */
     static final int MAX_URL = 2000;
@@ -34,11 +37,15 @@ final class BrokerSources {
 
     /**
      * The sources as the worker takes them: JMX HOST:PORTs — {@code USER:PASSWORD@HOST:PORT} (each part
-     * URL-encoded) with {@code passwordFile} —, then URLs.
+     * URL-encoded) with {@code passwordFile} —, each prefixed {@link #TLS} with {@code tls}, then URLs.
      */
-    static List<String> check(List<String> jmx, List<String> urls, boolean embedded, java.nio.file.Path passwordFile) {
+    static List<String> check(List<String> jmx, List<String> urls, boolean embedded, java.nio.file.Path passwordFile,
+                              boolean tls) {
         if (passwordFile != null && jmx.isEmpty()) {
             throw new UserException("--broker-jmx-password-file is for the --broker-jmx addresses; none is given");
+        }
+        if (tls && jmx.isEmpty()) {
+            throw new UserException("--broker-jmx-tls is for the --broker-jmx addresses; none is given");
         }
         if (jmx.isEmpty() && urls.isEmpty()) {
             return List.of();
@@ -68,6 +75,9 @@ final class BrokerSources {
         if (passwordFile != null) {
             String login = credentials(passwordFile);
             out.replaceAll(a -> login + "@" + a);
+        }
+        if (tls) {
+            out.replaceAll(a -> TLS + a);
         }
         for (String given : urls) {
             String u = given.strip();

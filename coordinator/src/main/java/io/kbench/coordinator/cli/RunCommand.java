@@ -68,7 +68,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--broker-jmx", split = ",", paramLabel = "HOST:PORT",
             description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; a login "
-                    + "with --broker-jmx-password-file; no TLS yet), from the first worker, and keep them with the run's figures. The embedded "
+                    + "with --broker-jmx-password-file, TLS with --broker-jmx-tls), from the first worker, and keep them with the run's figures. The embedded "
                     + "brokers are read without it. At most 100 sources in all; each must answer before the load starts.")
     List<String> brokerJmx = new ArrayList<>();
 
@@ -84,6 +84,13 @@ public final class RunCommand implements Callable<Integer> {
                     + "the --broker-jmx ports that require one (com.sun.management.jmxremote.authenticate=true). Read "
                     + "here, sent to the worker that reads the brokers, never shown.")
     Path brokerJmxPasswordFile;
+
+    @Option(names = "--broker-jmx-tls",
+            description = "The --broker-jmx ports use TLS, registry included (com.sun.management.jmxremote.ssl and "
+                    + "registry.ssl=true). The worker that reads them trusts the brokers' certificates as the JDK's JMX "
+                    + "client does: -Djavax.net.ssl.trustStore=FILE (and a keystore for client authentication) in "
+                    + "KBENCH_JAVA_OPTS on its host.")
+    boolean brokerJmxTls;
 
     /** --broker-jmx and --broker-metrics, checked. */
     private List<String> brokerSources = List.of();
@@ -246,7 +253,7 @@ public final class RunCommand implements Callable<Integer> {
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
         brokerSources = BrokerSources.check(brokerJmx, brokerMetrics, bootstrap == null && workers.isEmpty(),
-                brokerJmxPasswordFile);
+                brokerJmxPasswordFile, brokerJmxTls);
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);

@@ -62,23 +62,34 @@ class BrokerSourcesTest {
                                                                                       java.nio.file.Path dir) throws Exception {
         java.nio.file.Path ok = java.nio.file.Files.writeString(dir.resolve("ok"), "# comment\n\n  monitor  p@ss:w/rd \n");
         assertEquals(List.of("monitor:p%40ss%3Aw%2Frd@b1:9999", "http://b2/metrics"),
-                BrokerSources.check(List.of("b1:9999"), List.of("http://b2/metrics"), false, ok));
+                BrokerSources.check(List.of("b1:9999"), List.of("http://b2/metrics"), false, ok, false));
         java.nio.file.Path three = java.nio.file.Files.writeString(dir.resolve("three"), "monitor secret extra\n");
-        String bad = assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, three))
+        String bad = assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, three, false))
                 .getMessage();
         assertTrue(bad.contains("its first entry is not 'USER PASSWORD'"), bad);
         assertFalse(bad.contains("secret"), "never the content: " + bad);
         java.nio.file.Path empty = java.nio.file.Files.writeString(dir.resolve("empty"), "# only a comment\n");
-        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, empty))
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, empty, false))
                 .getMessage().contains("has no 'USER PASSWORD' line"));
         assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false,
-                dir.resolve("missing"))).getMessage().contains("does not exist"));
-        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, dir))
+                dir.resolve("missing"), false)).getMessage().contains("does not exist"));
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, dir, false))
                 .getMessage().contains("is a directory"));
         java.nio.file.Path big = java.nio.file.Files.write(dir.resolve("big"), new byte[70_000]);
-        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, big))
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of("b1:9999"), List.of(), false, big, false))
                 .getMessage().contains("larger than 64 KB"));
-        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of(), List.of("http://b/m"), false, ok))
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of(), List.of("http://b/m"), false, ok, false))
                 .getMessage().contains("--broker-jmx-password-file is for the --broker-jmx addresses"));
+    }
+
+    @Test
+    void shouldMarkEveryJmxSourceForTlsAndOnlyThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path ok = java.nio.file.Files.writeString(dir.resolve("ok"), "monitor secret\n");
+        assertEquals(List.of("jmx+tls://monitor:secret@b1:9999", "jmx+tls://monitor:secret@b2:9999", "http://b3/metrics"),
+                BrokerSources.check(List.of("b1:9999", "b2:9999"), List.of("http://b3/metrics"), false, ok, true));
+        assertEquals(List.of("jmx+tls://b1:9999"), BrokerSources.check(List.of("b1:9999"), List.of(), false, null, true));
+        assertTrue(assertThrows(UserException.class, () -> BrokerSources.check(List.of(), List.of("http://b/m"), false,
+                null, true)).getMessage().contains("--broker-jmx-tls is for the --broker-jmx addresses; none is given"));
     }
 }

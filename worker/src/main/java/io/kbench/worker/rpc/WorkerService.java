@@ -277,7 +277,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         for (String source : r.getBrokerSourcesList()) {
             boolean url = source.matches("https?://[^\\s]{1,2000}");
             if (!source.equals("local") && !url && !source.matches(
-                    "([^@\\s/]{1,2000}@)?([A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5})")) {
+                    "(jmx\\+tls://)?([^@\\s/]{1,2000}@)?([A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5})")) {
                 String shown = source.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1")
                         .replaceFirst("^[^@\\s/]*@", ""); // no credentials
                 throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\", HOST:PORT or an "
