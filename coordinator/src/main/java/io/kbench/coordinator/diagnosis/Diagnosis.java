@@ -54,6 +54,16 @@ public final class Diagnosis {
      */
     public static final double SATURATED_SHARE = 0.1;
     public static final int SATURATED_MIN = 3;
+    /**
+     * Failed sends at this share of the window's sends or more are the run's limit at full strength (1); fewer
+     * are listed with a strength in proportion.
+     */
+    public static final double FAILED_FULL = 0.01;
+    /**
+     * Failed sends at this share or more make the load generator's shortfall the cluster's doing: a send that
+     * blocks for a broker that is down holds the load thread, so the generator rule is not applied then.
+     */
+    public static final double FAILED_MATTERS = 0.001;
 
     private Diagnosis() { }
 
@@ -226,10 +236,12 @@ public final class Diagnosis {
         // failed sends: the cluster refused or timed out records (a broker down, NotEnoughReplicas, a quota); the
         // sends that blocked meanwhile are the cluster's, not the load generator's
         WindowFigures.Errors errors = f.errors();
-        boolean failing = errors.failed() > 0;
-        if (failing) {
-            double share = (double) errors.failed() / Math.max(1, errors.sent());
-            found.add(limit(SEND_ERRORS, 1, List.of(ev("failedSends", errors.failed(), ">", 0, String.format(Locale.ROOT,
+        double failedShare = (double) errors.failed() / Math.max(1, errors.sent());
+        boolean failing = errors.failed() > 0 && failedShare >= FAILED_MATTERS;
+        if (errors.failed() > 0) {
+            double share = failedShare;
+            // strength: 1 from FAILED_FULL of the sends on; a handful of failures in a long run is listed, last
+            found.add(limit(SEND_ERRORS, Math.min(1, share / FAILED_FULL), List.of(ev("failedSends", errors.failed(), ">", 0, String.format(Locale.ROOT,
                     "%,d of the %,d sends in the window failed (%.2f%%)%s", errors.failed(), errors.sent(), 100 * share,
                     errors.first().isEmpty() ? "" : "; the first error: " + errors.first()))), Suggestions.SEND_ERRORS));
         }

@@ -217,6 +217,12 @@ class DiagnosisTest {
                 + "Expiring 12 record(s)", d.evidence().stream().filter(e -> e.figure().equals("failedSends"))
                 .findFirst().orElseThrow().text());
         assertTrue(d.alsoLimitedBy().stream().noneMatch(l -> l.limit().equals("generator")), d.toString());
+        // one failed send in 100,000: listed, weakly, after the limit that held; the generator rule still applies
+        ResultFile.Diagnosis few = Diagnosis.of(new WindowFigures(behind.load(), behind.producers(), behind.hosts(),
+                behind.consumers(), behind.brokers(), new WindowFigures.Errors(1, 100_000, "local-1: TimeoutException")));
+        assertEquals("generator", few.limit(), few.toString());
+        assertEquals("send-errors", few.alsoLimitedBy().get(few.alsoLimitedBy().size() - 1).limit());
+        assertEquals(0.001, few.alsoLimitedBy().get(few.alsoLimitedBy().size() - 1).strength(), 1e-9);
     }
 
     @Test
