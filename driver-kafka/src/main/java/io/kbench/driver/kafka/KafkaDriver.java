@@ -73,8 +73,9 @@ final class KafkaDriver implements Driver {
         try {
             admin().describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
+            String why = BootstrapProbe.explain(bootstrap(), 1_000);
             throw new DriverException("cannot reach Kafka at " + bootstrap() + ": no broker answered within "
-                    + timeout.toSeconds() + " s", e, true);
+                    + timeout.toSeconds() + " s" + (why.isEmpty() ? "" : " (" + why + ")"), e, true);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof org.apache.kafka.common.errors.AuthenticationException
                     || e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {

@@ -1,0 +1,87 @@
+package io.kbench.driver.kafka;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Why no broker answered: each bootstrap address probed with a plain TCP connect once the admin client gave up,
+ * so that the refusal says "connection refused", "unknown host" or "timed out" instead of only "no answer" — and,
+ * when the addresses accept connections, what that usually means with Kafka: the client's security settings do
+ * not match the listener, or the brokers advertise addresses this host cannot reach.
+ */
+final class BootstrapProbe {
+    /** Most addresses probed. */
+    static final int MAX = 10;
+
+    private BootstrapProbe() { }
+
+    /** What the probe found, as one clause for the refusal line; "" when there is nothing to probe. */
+    static String explain(String bootstrap, int timeoutMillis) {
+        if (bootstrap == null || bootstrap.isBlank()) {
+            return "";
+        }
+        Map<String, List<String>> byOutcome = new LinkedHashMap<>();
+        int probed = 0;
+        for (String raw : bootstrap.split(",")) {
+            String a = raw.strip();
+            if (a.isEmpty() || probed++ == MAX) {
+                continue;
+            }
+            byOutcome.computeIfAbsent(probe(a, timeoutMillis), k -> new ArrayList<>()).add(a);
+        }
+        List<String> parts = new ArrayList<>();
+        byOutcome.forEach((outcome, addresses) -> parts.add(outcome + " at " + String.join(", ", addresses)));
+        String found = String.join("; ", parts);
+        if (byOutcome.containsKey(ACCEPTS)) {
+            found += " — something listens there but no Kafka broker answered the client: check the address, security.protocol (a TLS or "
+                    + "SASL listener read as PLAINTEXT, or the reverse) and the brokers' advertised.listeners, the "
+                    + "addresses the client connects to after the bootstrap, which must be reachable from this host";
+        }
+        return found;
+    }
+
+    static final String ACCEPTS = "TCP connections accepted";
+
+    /** One address's outcome in a few words. */
+    static String probe(String address, int timeoutMillis) {
+        int colon = address.lastIndexOf(':');
+        if (colon <= 0 || colon == address.length() - 1) {
+            return "not HOST:PORT";
+        }
+        String host = address.substring(0, colon).replaceAll("^\\[|]$", "");
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return "not HOST:PORT";
+        }
+        if (port < 1 || port > 65535) {
+            return "not HOST:PORT";
+        }
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), timeoutMillis);
+            return ACCEPTS;
+        } catch (UnknownHostException e) {
+            return "unknown host";
+        } catch (ConnectException e) {
+            return "connection refused";
+        } catch (NoRouteToHostException e) {
+            return "no route to host";
+        } catch (SocketTimeoutException e) {
+            return "no TCP answer within " + timeoutMillis + " ms";
+        } catch (IllegalArgumentException e) {
+            return "unknown host";
+        } catch (IOException e) {
+            return "cannot connect (" + e.getClass().getSimpleName() + ")";
+        }
+    }
+}

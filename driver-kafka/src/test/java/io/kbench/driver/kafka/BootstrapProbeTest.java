@@ -1,0 +1,34 @@
+package io.kbench.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+import org.junit.jupiter.api.Test;
+
+/** The probe of the bootstrap addresses against real sockets on loopback. */
+class BootstrapProbeTest {
+    @Test
+    void shouldSayPerAddressWhatTheConnectFoundAndWhatAnAcceptingAddressMeans() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (ServerSocket open = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String listening = "127.0.0.1:" + open.getLocalPort();
+            assertEquals("connection refused", BootstrapProbe.probe("127.0.0.1:" + closed, 1_000));
+            assertEquals(BootstrapProbe.ACCEPTS, BootstrapProbe.probe(listening, 1_000));
+            assertEquals("not HOST:PORT", BootstrapProbe.probe("127.0.0.1", 1_000));
+            assertEquals("not HOST:PORT", BootstrapProbe.probe("127.0.0.1:99999", 1_000));
+            String both = BootstrapProbe.explain("127.0.0.1:" + closed + ", " + listening, 1_000);
+            assertTrue(both.startsWith("connection refused at 127.0.0.1:" + closed + "; TCP connections accepted at "
+                    + listening + " — something listens there but no Kafka broker answered the client: check the address, security.protocol"),
+                    both);
+            assertTrue(both.contains("advertised.listeners"), both);
+            assertEquals("connection refused at 127.0.0.1:" + closed, BootstrapProbe.explain("127.0.0.1:" + closed, 1_000));
+            assertEquals("", BootstrapProbe.explain(" ", 1_000));
+        }
+    }
+}
