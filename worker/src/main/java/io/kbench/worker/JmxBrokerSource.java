@@ -22,6 +22,21 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     private final JMXConnector connector;
     private final MBeanServerConnection mbeans;
 
+    /**
+     * RMI's distributed garbage collector asks a JVM that holds remote references (a JMX connection) for a full
+     * collection every {@code sun.rmi.dgc.client.gcInterval}, one hour by default: a stop-the-world pause of the
+     * worker's load threads once an hour in a long run that reads the brokers over JMX (seen with the interval set to
+     * 3 s: "Pause Full (System.gc())" every 3 s). kbench's JMX references are the connection's few objects, closed
+     * with the run, so it turns that off unless the user set it.
+     */
+    static final String DGC_INTERVAL = "sun.rmi.dgc.client.gcInterval";
+
+    static {
+        if (System.getProperty(DGC_INTERVAL) == null) {
+            System.setProperty(DGC_INTERVAL, Long.toString(Long.MAX_VALUE));
+        }
+    }
+
     private JmxBrokerSource(JMXConnector connector, MBeanServerConnection mbeans) {
         this.connector = connector;
         this.mbeans = mbeans;
