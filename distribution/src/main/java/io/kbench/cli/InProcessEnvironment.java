@@ -92,8 +92,9 @@ final class InProcessEnvironment implements LocalEnvironment {
             return admin.listTopics().names().get(15, java.util.concurrent.TimeUnit.SECONDS).stream()
                     .filter(t -> regex.matcher(t).matches()).sorted().toList();
         } catch (java.util.concurrent.TimeoutException e) {
+            String why = io.kbench.driver.kafka.BootstrapProbe.explain(bootstrapServers, 1_000);
             throw new io.kbench.coordinator.UserException("cannot list the topics of " + bootstrapServers
-                    + ": no broker answered within 15 s");
+                    + ": no broker answered within 15 s" + (why.isEmpty() ? "" : " (" + why + ")"));
         } catch (java.util.concurrent.ExecutionException | org.apache.kafka.common.KafkaException e) {
             Throwable t = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new io.kbench.coordinator.UserException("cannot list the topics of " + bootstrapServers + ": "

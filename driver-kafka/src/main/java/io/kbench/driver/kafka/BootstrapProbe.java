@@ -18,14 +18,17 @@ import java.util.Map;
  * when the addresses accept connections, what that usually means with Kafka: the client's security settings do
  * not match the listener, or the brokers advertise addresses this host cannot reach.
  */
-final class BootstrapProbe {
+public final class BootstrapProbe {
     /** Most addresses probed. */
     static final int MAX = 10;
 
     private BootstrapProbe() { }
 
-    /** What the probe found, as one clause for the refusal line; "" when there is nothing to probe. */
-    static String explain(String bootstrap, int timeoutMillis) {
+    /**
+     * What the probe found, as one clause for the refusal line ("" when there is nothing to probe); call it once a
+     * client has given up, it takes up to {@code timeoutMillis} per address.
+     */
+    public static String explain(String bootstrap, int timeoutMillis) {
         if (bootstrap == null || bootstrap.isBlank()) {
             return "";
         }
