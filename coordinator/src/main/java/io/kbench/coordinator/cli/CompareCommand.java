@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares results side by side; gates a CI pipeline on them.",
             "",
-            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression."})
+            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression."})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "2..*", paramLabel = "SIDE", description = "Results to compare, the baseline first; A,B,C for repeats.")
     List<String> sides;

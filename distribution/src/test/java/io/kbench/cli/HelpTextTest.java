@@ -1,0 +1,60 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Every command's help renders clean: picocli formats help texts with {@code String.format}, and a text it cannot
+ * format (a '%' not written '%%') is printed raw after a "[picocli WARN] Could not format" line on stderr. Stderr
+ * is caught while every command's usage is rendered.
+ */
+class HelpTextTest {
+    @CommandLine.Command(name = "broken", description = "50% off")
+    static final class Broken implements Runnable {
+        @Override
+        public void run() { }
+    }
+
+    @Test
+    void shouldRenderEveryCommandsHelpWithoutAWarning() {
+        List<String> rendered = new ArrayList<>();
+        String warnings = warningsWhile(() -> render(Main.commandLine(), rendered));
+        assertEquals("", warnings, "picocli's warnings while rendering " + rendered);
+        assertTrue(rendered.size() >= 10, "every command: " + rendered);
+        // the catch works: a text that does not format is caught
+        assertTrue(warningsWhile(() -> new CommandLine(new Broken()).getUsageMessage())
+                .contains("[picocli WARN] Could not format"), "a broken text is seen");
+    }
+
+    private static void render(CommandLine cli, List<String> rendered) {
+        cli.getUsageMessage();
+        rendered.add(cli.getCommandSpec().qualifiedName());
+        cli.getSubcommands().values().forEach(sub -> {
+            if (sub != cli && !rendered.contains(sub.getCommandSpec().qualifiedName())) {
+                render(sub, rendered);
+            }
+        });
+    }
+
+    /** What picocli printed on stderr while {@code r} ran (its tracer writes its warnings there). */
+    private static String warningsWhile(Runnable r) {
+        PrintStream err = System.err;
+        ByteArrayOutputStream caught = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(caught, true, StandardCharsets.UTF_8));
+        try {
+            r.run();
+        } finally {
+            System.setErr(err);
+        }
+        return caught.toString(StandardCharsets.UTF_8);
+    }
+}
