@@ -135,9 +135,32 @@ public final class EmbeddedKafka implements AutoCloseable {
             return this;
         }
 
-        /** Formats the storage, starts every node and waits until all are registered and serving. */
+        /**
+         * Formats the storage, starts every node and waits until all are registered and serving. A port found free
+         * can be taken before the broker binds it (by any process's outgoing connection): with the ports its own to
+         * pick, it then starts again with others, at most 3 times in all.
+         */
         public EmbeddedKafka start() {
-            return EmbeddedKafka.start(this);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return EmbeddedKafka.start(this);
+                } catch (IllegalStateException e) {
+                    if (port != 0 || attempt == 3 || !bindFailure(e)) {
+                        throw e;
+                    }
+                    LOG.warn("embedded Kafka: a port was taken before the broker could bind it; starting again with "
+                            + "other ports");
+                }
+            }
+        }
+
+        private static boolean bindFailure(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof java.net.BindException) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
