@@ -30,7 +30,9 @@ done
 
 work=$(mktemp -d /tmp/kbench-read-cost.XXXXXX)
 launcher=""
+broker=""
 cleanup() {
+  launcher=${launcher:-$broker}  # set by start_metrics_broker before the script names it
   [ -z "$launcher" ] || { pkill -P "$launcher" 2>/dev/null || true; kill "$launcher" 2>/dev/null || true;
                           wait "$launcher" 2>/dev/null || true; }
   rm -rf "$work"
@@ -39,21 +41,9 @@ trap cleanup EXIT
 
 "$here/bin/kbench" --version >/dev/null
 [ -f "$here/benchmarks/target/benchmarks.jar" ] || (cd "$here" && mvn -B -q -ntp install -DskipTests >/dev/null)
-agent="$work/jmx_prometheus_javaagent.jar"
-(cd "$here" && mvn -B -q -ntp dependency:copy -Dartifact=io.prometheus.jmx:jmx_prometheus_javaagent:1.0.1 \
-    -DoutputDirectory="$work" -Dmdep.stripVersion=true) >/dev/null
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-kafka=$(free_port); jmx=$(free_port); exporter=$(free_port)
-KBENCH_JAVA_OPTS="-javaagent:$agent=127.0.0.1:$exporter:$here/deployment/prometheus/jmx-exporter-kbench.yaml \
-  -Dcom.sun.management.jmxremote.port=$jmx -Dcom.sun.management.jmxremote.rmi.port=$jmx \
-  -Dcom.sun.management.jmxremote.host=127.0.0.1 -Djava.rmi.server.hostname=127.0.0.1 \
-  -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
-  "$here/bin/kbench" broker --port "$kafka" >"$work/broker.log" 2>&1 &
-launcher=$!
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$exporter/metrics" -o /dev/null && break
-  sleep 0.5
-done
+. "$here/benchmarks/lib/metrics-broker.sh"
+start_metrics_broker "$here" "$work"
+launcher=$broker
 # the broker's JVM: the launcher itself once it execs java, else its child
 broker=$launcher
 case "$(readlink "/proc/$launcher/exe")" in */java) ;; *) broker=$(pgrep -P "$launcher" | head -1) ;; esac

@@ -41,21 +41,8 @@ cleanup() {
 trap cleanup EXIT
 
 "$here/bin/kbench" --version >/dev/null
-agent="$work/jmx_prometheus_javaagent.jar"
-(cd "$here" && mvn -B -q -ntp dependency:copy -Dartifact=io.prometheus.jmx:jmx_prometheus_javaagent:1.0.1 \
-    -DoutputDirectory="$work" -Dmdep.stripVersion=true) >/dev/null
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-kafka=$(free_port); jmx=$(free_port); exporter=$(free_port)
-KBENCH_JAVA_OPTS="-javaagent:$agent=127.0.0.1:$exporter:$here/deployment/prometheus/jmx-exporter-kbench.yaml \
-  -Dcom.sun.management.jmxremote.port=$jmx -Dcom.sun.management.jmxremote.rmi.port=$jmx \
-  -Dcom.sun.management.jmxremote.host=127.0.0.1 -Djava.rmi.server.hostname=127.0.0.1 \
-  -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
-  "$here/bin/kbench" broker --port "$kafka" >"$work/broker.log" 2>&1 &
-broker=$!
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$exporter/metrics" -o /dev/null && break
-  sleep 0.5
-done
+. "$here/benchmarks/lib/metrics-broker.sh"
+start_metrics_broker "$here" "$work"
 # the launcher execs java: the PID is the broker's JVM
 cat >"$work/w.yaml" <<EOF
 name: scrape-cost
