@@ -26,7 +26,8 @@
 #
 # For kbench the client's CPU is every kbench process of the run: producer-perf, or the run's one process,
 # or worker + coordinator; for the tools the producer's and consumer's. Every client JVM (both sides) gets the
-# same heap: --heap SIZE as -Xms/-Xmx (default: none, the JVM's default heap for all of them). Before the
+# same heap: --heap SIZE as -Xms/-Xmx (default: none, the JVM's default heap for all of them), and the options
+# kbench's launcher gives its JVMs (distribution/src/main/dist/bin/jvm-options), the broker's too. Before the
 # first measured run, one short run of each side warms the broker up (JIT, page cache); it is not counted.
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
@@ -72,8 +73,11 @@ done
 [ -z "$heap" ] || [[ "$heap" =~ ^[1-9][0-9]{0,5}[mMgG]$ ]] \
   || { echo "compare-kafka-tools.sh: --heap must be a size such as 512m or 2g, got '$heap'" >&2; exit 2; }
 [ -z "$given_jar" ] || [ -f "$given_jar" ] || { echo "compare-kafka-tools.sh: --jar $given_jar is not a file" >&2; exit 2; }
-jvm=()
-[ -z "$heap" ] || jvm=("-Xms$heap" "-Xmx$heap")
+# kbench's launcher options (huge pages for the heap where the kernel gives them) for every JVM here, the tools'
+# too: both sides run with the same JVM settings, so the ratios measure the code
+. "$here/distribution/src/main/dist/bin/jvm-options"
+jvm=(${kbench_jvm_options[@]+"${kbench_jvm_options[@]}"})
+[ -z "$heap" ] || jvm+=("-Xms$heap" "-Xmx$heap")
 if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
   echo "compare-kafka-tools.sh: --keep $keep exists and is not a directory" >&2; exit 2
 fi
@@ -136,7 +140,7 @@ kbench_jar="$work/kbench/kbench.jar"
 SCRIPT=compare-kafka-tools.sh
 . "$here/benchmarks/lib/processes.sh"
 port=$(free_port)
-java -jar "$kbench_jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
+java ${kbench_jvm_options[@]+"${kbench_jvm_options[@]}"} -jar "$kbench_jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
 broker_pid=$!
 wait_for "$work/broker.log" "kafka broker ready" "$broker_pid" "the broker"
 bootstrap="127.0.0.1:$port"

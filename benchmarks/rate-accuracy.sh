@@ -82,10 +82,12 @@ else
 fi
 SCRIPT=rate-accuracy.sh
 . "$here/benchmarks/lib/processes.sh"
+. "$here/distribution/src/main/dist/bin/jvm-options" # kbench's launcher options, for every kbench JVM here
+jvm=(${kbench_jvm_options[@]+"${kbench_jvm_options[@]}"})
 
 if [ -z "$bootstrap" ]; then
   port=$(free_port)
-  java -jar "$jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
+  java ${jvm[@]+"${jvm[@]}"} -jar "$jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
   pids+=($!)
   wait_for "$work/broker.log" "kafka broker ready" "${pids[-1]}" "the broker"
   bootstrap="127.0.0.1:$port"
@@ -93,7 +95,7 @@ fi
 addresses=()
 for i in $(seq 1 "$workers"); do
   wp=$(free_port)
-  java -jar "$jar" worker --bind 127.0.0.1 --port "$wp" --id "w$i" > "$work/worker$i.log" 2>&1 &
+  java ${jvm[@]+"${jvm[@]}"} -jar "$jar" worker --bind 127.0.0.1 --port "$wp" --id "w$i" > "$work/worker$i.log" 2>&1 &
   pids+=($!)
   wait_for "$work/worker$i.log" "listening" "${pids[-1]}" "worker $i"
   addresses+=("127.0.0.1:$wp")
@@ -117,7 +119,7 @@ producerRate: $rate
 warmupSeconds: $warmup
 durationSeconds: $duration
 EOF
-    java -jar "$jar" run --workers "$list" --bootstrap-servers "$bootstrap" --output "$work/$name" \
+    java ${jvm[@]+"${jvm[@]}"} -jar "$jar" run --workers "$list" --bootstrap-servers "$bootstrap" --output "$work/$name" \
         "$work/$name.yaml" > "$work/$name.log" 2>&1 \
       || { tail -5 "$work/$name.log" >&2; echo "rate-accuracy.sh: the run at $rate msg/s failed" >&2; exit 1; }
     python3 - "$work/$name/result.json" "$rate" "$run" "$workers" <<'EOF'

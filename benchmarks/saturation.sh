@@ -8,6 +8,8 @@
 # one unmeasured run; then the runs alternate (this build, the ref, this build, ...), N each (default 3):
 # 1 topic x 6 partitions, 100 B records, 1 producer, 1 consumer at --rate (default 50,000 msg/s), 5 s
 # warm-up + 30 s measured, client defaults unless --set gives profile keys (e.g. --set producer.linger.ms=1).
+# Every kbench JVM gets the default options of its side's launcher (distribution/src/main/dist/bin/jvm-options;
+# the broker this build's), so a ref from before that file runs without them.
 # Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), the publish
 # delay p99 and p99.9 of the window, and the achieved rate; a skeptical reader reruns it and compares.
 #
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
     --set) [ $# -ge 2 ] || usage; sets+=(--set "$2"); shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "saturation.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -76,9 +78,19 @@ if [ -n "$ref" ]; then
 fi
 SCRIPT=saturation.sh
 . "$here/benchmarks/lib/processes.sh"
+# each side's JVMs get the default options of its own tree (bin/jvm-options of the archive; none before it existed)
+declare -A jvm_opts
+. "$here/distribution/src/main/dist/bin/jvm-options"
+jvm_opts[new]="${kbench_jvm_options[*]-}"
+jvm_opts[ref]=""
+if [ -n "$ref" ] && [ -f "$tree/distribution/src/main/dist/bin/jvm-options" ]; then
+  . "$tree/distribution/src/main/dist/bin/jvm-options"
+  jvm_opts[ref]="${kbench_jvm_options[*]-}"
+fi
 
 port=$(free_port)
-java -jar "$work/new/kbench.jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
+# shellcheck disable=SC2086 # a list of options
+java ${jvm_opts[new]} -jar "$work/new/kbench.jar" broker --host 127.0.0.1 --port "$port" > "$work/broker.log" 2>&1 &
 pids+=($!)
 wait_for "$work/broker.log" "kafka broker ready" "${pids[-1]}" "the broker"
 sides=(new)
@@ -86,7 +98,8 @@ sides=(new)
 declare -A address
 for side in "${sides[@]}"; do
   wp=$(free_port)
-  java -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
+  # shellcheck disable=SC2086
+  java ${jvm_opts[$side]} -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
   pids+=($!)
   wait_for "$work/worker-$side.log" "listening" "${pids[-1]}" "worker $side"
   address[$side]="127.0.0.1:$wp"
@@ -107,7 +120,8 @@ durationSeconds: $3
 EOF
 }
 run() { # SIDE NAME
-  java -jar "$work/$1/kbench.jar" run --workers "${address[$1]}" --bootstrap-servers "127.0.0.1:$port" \
+  # shellcheck disable=SC2086
+  java ${jvm_opts[$1]} -jar "$work/$1/kbench.jar" run --workers "${address[$1]}" --bootstrap-servers "127.0.0.1:$port" \
       ${sets[@]+"${sets[@]}"} --output "$work/$2" "$work/$2.yaml" > "$work/$2.log" 2>&1 \
     || { tail -5 "$work/$2.log" >&2; echo "saturation.sh: run $2 failed" >&2; exit 1; }
 }

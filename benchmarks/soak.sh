@@ -81,9 +81,11 @@ wait_port() { # PORT PID WHAT
   echo "soak: $3 did not listen on $1 within 60 s" >&2; exit 1
 }
 
-java -Xmx1g -jar "$jar" broker --port "$broker_port" >"$dir/broker.log" 2>&1 &
+. "$root/distribution/src/main/dist/bin/jvm-options" # kbench's launcher options, for every kbench JVM here
+jvm=(${kbench_jvm_options[@]+"${kbench_jvm_options[@]}"})
+java ${jvm[@]+"${jvm[@]}"} -Xmx1g -jar "$jar" broker --port "$broker_port" >"$dir/broker.log" 2>&1 &
 pids+=($!); broker=$!
-java -Xmx512m -jar "$jar" worker --bind 127.0.0.1 --port "$worker_port" >"$dir/worker.log" 2>&1 &
+java ${jvm[@]+"${jvm[@]}"} -Xmx512m -jar "$jar" worker --bind 127.0.0.1 --port "$worker_port" >"$dir/worker.log" 2>&1 &
 pids+=($!); worker=$!
 wait_port "$broker_port" "$broker" broker
 wait_port "$worker_port" "$worker" worker
@@ -107,7 +109,7 @@ if [ "$dashboard" = 1 ]; then
   dash_port=$(free_port)
   dash=(--dashboard "127.0.0.1:$dash_port" --dashboard-keep 0)
 fi
-java -Xmx256m -jar "$jar" run --workers "127.0.0.1:$worker_port" --bootstrap-servers "127.0.0.1:$broker_port" \
+java ${jvm[@]+"${jvm[@]}"} -Xmx256m -jar "$jar" run --workers "127.0.0.1:$worker_port" --bootstrap-servers "127.0.0.1:$broker_port" \
   ${dash[@]+"${dash[@]}"} --output "$dir/result" "$dir/soak.yaml" >"$dir/coordinator.log" 2>&1 &
 pids+=($!); coordinator=$!
 started=$(date +%s)

@@ -80,7 +80,9 @@ printf 'root:x:0:\nkbench:x:10001:\n' > "$fs/etc/group"
 printf 'hosts: files dns\n' > "$fs/etc/nsswitch.conf"
 chown -R 10001:10001 "$fs/home/kbench" 2>/dev/null || true
 
-entry='["/opt/java/bin/java","-XX:MaxRAMPercentage=75","-XX:+ExitOnOutOfMemoryError","-cp","/opt/kbench/lib/*","io.kbench.cli.Main"]'
+# huge pages for the heap where the host's kernel gives them on request (distribution/src/main/dist/bin/jvm-options
+# says why); the image has no shell to look first, so the JVM's warning on a host without them is turned off
+entry='["/opt/java/bin/java","-XX:MaxRAMPercentage=75","-XX:+ExitOnOutOfMemoryError","-XX:+UseTransparentHugePages","-Xlog:pagesize=off","-cp","/opt/kbench/lib/*","io.kbench.cli.Main"]'
 tar --numeric-owner -C "$fs" -c . | "$tool" import \
   --change "USER 10001:10001" \
   --change "WORKDIR /home/kbench" \

@@ -37,7 +37,7 @@ class ReleaseArchiveIT {
         assertTrue(Files.isRegularFile(TARGET.resolve("kbench-" + version + ".zip")));
         assertEquals(0, run(List.of("tar", "-xzf", archive.toString(), "-C", dir.toString()), Map.of()).exit());
         Path home = dir.resolve("kbench-" + version);
-        for (String entry : List.of("bin/kbench", "lib/kbench.jar", "workloads/quickstart.yaml",
+        for (String entry : List.of("bin/kbench", "bin/jvm-options", "lib/kbench.jar", "workloads/quickstart.yaml",
                 "deployment/systemd/kbench-worker.service", "docs/metrics.md", "LICENSE", "README.md")) {
             assertTrue(Files.exists(home.resolve(entry)), entry + " in the archive");
         }
@@ -56,6 +56,17 @@ class ReleaseArchiveIT {
         String commit = Versions.commit();
         assertEquals("kbench " + version + " (" + (commit.isEmpty() ? "" : "commit " + commit + ", ") + "protocol "
                 + Versions.PROTOCOL + ")", v.output().strip());
+
+        // the launcher's default JVM options: huge pages for the heap exactly where the kernel gives them on request
+        Commands.Result flags = run(List.of(home.resolve("bin/kbench").toString(), "--version"),
+                Map.of("PATH", tools.toString(), "JAVA_HOME", System.getProperty("java.home"), "HOME", dir.toString(),
+                        "KBENCH_JAVA_OPTS", "-XX:+PrintFlagsFinal"));
+        assertEquals(0, flags.exit(), flags.output());
+        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        String kernel = Files.isReadable(thp) ? Files.readString(thp) : "";
+        boolean offered = kernel.contains("[madvise]") || kernel.contains("[always]");
+        assertTrue(flags.output().lines().anyMatch(l -> l.matches("\\s*bool UseTransparentHugePages\\s+= " + offered + "\\s.*")),
+                "UseTransparentHugePages should be " + offered + " with the kernel's '" + kernel.strip() + "'");
 
         Path workload = Files.writeString(dir.resolve("tiny.yaml"), """
                 name: tiny
