@@ -2,6 +2,7 @@
 # Does the load generator keep its schedule? Saturated intervals per run, side by side with an older build.
 #
 #   benchmarks/saturation.sh [--ref GIT-REV] [--runs N] [--rate MSG/S] [--set KEY=VALUE]... [--keep DIR]
+#                            [--worker-opts 'JVM OPTIONS'] [--ref-worker-opts 'JVM OPTIONS']
 #
 # Starts one broker (`kbench broker`) and a `kbench worker` JVM of this build — and, with --ref, a second
 # worker built from that git revision (in a temporary worktree) — all on loopback. Each worker is warmed by
@@ -9,7 +10,9 @@
 # 1 topic x 6 partitions, 100 B records, 1 producer, 1 consumer at --rate (default 50,000 msg/s), 5 s
 # warm-up + 30 s measured, client defaults unless --set gives profile keys (e.g. --set producer.linger.ms=1).
 # Every kbench JVM gets the default options of its side's launcher (distribution/src/main/dist/bin/jvm-options;
-# the broker this build's), so a ref from before that file runs without them.
+# the broker this build's), so a ref from before that file runs without them. --worker-opts and --ref-worker-opts
+# add JVM options to this build's and the ref's worker (e.g. --ref HEAD --ref-worker-opts -XX:+UseZGC compares
+# two collectors with the same code).
 # Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), the publish
 # delay p99 and p99.9 of the window, and the achieved rate; a skeptical reader reruns it and compares.
 #
@@ -25,15 +28,19 @@ runs=3
 rate=50000
 sets=()
 keep=""
-usage() { echo "usage: $0 [--ref GIT-REV] [--runs N] [--rate MSG/S] [--set KEY=VALUE]... [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 [--ref GIT-REV] [--runs N] [--rate MSG/S] [--set KEY=VALUE]... [--keep DIR] [--worker-opts 'OPTS'] [--ref-worker-opts 'OPTS']" >&2; exit 2; }
+worker_opts=""
+ref_worker_opts=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --ref) [ $# -ge 2 ] || usage; ref=$2; shift 2 ;;
     --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
     --set) [ $# -ge 2 ] || usage; sets+=(--set "$2"); shift 2 ;;
+    --worker-opts) [ $# -ge 2 ] || usage; worker_opts=$2; shift 2 ;;
+    --ref-worker-opts) [ $# -ge 2 ] || usage; ref_worker_opts=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "saturation.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -43,6 +50,10 @@ for kv in ${sets[@]+"${sets[@]}"}; do
   [ "$kv" = --set ] || [[ "$kv" =~ ^[A-Za-z0-9._-]+=.+$ ]] \
     || { echo "saturation.sh: --set takes KEY=VALUE (a profile key, e.g. producer.linger.ms=1), got '$kv'" >&2; exit 2; }
 done
+for o in $worker_opts $ref_worker_opts; do
+  [[ "$o" == -* ]] || { echo "saturation.sh: --worker-opts and --ref-worker-opts take JVM options (each starting with '-'), got '$o'" >&2; exit 2; }
+done
+[ -z "$ref_worker_opts" ] || [ -n "$ref" ] || { echo "saturation.sh: --ref-worker-opts needs --ref" >&2; exit 2; }
 if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
   echo "saturation.sh: --keep must be a directory, '$keep' is not one" >&2; exit 2
 fi
@@ -99,10 +110,13 @@ declare -A address
 for side in "${sides[@]}"; do
   wp=$(free_port)
   # shellcheck disable=SC2086
-  java ${jvm_opts[$side]} -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
+  extra=$worker_opts
+  [ "$side" = new ] || extra=$ref_worker_opts
+  java ${jvm_opts[$side]} $extra -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
   pids+=($!)
   wait_for "$work/worker-$side.log" "listening" "${pids[-1]}" "worker $side"
   address[$side]="127.0.0.1:$wp"
+  echo "worker $side: JVM options: ${jvm_opts[$side]:-none}${extra:+ $extra}" >&2
 done
 
 workload() { # NAME WARMUP DURATION
