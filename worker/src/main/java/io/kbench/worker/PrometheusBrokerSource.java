@@ -94,7 +94,9 @@ final class PrometheusBrokerSource implements BrokerScraper.Source {
     }
 
     private Map<String, Double> fetch(int timeout) throws IOException {
-        URLConnection c = url.openConnection();
+        // never through a proxy the JVM may be configured with (http.proxyHost): the exporter is read directly, as
+        // java.net.http.HttpClient did without a ProxySelector
+        URLConnection c = url.openConnection(java.net.Proxy.NO_PROXY);
         if (!(c instanceof HttpURLConnection http)) {
             throw new IOException("not an HTTP endpoint");
         }
