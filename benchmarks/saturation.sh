@@ -50,10 +50,13 @@ for kv in ${sets[@]+"${sets[@]}"}; do
   [ "$kv" = --set ] || [[ "$kv" =~ ^[A-Za-z0-9._-]+=.+$ ]] \
     || { echo "saturation.sh: --set takes KEY=VALUE (a profile key, e.g. producer.linger.ms=1), got '$kv'" >&2; exit 2; }
 done
-for o in $worker_opts $ref_worker_opts; do
+# split on blanks, never globbed (an option such as -XX:* must reach the JVM as written)
+read -r -a worker_opts <<<"$worker_opts"
+read -r -a ref_worker_opts <<<"$ref_worker_opts"
+for o in ${worker_opts[@]+"${worker_opts[@]}"} ${ref_worker_opts[@]+"${ref_worker_opts[@]}"}; do
   [[ "$o" == -* ]] || { echo "saturation.sh: --worker-opts and --ref-worker-opts take JVM options (each starting with '-'), got '$o'" >&2; exit 2; }
 done
-[ -z "$ref_worker_opts" ] || [ -n "$ref" ] || { echo "saturation.sh: --ref-worker-opts needs --ref" >&2; exit 2; }
+[ ${#ref_worker_opts[@]} -eq 0 ] || [ -n "$ref" ] || { echo "saturation.sh: --ref-worker-opts needs --ref" >&2; exit 2; }
 if [ -n "$keep" ] && [ -e "$keep" ] && [ ! -d "$keep" ]; then
   echo "saturation.sh: --keep must be a directory, '$keep' is not one" >&2; exit 2
 fi
@@ -110,13 +113,13 @@ declare -A address
 for side in "${sides[@]}"; do
   wp=$(free_port)
   # shellcheck disable=SC2086
-  extra=$worker_opts
-  [ "$side" = new ] || extra=$ref_worker_opts
-  java ${jvm_opts[$side]} $extra -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
+  extra=(${worker_opts[@]+"${worker_opts[@]}"})
+  [ "$side" = new ] || extra=(${ref_worker_opts[@]+"${ref_worker_opts[@]}"})
+  java ${jvm_opts[$side]} ${extra[@]+"${extra[@]}"} -jar "$work/$side/kbench.jar" worker --bind 127.0.0.1 --port "$wp" --id "$side" > "$work/worker-$side.log" 2>&1 &
   pids+=($!)
   wait_for "$work/worker-$side.log" "listening" "${pids[-1]}" "worker $side"
   address[$side]="127.0.0.1:$wp"
-  echo "worker $side: JVM options: ${jvm_opts[$side]:-none}${extra:+ $extra}" >&2
+  echo "worker $side: JVM options: ${jvm_opts[$side]:-none} ${extra[*]-}" >&2
 done
 
 workload() { # NAME WARMUP DURATION
