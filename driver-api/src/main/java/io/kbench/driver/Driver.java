@@ -61,6 +61,35 @@ public interface Driver extends AutoCloseable {
      */
     ConsumerHandle createConsumer(String topic, String group, String clientId);
 
+    /**
+     * Builds a consumer of {@code topic} in share group {@code group} (KIP-932) and subscribes it.
+     *
+     * @param explicit acknowledge each record as the listener says; false: implicit acknowledgement
+     * @throws DriverException when the client cannot be built, or this driver has no share groups
+     */
+    default ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit) {
+        throw new DriverException("this driver has no share groups");
+    }
+
+    /**
+     * Checks that the cluster has share groups, within {@code timeout}.
+     *
+     * @throws DriverException saying what the cluster lacks and how to enable it
+     */
+    default void checkShareGroups(Duration timeout) {
+        throw new DriverException("this driver has no share groups");
+    }
+
+    /**
+     * Sets {@code configs} (e.g. {@code share.record.lock.duration.ms}) on each of the share {@code groups}, which
+     * need not exist yet; returns once the cluster has taken them.
+     *
+     * @throws DriverException naming the setting the cluster refused, or when share groups are not enabled
+     */
+    default void configureShareGroups(List<String> groups, java.util.Map<String, String> configs, Duration timeout) {
+        throw new DriverException("this driver has no share groups");
+    }
+
     /** Releases the driver's own resources (admin client); handles are closed before this is called. */
     @Override
     void close();

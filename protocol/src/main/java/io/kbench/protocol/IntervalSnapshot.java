@@ -76,15 +76,18 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 last, error, -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE);
     }
 
-    /** The five encodings in {@link Metric} order, as a map. */
+    /**
+     * Encodings in {@link Metric} order, as a map: the first five at least (publish and end-to-end, transaction
+     * commit); metrics after those given have none (the share consumers' when a worker runs none).
+     */
     public static Map<Metric, byte[]> histograms(byte[]... inMetricOrder) {
         Metric[] metrics = Metric.values();
-        if (inMetricOrder.length != metrics.length) {
-            throw new IllegalArgumentException("one histogram per metric: " + metrics.length + ", got "
-                    + inMetricOrder.length);
+        if (inMetricOrder.length < Metric.SHARE_DELIVERY.ordinal() || inMetricOrder.length > metrics.length) {
+            throw new IllegalArgumentException("one histogram per metric: " + Metric.SHARE_DELIVERY.ordinal()
+                    + " to " + metrics.length + ", got " + inMetricOrder.length);
         }
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
-        for (int i = 0; i < metrics.length; i++) {
+        for (int i = 0; i < inMetricOrder.length; i++) {
             h.put(metrics[i], inMetricOrder[i]);
         }
         return h;

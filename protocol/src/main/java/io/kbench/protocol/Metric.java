@@ -11,7 +11,11 @@ public enum Metric {
     /** Intended send time to consumer receipt, coordinator time on both ends. */
     END_TO_END("endToEndLatencyMicros"),
     /** Duration of a transaction commit (transactional runs). */
-    TRANSACTION_COMMIT("transactionCommitMicros");
+    TRANSACTION_COMMIT("transactionCommitMicros"),
+    /** Share consumers: intended send time to the record's first delivery, coordinator time on both ends. */
+    SHARE_DELIVERY("shareDeliveryMicros"),
+    /** Share consumers: intended send time to the record accepted (delivered and processed). */
+    SHARE_ACCEPT("shareAcceptMicros");
 
     private final String key;
 

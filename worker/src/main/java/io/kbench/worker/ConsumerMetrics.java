@@ -12,6 +12,7 @@ import io.kbench.driver.RecordListener;
  */
 public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
+    private final long processingNanos;
     final LatencyRecorder endToEnd = new LatencyRecorder();
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
@@ -30,8 +31,21 @@ public final class ConsumerMetrics implements RecordListener {
 
     /** @param tracker the run's sequence tracker for this consumer, or null without verification */
     public ConsumerMetrics(RunClock clock, SequenceTracker tracker) {
+        this(clock, tracker, 0);
+    }
+
+    /**
+     * @param tracker          the run's sequence tracker for this consumer, or null without verification
+     * @param processingMicros time spent on each message after it is counted (the consumer waits, as one waiting on
+     *                         I/O does; see {@link ShareConsumerMetrics})
+     */
+    public ConsumerMetrics(RunClock clock, SequenceTracker tracker, long processingMicros) {
+        if (processingMicros < 0) {
+            throw new IllegalArgumentException("processing " + processingMicros + " µs");
+        }
         this.clock = clock;
         this.tracker = tracker;
+        this.processingNanos = processingMicros * 1000;
     }
 
     /** Sets the end of a timed warm-up (see the class comment), coordinator µs. */
@@ -64,6 +78,9 @@ public final class ConsumerMetrics implements RecordListener {
         }
         if (producerId != NO_PRODUCER && tracker != null) {
             tracker.record(producerId, partition, sequence);
+        }
+        if (processingNanos > 0) {
+            Processing.waitFor(clock.nanoClock(), processingNanos);
         }
     }
 }

@@ -53,6 +53,8 @@ final class LoadRun {
     private final List<ProducerLoop> producerLoops = new ArrayList<>();
     private final List<ProducerHandle> producerHandles = new ArrayList<>();
     private final List<ConsumerLoop> consumerLoops = new ArrayList<>();
+    /** The share consumers' own figures (their loops are among {@link #consumerLoops}). */
+    private final List<ShareConsumerMetrics> shareConsumers = new ArrayList<>();
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Thread> consumerThreads = new ArrayList<>();
     private final Snapshotter snapshotter;
@@ -95,13 +97,26 @@ final class LoadRun {
         // one key table for all of this worker's producers; each producer reads it from its own offset
         Keys workerKeys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(), spec.runId().hashCode());
         try {
+            configureShareGroups(driver, spec);
             for (RunSpec.Consumer c : spec.consumers()) {
+                // share consumers are not verified here (their records spread over consumers and workers)
                 ConsumerMetrics metrics = new ConsumerMetrics(clock,
-                        spec.verification() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null);
+                        spec.verification() && !c.share() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null,
+                        c.share() ? 0 : spec.consumerProcessingMicros());
                 long created = clock.nanoClock().nanoTime();
-                ConsumerHandle handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
-                handle.hold(spec.consumersFromCommitted() ? ConsumerHandle.Start.COMMITTED
-                        : spec.consumersFromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
+                ConsumerHandle handle;
+                if (c.share()) {
+                    RunSpec.Share s = spec.share();
+                    ShareConsumerMetrics shareMetrics = new ShareConsumerMetrics(clock, spec.consumerProcessingMicros(),
+                            s.releasePpm(), s.rejectPpm(), spec.runNonce() * 31L + c.index());
+                    handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(),
+                            clientId("s", c.index()), s.explicit()), shareMetrics);
+                    shareConsumers.add(shareMetrics);
+                } else {
+                    handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
+                    handle.hold(spec.consumersFromCommitted() ? ConsumerHandle.Start.COMMITTED
+                            : spec.consumersFromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
+                }
                 String name = "consumer " + c.index();
                 ConsumerLoop loop = new ConsumerLoop(name, handle, metrics, fatal, created, clock.nanoClock());
                 if (spec.dumpClientMetrics()) {
@@ -135,7 +150,23 @@ final class LoadRun {
             closeClientsNow();
             throw e;
         }
-        this.snapshotter = new Snapshotter(workerId, pm, cm, producerHandles);
+        this.snapshotter = new Snapshotter(workerId, pm, cm, producerHandles, shareConsumers);
+    }
+
+    /**
+     * With share consumers here: checks that the cluster has share groups, and sets the groups' configs, before any
+     * of the consumers is built.
+     */
+    private static void configureShareGroups(Driver driver, RunSpec spec) {
+        List<String> groups = spec.consumers().stream().filter(RunSpec.Consumer::share).map(RunSpec.Consumer::group)
+                .distinct().toList();
+        if (groups.isEmpty()) {
+            return;
+        }
+        driver.checkShareGroups(TOPIC_TIMEOUT);
+        if (!spec.share().groupConfigs().isEmpty()) {
+            driver.configureShareGroups(groups, spec.share().groupConfigs(), TOPIC_TIMEOUT);
+        }
     }
 
     private String clientId(String kind, int index) {
@@ -272,6 +303,7 @@ final class LoadRun {
                     && !spec.consumersFromCommitted()) {
                 // consumers that read what is produced now: the window's end-to-end latency is its own messages'
                 consumerLoops.forEach(c -> c.metrics().measureFrom(measureStartCoordinatorMicros));
+                shareConsumers.forEach(c -> c.measureFrom(measureStartCoordinatorMicros));
             }
             consumerLoops.forEach(c -> c.releaseAt(startNanos));
         }

@@ -38,6 +38,9 @@ import io.kbench.driver.TopicSpec;
  * @param dumpClientMetrics the last snapshot carries every client's full metrics (the tools' --print-metrics)
  * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
  *                          must carry the same
+ * @param brokerSources     brokers whose own metrics this worker reads (PrepareRequest.broker_sources)
+ * @param share             how the share consumers ({@link Consumer#share()}) read
+ * @param consumerProcessingMicros time every consumer spends on each message it receives
  */
 public record RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
@@ -46,8 +49,10 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
                       List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
                       long transactionRecords, long transactionMillis, boolean verification,
                       boolean stampMessages, String digest, int monotonicProducers, boolean dumpClientMetrics,
-                      boolean consumersFromCommitted, List<String> brokerSources) {
+                      boolean consumersFromCommitted, List<String> brokerSources, Share share,
+                      long consumerProcessingMicros) {
     public RunSpec {
+        share = share == null ? Share.NONE : share;
         brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
@@ -67,7 +72,7 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
         this(runId, coordinator, workload, clockOffsetMicros, driverName, driverConfig, createTopics, producers, consumers,
                 messageSize, intervalMicros, payloads, randomBytesRatio, keys, keyCount, zipfExponent, existingTopics,
                 consumersFromBeginning, holdConsumers, transactionRecords, transactionMillis, verification, stampMessages,
-                digest, 0, false, false, List.of());
+                digest, 0, false, false, List.of(), Share.NONE, 0);
     }
 
     /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */
@@ -86,6 +91,27 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
      */
     public record Producer(int index, String topic, long ratePerSecond, long recordLimit) { }
 
-    /** One consumer: its run-wide index, topic and consumer group. */
-    public record Consumer(int index, String topic, String group) { }
+    /** One consumer: its run-wide index, topic and consumer group; {@code share}: a share group's consumer. */
+    public record Consumer(int index, String topic, String group, boolean share) {
+        /** A classic consumer group's consumer. */
+        public Consumer(int index, String topic, String group) {
+            this(index, topic, group, false);
+        }
+    }
+
+    /**
+     * How share consumers read (PrepareRequest.share).
+     *
+     * @param explicit         acknowledge each record explicitly; false: implicit acknowledgement
+     * @param releasePpm       explicit: of first deliveries, parts per million released
+     * @param rejectPpm        explicit: of first deliveries, parts per million rejected
+     * @param groupConfigs     share-group configs this worker sets on its share consumers' groups before building them
+     */
+    public record Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs) {
+        public static final Share NONE = new Share(false, 0, 0, java.util.Map.of());
+
+        public Share {
+            groupConfigs = java.util.Map.copyOf(groupConfigs);
+        }
+    }
 }

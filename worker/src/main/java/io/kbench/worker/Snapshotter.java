@@ -26,6 +26,11 @@ final class Snapshotter {
     private final Histogram delay = LatencyHistograms.create();
     private final Histogram endToEnd = LatencyHistograms.create();
     private final Histogram commit = LatencyHistograms.create();
+    private final Histogram shareDelivery = LatencyHistograms.create();
+    private final Histogram shareAccept = LatencyHistograms.create();
+    private final List<ShareConsumerMetrics> shareConsumers;
+    /** The share consumers' running totals at the last harvest. */
+    private Counters shareTotals = Counters.ZERO;
     private long sent;
     private long failed;
     private long ackedBytes;
@@ -44,6 +49,13 @@ final class Snapshotter {
      */
     Snapshotter(String workerId, List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
                 List<io.kbench.driver.ProducerHandle> producerClients) {
+        this(workerId, producers, consumers, producerClients, List.of());
+    }
+
+    /** @param shareConsumers the share consumers' figures (their deliveries are not in {@code consumers}) */
+    Snapshotter(String workerId, List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
+                List<io.kbench.driver.ProducerHandle> producerClients, List<ShareConsumerMetrics> shareConsumers) {
+        this.shareConsumers = List.copyOf(shareConsumers);
         this.workerId = workerId;
         this.producers = List.copyOf(producers);
         this.consumers = List.copyOf(consumers);
@@ -74,6 +86,22 @@ final class Snapshotter {
         return new Counters(s, a, f, ab, r, rb, 0, 0);
     }
 
+    /** The share consumers' running totals (in the share fields; the rest 0). */
+    private Counters shareLive() {
+        Counters sum = Counters.ZERO;
+        for (ShareConsumerMetrics m : shareConsumers) {
+            sum = sum.plus(m.totals());
+        }
+        return sum;
+    }
+
+    private static Counters minus(Counters now, Counters before) {
+        return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, now.shareDelivered() - before.shareDelivered(),
+                now.shareDeliveredBytes() - before.shareDeliveredBytes(),
+                now.shareRedelivered() - before.shareRedelivered(), now.shareAccepted() - before.shareAccepted(),
+                now.shareReleased() - before.shareReleased(), now.shareRejected() - before.shareRejected());
+    }
+
     IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone,
                              long producersDoneMicros, boolean last, String error) {
         latency.reset();
@@ -81,8 +109,11 @@ final class Snapshotter {
         delay.reset();
         endToEnd.reset();
         commit.reset();
+        shareDelivery.reset();
+        shareAccept.reset();
         // counters first: a sample counted here is in this or the next interval's histogram, never lost
         Counters totals = live();
+        Counters share = shareLive();
         long c = 0;
         long n = 0;
         for (ProducerMetrics p : producers) {
@@ -116,6 +147,13 @@ final class Snapshotter {
             n += m.endToEnd.negative();
             m.endToEnd.addIntervalTo(endToEnd);
         }
+        for (ShareConsumerMetrics m : shareConsumers) {
+            lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
+            c += m.delivery.clamped() + m.accept.clamped();
+            n += m.delivery.negative() + m.accept.negative();
+            m.delivery.addIntervalTo(shareDelivery);
+            m.accept.addIntervalTo(shareAccept);
+        }
         ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
         for (io.kbench.driver.ProducerHandle h : producerClients) {
             try {
@@ -129,13 +167,19 @@ final class Snapshotter {
                 new Counters(totals.sent() - sent, latency.getTotalCount(), totals.failed() - failed,
                         totals.ackedBytes() - ackedBytes, totals.received() - received,
                         totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
-                        dv.outOfOrder(), dv.verified(), dv.untracked()),
-                IntervalSnapshot.histograms(LatencyHistograms.encode(latency), LatencyHistograms.encode(response),
-                        LatencyHistograms.encode(delay), LatencyHistograms.encode(endToEnd),
-                        LatencyHistograms.encode(commit)),
+                        dv.outOfOrder(), dv.verified(), dv.untracked()).withShare(minus(share, shareTotals)),
+                shareConsumers.isEmpty()
+                        ? IntervalSnapshot.histograms(LatencyHistograms.encode(latency),
+                                LatencyHistograms.encode(response), LatencyHistograms.encode(delay),
+                                LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit))
+                        : IntervalSnapshot.histograms(LatencyHistograms.encode(latency),
+                                LatencyHistograms.encode(response), LatencyHistograms.encode(delay),
+                                LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
+                                LatencyHistograms.encode(shareDelivery), LatencyHistograms.encode(shareAccept)),
                 producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
                 new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
                 new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result()));
+        shareTotals = share;
         sent = totals.sent();
         failed = totals.failed();
         ackedBytes = totals.ackedBytes();

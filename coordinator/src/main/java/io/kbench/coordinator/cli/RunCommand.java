@@ -264,7 +264,8 @@ public final class RunCommand implements Callable<Integer> {
         // results are never lost to a directory found unwritable at the end
         OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
         notes.forEach(n -> System.err.println("kbench: note: " + n));
-        reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification()) : new ProgressPrinter(System.out);
+        reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
+                workload.shareGroups().any()) : new ProgressPrinter(System.out);
         DashboardServer server = null;
         if (dash != null) {
             DashboardState state = new DashboardState(reporter);

@@ -57,11 +57,16 @@ public final class ValidateCommand implements Callable<Integer> {
         Sweep s = Sweep.load(f);
         s.notes().forEach(notes::println);
         Workload w = s.base();
+        w.shareGroups().warnings(w.consumerProcessingMicros()).forEach(x -> notes.println("warning: " + x));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";
         String rate = w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate());
         return "workload " + w.name() + ": " + w.topics() + " topic(s) x " + w.partitionsPerTopic() + " partitions, "
-                + w.producerCount() + " producer(s), " + w.consumerCount() + " consumer(s), " + rate + ", " + amount
+                + w.producerCount() + " producer(s), " + w.consumerCount() + " consumer(s), "
+                + (w.shareGroups().any() ? w.shareConsumerCount() + " share consumer(s) in "
+                        + w.topics() * w.shareGroups().groupsPerTopic() + " share group(s) ("
+                        + (w.shareGroups().explicit() ? "explicit" : "implicit") + " acknowledgement), " : "")
+                + rate + ", " + amount
                 + (s.isSweep() ? ", sweep of " + s.points().size() + " combinations" : "");
     }
 }

@@ -43,6 +43,9 @@ public final class DashboardState implements RunReporter {
     private long saturationMicros = Long.MAX_VALUE;
     private long clockBoundMicros;
     private boolean verification;
+    private boolean share;
+    /** Share groups per topic of the run shown (0: none). */
+    private int shareGroups;
     private boolean sending;
     private FaultTimeline faults = new FaultTimeline();
     /**
@@ -83,6 +86,8 @@ public final class DashboardState implements RunReporter {
             runId = id;
             workload = ResultDocument.JSON.valueToTree(w);
             verification = w.verification();
+            share = w.shareGroups().any();
+            shareGroups = w.shareGroups().groupsPerTopic();
             state = "preparing";
             reason = null;
             intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
@@ -170,7 +175,7 @@ public final class DashboardState implements RunReporter {
             lastEndMicros = i.endMicros();
             metrics.add(i, i.saturated(saturationMicros));
             ResultFile.Interval interval = ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
-                    faults.downDuring(i.startMicros(), i.endMicros()));
+                    share, faults.downDuring(i.startMicros(), i.endMicros()));
             if (series == null) {
                 series = HtmlReport.liveSeries(runStartMicros / 1000);
             }
@@ -363,7 +368,7 @@ public final class DashboardState implements RunReporter {
         Summary s = totals.summary(none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), List.of(), ResultDocument.summary(s, null, null), null, List.of(), null, null);
+                List.of(), List.of(), ResultDocument.summary(s, null, null, shareGroups), null, List.of(), null, null);
     }
 
     private static String json(ResultFile.Interval i) {

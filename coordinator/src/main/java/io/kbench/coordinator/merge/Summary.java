@@ -18,14 +18,47 @@ import org.HdrHistogram.Histogram;
  * MB is 1,048,576 bytes, as the Kafka tools print it.
  *
  * <p>{@code verification} is null when the run did not verify; {@code endToEndUncertaintyMicros} bounds the
- * clock error in every end-to-end sample (0 until {@link #withClocks} sets it).
+ * clock error in every end-to-end sample (0 until {@link #withClocks} sets it). {@code totals} and
+ * {@code window} are the counters of the whole run and of the measured window (the share consumers' figures are
+ * read from them).
  */
 public record Summary(long sent, long acked, long failed, long received, long clamped, long negativeEndToEnd,
                       double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
                       double publishRate, double publishMBps, double consumeRate, double consumeMBps,
                       EnumMap<Metric, Histogram> histograms, Verification verification,
-                      long endToEndUncertaintyMicros, long saturatedIntervals) {
+                      long endToEndUncertaintyMicros, long saturatedIntervals, Counters totals, Counters window) {
     private static final double MB = 1024.0 * 1024.0;
+
+    public Summary {
+        totals = totals == null ? Counters.ZERO : totals;
+        window = window == null ? Counters.ZERO : window;
+    }
+
+    /** A summary without the run's and window's counters (as before share groups). */
+    public Summary(long sent, long acked, long failed, long received, long clamped, long negativeEndToEnd,
+                   double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
+                   double publishRate, double publishMBps, double consumeRate, double consumeMBps,
+                   EnumMap<Metric, Histogram> histograms, Verification verification,
+                   long endToEndUncertaintyMicros, long saturatedIntervals) {
+        this(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked, measuredReceived,
+                measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms, verification,
+                endToEndUncertaintyMicros, saturatedIntervals, Counters.ZERO, Counters.ZERO);
+    }
+
+    /** The share consumers' deliveries per second over the measured window. */
+    public double shareDeliverRate() {
+        return rate(window.shareDelivered(), measuredSeconds);
+    }
+
+    /** The share consumers' MB/s delivered over the measured window. */
+    public double shareDeliverMBps() {
+        return rate(window.shareDeliveredBytes() / MB, measuredSeconds);
+    }
+
+    /** The share consumers' acceptances per second over the measured window. */
+    public double shareAcceptRate() {
+        return rate(window.shareAccepted(), measuredSeconds);
+    }
 
     /**
      * What verification found over the whole run.
@@ -45,14 +78,14 @@ public record Summary(long sent, long acked, long failed, long received, long cl
         return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
                 measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
                 new Verification(Math.max(0, lost), totals.duplicated(), totals.outOfOrder(), totals.untracked()),
-                endToEndUncertaintyMicros, saturatedIntervals);
+                endToEndUncertaintyMicros, saturatedIntervals, this.totals, window);
     }
 
     /** This summary with the clock error bound of its end-to-end samples. */
     public Summary withClocks(long uncertaintyMicros) {
         return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
                 measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
-                verification, uncertaintyMicros, saturatedIntervals);
+                verification, uncertaintyMicros, saturatedIntervals, totals, window);
     }
 
     /**
@@ -120,7 +153,7 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                     all.negativeEndToEnd(), seconds, window.acked(), window.received(), window.receivedBytes(),
                     rate(window.acked(), seconds), rate(window.ackedBytes() / MB, seconds),
                     rate(window.received(), seconds), rate(window.receivedBytes() / MB, seconds), histograms, null, 0,
-                    saturated);
+                    saturated, all, window);
         }
     }
 

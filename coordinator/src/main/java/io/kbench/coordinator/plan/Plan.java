@@ -44,8 +44,13 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
      */
     public record ProducerTask(int index, String topic, long ratePerSecond, long recordLimit) { }
 
-    /** One consumer: run-wide index, topic and consumer group. */
-    public record ConsumerTask(int index, String topic, String group) { }
+    /** One consumer: run-wide index, topic and consumer group; {@code share}: a share group's consumer. */
+    public record ConsumerTask(int index, String topic, String group, boolean share) {
+        /** A classic consumer group's consumer. */
+        public ConsumerTask(int index, String topic, String group) {
+            this(index, topic, group, false);
+        }
+    }
 
     /** What one worker runs. */
     public record WorkerAssignment(int worker, List<ProducerTask> producers, List<ConsumerTask> consumers) {
@@ -72,9 +77,14 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
         return workers.stream().mapToInt(w -> w.producers().size()).sum();
     }
 
-    /** Consumers of all workers. */
+    /** Consumers of all workers, share consumers included. */
     public int consumerCount() {
         return workers.stream().mapToInt(w -> w.consumers().size()).sum();
+    }
+
+    /** Share consumers of all workers. */
+    public int shareConsumerCount() {
+        return (int) workers.stream().flatMap(w -> w.consumers().stream()).filter(ConsumerTask::share).count();
     }
 
     /**
@@ -83,7 +93,7 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
      */
     public Plan withConsumerGroup(String group) {
         List<WorkerAssignment> ws = workers.stream().map(w -> new WorkerAssignment(w.worker(), w.producers(),
-                w.consumers().stream().map(c -> new ConsumerTask(c.index(), c.topic(), group)).toList())).toList();
+                w.consumers().stream().map(c -> new ConsumerTask(c.index(), c.topic(), group, c.share())).toList())).toList();
         return new Plan(runId, topics, ws, clients);
     }
 

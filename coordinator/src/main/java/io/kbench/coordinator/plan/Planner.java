@@ -71,6 +71,15 @@ public final class Planner {
                     next = (next + 1) % workers;
                 }
             }
+            // share groups after the classic ones, spread over the workers the same way (a group's consumers
+            // on several workers read the group's records together)
+            for (int s = 0; s < workload.shareGroups().groupsPerTopic(); s++) {
+                String group = prefix + "-t" + t + "-sg" + s;
+                for (int c = 0; c < workload.shareGroups().consumersPerGroup(); c++) {
+                    consumers.get(next).add(new Plan.ConsumerTask(index++, topic.name(), group, true));
+                    next = (next + 1) % workers;
+                }
+            }
         }
         List<Plan.WorkerAssignment> out = new ArrayList<>();
         for (int w = 0; w < workers; w++) {

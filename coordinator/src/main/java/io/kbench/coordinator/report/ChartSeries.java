@@ -114,7 +114,8 @@ public final class ChartSeries {
 
     /**
      * The series as the page takes them into a run's data: {@code intervalsPerPoint}, {@code t} (seconds since the
-     * run's start, at each point's end), {@code publishRate}, {@code consumeRate}, {@code targetSeries} ({@code
+     * run's start, at each point's end), {@code publishRate}, {@code consumeRate}, {@code shareDeliverRate} and
+     * {@code shareAcceptRate} (null where no interval had share consumers), {@code targetSeries} ({@code
      * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag},
      * {@code latency} (ms), {@code client} and {@code bands}.
      */
@@ -122,6 +123,8 @@ public final class ChartSeries {
         List<Double> t = new ArrayList<>(points.size());
         List<Double> publish = new ArrayList<>(points.size());
         List<Double> consume = new ArrayList<>(points.size());
+        List<Double> shareDeliver = new ArrayList<>(points.size());
+        List<Double> shareAccept = new ArrayList<>(points.size());
         List<Long> targetSeries = new ArrayList<>(points.size());
         List<Long> lag = new ArrayList<>(points.size());
         Map<String, Map<String, List<Double>>> latency = new LinkedHashMap<>();
@@ -186,6 +189,8 @@ public final class ChartSeries {
             t.add((p.endMillis - runStartMillis) / 1000.0);
             publish.add(p.publishSum / p.n);
             consume.add(p.consumeSum / p.n);
+            shareDeliver.add(p.shareN == 0 ? null : p.shareDeliverSum / p.n);
+            shareAccept.add(p.shareN == 0 ? null : p.shareAcceptSum / p.n);
             targetSeries.add(target < 0 || p.startMillis >= measureEndMillis ? null : target);
             lag.add(p.lag < 0 ? null : p.lag);
             double from = (p.startMillis - runStartMillis) / 1000.0;
@@ -198,6 +203,8 @@ public final class ChartSeries {
         d.put("t", t);
         d.put("publishRate", publish);
         d.put("consumeRate", consume);
+        d.put("shareDeliverRate", shareDeliver);
+        d.put("shareAcceptRate", shareAccept);
         d.put("targetSeries", targetSeries);
         d.put("lag", lag);
         d.put("latency", latency);
@@ -227,6 +234,10 @@ public final class ChartSeries {
         long endMillis;
         double publishSum;
         double consumeSum;
+        /** Intervals with share consumers' figures, and their rates summed. */
+        int shareN;
+        double shareDeliverSum;
+        double shareAcceptSum;
         long lag = -1;
         /** Per metric, per quantile: the worst in the bucket in µs, -1 while none had samples. */
         final long[] latency = new long[METRICS.length * QUANTILES.size()];
@@ -261,6 +272,11 @@ public final class ChartSeries {
             endMillis = i.endMillis();
             publishSum += i.publish().rate();
             consumeSum += i.consume().rate();
+            if (i.share() != null) {
+                shareN++;
+                shareDeliverSum += i.share().rate();
+                shareAcceptSum += i.share().acceptRate();
+            }
             if (i.consume().lag() != null) {
                 lag = Math.max(lag, i.consume().lag());
             }
@@ -331,6 +347,9 @@ public final class ChartSeries {
             endMillis = b.endMillis;
             publishSum += b.publishSum;
             consumeSum += b.consumeSum;
+            shareN += b.shareN;
+            shareDeliverSum += b.shareDeliverSum;
+            shareAcceptSum += b.shareAcceptSum;
             lag = Math.max(lag, b.lag);
             for (int k = 0; k < latency.length; k++) {
                 latency[k] = Math.max(latency[k], b.latency[k]);
@@ -374,6 +393,8 @@ public final class ChartSeries {
                 case PUBLISH_DELAY -> i.publish().delayMicros();
                 case END_TO_END -> i.consume().endToEndLatencyMicros();
                 case TRANSACTION_COMMIT -> null;
+                case SHARE_DELIVERY -> i.share() == null ? null : i.share().deliveryLatencyMicros();
+                case SHARE_ACCEPT -> i.share() == null ? null : i.share().acceptLatencyMicros();
             };
         }
     }

@@ -31,6 +31,15 @@ public final class Compare {
             new Figure("failed", "failed sends", false),
             new Figure("saturatedIntervals", "saturated intervals", false));
 
+    /** The share groups' headline figures: rows only when a result compared has share groups. */
+    static final List<Figure> SHARE = List.of(
+            new Figure("share.rate", "share deliveries/s", false),
+            new Figure("share.acceptRate", "share accepted/s", false),
+            new Figure("share.redelivered", "share redelivered", false),
+            new Figure("share.deliveryLatencyMicros.p99", "share dlv p99 ms", true),
+            new Figure("share.acceptLatencyMicros.p99", "share acc p99 ms", true),
+            new Figure("share.unsettled", "share unsettled", false));
+
     /** Short names for the latency objects, as the console and docs use them. */
     private static final Map<String, String> SHORT = Map.of(
             "publishLatency", "publishLatencyMicros",
@@ -121,7 +130,8 @@ public final class Compare {
             if (f == null) {
                 throw new IllegalArgumentException("--fail-if '" + text + "': unknown figure '" + m.group(1) + "'; allowed: "
                         + "a summary number of result.json (publishRate, consumeRate, failed, saturatedIntervals, ...) or a "
-                        + "latency percentile (endToEnd.p99, publishLatency.p50, publishResponse.p99.9, ...)");
+                        + "latency percentile (endToEnd.p99, publishLatency.p50, publishResponse.p99.9, ...), or a share "
+                        + "group figure (share.acceptRate, share.redelivered, share.acceptLatencyMicros.p99, ...)");
             }
             String unit = m.group(4);
             double value = Double.parseDouble(m.group(3));
@@ -177,12 +187,23 @@ public final class Compare {
                 "clamped", "negativeEndToEnd").contains(head)) {
             return new Figure(path, path, false);
         }
+        if (head.equals("share") && tail != null) {
+            if (tail.matches("rate|acceptRate|MBps|delivered|bytes|redelivered|accepted|released|rejected|unsettled")) {
+                return new Figure(path, path, false);
+            }
+            if (tail.matches("(deliveryLatencyMicros|acceptLatencyMicros)\\.(count|mean|p50|p75|p95|p99|p999|p9999|max)")) {
+                return new Figure(path, path, !tail.endsWith(".count"));
+            }
+        }
         return null;
     }
 
     /** The comparison table: a row per headline figure, then one per gate figure not among them. */
     public static List<List<String>> table(List<Side> sides, List<Gate> gates) {
         List<Figure> figures = new ArrayList<>(HEADLINE);
+        if (sides.stream().anyMatch(s -> s.summaries().stream().anyMatch(j -> j.has("share")))) {
+            figures.addAll(SHARE);
+        }
         for (Gate g : gates) {
             if (figures.stream().noneMatch(f -> f.path().equals(g.figure().path()))) {
                 figures.add(g.figure());

@@ -37,7 +37,8 @@ import org.HdrHistogram.HistogramLogWriter;
 public final class HistogramLogs implements AutoCloseable {
     private final Path dir;
     private final long runStartMicros;
-    private final boolean transactional;
+    /** The metrics logged: transaction commits only for a transactional run, share latencies only with share groups. */
+    private final List<Metric> logged;
     private final java.util.EnumMap<Metric, java.io.OutputStream> writers = new java.util.EnumMap<>(Metric.class);
     private final Written written;
     private boolean broken;
@@ -68,10 +69,17 @@ public final class HistogramLogs implements AutoCloseable {
 
     /** @param written where a log that could not be written is recorded */
     public HistogramLogs(Path dir, long runStartMicros, boolean transactional, Written written) {
+        this(dir, runStartMicros, transactional, false, written);
+    }
+
+    /** @param share also log the share consumers' delivery and acceptance latencies */
+    public HistogramLogs(Path dir, long runStartMicros, boolean transactional, boolean share, Written written) {
         this.written = written;
         this.dir = dir;
         this.runStartMicros = runStartMicros;
-        this.transactional = transactional;
+        this.logged = java.util.Arrays.stream(Metric.values())
+                .filter(m -> transactional || m != Metric.TRANSACTION_COMMIT)
+                .filter(m -> share || m != Metric.SHARE_DELIVERY && m != Metric.SHARE_ACCEPT).toList();
     }
 
     /** Appends one worker snapshot's histograms, tagged with the worker. */
@@ -119,12 +127,8 @@ public final class HistogramLogs implements AutoCloseable {
     }
 
     private List<Metric> logged() {
-        return transactional ? ALL : WITHOUT_TRANSACTIONS;
+        return logged;
     }
-
-    private static final List<Metric> ALL = List.of(Metric.values());
-    private static final List<Metric> WITHOUT_TRANSACTIONS = java.util.Arrays.stream(Metric.values())
-            .filter(m -> m != Metric.TRANSACTION_COMMIT).toList();
 
     private static long maxOf(Histogram h) {
         return h.getTotalCount() == 0 ? 0 : h.getMaxValue();

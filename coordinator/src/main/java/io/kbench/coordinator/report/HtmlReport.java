@@ -36,7 +36,9 @@ public final class HtmlReport {
             Metric.PUBLISH_RESPONSE, "Publish response time (intended send → ack)",
             Metric.PUBLISH_DELAY, "Publish delay (intended send → send)",
             Metric.END_TO_END, "End-to-end latency (intended send → received)",
-            Metric.TRANSACTION_COMMIT, "Transaction commit");
+            Metric.TRANSACTION_COMMIT, "Transaction commit",
+            Metric.SHARE_DELIVERY, "Share group: first delivery (intended send → delivered)",
+            Metric.SHARE_ACCEPT, "Share group: accepted (intended send → processed and accepted)");
     /** Client metrics charted over time: Kafka's name, title, unit. */
     private static final List<String[]> CLIENT = List.of(
             new String[] {"record-queue-time-avg", "Producer record-queue-time-avg", "ms"},
@@ -93,7 +95,8 @@ public final class HtmlReport {
         List<Map<String, String>> metrics = new ArrayList<>();
         for (Metric m : Metric.values()) {
             boolean any = runs.stream().anyMatch(n -> stats(n.run().summary(), m).count() > 0);
-            if (m != Metric.TRANSACTION_COMMIT || any) {
+            boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT;
+            if (!optional || any) {
                 metrics.add(Map.of("id", m.key(), "title", TITLES.get(m)));
             }
         }
@@ -144,6 +147,8 @@ public final class HtmlReport {
                 yield new LatencyStats(e.count(), e.mean(), e.p50(), e.p75(), e.p95(), e.p99(), e.p999(), e.p9999(), e.max());
             }
             case TRANSACTION_COMMIT -> s.transactionCommitMicros();
+            case SHARE_DELIVERY -> s.share() == null ? LatencyStats.EMPTY : s.share().deliveryLatencyMicros();
+            case SHARE_ACCEPT -> s.share() == null ? LatencyStats.EMPTY : s.share().acceptLatencyMicros();
         };
     }
 
@@ -241,6 +246,8 @@ public final class HtmlReport {
         sum.put("lost", s.verification() == null ? null : s.verification().lost());
         sum.put("duplicated", s.verification() == null ? null : s.verification().duplicated());
         sum.put("outOfOrder", s.verification() == null ? null : s.verification().outOfOrder());
+        sum.put("shareAcceptRate", s.share() == null ? null : s.share().acceptRate());
+        sum.put("shareRedelivered", s.share() == null ? null : s.share().redelivered());
         d.put("summary", sum);
         d.put("workers", r.workers() == null ? List.of() : r.workers());
         d.put("issues", r.issues() == null ? List.of() : r.issues());

@@ -13,7 +13,8 @@ import io.kbench.coordinator.merge.LatencyStats;
 
 /**
  * {@code intervals.csv}: one row per interval with every figure the console line shows and a few more
- * (counts, verification, lag, faults, the worker hosts' CPU share, GC and heap), for spreadsheets and plotting tools. Latencies in milliseconds,
+ * (counts, verification, lag, faults, the worker hosts' CPU share, GC and heap, the brokers' and the share groups'
+ * figures), for spreadsheets and plotting tools. Latencies in milliseconds,
  * times in epoch milliseconds, rates per second; empty cells where a figure does not apply. Written by
  * jackson-dataformat-csv (quoting and escaping are its business).
  */
@@ -29,7 +30,8 @@ public final class IntervalsCsv {
         "consumeMBps", "endToEndP50Ms", "endToEndP99Ms", "endToEndMaxMs", "consumerLag", "lost", "duplicated",
         "outOfOrder", "errors", "faults", "workerCpuMean", "workerCpuMax", "busiestWorker", "workerGcMaxMs",
         "workerHeapAfterGcMax", "brokerBytesInMBps", "brokerBytesOutMBps", "brokerRequestHandlerIdleMin",
-        "brokerProduceTimeMsMax"})
+        "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
+        "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -38,8 +40,12 @@ public final class IntervalsCsv {
                       Long consumerLag, Long lost, Long duplicated, Long outOfOrder, String errors, String faults,
                       Double workerCpuMean, Double workerCpuMax, String busiestWorker, Double workerGcMaxMs,
                       Double workerHeapAfterGcMax, Double brokerBytesInMBps, Double brokerBytesOutMBps,
-                      Double brokerRequestHandlerIdleMin, Double brokerProduceTimeMsMax) {
+                      Double brokerRequestHandlerIdleMin, Double brokerProduceTimeMsMax, Long shareDelivered,
+                      Long shareRedelivered, Long shareAccepted, Long shareReleased, Long shareRejected,
+                      Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
+                      Double shareAcceptP99Ms) {
         static Row of(ResultFile.Interval i) {
+            ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
             ResultFile.Consume c = i.consume();
             ResultFile.Verification v = i.verification();
@@ -55,7 +61,12 @@ public final class IntervalsCsv {
                     h == null ? null : h.cpuMean(), h == null ? null : h.cpuMax(), h == null ? "" : h.busiest(),
                     h == null ? null : h.gcMicrosMax() / 1000.0, h == null ? null : h.heapAfterGcMax(),
                     broker(i, "bytesInPerSec", Agg.SUM_MB), broker(i, "bytesOutPerSec", Agg.SUM_MB),
-                    broker(i, "requestHandlerIdle", Agg.MIN), broker(i, "produceTotalTimeMsMean", Agg.MAX));
+                    broker(i, "requestHandlerIdle", Agg.MIN), broker(i, "produceTotalTimeMsMean", Agg.MAX),
+                    s == null ? null : s.delivered(), s == null ? null : s.redelivered(),
+                    s == null ? null : s.accepted(), s == null ? null : s.released(), s == null ? null : s.rejected(),
+                    s == null ? null : s.rate(), s == null ? null : s.acceptRate(),
+                    s == null ? null : ms(s.deliveryLatencyMicros(), 99),
+                    s == null ? null : ms(s.acceptLatencyMicros(), 99));
         }
 
         private enum Agg { SUM_MB, MIN, MAX }

@@ -16,12 +16,19 @@ public final class JsonLinesReporter implements RunReporter {
     private final PrintStream out;
     private final ProgressPrinter human;
     private final boolean verification;
+    private final boolean share;
     private long measureStartMicros;
     private long saturationMicros = Long.MAX_VALUE;
     private FaultTimeline faults = new FaultTimeline();
 
     /** @param verification the workload verifies (each line then carries its verification counts) */
     public JsonLinesReporter(PrintStream out, PrintStream human, boolean verification) {
+        this(out, human, verification, false);
+    }
+
+    /** @param share the workload has share groups (each line then carries their figures) */
+    public JsonLinesReporter(PrintStream out, PrintStream human, boolean verification, boolean share) {
+        this.share = share;
         this.out = out;
         this.human = new ProgressPrinter(human);
         this.verification = verification;
@@ -65,7 +72,7 @@ public final class JsonLinesReporter implements RunReporter {
         try {
             out.println(ResultDocument.JSON.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
                     .writeValueAsString(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
-                            faults.downDuring(i.startMicros(), i.endMicros()))));
+                            share, faults.downDuring(i.startMicros(), i.endMicros()))));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

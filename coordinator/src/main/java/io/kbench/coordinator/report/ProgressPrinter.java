@@ -69,6 +69,12 @@ public final class ProgressPrinter implements RunReporter {
             notes.append(String.format(Locale.ROOT, " | %,d lost %,d dup %,d out-of-order", c.lost(), c.duplicated(),
                     c.outOfOrder()));
         }
+        if (c.shareDelivered() > 0 || c.shareAccepted() > 0) {
+            notes.append(String.format(Locale.ROOT, " | share %,9.0f dlv/s %,9.0f acc/s%s dlv p99 %s acc p99 %s ms",
+                    c.shareDelivered() / secs, c.shareAccepted() / secs,
+                    c.shareRedelivered() > 0 ? String.format(Locale.ROOT, " %,d redelivered", c.shareRedelivered()) : "",
+                    ms(i.stats(Metric.SHARE_DELIVERY).p99()), ms(i.stats(Metric.SHARE_ACCEPT).p99())));
+        }
         if (i.saturated(saturationMicros)) {
             notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",
                     ms(i.stats(Metric.PUBLISH_DELAY).p99())));
@@ -105,6 +111,10 @@ public final class ProgressPrinter implements RunReporter {
         }
         if (s.stats(Metric.TRANSACTION_COMMIT).count() > 0) {
             row("txn commit", s.stats(Metric.TRANSACTION_COMMIT));
+        }
+        if (s.stats(Metric.SHARE_DELIVERY).count() > 0 || s.stats(Metric.SHARE_ACCEPT).count() > 0) {
+            row("share delivery", s.stats(Metric.SHARE_DELIVERY));
+            row("share accept", s.stats(Metric.SHARE_ACCEPT));
         }
         if (s.verification() != null) {
             Summary.Verification v = s.verification();

@@ -65,7 +65,7 @@ public final class ResultDocument {
             public ResultFile.Interval get(int index) {
                 MergedInterval i = intervals.get(index);
                 return interval(i, measureStartMicros, workload.saturationDelayMillis() * 1000, workload.verification(),
-                        faults.downDuring(i.startMicros(), i.endMicros()));
+                        workload.shareGroups().any(), faults.downDuring(i.startMicros(), i.endMicros()));
             }
 
             @Override
@@ -76,7 +76,8 @@ public final class ResultDocument {
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, Versions.kbench(), runId, status, error,
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
-                workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp),
+                workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp,
+                        workload.shareGroups().groupsPerTopic()),
                 encoded(summary.histograms()), issues, null, null);
     }
 
@@ -92,6 +93,12 @@ public final class ResultDocument {
     /** One interval as result.json (and {@code --json}) shows it. */
     public static ResultFile.Interval interval(MergedInterval i, long measureStartMicros, long saturationMicros,
                                                boolean verification, List<String> faults) {
+        return interval(i, measureStartMicros, saturationMicros, verification, false, faults);
+    }
+
+    /** As {@link #interval(MergedInterval, long, long, boolean, List)}, with the share consumers' figures if {@code share}. */
+    public static ResultFile.Interval interval(MergedInterval i, long measureStartMicros, long saturationMicros,
+                                               boolean verification, boolean share, List<String> faults) {
         Counters c = i.counters();
         double secs = i.seconds();
         return new ResultFile.Interval(i.index(), i.startMicros() / 1000, i.endMicros() / 1000,
@@ -107,7 +114,12 @@ public final class ResultDocument {
                 c.clamped(), c.negativeEndToEnd(),
                 new ResultFile.Client(sorted(i.producerClients().values()), sorted(i.consumerClients().values())),
                 i.errors(), faults, hosts(i.hosts()), i.brokers().stream().map(b -> new ResultFile.BrokerFigures(b.source(),
-                        rounded(b.values()), b.error().isEmpty() ? null : b.error())).toList());
+                        rounded(b.values()), b.error().isEmpty() ? null : b.error())).toList(),
+                share ? new ResultFile.Share(c.shareDelivered(), c.shareDeliveredBytes(),
+                        c.shareRedelivered(), c.shareAccepted(), c.shareReleased(), c.shareRejected(),
+                        round(c.shareDelivered() / secs), round(c.shareDeliveredBytes() / MB / secs),
+                        round(c.shareAccepted() / secs), i.stats(Metric.SHARE_DELIVERY), i.stats(Metric.SHARE_ACCEPT),
+                        null, null) : null);
     }
 
     /** Figures to 3 decimals (a broker's bytes/s to the milli-byte would only make result.json longer). */
@@ -174,14 +186,32 @@ public final class ResultDocument {
      * @param catchUp a backlog run's catch-up, or null
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp) {
+        return summary(s, consume, catchUp, 0);
+    }
+
+    /**
+     * The summary object.
+     *
+     * @param consume     the consumer-perf figures, or null (merged results)
+     * @param catchUp     a backlog run's catch-up, or null
+     * @param shareGroups share groups per topic: each must accept or reject every acknowledged message (0: none)
+     */
+    public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp,
+                                             int shareGroups) {
         Summary.Verification v = s.verification();
+        Counters t = s.totals();
+        ResultFile.Share share = shareGroups <= 0 ? null : new ResultFile.Share(t.shareDelivered(),
+                t.shareDeliveredBytes(), t.shareRedelivered(), t.shareAccepted(), t.shareReleased(), t.shareRejected(),
+                s.shareDeliverRate(), s.shareDeliverMBps(), s.shareAcceptRate(), s.stats(Metric.SHARE_DELIVERY),
+                s.stats(Metric.SHARE_ACCEPT),
+                Math.max(0, s.acked() * shareGroups - t.shareAccepted() - t.shareRejected()), false);
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),
                 s.publishRate(), s.publishMBps(), s.consumeRate(), s.consumeMBps(),
                 s.stats(Metric.PUBLISH_LATENCY), s.stats(Metric.PUBLISH_RESPONSE), s.stats(Metric.PUBLISH_DELAY),
                 ResultFile.EndToEnd.of(s.stats(Metric.END_TO_END), s.endToEndUncertaintyMicros()),
                 s.stats(Metric.TRANSACTION_COMMIT), s.saturatedIntervals(), consume,
                 v == null ? null : new ResultFile.Verification(v.lost(), v.duplicated(), v.outOfOrder(), v.untracked()),
-                s.clamped(), s.negativeEndToEnd(), catchUp);
+                s.clamped(), s.negativeEndToEnd(), catchUp, share);
     }
 
     /**

@@ -25,9 +25,10 @@ public final class ResultFile {
      * or goes away; 4 adds
      * {@code rateSearch}; 5 adds the search's {@code limitedBy} and {@code confidence} and each trial's
      * {@code cause} and {@code notes}; 6 adds the workers' {@code host} and the intervals' {@code hosts} and
-     * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}.
+     * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}; 8 adds the share consumers'
+     * {@code share} to the intervals and the summary.
      */
-    public static final int SCHEMA_VERSION = 7;
+    public static final int SCHEMA_VERSION = 8;
 
     private ResultFile() { }
 
@@ -232,7 +233,32 @@ public final class ResultFile {
                            @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
                            long clamped, long negativeEndToEnd, Client client, List<String> errors,
                            List<String> faults, @JsonInclude(JsonInclude.Include.NON_NULL) Hosts hosts,
-                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<BrokerFigures> brokers) {
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<BrokerFigures> brokers,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Share share) {
+        /** An interval without share consumers. */
+        public Interval(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
+                        Publish publish, Consume consume, Verification verification, long clamped,
+                        long negativeEndToEnd, Client client, List<String> errors, List<String> faults, Hosts hosts,
+                        List<BrokerFigures> brokers) {
+            this(index, startMillis, endMillis, warmup, saturated, workers, publish, consume, verification, clamped,
+                    negativeEndToEnd, client, errors, faults, hosts, brokers, null);
+        }
+    }
+
+    /**
+     * The share consumers' figures (schema 8; absent without share groups), of an interval or of the run: every
+     * delivery counted ({@code delivered}, {@code bytes}; {@code redelivered} those of records delivered before),
+     * how they were acknowledged ({@code accepted}, {@code released}, {@code rejected}), deliveries and acceptances
+     * per second and MB/s delivered (the measured window's in the summary), and the latencies from the intended
+     * send to the record's first delivery and to its acceptance. In the summary {@code unsettled} is what the share
+     * groups had not accepted or rejected of what was acknowledged (acked × share groups per topic minus
+     * accepted and rejected, at least 0), and {@code verified} is false: share groups are not verified per record.
+     */
+    public record Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
+                        double rate, @JsonProperty("MBps") double mbps, double acceptRate,
+                        LatencyStats deliveryLatencyMicros, LatencyStats acceptLatencyMicros,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Long unsettled,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified) {
     }
 
     /**
@@ -308,6 +334,19 @@ public final class ResultFile {
                           @JsonInclude(JsonInclude.Include.NON_NULL) ConsumeSummary consume,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Verification verification,
                           long clamped, long negativeEndToEnd,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) CatchUp catchUp) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) CatchUp catchUp,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Share share) {
+        /** A summary without share consumers. */
+        public Summary(Long sent, Long acked, Long failed, Long received, Double measuredSeconds, Double publishRate,
+                       Double publishMBps, Double consumeRate, Double consumeMBps, LatencyStats publishLatencyMicros,
+                       LatencyStats publishResponseMicros, LatencyStats publishDelayMicros,
+                       EndToEnd endToEndLatencyMicros, LatencyStats transactionCommitMicros, long saturatedIntervals,
+                       ConsumeSummary consume, Verification verification, long clamped, long negativeEndToEnd,
+                       CatchUp catchUp) {
+            this(sent, acked, failed, received, measuredSeconds, publishRate, publishMBps, consumeRate, consumeMBps,
+                    publishLatencyMicros, publishResponseMicros, publishDelayMicros, endToEndLatencyMicros,
+                    transactionCommitMicros, saturatedIntervals, consume, verification, clamped, negativeEndToEnd,
+                    catchUp, null);
+        }
     }
 }

@@ -92,10 +92,27 @@ public final class WorkerMessages {
             b.addProducers(ProducerAssignment.newBuilder().setProducerIndex(t.index()).setTopic(t.topic())
                     .setRatePerSecond(t.ratePerSecond()).setRecordLimit(t.recordLimit()));
         }
+        boolean shareConsumers = false;
         for (Plan.ConsumerTask t : share.assignment().consumers()) {
             b.addConsumers(ConsumerAssignment.newBuilder().setConsumerIndex(t.index()).setTopic(t.topic())
-                    .setGroup(t.group()));
+                    .setGroup(t.group()).setShare(t.share()));
+            shareConsumers |= t.share();
         }
+        if (shareConsumers) {
+            var g = w.shareGroups();
+            java.util.Map<String, String> configs = new java.util.TreeMap<>(g.groupConfigs());
+            if (!w.existingTopics()) {
+                // the run's own new topics hold only its messages: the groups read them from the start, whenever
+                // their share partitions are first initialized (with the broker's default, latest, a group whose
+                // first fetch came after the first sends would never see those)
+                configs.putIfAbsent("share.auto.offset.reset", "earliest");
+            }
+            b.setShare(io.kbench.protocol.rpc.ShareSettings.newBuilder().setExplicit(g.explicit())
+                    .setReleasePpm((int) Math.round(g.releaseRatio() * 1_000_000))
+                    .setRejectPpm((int) Math.round(g.rejectRatio() * 1_000_000))
+                    .putAllGroupConfigs(configs));
+        }
+        b.setConsumerProcessingMicros(w.consumerProcessingMicros());
         return b.build();
     }
 

@@ -51,8 +51,11 @@ public final class EndCondition {
         }
 
         public static Rules of(Workload w, long plannedEndMicros) {
+            // share groups read every message too: each is one more reader per topic (its consumers are done with a
+            // message once they accepted or rejected it; see LiveRun#totals)
             return new Rules(w.maxSendErrors(), w.consumerBacklogRecords(), w.numRecords() > 0, plannedEndMicros,
-                    w.producerCount() > 0, w.consumerCount() > 0, w.numRecords(), w.subscriptionsPerTopic());
+                    w.producerCount() > 0, w.consumerCount() + w.shareConsumerCount() > 0, w.numRecords(),
+                    w.readersPerTopic());
         }
 
         /** These rules with another idle bound for the drain (consumer-perf's --timeout). */
@@ -73,7 +76,8 @@ public final class EndCondition {
      * @param failure            the first failure reason, or null
      * @param acked              messages acknowledged, all workers
      * @param failed             sends failed
-     * @param received           messages received, all subscriptions
+     * @param received           messages received, all subscriptions, plus those the share groups accepted or
+     *                           rejected
      * @param allProducersDone   every producer has finished its share (count run) or stopped
      * @param consumersReleased  a backlog run's consumers have been released
      */

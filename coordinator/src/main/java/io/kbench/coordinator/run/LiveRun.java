@@ -181,8 +181,9 @@ final class LiveRun {
     /** The totals the end condition decides on. */
     EndCondition.Totals totals() {
         var t = merger.totals();
-        return new EndCondition.Totals(failure.get(), t.acked(), t.failed(), t.received(), merger.allProducersDone(),
-                releaseMicros != 0);
+        // a share group is done with a message once it accepted or rejected it: the drain counts those with receipts
+        return new EndCondition.Totals(failure.get(), t.acked(), t.failed(),
+                t.received() + t.shareAccepted() + t.shareRejected(), merger.allProducersDone(), releaseMicros != 0);
     }
 
     /**

@@ -122,13 +122,18 @@ final class Preparation {
         return shares;
     }
 
-    /** Partitions each consumer group must own: its topic's, as created or found. */
+    /**
+     * Partitions each classic consumer group must own: its topic's, as created or found. A share group is ready
+     * when its consumers have joined (the workers' readiness says so).
+     */
     private Map<String, Integer> groupPartitions(Plan plan, Map<String, Integer> topicPartitions) {
         // a group may read several topics (consumer-perf --include, or --group over several): all of theirs
         Map<String, java.util.Set<String>> topics = new HashMap<>();
         for (Plan.WorkerAssignment a : plan.workers()) {
             for (Plan.ConsumerTask c : a.consumers()) {
-                topics.computeIfAbsent(c.group(), g -> new java.util.HashSet<>()).add(c.topic());
+                if (!c.share()) { // a share group's partitions are shared by its consumers: none owns any
+                    topics.computeIfAbsent(c.group(), g -> new java.util.HashSet<>()).add(c.topic());
+                }
             }
         }
         Map<String, Integer> groups = new HashMap<>();

@@ -84,6 +84,15 @@ final class ResultAssembly {
                 + "time to warm up)", sent, due, 100.0 * sent / due);
     }
 
+    /** The console's line on the share groups: deliveries, acknowledgements, rates; never "verified". */
+    static String shareLine(Summary s, int shareGroups) {
+        var t = s.totals();
+        return String.format(java.util.Locale.ROOT, "  share   : %,d delivered (%,d redelivered) to %d share group(s) per "
+                + "topic; %,d accepted, %,d released, %,d rejected; %,.1f deliveries/s, %,.1f accepted/s, %.2f MB/s; "
+                + "not verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
+                t.shareReleased(), t.shareRejected(), s.shareDeliverRate(), s.shareAcceptRate(), s.shareDeliverMBps());
+    }
+
     RunController.Outcome assemble(Gathered g) {
         List<String> issues = new ArrayList<>(g.issues());
         long measureStart = g.merger().measureStartMicros();
@@ -97,10 +106,17 @@ final class ResultAssembly {
                     ? summary.acked() * workload.subscriptionsPerTopic() : 0;
             summary = summary.withVerification(g.merger().totals(), expectedDistinct);
         }
-        long expected = EndCondition.Rules.of(workload, 0).expectedReceived(summary.acked());
+        long expected = (workload.producerCount() > 0 ? summary.acked() : workload.numRecords())
+                * workload.subscriptionsPerTopic();
         if (g.error() == null && workload.consumerCount() > 0 && summary.received() < expected) {
             issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
                     summary.received(), expected, workload.subscriptionsPerTopic()));
+        }
+        int shareGroups = workload.shareGroups().groupsPerTopic();
+        long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
+        if (g.error() == null && shareGroups > 0 && settled < summary.acked() * shareGroups) {
+            issues.add(String.format("the share groups accepted or rejected %,d of the %,d messages expected (x%d share "
+                    + "groups)", settled, summary.acked() * shareGroups, shareGroups));
         }
         String warmup = warmupShortfall(workload, g.intervals(), measureStart);
         if (warmup != null) {
@@ -119,6 +135,9 @@ final class ResultAssembly {
         }
         out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic());
+        if (shareGroups > 0) {
+            out.info(shareLine(summary, shareGroups)); // next to the summary's consume line
+        }
         List<ResultFile.Worker> workers = workerEntries(g);
         String hosts = ResultDocument.hostsLine(workers);
         if (hosts != null) {

@@ -330,15 +330,32 @@ public final class RunController {
         return clocks;
     }
 
+    /** With several workers, how many share consumers each runs: " (2+2+1 per worker)", or " (1 to 2 per worker)". */
+    private static String perWorker(Plan plan) {
+        if (plan.workers().size() < 2) {
+            return "";
+        }
+        List<Long> counts = plan.workers().stream()
+                .map(w -> w.consumers().stream().filter(Plan.ConsumerTask::share).count()).toList();
+        if (counts.size() > 8) {
+            return String.format(" (%d to %d per worker)", java.util.Collections.min(counts), java.util.Collections.max(counts));
+        }
+        return counts.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("+", " (", " per worker)"));
+    }
+
     private void announce(Plan plan, int workers) {
         out.begin(plan.runId(), workload);
-        out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s), target %s, %d s warm-up + %s",
-                plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount(),
+        int share = plan.shareConsumerCount();
+        out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s)%s, target %s, %d s warm-up + %s",
+                plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount() - share,
+                share == 0 ? "" : String.format(", %d share consumer(s) in %d share group(s)%s", share,
+                        workload.topics() * workload.shareGroups().groupsPerTopic(), perWorker(plan)),
                 workload.producerCount() == 0 ? "consumers only"
                         : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
+        workload.shareGroups().warnings(workload.consumerProcessingMicros()).forEach(w -> out.info("warning: " + w));
     }
 
     /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */
@@ -364,7 +381,8 @@ public final class RunController {
         out.started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros());
         out.faults(faults);
         LiveRun live = new LiveRun(workload, plan.runId(), window, workers, ids, clocks, plan,
-                new HistogramLogs(dir, window.runStartMicros(), workload.transactional(), written),
+                new HistogramLogs(dir, window.runStartMicros(), workload.transactional(),
+                        workload.shareGroups().any(), written),
                 new io.kbench.coordinator.merge.IntervalSpool(dir.resolve(".intervals.spool")), out, clock,
                 options.intervalMicros(), failure);
         live.open();

@@ -50,6 +50,8 @@ import java.util.List;
  *                                 records, as the Kafka tools do: no end-to-end latency, no verification
  * @param monotonicPayloads        every value is the message's number in decimal (kafka-producer-perf-test's
  *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
+ * @param shareGroups              share groups (KIP-932) reading each topic, next to the classic subscriptions
+ * @param consumerProcessingMicros time every consumer, classic or share, spends on each message it receives
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -58,9 +60,11 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        double randomBytesRatio, List<String> topicNames, boolean existingTopics,
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
                        long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
-                       List<Fault> faults, boolean stampMessages, boolean monotonicPayloads) {
+                       List<Fault> faults, boolean stampMessages, boolean monotonicPayloads,
+                       ShareGroups shareGroups, long consumerProcessingMicros) {
 
     public Workload {
+        shareGroups = shareGroups == null ? ShareGroups.NONE : shareGroups;
         topicNames = List.copyOf(topicNames);
         faults = List.copyOf(faults);
     }
@@ -72,7 +76,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
             "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
             "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "stampMessages",
-            "monotonicPayloads", "matrix");
+            "monotonicPayloads", "consumerProcessingMillis", "shareGroupsPerTopic", "consumersPerShareGroup",
+            "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "matrix");
 
     /** Keys of one entry of {@code faults}. */
     public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");
@@ -111,7 +116,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
-                NO_ERROR_LIMIT, List.of(), true, false);
+                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, 0);
     }
 
     /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
@@ -120,7 +125,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 consumersPerSubscription, rate, warmupSeconds, durationSeconds, numRecords, keyDistribution, keys,
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads);
+                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
+                consumerProcessingMicros);
     }
 
     /** This timed workload with another warm-up and measured duration (seconds). */
@@ -129,7 +135,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 consumersPerSubscription, producerRate, warmup, duration, numRecords, keyDistribution, keys,
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads);
+                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
+                consumerProcessingMicros);
     }
 
     /** True when producers are transactional. */
@@ -145,6 +152,16 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     /** Consumers in all (at most {@link #MAX_CONSUMERS}, so it fits an int). */
     public int consumerCount() {
         return Math.toIntExact((long) topics * subscriptionsPerTopic * consumersPerSubscription);
+    }
+
+    /** Share consumers in all (at most {@link #MAX_CONSUMERS} together with the classic ones). */
+    public int shareConsumerCount() {
+        return Math.toIntExact((long) topics * shareGroups.groupsPerTopic() * shareGroups.consumersPerGroup());
+    }
+
+    /** Groups that read every message: the classic subscriptions and the share groups, per topic. */
+    public int readersPerTopic() {
+        return subscriptionsPerTopic + shareGroups.groupsPerTopic();
     }
 
     /**
@@ -333,6 +350,28 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         long maxSendErrors = y.integer("maxSendErrors", NO_ERROR_LIMIT, -1, 1_000_000_000_000L,
                 "-1 for no limit, or 0 to 1000000000000 failed sends");
         List<Fault> faults = faults(y, warmup + duration, records > 0);
+        double processingMillis = y.decimal("consumerProcessingMillis", 0, 0, 60_000, "0 to 60000 ms per message");
+        ShareGroups share = ShareGroups.parse(y);
+        if (processingMillis > 0 && subscriptions == 0 && !share.any()) {
+            y.errorAt("consumerProcessingMillis", "consumerProcessingMillis is the consumers' time per message; this "
+                    + "run has no consumers");
+        }
+        if (share.any()) {
+            long shareConsumers = (long) topics * share.groupsPerTopic() * share.consumersPerGroup();
+            if (consumerCount + shareConsumers > MAX_CONSUMERS) {
+                y.errorAt(y.has("consumersPerShareGroup") ? "consumersPerShareGroup" : "shareGroupsPerTopic",
+                        String.format("%,d classic and %,d share consumers; at most %,d in all", consumerCount,
+                                shareConsumers, MAX_CONSUMERS));
+            }
+            if (producers == 0) {
+                y.errorAt("shareGroupsPerTopic", "share groups read what the run's producers send: they need "
+                        + "producersPerTopic of 1 or more");
+            }
+            if (y.has("consumerBacklogRecords") || y.has("consumerBacklogBytes")) {
+                y.errorAt("shareGroupsPerTopic", "a backlog run holds its consumers until the backlog is built; a share "
+                        + "consumer cannot be held (it has no partitions of its own to pause)");
+            }
+        }
         y.rejectUnknown(KEYS, "workload", Profile.KEYS, "driver profile",
                 "put it in the profile given with --driver (deployment/kafka/*.yaml), or give it with --set KEY=VALUE",
                 "give it with --driver, and a workload (workloads/*.yaml) as the argument");
@@ -342,7 +381,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic);
+                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic,
+                share, Math.round(processingMillis * 1000));
     }
 
     /**

@@ -285,6 +285,20 @@ final class YamlMap {
         error(t != null ? t.getValueNode() : node, message);
     }
 
+    /** Reports {@code message} at entry {@code entry} of the mapping under {@code key} (at the mapping if not found). */
+    void errorAtEntry(String key, String entry, String message) {
+        NodeTuple t = entries.get(key);
+        if (t != null && t.getValueNode() instanceof MappingNode m) {
+            for (NodeTuple p : m.getValue()) {
+                if (p.getKeyNode() instanceof ScalarNode k && k.getValue().equals(entry)) {
+                    error(k, message);
+                    return;
+                }
+            }
+        }
+        errorAtValue(key, message);
+    }
+
     /** A mapping of names to scalar values (client properties), values as strings. */
     Map<String, String> properties(String key) {
         Map<String, String> out = new LinkedHashMap<>();

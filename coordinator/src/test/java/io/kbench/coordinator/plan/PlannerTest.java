@@ -91,7 +91,7 @@ class PlannerTest {
         Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
         Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, 10,
-                Workload.NO_ERROR_LIMIT, List.of(), true, false);
+                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, 0);
         Plan plan = Planner.plan(w, 2, "r");
         long sum = 0;
         for (Plan.WorkerAssignment a : plan.workers()) {
@@ -112,5 +112,41 @@ class PlannerTest {
         assertEquals(Set.of("kbench-abc-t0|kbench-abc-t0-s0", "kbench-abc-t0|kbench-abc-t0-s1",
                 "kbench-abc-t1|kbench-abc-t1-s0", "kbench-abc-t1|kbench-abc-t1-s1"), groups);
         assertEquals(List.of("kbench-abc-t0", "kbench-abc-t1"), plan.topics().stream().map(Plan.Topic::name).toList());
+    }
+
+    @org.junit.jupiter.api.Test
+    void shouldSpreadShareConsumersOverTheWorkersInGroupsOfTheirOwn() {
+        Workload base = Workload.timed("w", 2, 1, 100, 1, 1, 1, 1000, 0, 10);
+        Workload w = new Workload(base.name(), base.topics(), base.partitionsPerTopic(), base.messageSize(),
+                base.producersPerTopic(), base.subscriptionsPerTopic(), base.consumersPerSubscription(),
+                base.producerRate(), base.warmupSeconds(), base.durationSeconds(), base.numRecords(),
+                base.keyDistribution(), base.keys(), base.zipfExponent(), base.payloadFile(), base.payloadDelimiter(),
+                base.randomBytesRatio(), base.topicNames(), base.existingTopics(), base.consumerBacklogRecords(),
+                base.transactionRecords(), base.transactionMillis(), base.warmupRecords(), base.verification(),
+                base.saturationDelayMillis(), base.maxSendErrors(), base.faults(), base.stampMessages(),
+                base.monotonicPayloads(), new io.kbench.coordinator.workload.ShareGroups(2, 3, false, 0, 0,
+                        java.util.Map.of()), 0);
+        Plan plan = Planner.plan(w, 3, "r");
+        // 2 topics x (1 classic + 2 share groups x 3) = 14 consumers, 12 of them share consumers
+        assertEquals(14, plan.consumerCount());
+        assertEquals(12, plan.shareConsumerCount());
+        List<Plan.ConsumerTask> all = plan.workers().stream().flatMap(a -> a.consumers().stream()).toList();
+        assertEquals(14, all.stream().map(Plan.ConsumerTask::index).distinct().count(), "indexes unique across the run");
+        Set<String> shareGroups = new HashSet<>();
+        for (Plan.ConsumerTask c : all) {
+            if (c.share()) {
+                shareGroups.add(c.group());
+                assertTrue(c.group().matches("kbench-r-t[01]-sg[01]"), c.group());
+            } else {
+                assertTrue(c.group().matches("kbench-r-t[01]-s0"), c.group());
+            }
+        }
+        assertEquals(4, shareGroups.size(), "2 share groups per topic, named apart from the classic ones");
+        for (Plan.WorkerAssignment a : plan.workers()) {
+            long share = a.consumers().stream().filter(Plan.ConsumerTask::share).count();
+            assertEquals(4, share, "12 share consumers over 3 workers, round robin");
+        }
+        assertTrue(plan.withConsumerGroup("g").workers().stream().flatMap(a -> a.consumers().stream())
+                .filter(Plan.ConsumerTask::share).count() == 12, "a renamed group keeps its consumers' kind");
     }
 }

@@ -82,4 +82,31 @@ class CompareTest {
         assertEquals("-10.0%", single.get(1).get(3), "no repeats: no noise verdict");
         assertEquals("publishLatencyMicros.p75", single.get(single.size() - 1).get(0), "a gate's figure gets a row");
     }
+
+    @Test
+    void shouldCompareAndGateTheShareGroupsFiguresOnlyWhereThereAreAny() {
+        JsonNode plain = summary(1000, 1000);
+        ObjectNode withShare = (ObjectNode) summary(1000, 1000);
+        withShare.putObject("share").put("rate", 900).put("acceptRate", 880).put("redelivered", 12).put("unsettled", 0)
+                .putObject("acceptLatencyMicros").put("p99", 250_000);
+        ObjectNode slower = withShare.deepCopy();
+        ((ObjectNode) slower.get("share")).put("acceptRate", 700);
+        List<List<String>> none = Compare.table(List.of(side("a", plain), side("b", plain)), List.of());
+        assertTrue(none.stream().noneMatch(r -> r.get(0).startsWith("share")), "no share rows without share groups");
+        List<List<String>> t = Compare.table(List.of(side("a", withShare), side("b", slower)), List.of());
+        List<String> accepted = t.stream().filter(r -> r.get(0).equals("share accepted/s")).findFirst().orElseThrow();
+        assertEquals("880.0", accepted.get(1));
+        assertEquals("-20.5%", accepted.get(3));
+        List<String> p99 = t.stream().filter(r -> r.get(0).equals("share acc p99 ms")).findFirst().orElseThrow();
+        assertEquals("250.00", p99.get(1));
+        assertEquals(List.of(), Compare.breaches(List.of(side("a", withShare), side("b", withShare)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))));
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", slower)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size());
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", slower)),
+                List.of(Compare.Gate.parse("share.acceptLatencyMicros.p99 > 200ms"))).size());
+        assertThrows(IllegalArgumentException.class, () -> Compare.Gate.parse("share.bogus > 1"));
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", plain)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size(), "a figure that went away breaches");
+    }
 }

@@ -78,6 +78,7 @@ class ResultFileTest {
         DEFINITIONS.put(ResultFile.Diagnosis.class, "diagnosis");
         DEFINITIONS.put(ResultFile.Limit.class, "limit");
         DEFINITIONS.put(ResultFile.Evidence.class, "evidence");
+        DEFINITIONS.put(ResultFile.Share.class, "share");
     }
 
     private static List<String> keys(Class<?> type) {
@@ -203,7 +204,7 @@ class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 37 : 0);
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 46 : 0);
     }
 
     @Test

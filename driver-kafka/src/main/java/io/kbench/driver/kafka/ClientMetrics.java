@@ -23,6 +23,11 @@ final class ClientMetrics {
             "fetch-size-avg", "records-per-request-avg", "fetch-throttle-time-avg", "fetch-throttle-time-max",
             "fetch-rate");
 
+    /** Share consumer metrics (group {@code consumer-share-metrics}). */
+    static final Set<String> SHARE_CONSUMER = Set.of("fetch-latency-avg", "fetch-latency-max", "fetch-size-avg",
+            "records-per-request-avg", "fetch-throttle-time-avg", "fetch-throttle-time-max", "fetch-rate",
+            "acknowledgements-send-rate", "acknowledgements-error-rate");
+
     private ClientMetrics() { }
 
     static Map<String, Double> pick(Map<MetricName, ? extends Metric> all, String group, Set<String> names) {

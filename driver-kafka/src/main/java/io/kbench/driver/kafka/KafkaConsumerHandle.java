@@ -13,12 +13,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 
 /**
  * One subscribed Kafka consumer. HOT PATH: {@link #poll} hands each record's size and stamp to the
- * listener and allocates nothing of ours. The stamp is read from the value's head when it starts with a
- * {@link Stamp} magic, else from the {@link Stamp#HEADER} header (short values; earlier kbench versions).
+ * listener and allocates nothing of ours; the stamp is read as {@link StampedRecord} says.
  *
  * <p>Threads: {@link #poll} and {@link #close} on the owning load thread (KafkaConsumer is single-threaded);
  * the rebalance callbacks run inside poll on that thread; {@link #wakeup}, {@link #assignedPartitions} and
@@ -31,6 +29,7 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     private volatile long joinedNanos;
     private volatile boolean holding;
     private Start holdAt = Start.END;
+    private final StampedRecord decoded = new StampedRecord();
 
     KafkaConsumerHandle(Consumer<byte[], byte[]> consumer, String topic) {
         this.consumer = consumer;
@@ -67,29 +66,10 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
             return 0;
         }
         listener.onPollReturned();
+        StampedRecord d = decoded;
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            byte[] value = r.value();
-            if (value != null && value.length >= Stamp.IN_VALUE_STAMP_ONLY) {
-                int magic = Stamp.readInt(value, 0);
-                if (magic == Stamp.MAGIC_VERIFIED && value.length >= Stamp.IN_VALUE_VERIFIED) {
-                    listener.onRecord(value.length, Stamp.read(value, 4), r.partition(), Stamp.read(value, 12),
-                            Stamp.read(value, 20));
-                    continue;
-                }
-                if (magic == Stamp.MAGIC_STAMP) {
-                    listener.onRecord(value.length, Stamp.read(value, 4), r.partition(), RecordListener.NO_PRODUCER, 0);
-                    continue;
-                }
-            }
-            Header h = r.headers().lastHeader(Stamp.HEADER);
-            byte[] v = h == null ? null : h.value();
-            int size = Math.max(0, r.serializedValueSize());
-            if (v != null && v.length == Stamp.VERIFIED) {
-                listener.onRecord(size, Stamp.read(v, 0), r.partition(), Stamp.read(v, 8), Stamp.read(v, 16));
-            } else {
-                listener.onRecord(size, v != null && v.length == Stamp.STAMP_ONLY ? Stamp.read(v, 0)
-                        : RecordListener.NO_STAMP, r.partition(), RecordListener.NO_PRODUCER, 0);
-            }
+            d.read(r);
+            listener.onRecord(d.valueBytes, d.stampMicros, r.partition(), d.producerId, d.sequence);
         }
         return n;
     }

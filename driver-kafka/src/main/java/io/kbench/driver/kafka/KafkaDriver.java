@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.ShareConsumerHandle;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.DriverException;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
@@ -240,6 +242,90 @@ final class KafkaDriver implements Driver {
                     topic);
         } catch (KafkaException e) {
             throw new DriverException("cannot create consumer: " + rootMessage(e), e, false);
+        }
+    }
+
+    /** Consumer settings a share consumer refuses (ShareConsumerConfig of Kafka 4.3.1): a profile's classic ones. */
+    static final java.util.Set<String> NOT_FOR_SHARE_CONSUMERS = java.util.Set.of("auto.offset.reset",
+            "enable.auto.commit", "group.instance.id", "isolation.level", "partition.assignment.strategy",
+            "interceptor.classes", "session.timeout.ms", "heartbeat.interval.ms", "group.protocol",
+            "group.remote.assignor");
+
+    @Override
+    public ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit) {
+        Map<String, Object> p = new HashMap<>();
+        p.putAll(config.common());
+        p.putAll(config.consumer());
+        NOT_FOR_SHARE_CONSUMERS.forEach(p::remove);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        p.put("share.acknowledgement.mode", explicit ? "explicit" : "implicit");
+        try {
+            return new KafkaShareConsumerHandle(new KafkaShareConsumer<>(p, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()), topic, explicit);
+        } catch (KafkaException e) {
+            throw new DriverException("cannot create share consumer: " + rootMessage(e), e, false);
+        }
+    }
+
+    /** The cluster feature that enables share groups, and the least level that does. */
+    static final String SHARE_FEATURE = "share.version";
+
+    @Override
+    public void checkShareGroups(Duration timeout) {
+        org.apache.kafka.clients.admin.FinalizedVersionRange r;
+        try {
+            r = admin().describeFeatures().featureMetadata().get(timeout.toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS).finalizedFeatures().get(SHARE_FEATURE);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new DriverException("the cluster did not describe its features within " + timeout.toSeconds() + " s", e,
+                    true);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new DriverException("cannot read the cluster's features (to check for share groups): " + rootMessage(e),
+                    e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while reading the cluster's features", e, false);
+        }
+        if (r == null || r.maxVersionLevel() < 1) {
+            throw new DriverException(shareGroupsMissing(r == null ? null : (int) r.maxVersionLevel()));
+        }
+    }
+
+    /** The line for a cluster without share groups; {@code level} its share.version, null when it has none. */
+    static String shareGroupsMissing(Integer level) {
+        return "the cluster has no share groups: its feature " + SHARE_FEATURE + " is "
+                + (level == null ? "not finalized (a broker older than Kafka 4.1)" : String.valueOf(level))
+                + "; share groups need " + SHARE_FEATURE + " 1 or more (Kafka 4.2 and later enable it on new clusters; "
+                + "on a 4.1+ cluster: kafka-features.sh --bootstrap-server ... upgrade --feature " + SHARE_FEATURE + "=1)";
+    }
+
+    @Override
+    public void configureShareGroups(List<String> groups, Map<String, String> configs, Duration timeout) {
+        if (groups.isEmpty() || configs.isEmpty()) {
+            return;
+        }
+        Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> ops =
+                new java.util.LinkedHashMap<>();
+        List<org.apache.kafka.clients.admin.AlterConfigOp> set = configs.entrySet().stream()
+                .map(e -> new org.apache.kafka.clients.admin.AlterConfigOp(
+                        new org.apache.kafka.clients.admin.ConfigEntry(e.getKey(), e.getValue()),
+                        org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)).toList();
+        for (String g : groups) {
+            ops.put(new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, g), set);
+        }
+        try {
+            admin().incrementalAlterConfigs(ops).all().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new DriverException("the cluster did not take the share groups' settings within " + timeout.toSeconds()
+                    + " s", e, true);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new DriverException("the cluster refused the share groups' settings " + configs.keySet() + ": "
+                    + rootMessage(e), e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while setting the share groups' settings", e, false);
         }
     }
 

@@ -158,6 +158,8 @@ public final class MetricFamilies {
             case PUBLISH_DELAY -> "publish_delay_seconds";
             case END_TO_END -> "end_to_end_latency_seconds";
             case TRANSACTION_COMMIT -> "transaction_commit_seconds";
+            case SHARE_DELIVERY -> "share_delivery_latency_seconds";
+            case SHARE_ACCEPT -> "share_accept_latency_seconds";
         };
     }
 
@@ -169,6 +171,8 @@ public final class MetricFamilies {
             case PUBLISH_DELAY -> "intended send time to send() called (the load generator's lateness)";
             case END_TO_END -> "intended send time to consumer receipt, coordinator time at both ends";
             case TRANSACTION_COMMIT -> "duration of a transaction commit";
+            case SHARE_DELIVERY -> "intended send time to a share consumer's first delivery of the record";
+            case SHARE_ACCEPT -> "intended send time to a share consumer accepting the record (after its processing)";
         } + "; quantiles of the last reporting interval, count and sum since the run started";
     }
 

@@ -27,6 +27,8 @@ public final class SnapshotMessages {
                 case PUBLISH_DELAY -> h.setPublishDelay(b);
                 case END_TO_END -> h.setEndToEnd(b);
                 case TRANSACTION_COMMIT -> h.setTransactionCommit(b);
+                case SHARE_DELIVERY -> h.setShareDelivery(b);
+                case SHARE_ACCEPT -> h.setShareAccept(b);
                 default -> throw new IllegalStateException("no wire field for " + m);
             }
         }
@@ -39,7 +41,10 @@ public final class SnapshotMessages {
                         .setFailed(c.failed()).setAckedBytes(c.ackedBytes()).setReceived(c.received())
                         .setReceivedBytes(c.receivedBytes()).setClamped(c.clamped())
                         .setNegativeEndToEnd(c.negativeEndToEnd()).setLost(c.lost()).setDuplicated(c.duplicated())
-                        .setOutOfOrder(c.outOfOrder()).setVerified(c.verified()).setUntracked(c.untracked()))
+                        .setOutOfOrder(c.outOfOrder()).setVerified(c.verified()).setUntracked(c.untracked())
+                        .setShareDelivered(c.shareDelivered()).setShareDeliveredBytes(c.shareDeliveredBytes())
+                        .setShareRedelivered(c.shareRedelivered()).setShareAccepted(c.shareAccepted())
+                        .setShareReleased(c.shareReleased()).setShareRejected(c.shareRejected()))
                 .setHistograms(h)
                 .setProducersDone(s.producersDone())
                 .setProducersDoneMicros(s.producersDoneMicros())
@@ -71,13 +76,17 @@ public final class SnapshotMessages {
                 case PUBLISH_DELAY -> h.getPublishDelay();
                 case END_TO_END -> h.getEndToEnd();
                 case TRANSACTION_COMMIT -> h.getTransactionCommit();
+                case SHARE_DELIVERY -> h.getShareDelivery();
+                case SHARE_ACCEPT -> h.getShareAccept();
             };
             histograms.put(m, b.toByteArray());
         }
         return new IntervalSnapshot(s.getWorkerId(), s.getSequence(), s.getStartMicros(), s.getEndMicros(),
                 new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
                         c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(),
-                        c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked()),
+                        c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked(),
+                        c.getShareDelivered(), c.getShareDeliveredBytes(), c.getShareRedelivered(),
+                        c.getShareAccepted(), c.getShareReleased(), c.getShareRejected()),
                 histograms, s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
                 s.getError(), s.getConsumerLag(),
                 new ClientMetricsSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),

@@ -73,11 +73,14 @@ class SnapshotMessagesTest {
         var c = proto.getCounters();
         assertEquals(new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
                 c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(), c.getDuplicated(),
-                c.getOutOfOrder(), c.getVerified(), c.getUntracked()), s.counters());
+                c.getOutOfOrder(), c.getVerified(), c.getUntracked(), c.getShareDelivered(), c.getShareDeliveredBytes(),
+                c.getShareRedelivered(), c.getShareAccepted(), c.getShareReleased(), c.getShareRejected()), s.counters());
         Counters r = s.counters();
         assertEquals(c.getAllFields().size(), LongStream.of(r.sent(), r.acked(), r.failed(), r.ackedBytes(),
                 r.received(), r.receivedBytes(), r.clamped(), r.negativeEndToEnd(), r.lost(), r.duplicated(),
-                r.outOfOrder(), r.verified(), r.untracked()).filter(v -> v > 0).distinct().count(),
+                r.outOfOrder(), r.verified(), r.untracked(), r.shareDelivered(), r.shareDeliveredBytes(),
+                r.shareRedelivered(), r.shareAccepted(), r.shareReleased(), r.shareRejected())
+                .filter(v -> v > 0).distinct().count(),
                 "every counter distinct: none mapped twice or left out");
         var h = proto.getHistograms();
         assertArrayEquals(h.getPublishLatency().toByteArray(), s.histogram(Metric.PUBLISH_LATENCY));
@@ -85,6 +88,8 @@ class SnapshotMessagesTest {
         assertArrayEquals(h.getPublishDelay().toByteArray(), s.histogram(Metric.PUBLISH_DELAY));
         assertArrayEquals(h.getEndToEnd().toByteArray(), s.histogram(Metric.END_TO_END));
         assertArrayEquals(h.getTransactionCommit().toByteArray(), s.histogram(Metric.TRANSACTION_COMMIT));
+        assertArrayEquals(h.getShareDelivery().toByteArray(), s.histogram(Metric.SHARE_DELIVERY));
+        assertArrayEquals(h.getShareAccept().toByteArray(), s.histogram(Metric.SHARE_ACCEPT));
         assertTrue(s.producersDone());
         assertTrue(s.last());
         assertEquals(proto.getError(), s.error());

@@ -259,7 +259,20 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         }
         List<RunSpec.Consumer> consumers = new ArrayList<>();
         for (ConsumerAssignment c : r.getConsumersList()) {
-            consumers.add(new RunSpec.Consumer(c.getConsumerIndex(), c.getTopic(), c.getGroup()));
+            consumers.add(new RunSpec.Consumer(c.getConsumerIndex(), c.getTopic(), c.getGroup(), c.getShare()));
+        }
+        RunSpec.Share share = RunSpec.Share.NONE;
+        if (r.hasShare()) {
+            io.kbench.protocol.rpc.ShareSettings s = r.getShare();
+            if (s.getReleasePpm() < 0 || s.getRejectPpm() < 0 || (long) s.getReleasePpm() + s.getRejectPpm() > 1_000_000) {
+                throw new WorkerException(WorkerException.Kind.INVALID, "share settings out of range: release "
+                        + s.getReleasePpm() + " and reject " + s.getRejectPpm() + " ppm (0 to 1,000,000 together)");
+            }
+            share = new RunSpec.Share(s.getExplicit(), s.getReleasePpm(), s.getRejectPpm(), s.getGroupConfigsMap());
+        }
+        if (r.getConsumerProcessingMicros() < 0 || r.getConsumerProcessingMicros() > MAX_PROCESSING_MICROS) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "consumer_processing_micros must be 0 to "
+                    + MAX_PROCESSING_MICROS + ", got " + r.getConsumerProcessingMicros());
         }
         DriverConfig driver = new DriverConfig(r.getDriver().getCommonMap(), r.getDriver().getProducerMap(),
                 r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
@@ -291,8 +304,11 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
                 !r.getNoStamp(), digest(r), r.getPayloads().getMonotonicProducers(), r.getDumpClientMetrics(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED,
-                r.getBrokerSourcesList());
+                r.getBrokerSourcesList(), share, r.getConsumerProcessingMicros());
     }
+
+    /** Longest processing time per message a consumer takes (one minute). */
+    static final long MAX_PROCESSING_MICROS = 60_000_000L;
 
     /** Most broker sources one worker reads. */
     static final int MAX_BROKER_SOURCES = 100;

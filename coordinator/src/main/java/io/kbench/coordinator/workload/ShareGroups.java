@@ -1,0 +1,130 @@
+package io.kbench.coordinator.workload;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The workload's share groups (KIP-932, docs/share-groups.md): groups reading each topic next to (or instead of)
+ * its classic subscriptions, each with any number of consumers (more than the topic's partitions if wanted), and
+ * what those consumers do with each record.
+ *
+ * @param groupsPerTopic    share groups reading each topic (each group reads every message once)
+ * @param consumersPerGroup consumers in each share group (records spread over them; independent of partitions)
+ * @param explicit          acknowledge each record explicitly (and release or reject the fractions below); false:
+ *                          implicit acknowledgement, every delivered record accepted by the next poll
+ * @param releaseRatio      explicit: fraction of records released at their first delivery (delivered again)
+ * @param rejectRatio       explicit: fraction of records rejected at their first delivery (archived)
+ * @param groupConfigs      share-group configs set on every share group of the run before its consumers start
+ */
+public record ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean explicit, double releaseRatio,
+                          double rejectRatio, Map<String, String> groupConfigs) {
+    public static final ShareGroups NONE = new ShareGroups(0, 1, false, 0, 0, Map.of());
+
+    /** The workload keys of share groups. */
+    static final List<String> KEYS = List.of("shareGroupsPerTopic", "consumersPerShareGroup", "shareAcknowledgement",
+            "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig");
+
+    /**
+     * The share-group configs a workload may set (Kafka 4.3's GroupConfig), with what each allows; the broker
+     * checks the ranges it is configured with (e.g. {@code group.share.max.record.lock.duration.ms}) when they
+     * are set, before any load.
+     */
+    static final Map<String, String> GROUP_CONFIGS = Map.of(
+            "share.auto.offset.reset", "earliest, latest or by_duration:<ISO-8601 duration>",
+            "share.record.lock.duration.ms", "a whole number of ms (the broker's bounds apply)",
+            "share.delivery.count.limit", "a whole number of deliveries (the broker's bounds apply)",
+            "share.isolation.level", "read_committed or read_uncommitted",
+            "share.session.timeout.ms", "a whole number of ms (the broker's bounds apply)",
+            "share.heartbeat.interval.ms", "a whole number of ms (the broker's bounds apply)");
+
+    /** Broker default of {@code share.record.lock.duration.ms} (group.share.record.lock.duration.ms). */
+    static final long DEFAULT_LOCK_MILLIS = 30_000;
+
+    public ShareGroups {
+        groupConfigs = Map.copyOf(groupConfigs);
+    }
+
+    /** True when the workload has share groups. */
+    public boolean any() {
+        return groupsPerTopic > 0;
+    }
+
+    /** Reads the share keys of {@code y}, adding problems to its errors. */
+    static ShareGroups parse(YamlMap y) {
+        int groups = (int) y.integer("shareGroupsPerTopic", 0, 0, 1_000, "0 to 1000");
+        int consumers = (int) y.integer("consumersPerShareGroup", 1, 1, 10_000, "1 to 10000");
+        boolean explicit = "explicit".equals(y.choice("shareAcknowledgement", "implicit", List.of("implicit", "explicit")));
+        double release = y.decimal("shareReleaseRatio", 0, 0, 1, "0 to 1 (fraction of first deliveries released)");
+        double reject = y.decimal("shareRejectRatio", 0, 0, 1, "0 to 1 (fraction of first deliveries rejected)");
+        Map<String, String> configs = y.properties("shareGroupConfig");
+        if (groups == 0) {
+            for (String k : KEYS) {
+                if (!k.equals("shareGroupsPerTopic") && y.has(k)) {
+                    y.errorAt(k, k + " describes share groups; set shareGroupsPerTopic (1 or more) or remove it");
+                }
+            }
+        }
+        if ((release > 0 || reject > 0) && !explicit) {
+            y.errorAt(release > 0 ? "shareReleaseRatio" : "shareRejectRatio", "releasing and rejecting records needs "
+                    + "shareAcknowledgement: explicit (implicit acknowledgement accepts every record)");
+        }
+        if (release + reject > 1) {
+            y.errorAt("shareRejectRatio", "shareReleaseRatio + shareRejectRatio is " + (release + reject)
+                    + "; together at most 1");
+        }
+        for (Map.Entry<String, String> e : configs.entrySet()) {
+            String allowed = GROUP_CONFIGS.get(e.getKey());
+            if (allowed == null) {
+                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + e.getKey() + " is not a share-group config; "
+                        + "allowed: " + String.join(", ", new java.util.TreeSet<>(GROUP_CONFIGS.keySet())));
+            } else if (!valid(e.getKey(), e.getValue())) {
+                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + e.getKey() + " is '" + e.getValue()
+                        + "'; allowed: " + allowed);
+            }
+        }
+        return new ShareGroups(groups, consumers, explicit, release, reject, configs);
+    }
+
+    private static boolean valid(String key, String value) {
+        return switch (key) {
+            case "share.auto.offset.reset" -> value.equals("earliest") || value.equals("latest")
+                    || value.matches("by_duration:P[0-9DTHMS.]{1,40}");
+            case "share.isolation.level" -> value.equals("read_committed") || value.equals("read_uncommitted");
+            default -> value.matches("[0-9]{1,9}") && Long.parseLong(value) > 0;
+        };
+    }
+
+    /** The record lock duration in force: the workload's, else the broker's default. */
+    public long lockMillis() {
+        String v = groupConfigs.get("share.record.lock.duration.ms");
+        return v == null ? DEFAULT_LOCK_MILLIS : Long.parseLong(v);
+    }
+
+    /**
+     * Warnings about settings that work but defeat the benchmark: a processing time at or above the record lock
+     * duration (every record's lock runs out before it is acknowledged, so every record is delivered again), or
+     * one whose full poll batch takes that long.
+     *
+     * @param processingMicros the consumers' processing time per record ({@code consumerProcessingMillis})
+     */
+    public List<String> warnings(long processingMicros) {
+        String lock = String.format("%,d ms%s", lockMillis(),
+                groupConfigs.containsKey("share.record.lock.duration.ms") ? "" : ", the broker's default");
+        if (any() && processingMicros >= lockMillis() * 1000) {
+            return List.of(String.format("consumerProcessingMillis (%.3f ms) is not below the record lock duration "
+                    + "(%s): every record's lock runs out while it is processed, so every record is delivered "
+                    + "again until share.delivery.count.limit archives it", processingMicros / 1000.0, lock));
+        }
+        if (any() && processingMicros * DEFAULT_MAX_POLL_RECORDS >= lockMillis() * 1000) {
+            return List.of(String.format("consumerProcessingMillis (%.3f ms) times the records one poll may return "
+                    + "(max.poll.records, %d by default) is not below the record lock duration (%s): records late in "
+                    + "a full batch lose their lock before they are processed and are delivered again; lower "
+                    + "max.poll.records in the profile's consumer section", processingMicros / 1000.0,
+                    DEFAULT_MAX_POLL_RECORDS, lock));
+        }
+        return List.of();
+    }
+
+    /** The consumer's default {@code max.poll.records}. */
+    static final int DEFAULT_MAX_POLL_RECORDS = 500;
+}

@@ -1,0 +1,122 @@
+package io.kbench.coordinator.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The share-group keys of a workload: read, defaults, and every refusal with its place and what is allowed. */
+class ShareGroupsTest {
+    @TempDir
+    Path dir;
+
+    private Workload load(String text) throws IOException {
+        return Workload.load(Files.writeString(dir.resolve("w.yaml"), text));
+    }
+
+    /** The first problem reported for {@code text}, from its file name on. */
+    private String refusal(String text) throws IOException {
+        Path p = Files.writeString(dir.resolve("bad.yaml"), text);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
+        return e.getMessage().substring(e.getMessage().indexOf("bad.yaml"));
+    }
+
+    @Test
+    void readsEveryShareKey() throws IOException {
+        Workload w = load("""
+                durationSeconds: 5
+                partitionsPerTopic: 2
+                topics: 2
+                shareGroupsPerTopic: 2
+                consumersPerShareGroup: 5
+                shareAcknowledgement: explicit
+                consumerProcessingMillis: 1.5
+                shareReleaseRatio: 0.1
+                shareRejectRatio: 0.02
+                shareGroupConfig:
+                  share.record.lock.duration.ms: 15000
+                  share.auto.offset.reset: latest
+                """);
+        ShareGroups s = w.shareGroups();
+        assertEquals(1500, w.consumerProcessingMicros());
+        assertEquals(new ShareGroups(2, 5, true, 0.1, 0.02,
+                Map.of("share.record.lock.duration.ms", "15000", "share.auto.offset.reset", "latest")), s);
+        assertEquals(20, w.shareConsumerCount(), "2 topics x 2 groups x 5 consumers, more than the partitions");
+        assertEquals(3, w.readersPerTopic(), "the default classic subscription and the two share groups");
+        assertEquals(15_000, s.lockMillis());
+        assertTrue(s.warnings(w.consumerProcessingMicros()).isEmpty());
+    }
+
+    @Test
+    void noShareGroupsByDefault() throws IOException {
+        Workload w = load("durationSeconds: 5\n");
+        assertFalse(w.shareGroups().any());
+        assertEquals(0, w.shareConsumerCount());
+        assertEquals(1, w.readersPerTopic());
+    }
+
+    @Test
+    void refusesWhatCannotWork() throws IOException {
+        assertEquals("bad.yaml:3:20: shareReleaseRatio is 1.5; allowed: 0 to 1 (fraction of first deliveries released)",
+                refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareReleaseRatio: 1.5\n"));
+        assertEquals("bad.yaml:3:1: releasing and rejecting records needs shareAcknowledgement: explicit (implicit "
+                + "acknowledgement accepts every record)",
+                refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareReleaseRatio: 0.5\n"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareAcknowledgement: explicit\n"
+                + "shareReleaseRatio: 0.6\nshareRejectRatio: 0.6\n")
+                .startsWith("bad.yaml:5:1: shareReleaseRatio + shareRejectRatio is 1.2; together at most 1"));
+        assertEquals("bad.yaml:2:1: consumersPerShareGroup describes share groups; set shareGroupsPerTopic (1 or more) "
+                + "or remove it", refusal("durationSeconds: 5\nconsumersPerShareGroup: 4\n"));
+        assertEquals("bad.yaml:3:25: consumersPerShareGroup is -1; allowed: 1 to 10000",
+                refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumersPerShareGroup: -1\n"));
+        assertEquals("bad.yaml:3:27: consumerProcessingMillis is 1e9; allowed: 0 to 60000 ms per message",
+                refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumerProcessingMillis: 1e9\n"));
+        assertTrue(refusal("durationSeconds: 5\nsubscriptionsPerTopic: 0\nconsumerProcessingMillis: 2\n")
+                .startsWith("bad.yaml:3:1: consumerProcessingMillis is the consumers' time per message; this run has no "
+                        + "consumers"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareAcknowledgement: sometimes\n")
+                .startsWith("bad.yaml:3:1: shareAcknowledgement 'sometimes' is not known; allowed: implicit, explicit"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareGroupConfig:\n  share.bogus: 1\n")
+                .startsWith("bad.yaml:4:3: shareGroupConfig.share.bogus is not a share-group config; allowed: "
+                        + "share.auto.offset.reset, share.delivery.count.limit"));
+        assertEquals("bad.yaml:4:3: shareGroupConfig.share.record.lock.duration.ms is '-5'; allowed: a whole number of "
+                + "ms (the broker's bounds apply)", refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\n"
+                + "shareGroupConfig:\n  share.record.lock.duration.ms: -5\n"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareGroupConfig:\n  share.isolation.level: "
+                + "read_committed\n  share.auto.offset.reset: first\n")
+                .startsWith("bad.yaml:5:3: shareGroupConfig.share.auto.offset.reset is 'first'; allowed: earliest, latest or "
+                        + "by_duration:<ISO-8601 duration>"), "at its own entry, not the mapping's first");
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nproducersPerTopic: 0\nexistingTopics: true\n"
+                + "topicNames: [a]\n").contains("share groups read what the run's producers send"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumerBacklogRecords: 10\n")
+                .contains("a share consumer cannot be held"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1000\nconsumersPerShareGroup: 10000\n")
+                .contains("share consumers; at most 100,000 in all"));
+    }
+
+    @Test
+    void warnsWhenRecordsWouldLoseTheirLocks() throws IOException {
+        assertTrue(warnings("consumerProcessingMillis: 30000\n").get(0).contains("every record's lock runs out"));
+        assertTrue(warnings("consumerProcessingMillis: 30000\n").get(0).contains("30,000 ms, the broker's default"));
+        assertTrue(warnings("consumerProcessingMillis: 100\n").get(0).contains("records late in a full batch"));
+        assertTrue(warnings("consumerProcessingMillis: 59.9\n").isEmpty(), "59.9 ms x 500 = 29.95 s, below 30 s");
+        assertTrue(warnings("consumerProcessingMillis: 20\nshareGroupConfig:\n  share.record.lock.duration.ms: 15\n")
+                .get(0).contains("(15 ms)"));
+        Workload classicOnly = load("durationSeconds: 5\nconsumerProcessingMillis: 40000\n");
+        assertTrue(classicOnly.shareGroups().warnings(classicOnly.consumerProcessingMicros()).isEmpty(),
+                "no share group, no lock");
+    }
+
+    private java.util.List<String> warnings(String more) throws IOException {
+        Workload w = load("durationSeconds: 5\nshareGroupsPerTopic: 1\n" + more);
+        return w.shareGroups().warnings(w.consumerProcessingMicros());
+    }
+}

@@ -1,0 +1,179 @@
+package io.kbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.embedded.EmbeddedKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Share groups (KIP-932) on a real broker, one for the class: a group with more consumers than partitions, split
+ * over two workers, receives every message once with implicit acknowledgement; explicit acknowledgement with a
+ * fraction released and rejected shows the redeliveries and loses nothing; the figures agree with the Admin API's
+ * view of the group.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+class ShareGroupsIT {
+    private static EmbeddedKafka kafka;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafka.builder().start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void moreConsumersThanPartitionsOnTwoWorkersReadEveryMessageOnce() throws Exception {
+        // a topic of the test's, which outlives the run: the group's offsets can be read after it
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("share-implicit", 1, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        Path w = Files.writeString(dir.resolve("implicit.yaml"), """
+                topicNames: [share-implicit]
+                existingTopics: true
+                producersPerTopic: 1
+                subscriptionsPerTopic: 0
+                shareGroupsPerTopic: 1
+                consumersPerShareGroup: 3
+                shareGroupConfig:
+                  share.auto.offset.reset: earliest
+                messageSize: 100
+                producerRate: 1000
+                numRecords: 3000
+                """);
+        JsonNode r = InProcessRun.run(kafka, w, dir.resolve("out-implicit"), "--local-workers", "2");
+        JsonNode s = r.get("summary");
+        JsonNode share = s.get("share");
+        assertNotNull(share, s.toString());
+        assertEquals(3000, s.get("acked").asLong());
+        assertEquals(3000, share.get("delivered").asLong(), share.toString());
+        assertEquals(3000, share.get("accepted").asLong());
+        assertEquals(0, share.get("redelivered").asLong());
+        assertEquals(0, share.get("released").asLong() + share.get("rejected").asLong());
+        assertEquals(0, share.get("unsettled").asLong());
+        assertFalse(share.get("verified").asBoolean(), "share groups are not verified per record");
+        assertEquals(3000, share.get("deliveryLatencyMicros").get("count").asLong(), "every first delivery timed");
+        assertEquals(300_000, share.get("bytes").asLong());
+        long perInterval = 0;
+        for (JsonNode i : r.get("intervals")) {
+            perInterval += i.get("share").get("delivered").asLong();
+        }
+        assertEquals(3000, perInterval, "the intervals add up to the summary");
+        assertEquals(2, r.get("workers").size());
+        assertEquals(0, s.get("received").asLong(), "no classic subscription");
+        // the broker's view: the group's share partition has nothing left to deliver
+        String group = "kbench-" + r.get("runId").asText() + "-t0-sg0";
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            Map<org.apache.kafka.common.TopicPartition, SharePartitionOffsetInfo> offsets = admin
+                    .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo(group)
+                    .get(30, TimeUnit.SECONDS);
+            assertEquals(1, offsets.size(), offsets.toString());
+            SharePartitionOffsetInfo info = offsets.values().iterator().next();
+            // lag: records after the start offset not yet in a terminal state (acknowledged, rejected, archived); the
+            // start offset itself may trail what was acknowledged (it moves when a whole in-flight batch is done)
+            assertEquals(java.util.Optional.of(0L), info.lag(), "nothing left to deliver: " + info);
+            assertTrue(info.startOffset() > 0 && info.startOffset() <= 3000, info.toString());
+        }
+    }
+
+    @Test
+    void releasedRecordsAreRedeliveredAndNothingIsLost() throws Exception {
+        Path w = Files.writeString(dir.resolve("explicit.yaml"), """
+                topics: 1
+                partitionsPerTopic: 2
+                producersPerTopic: 1
+                subscriptionsPerTopic: 1
+                shareGroupsPerTopic: 1
+                consumersPerShareGroup: 2
+                shareAcknowledgement: explicit
+                shareReleaseRatio: 0.1
+                shareRejectRatio: 0.02
+                consumerProcessingMillis: 0.2
+                messageSize: 100
+                producerRate: 1000
+                numRecords: 3000
+                """);
+        JsonNode r = InProcessRun.run(kafka, w, dir.resolve("out-explicit"));
+        JsonNode s = r.get("summary");
+        JsonNode share = s.get("share");
+        long released = share.get("released").asLong();
+        long rejected = share.get("rejected").asLong();
+        long accepted = share.get("accepted").asLong();
+        // 10% and 2% of 3,000 first deliveries: far outside chance to be 0
+        assertTrue(released > 150 && released < 450, share.toString());
+        assertTrue(rejected > 20 && rejected < 120, share.toString());
+        assertEquals(released, share.get("redelivered").asLong(), "each released record delivered once more");
+        assertEquals(3000, accepted + rejected, "every record accepted or rejected: " + share);
+        assertEquals(3000 + released, share.get("delivered").asLong());
+        assertEquals(0, share.get("unsettled").asLong());
+        assertEquals(3000, s.get("received").asLong(), "the classic subscription next to it reads everything too");
+        assertEquals(0, s.get("verification").get("lost").asLong(), "the classic subscription is verified");
+        JsonNode acceptLatency = share.get("acceptLatencyMicros");
+        assertEquals(accepted, acceptLatency.get("count").asLong());
+        assertTrue(acceptLatency.get("p50").asLong() >= 200, "processing time is in the accept latency: " + acceptLatency);
+        assertTrue(r.get("issues").isEmpty() || !r.get("issues").toString().contains("share groups accepted"),
+                r.get("issues").toString());
+        List<String> lines = Files.readAllLines(dir.resolve("out-explicit").resolve("intervals.csv"));
+        assertTrue(lines.get(0).contains("shareDelivered"), lines.get(0));
+    }
+
+    /** Last: it takes share groups away from the class's broker, and gives them back. */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void aClusterWithoutShareGroupsIsToldInOneLineBeforeAnyLoad() throws Exception {
+        Path w = Files.writeString(dir.resolve("share.yaml"), """
+                durationSeconds: 2
+                producerRate: 100
+                subscriptionsPerTopic: 0
+                shareGroupsPerTopic: 1
+                """);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.updateFeatures(Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 0,
+                    org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                    new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS);
+            try {
+                InProcessRun.Outcome o = InProcessRun.execute("run", "--bootstrap-servers", kafka.bootstrapServers(),
+                        "--output", dir.resolve("out-none").toString(), w.toString());
+                assertEquals(2, o.exitCode(), o.stderr());
+                List<String> refusal = o.stderr().lines().filter(l -> l.startsWith("kbench: ")).toList();
+                assertEquals(1, refusal.size(), o.stderr());
+                assertTrue(refusal.get(0).contains("the cluster has no share groups: its feature share.version is not "
+                        + "finalized"), refusal.get(0));
+                assertTrue(refusal.get(0).contains("upgrade --feature share.version=1"), refusal.get(0));
+                assertFalse(o.stderr().contains("    1s |"), "no load: " + o.stderr());
+                assertFalse(o.stderr().contains("\tat "), "no stack trace: " + o.stderr());
+            } finally {
+                admin.updateFeatures(Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 1,
+                        org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
+                        new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

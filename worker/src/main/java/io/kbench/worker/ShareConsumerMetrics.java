@@ -1,0 +1,124 @@
+package io.kbench.worker;
+
+import java.util.SplittableRandom;
+
+import io.kbench.driver.RecordListener;
+import io.kbench.driver.ShareRecordListener;
+import io.kbench.protocol.Counters;
+
+/**
+ * Everything measured about one share consumer, and what it does with each record (docs/share-groups.md). HOT
+ * PATH: called by the driver inside poll on the consumer's load thread (the only writer).
+ *
+ * <ul>
+ *   <li>Each delivery is counted, and a delivery whose count is above 1 as a redelivery. The time from the
+ *       record's intended send to its <em>first</em> delivery is {@code shareDelivery} (coordinator time at both
+ *       ends, the clock read once per poll).</li>
+ *   <li>The record is then processed: the consumer waits the processing time ({@link Processing}).</li>
+ *   <li>Then it is acknowledged. With explicit acknowledgement a record delivered for the first time is released
+ *       or rejected with the configured probabilities (a seeded draw per consumer), else accepted; a record
+ *       delivered again is always accepted, so a released record is read twice, not without end. Implicit
+ *       acknowledgement accepts every record. The time from the intended send to the acceptance (after the
+ *       processing) is {@code shareAccept}.</li>
+ * </ul>
+ *
+ * <p>A record intended in a timed warm-up and delivered after it is counted, but its latencies are not recorded
+ * (as {@link ConsumerMetrics} does).
+ */
+public final class ShareConsumerMetrics implements ShareRecordListener {
+    private final RunClock clock;
+    private final NanoClock nanos;
+    private final long processingNanos;
+    private final double release;
+    private final double releaseOrReject;
+    private final SplittableRandom draws;
+    final LatencyRecorder delivery = new LatencyRecorder();
+    final LatencyRecorder accept = new LatencyRecorder();
+    final SingleWriterCounter delivered = new SingleWriterCounter();
+    final SingleWriterCounter deliveredBytes = new SingleWriterCounter();
+    final SingleWriterCounter redelivered = new SingleWriterCounter();
+    final SingleWriterCounter accepted = new SingleWriterCounter();
+    final SingleWriterCounter released = new SingleWriterCounter();
+    final SingleWriterCounter rejected = new SingleWriterCounter();
+    /** Coordinator time of the latest poll that returned records. */
+    private volatile long receivedMicros;
+    /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
+    private volatile long measureMicros = Long.MIN_VALUE;
+
+    /**
+     * @param processingMicros time spent on each record before it is acknowledged (0: none)
+     * @param releasePpm       explicit: of first deliveries, parts per million released
+     * @param rejectPpm        explicit: of first deliveries, parts per million rejected
+     * @param seed             seed of this consumer's draws
+     */
+    public ShareConsumerMetrics(RunClock clock, long processingMicros, int releasePpm, int rejectPpm, long seed) {
+        if (processingMicros < 0 || releasePpm < 0 || rejectPpm < 0 || (long) releasePpm + rejectPpm > 1_000_000) {
+            throw new IllegalArgumentException("processing " + processingMicros + " µs, release " + releasePpm
+                    + " ppm, reject " + rejectPpm + " ppm");
+        }
+        this.clock = clock;
+        this.nanos = clock.nanoClock();
+        this.processingNanos = processingMicros * 1000;
+        this.release = releasePpm / 1e6;
+        this.releaseOrReject = (releasePpm + rejectPpm) / 1e6;
+        this.draws = new SplittableRandom(seed);
+    }
+
+    /** Sets the end of a timed warm-up, coordinator µs. */
+    void measureFrom(long coordinatorMicros) {
+        measureMicros = coordinatorMicros;
+    }
+
+    /** The running totals so far, in the share fields of a {@link Counters} (the rest 0). Any thread. */
+    Counters totals() {
+        return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, delivered.get(), deliveredBytes.get(),
+                redelivered.get(), accepted.get(), released.get(), rejected.get());
+    }
+
+    /** Coordinator time of the latest poll that returned records, 0 if none did. */
+    long lastReceiveMicros() {
+        return receivedMicros;
+    }
+
+    // HOT PATH
+    @Override
+    public void onPollReturned() {
+        receivedMicros = clock.coordinatorMicrosNow();
+    }
+
+    // HOT PATH
+    @Override
+    public Acknowledge onRecord(int valueBytes, long stampMicros, int partition, long producerId, long sequence,
+                                int deliveryCount) {
+        delivered.add(1);
+        deliveredBytes.add(valueBytes);
+        boolean again = deliveryCount > 1;
+        boolean timed = stampMicros != RecordListener.NO_STAMP
+                && (stampMicros >= measureMicros || receivedMicros < measureMicros);
+        if (again) {
+            redelivered.add(1);
+        } else if (timed) {
+            delivery.record(receivedMicros - stampMicros);
+        }
+        if (processingNanos > 0) {
+            Processing.waitFor(nanos, processingNanos);
+        }
+        if (!again && releaseOrReject > 0) {
+            double d = draws.nextDouble();
+            if (d < release) {
+                released.add(1);
+                return Acknowledge.RELEASE;
+            }
+            if (d < releaseOrReject) {
+                rejected.add(1);
+                return Acknowledge.REJECT;
+            }
+        }
+        accepted.add(1);
+        if (timed) {
+            accept.record(clock.coordinatorMicrosNow() - stampMicros);
+        }
+        return Acknowledge.ACCEPT;
+    }
+
+}

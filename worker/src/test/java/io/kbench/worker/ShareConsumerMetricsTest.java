@@ -1,0 +1,139 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import io.kbench.driver.RecordListener;
+import io.kbench.driver.ShareRecordListener.Acknowledge;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import io.kbench.protocol.MicrosClock;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** What a share consumer does with each delivery and records of it, on a manual clock. */
+class ShareConsumerMetricsTest {
+    private long now = 1_000_000_000_000L;
+    private final NanoClock nanos = new NanoClock() {
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void park(long n) {
+            now += n; // the processing time passes at once
+        }
+    };
+    private final RunClock clock = new RunClock(new MicrosClock(0), 0, nanos);
+
+    private static Histogram h(IntervalSnapshot s, Metric m) {
+        return LatencyHistograms.decode(s.histogram(m));
+    }
+
+    private IntervalSnapshot harvest(ShareConsumerMetrics m) {
+        return new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m)).harvest(0, 0, 1_000_000, false, 0,
+                false, "");
+    }
+
+    @Test
+    void implicitAcceptsEveryRecordAfterItsProcessingTime() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 2_000, 0, 0, 1);
+        long stamp = clock.coordinatorMicrosNow() - 5_000; // sent 5 ms before the poll returned
+        m.onPollReturned();
+        for (int i = 0; i < 100; i++) {
+            assertEquals(Acknowledge.ACCEPT, m.onRecord(100, stamp, 0, RecordListener.NO_PRODUCER, 0, 1));
+        }
+        IntervalSnapshot s = harvest(m);
+        assertEquals(100, s.counters().shareDelivered());
+        assertEquals(10_000, s.counters().shareDeliveredBytes());
+        assertEquals(100, s.counters().shareAccepted());
+        assertEquals(0, s.counters().shareRedelivered() + s.counters().shareReleased() + s.counters().shareRejected());
+        Histogram delivery = h(s, Metric.SHARE_DELIVERY);
+        assertEquals(100, delivery.getTotalCount());
+        assertEquals(5_000, delivery.getMaxValue(), 5, "every record delivered by the one poll, 5 ms after its send");
+        Histogram accept = h(s, Metric.SHARE_ACCEPT);
+        // processed one after the other: the k-th is accepted 2 ms x k after the poll
+        assertEquals(7_000, accept.getMinValue(), 7);
+        assertEquals(205_000, accept.getMaxValue(), 205);
+        assertEquals(0, h(s, Metric.END_TO_END).getTotalCount(), "share deliveries are not a classic consumer's receipts");
+        assertEquals(0, s.counters().received());
+    }
+
+    @Test
+    void explicitReleasesAndRejectsFirstDeliveriesOnlyAndAlwaysAcceptsARedelivery() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 300_000, 100_000, 42);
+        long stamp = clock.coordinatorMicrosNow();
+        m.onPollReturned();
+        int released = 0;
+        int rejected = 0;
+        for (int i = 0; i < 10_000; i++) {
+            Acknowledge a = m.onRecord(10, stamp, 0, RecordListener.NO_PRODUCER, 0, 1);
+            released += a == Acknowledge.RELEASE ? 1 : 0;
+            rejected += a == Acknowledge.REJECT ? 1 : 0;
+        }
+        // 30% and 10% of 10,000 draws: within 5 standard deviations
+        assertTrue(Math.abs(released - 3_000) < 230, "released " + released);
+        assertTrue(Math.abs(rejected - 1_000) < 150, "rejected " + rejected);
+        for (int i = 0; i < released; i++) {
+            assertEquals(Acknowledge.ACCEPT, m.onRecord(10, stamp, 0, RecordListener.NO_PRODUCER, 0, 2));
+        }
+        IntervalSnapshot s = harvest(m);
+        assertEquals(10_000 + released, s.counters().shareDelivered());
+        assertEquals(released, s.counters().shareRedelivered());
+        assertEquals(released, s.counters().shareReleased());
+        assertEquals(rejected, s.counters().shareRejected());
+        assertEquals(10_000, s.counters().shareAccepted() + s.counters().shareRejected(), "every record settled once");
+        assertEquals(10_000, h(s, Metric.SHARE_DELIVERY).getTotalCount(), "only first deliveries are timed");
+        assertEquals(s.counters().shareAccepted(), h(s, Metric.SHARE_ACCEPT).getTotalCount());
+        // the same seed draws the same: a run can be repeated
+        ShareConsumerMetrics again = new ShareConsumerMetrics(clock, 0, 300_000, 100_000, 42);
+        int releasedAgain = 0;
+        for (int i = 0; i < 10_000; i++) {
+            releasedAgain += again.onRecord(10, stamp, 0, RecordListener.NO_PRODUCER, 0, 1) == Acknowledge.RELEASE ? 1 : 0;
+        }
+        assertEquals(released, releasedAgain);
+    }
+
+    @Test
+    void aRecordOfTheWarmupIsCountedButNotTimed() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        long measure = clock.coordinatorMicrosNow() + 1_000;
+        m.measureFrom(measure);
+        now += 2_000_000; // the poll returns 2 ms later, after the warm-up
+        m.onPollReturned();
+        m.onRecord(10, measure - 500, 0, RecordListener.NO_PRODUCER, 0, 1); // intended in the warm-up
+        m.onRecord(10, measure + 100, 0, RecordListener.NO_PRODUCER, 0, 1); // intended in the window
+        m.onRecord(10, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0, 1); // plain record
+        IntervalSnapshot s = harvest(m);
+        assertEquals(3, s.counters().shareDelivered());
+        assertEquals(3, s.counters().shareAccepted());
+        assertEquals(1, h(s, Metric.SHARE_DELIVERY).getTotalCount());
+        assertEquals(1, h(s, Metric.SHARE_ACCEPT).getTotalCount());
+    }
+
+    @Test
+    void harvestsDeltasNotRunningTotals() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        Snapshotter snapshotter = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
+        m.onPollReturned();
+        m.onRecord(10, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0, 1);
+        assertEquals(1, snapshotter.harvest(0, 0, 1, false, 0, false, "").counters().shareDelivered());
+        m.onRecord(10, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0, 1);
+        m.onRecord(10, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0, 3);
+        IntervalSnapshot second = snapshotter.harvest(1, 1, 2, false, 0, false, "");
+        assertEquals(2, second.counters().shareDelivered());
+        assertEquals(1, second.counters().shareRedelivered());
+    }
+
+    @Test
+    void refusesImpossibleSettings() {
+        assertThrows(IllegalArgumentException.class, () -> new ShareConsumerMetrics(clock, -1, 0, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ShareConsumerMetrics(clock, 0, 600_000, 500_000, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ShareConsumerMetrics(clock, 0, -1, 0, 1));
+    }
+}
