@@ -219,9 +219,11 @@ public final class Diagnosis {
 
         // the consumers
         if (lagGrows) {
-            ResultFile.Evidence lag = ev("consumerLagGrowthSeconds", lagSeconds, ">", 1, String.format(Locale.ROOT,
-                    "consumer lag grew from %,.0f to %,.0f messages over the window (%.1f s of production)",
-                    f.consumers().lagFirst(), f.consumers().lagLast(), lagSeconds));
+            ResultFile.Evidence lag = ev("consumerLagGrowthSeconds", lagSeconds, ">", 1, counted(f)
+                    ? String.format(Locale.ROOT, "a group's consumers left %,.0f of the messages acknowledged in the "
+                            + "window unread (%.1f s of production)", f.consumers().unread(), lagSeconds)
+                    : String.format(Locale.ROOT, "consumer lag grew from %,.0f to %,.0f messages over the window (%.1f s "
+                            + "of production)", f.consumers().lagFirst(), f.consumers().lagLast(), lagSeconds));
             if (brokerLimit) {
                 // the brokers' limit explains it
                 for (int i = 0; i < found.size(); i++) {
@@ -322,14 +324,25 @@ public final class Diagnosis {
         return p.queueTimeMs() - p.settings().lingerMs() - p.requestLatencyMs();
     }
 
-    /** Lag growth over the window in seconds of production (NaN: unknown or no production to measure it by). */
+    /**
+     * Lag growth over the window in seconds of production: the larger of the sampled lag's growth and the messages
+     * left unread by the window's counts (NaN: unknown or no production to measure it by).
+     */
     static double lagGrowthSeconds(WindowFigures f) {
         WindowFigures.Consumers c = f.consumers();
         double rate = f.load().targetRate() > 0 ? f.load().targetRate() : f.load().ackedRate();
-        if (c.count() == 0 || Double.isNaN(c.lagFirst()) || rate <= 0) {
+        if (c.count() == 0 || rate <= 0 || Double.isNaN(c.lagFirst()) && Double.isNaN(c.unread())) {
             return Double.NaN;
         }
-        return (c.lagLast() - c.lagFirst()) / rate;
+        double sampled = Double.isNaN(c.lagFirst()) ? Double.NEGATIVE_INFINITY : (c.lagLast() - c.lagFirst()) / rate;
+        double counted = Double.isNaN(c.unread()) ? Double.NEGATIVE_INFINITY : c.unread() / rate;
+        return Math.max(sampled, counted);
+    }
+
+    /** True when the window's counts, not the sampled lag, give {@link #lagGrowthSeconds}. */
+    private static boolean counted(WindowFigures f) {
+        WindowFigures.Consumers c = f.consumers();
+        return !Double.isNaN(c.unread()) && (Double.isNaN(c.lagFirst()) || c.unread() > c.lagLast() - c.lagFirst());
     }
 
     private static ResultFile.Evidence timeSplit(WindowFigures.Brokers b) {

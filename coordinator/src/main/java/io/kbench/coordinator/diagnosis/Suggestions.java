@@ -42,11 +42,22 @@ final class Suggestions {
     private Suggestions() { }
 
     static List<String> consumers(WindowFigures.Consumers c) {
+        if (c.count() >= c.partitions()) {
+            return List.of(String.format(Locale.ROOT, "more partitions: every partition already has a consumer (%d "
+                            + "consumer(s) for %d partition(s)), and a classic group uses at most one per partition",
+                            c.count(), c.partitions()),
+                    "max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more per poll",
+                    "the consumers' own work per record, and their hosts' CPU",
+                    "for consumers slowed by their work per record: a share group (shareGroupsPerTopic, "
+                            + "consumersPerShareGroup), whose consumers may outnumber the partitions");
+        }
         return List.of(String.format(Locale.ROOT, "more consumers per subscription, up to one per partition (now %d "
                         + "consumer(s) for %d partition(s))", c.count(), c.partitions()),
                 "more partitions, when every partition already has its consumer",
                 "max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more per poll",
-                "the consumers' own work per record, and their hosts' CPU");
+                "the consumers' own work per record, and their hosts' CPU",
+                "for consumers slowed by their work per record: a share group (shareGroupsPerTopic, "
+                        + "consumersPerShareGroup), whose consumers may outnumber the partitions");
     }
 
     /** For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help). */

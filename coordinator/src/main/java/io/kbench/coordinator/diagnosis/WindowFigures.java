@@ -104,12 +104,21 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     }
 
     /**
-     * @param count      consumers
+     * @param count      consumers of one group over the run's topics (a classic subscription's, or without one a
+     *                   share group's)
      * @param partitions partitions of the run's topics
      * @param lagFirst   mean lag over the window's first third (NaN: unknown)
      * @param lagLast    mean lag over its last third
+     * @param unread     messages acknowledged in the window that one group did not read in it, for the slower kind
+     *                   (per classic subscription, or per share group: accepted or rejected): the backlog's growth
+     *                   from the exact counts, which a sampled lag can miss (a consumer busy with a batch reports its
+     *                   lag late); NaN: unknown
      */
-    public record Consumers(int count, int partitions, double lagFirst, double lagLast) {
+    public record Consumers(int count, int partitions, double lagFirst, double lagLast, double unread) {
+        /** Consumers known by their sampled lag only. */
+        public Consumers(int count, int partitions, double lagFirst, double lagLast) {
+            this(count, partitions, lagFirst, lagLast, Double.NaN);
+        }
     }
 
     /**
@@ -133,6 +142,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         long sent = 0;
         long acked = 0;
         long failed = 0;
+        long received = 0;
+        long settled = 0;
         String firstError = "";
         int saturated = 0;
         long thresholdMicros = workload.saturationDelayMillis() * 1000;
@@ -141,6 +152,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             sent += i.counters().sent();
             acked += i.counters().acked();
             failed += i.counters().failed();
+            received += i.counters().received();
+            settled += i.counters().shareAccepted() + i.counters().shareRejected();
             if (firstError.isEmpty() && !i.errors().isEmpty()) {
                 firstError = i.errors().get(0);
             }
@@ -161,8 +174,21 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double[] lag = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
         double lagFirst = lag[0];
         double lagLast = lag[1];
-        Consumers consumers = new Consumers(workload.consumerCount(), workload.topics() * workload.partitionsPerTopic(),
-                lagFirst, lagLast);
+        int subscriptions = workload.subscriptionsPerTopic();
+        int shareGroups = workload.shareGroups().groupsPerTopic();
+        double unread = Double.NaN;
+        if (workload.producerCount() > 0 && subscriptions > 0) {
+            unread = acked - (double) received / subscriptions;
+        }
+        if (workload.producerCount() > 0 && shareGroups > 0) {
+            double share = acked - (double) settled / shareGroups;
+            unread = Double.isNaN(unread) ? share : Math.max(unread, share);
+        }
+        // one group's consumers over the topics (a classic subscription's when there are any: the suggestions speak
+        // of consumers per partition), against the topics' partitions
+        Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()
+                : workload.shareGroups().consumersPerGroup()),
+                workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread);
         return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(brokers),
                 new Errors(failed, sent, firstError));
     }

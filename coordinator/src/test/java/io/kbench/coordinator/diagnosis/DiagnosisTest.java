@@ -65,6 +65,10 @@ class DiagnosisTest {
         return c -> new WindowFigures.Consumers(c.count(), c.partitions(), first, last);
     }
 
+    static UnaryOperator<WindowFigures.Consumers> unread(double first, double last, double unread) {
+        return c -> new WindowFigures.Consumers(c.count(), c.partitions(), first, last, unread);
+    }
+
     static UnaryOperator<WindowFigures.Brokers> idle(double handler, double network) {
         return b -> new WindowFigures.Brokers(handler, b.handlerSource(), network, b.networkSource(), b.timeSource(),
                 b.produceTotalMs(), b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(),
@@ -137,6 +141,11 @@ class DiagnosisTest {
                         with(DiagnosisTest::missed, queued(7, 2), c0, b0)),
                 c("lag grew two seconds of production", "consumers", with(same, p0, lag(0, 20_000), b0)),
                 c("lag grew exactly one second", "none", with(same, p0, lag(0, 10_000), b0)),
+                c("sampled lag flat, but 20,000 of the window's messages unread: two seconds", "consumers",
+                        with(same, p0, unread(100, 110, 20_000), b0)),
+                c("10,000 unread: exactly one second", "none", with(same, p0, unread(100, 110, 10_000), b0)),
+                c("the consumers read more than was produced (a backlog): no growth", "none",
+                        with(same, p0, unread(100, 110, -50_000), b0)),
                 c("lag grew while the network threads were busy: the brokers", "broker-network-threads",
                         with(same, p0, lag(0, 20_000), idle(0.8, 0.1))),
                 c("the generator fell behind", "generator", with(l -> new WindowFigures.Load(10_000, 30, 8_000, 8_000,
@@ -245,6 +254,21 @@ class DiagnosisTest {
         assertEquals(2.0, e.value());
         assertEquals("<", e.op());
         assertEquals(3.0, e.threshold(), "2 of 4 is above 10%, so what held is the count: " + e);
+    }
+
+    @Test
+    void sayWhetherTheCountsOrTheSampledLagShowedTheConsumersFallingBehind() {
+        UnaryOperator<WindowFigures.Load> same = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Producers> p0 = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Brokers> b0 = UnaryOperator.identity();
+        ResultFile.Evidence counted = Diagnosis.of(with(same, p0, unread(100, 110, 20_000), b0)).evidence().get(0);
+        assertEquals("consumerLagGrowthSeconds", counted.figure());
+        assertEquals(2.0, counted.value(), 1e-9);
+        assertTrue(counted.text().startsWith("a group's consumers left 20,000 of the messages acknowledged in the window "
+                + "unread"), counted.text());
+        ResultFile.Evidence sampled = Diagnosis.of(with(same, p0, unread(0, 30_000, 20_000), b0)).evidence().get(0);
+        assertEquals(3.0, sampled.value(), 1e-9, "the larger of the two");
+        assertTrue(sampled.text().startsWith("consumer lag grew from 0 to 30,000"), sampled.text());
     }
 
     @Test
