@@ -121,6 +121,7 @@ class GrafanaDashboardTest {
                 producerRate: 100
                 durationSeconds: 10
                 verification: true
+                shareGroupsPerTopic: 1
                 """);
         DashboardState coordinator = new DashboardState(new RunReporter() {
             @Override

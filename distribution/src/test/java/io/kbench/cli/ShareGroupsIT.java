@@ -81,6 +81,11 @@ class ShareGroupsIT {
         assertFalse(share.get("verified").asBoolean(), "share groups are not verified per record");
         assertEquals(3000, share.get("deliveryLatencyMicros").get("count").asLong(), "every first delivery timed");
         assertEquals(300_000, share.get("bytes").asLong());
+        JsonNode per = share.get("perConsumer");
+        assertEquals(3, per.get("consumers").asInt(), "every share consumer on both workers counted: " + per);
+        assertEquals(1000.0, per.get("mean").asDouble(), 1e-9);
+        assertTrue(per.get("min").asLong() <= 1000 && per.get("max").asLong() >= 1000 && per.get("max").asLong() <= 3000,
+                per.toString());
         long perInterval = 0;
         for (JsonNode i : r.get("intervals")) {
             perInterval += i.get("share").get("delivered").asLong();

@@ -16,23 +16,44 @@ import java.util.Objects;
  * epoch); {@code producersDoneMicros} is when the worker's producers finished (0 before, and for a worker
  * without producers); {@code lastReceiveMicros} when its consumers last received (0 if never);
  * {@code consumerLag} its consumers' lag at the interval's end (-1 unknown); {@code error} the first load
- * error of the interval, empty when none.
+ * error of the interval, empty when none; {@code shareSpread} its share consumers' fewest and most deliveries so
+ * far ({@link ShareSpread#NONE} without share consumers).
  */
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
                                long lastReceiveMicros, boolean last, String error, long consumerLag,
                                ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
                                java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
-                               java.util.List<BrokerSample> brokers) {
+                               java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        shareSpread = shareSpread == null ? ShareSpread.NONE : shareSpread;
         metricsDumps = java.util.List.copyOf(metricsDumps);
         brokers = brokers == null ? java.util.List.of() : java.util.List.copyOf(brokers);
         host = host == null ? HostSample.NONE : host;
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
         histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
         histograms = Collections.unmodifiableMap(h);
+    }
+
+    /** A snapshot without share consumers' spread. */
+    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                            Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
+                            long lastReceiveMicros, boolean last, String error, long consumerLag,
+                            ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
+                            java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
+                            java.util.List<BrokerSample> brokers) {
+        this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
+                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
+                ShareSpread.NONE);
+    }
+
+    /** This snapshot with its share consumers' spread. */
+    public IntervalSnapshot withShareSpread(ShareSpread spread) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, spread);
     }
 
     /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
@@ -49,21 +70,21 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host, brokers);
+                dumps, host, brokers, shareSpread);
     }
 
     /** This snapshot with the brokers' figures its worker read. */
     public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, samples);
+                metricsDumps, host, samples, shareSpread);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample, brokers);
+                metricsDumps, sample, brokers, shareSpread);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -108,7 +129,8 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && producersDoneMicros == s.producersDoneMicros && lastReceiveMicros == s.lastReceiveMicros
                 && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
-                && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers))) {
+                && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers)
+                && shareSpread.equals(s.shareSpread))) {
             return false;
         }
         for (Metric m : Metric.values()) {

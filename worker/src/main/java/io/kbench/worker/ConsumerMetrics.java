@@ -12,7 +12,7 @@ import io.kbench.driver.RecordListener;
  */
 public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
-    private final long processingNanos;
+    private final Processing processing;
     final LatencyRecorder endToEnd = new LatencyRecorder();
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
@@ -31,21 +31,17 @@ public final class ConsumerMetrics implements RecordListener {
 
     /** @param tracker the run's sequence tracker for this consumer, or null without verification */
     public ConsumerMetrics(RunClock clock, SequenceTracker tracker) {
-        this(clock, tracker, 0);
+        this(clock, tracker, Processing.NONE);
     }
 
     /**
-     * @param tracker          the run's sequence tracker for this consumer, or null without verification
-     * @param processingMicros time spent on each message after it is counted (the consumer waits, as one waiting on
-     *                         I/O does; see {@link ShareConsumerMetrics})
+     * @param tracker    the run's sequence tracker for this consumer, or null without verification
+     * @param processing time spent on each message after it is counted ({@link Processing})
      */
-    public ConsumerMetrics(RunClock clock, SequenceTracker tracker, long processingMicros) {
-        if (processingMicros < 0) {
-            throw new IllegalArgumentException("processing " + processingMicros + " µs");
-        }
+    ConsumerMetrics(RunClock clock, SequenceTracker tracker, Processing processing) {
         this.clock = clock;
         this.tracker = tracker;
-        this.processingNanos = processingMicros * 1000;
+        this.processing = processing;
     }
 
     /** Sets the end of a timed warm-up (see the class comment), coordinator µs. */
@@ -79,8 +75,6 @@ public final class ConsumerMetrics implements RecordListener {
         if (producerId != NO_PRODUCER && tracker != null) {
             tracker.record(producerId, partition, sequence);
         }
-        if (processingNanos > 0) {
-            Processing.waitFor(clock.nanoClock(), processingNanos);
-        }
+        processing.process(clock.nanoClock());
     }
 }

@@ -102,12 +102,12 @@ final class LoadRun {
                 // share consumers are not verified here (their records spread over consumers and workers)
                 ConsumerMetrics metrics = new ConsumerMetrics(clock,
                         spec.verification() && !c.share() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null,
-                        c.share() ? 0 : spec.consumerProcessingMicros());
+                        c.share() ? Processing.NONE : spec.processing(c.index())); // a share one: its own below
                 long created = clock.nanoClock().nanoTime();
                 ConsumerHandle handle;
                 if (c.share()) {
                     RunSpec.Share s = spec.share();
-                    ShareConsumerMetrics shareMetrics = new ShareConsumerMetrics(clock, spec.consumerProcessingMicros(),
+                    ShareConsumerMetrics shareMetrics = new ShareConsumerMetrics(clock, spec.processing(c.index()),
                             s.releasePpm(), s.rejectPpm(), spec.runNonce() * 31L + c.index());
                     handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(),
                             clientId("s", c.index()), s.explicit()), shareMetrics);

@@ -40,7 +40,8 @@ import io.kbench.driver.TopicSpec;
  *                          must carry the same
  * @param brokerSources     brokers whose own metrics this worker reads (PrepareRequest.broker_sources)
  * @param share             how the share consumers ({@link Consumer#share()}) read
- * @param consumerProcessingMicros time every consumer spends on each message it receives
+ * @param consumerProcessingMicros time every consumer spends on each message it receives, on average
+ * @param consumerProcessingDistribution how each message's time is drawn around that mean
  */
 public record RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
@@ -50,9 +51,11 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
                       long transactionRecords, long transactionMillis, boolean verification,
                       boolean stampMessages, String digest, int monotonicProducers, boolean dumpClientMetrics,
                       boolean consumersFromCommitted, List<String> brokerSources, Share share,
-                      long consumerProcessingMicros) {
+                      long consumerProcessingMicros, Processing.Distribution consumerProcessingDistribution) {
     public RunSpec {
         share = share == null ? Share.NONE : share;
+        consumerProcessingDistribution = consumerProcessingDistribution == null ? Processing.Distribution.FIXED
+                : consumerProcessingDistribution;
         brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
@@ -72,12 +75,18 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
         this(runId, coordinator, workload, clockOffsetMicros, driverName, driverConfig, createTopics, producers, consumers,
                 messageSize, intervalMicros, payloads, randomBytesRatio, keys, keyCount, zipfExponent, existingTopics,
                 consumersFromBeginning, holdConsumers, transactionRecords, transactionMillis, verification, stampMessages,
-                digest, 0, false, false, List.of(), Share.NONE, 0);
+                digest, 0, false, false, List.of(), Share.NONE, 0, Processing.Distribution.FIXED);
     }
 
     /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */
     public int runNonce() {
         return runId.hashCode();
+    }
+
+    /** Consumer {@code index}'s processing time per message (seeded per run and consumer). */
+    Processing processing(int index) {
+        return new Processing(consumerProcessingMicros, consumerProcessingDistribution,
+                runNonce() * 131L + index + 0x5DEECE66DL);
     }
 
     /** True when producers are transactional. */

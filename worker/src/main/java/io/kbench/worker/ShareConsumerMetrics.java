@@ -28,7 +28,7 @@ import io.kbench.protocol.Counters;
 public final class ShareConsumerMetrics implements ShareRecordListener {
     private final RunClock clock;
     private final NanoClock nanos;
-    private final long processingNanos;
+    private final Processing processing;
     private final double release;
     private final double releaseOrReject;
     private final SplittableRandom draws;
@@ -46,19 +46,23 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private volatile long measureMicros = Long.MIN_VALUE;
 
     /**
-     * @param processingMicros time spent on each record before it is acknowledged (0: none)
+     * @param processingMicros time spent on each record before it is acknowledged, every record the same (0: none)
      * @param releasePpm       explicit: of first deliveries, parts per million released
      * @param rejectPpm        explicit: of first deliveries, parts per million rejected
      * @param seed             seed of this consumer's draws
      */
     public ShareConsumerMetrics(RunClock clock, long processingMicros, int releasePpm, int rejectPpm, long seed) {
-        if (processingMicros < 0 || releasePpm < 0 || rejectPpm < 0 || (long) releasePpm + rejectPpm > 1_000_000) {
-            throw new IllegalArgumentException("processing " + processingMicros + " µs, release " + releasePpm
-                    + " ppm, reject " + rejectPpm + " ppm");
+        this(clock, new Processing(processingMicros, Processing.Distribution.FIXED, seed), releasePpm, rejectPpm, seed);
+    }
+
+    /** @param processing time spent on each record before it is acknowledged ({@link Processing}) */
+    ShareConsumerMetrics(RunClock clock, Processing processing, int releasePpm, int rejectPpm, long seed) {
+        if (releasePpm < 0 || rejectPpm < 0 || (long) releasePpm + rejectPpm > 1_000_000) {
+            throw new IllegalArgumentException("release " + releasePpm + " ppm, reject " + rejectPpm + " ppm");
         }
         this.clock = clock;
         this.nanos = clock.nanoClock();
-        this.processingNanos = processingMicros * 1000;
+        this.processing = processing;
         this.release = releasePpm / 1e6;
         this.releaseOrReject = (releasePpm + rejectPpm) / 1e6;
         this.draws = new SplittableRandom(seed);
@@ -100,9 +104,7 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         } else if (timed) {
             delivery.record(receivedMicros - stampMicros);
         }
-        if (processingNanos > 0) {
-            Processing.waitFor(nanos, processingNanos);
-        }
+        processing.process(nanos);
         if (!again && releaseOrReject > 0) {
             double d = draws.nextDouble();
             if (d < release) {

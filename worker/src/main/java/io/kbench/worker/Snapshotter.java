@@ -95,6 +95,21 @@ final class Snapshotter {
         return sum;
     }
 
+    /** The share consumers' fewest and most deliveries so far. */
+    private io.kbench.protocol.ShareSpread shareSpread() {
+        if (shareConsumers.isEmpty()) {
+            return io.kbench.protocol.ShareSpread.NONE;
+        }
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (ShareConsumerMetrics m : shareConsumers) {
+            long d = m.delivered.get();
+            min = Math.min(min, d);
+            max = Math.max(max, d);
+        }
+        return new io.kbench.protocol.ShareSpread(shareConsumers.size(), min, max);
+    }
+
     private static Counters minus(Counters now, Counters before) {
         return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, now.shareDelivered() - before.shareDelivered(),
                 now.shareDeliveredBytes() - before.shareDeliveredBytes(),
@@ -178,7 +193,7 @@ final class Snapshotter {
                                 LatencyHistograms.encode(shareDelivery), LatencyHistograms.encode(shareAccept)),
                 producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
                 new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
-                new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result()));
+                new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result())).withShareSpread(shareSpread());
         shareTotals = share;
         sent = totals.sent();
         failed = totals.failed();

@@ -194,7 +194,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         Workload workload = new Workload("consumer-perf-" + (topic != null ? topic : "include"), topics.size(), 1, 1, 0, 1,
                 consumers, Workload.UNTHROTTLED, 0, 0,
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, topics, true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, 0);
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 options(new RunController.Options(output, true, 1_000_000L,

@@ -187,7 +187,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, txMillis,
                 warmup, false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
                 false, // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
-                payloadMonotonic, null, 0);
+                payloadMonotonic, null, null);
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 dumps(new RunController.Options(output, true, 1_000_000L,

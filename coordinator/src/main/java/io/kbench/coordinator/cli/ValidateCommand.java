@@ -57,7 +57,7 @@ public final class ValidateCommand implements Callable<Integer> {
         Sweep s = Sweep.load(f);
         s.notes().forEach(notes::println);
         Workload w = s.base();
-        w.shareGroups().warnings(w.consumerProcessingMicros()).forEach(x -> notes.println("warning: " + x));
+        w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println("warning: " + x));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";
         String rate = w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate());

@@ -71,6 +71,12 @@ final class CoordinatorMetrics {
      */
     MetricFamilies families(String runId, String workload, String state, long targetRate, boolean verification,
                             long clockBoundMicros, Map<String, Double> snapshotAges) {
+        return families(runId, workload, state, targetRate, verification, false, clockBoundMicros, snapshotAges);
+    }
+
+    /** As the other, with the share groups' counters when {@code share}. */
+    MetricFamilies families(String runId, String workload, String state, long targetRate, boolean verification,
+                            boolean share, long clockBoundMicros, Map<String, Double> snapshotAges) {
         MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload);
         f.state("kbench_run_state", "the run's state (1 for the current one)", STATES, state);
         f.gauge("kbench_clock_bound_seconds", "bound on the workers' clock offset error (adds to end-to-end "
@@ -109,6 +115,18 @@ final class CoordinatorMetrics {
                     totals.duplicated());
             f.counter("kbench_verification_out_of_order_messages", "verification: messages received after a later "
                     + "one", totals.outOfOrder());
+        }
+        if (share) {
+            f.counter("kbench_share_deliveries", "share consumers: deliveries, a record delivered again counted again, "
+                    + "all workers", totals.shareDelivered());
+            f.counter("kbench_share_redeliveries", "share consumers: deliveries of a record delivered before",
+                    totals.shareRedelivered());
+            f.counter("kbench_share_accepted_messages", "share consumers: deliveries accepted (processed)",
+                    totals.shareAccepted());
+            f.counter("kbench_share_released_messages", "share consumers: deliveries released (delivered again)",
+                    totals.shareReleased());
+            f.counter("kbench_share_rejected_messages", "share consumers: deliveries rejected (archived)",
+                    totals.shareRejected());
         }
         for (Metric m : Metric.values()) {
             LatencyStats s = last.getOrDefault(m, LatencyStats.EMPTY);

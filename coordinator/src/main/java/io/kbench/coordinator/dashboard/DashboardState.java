@@ -271,7 +271,7 @@ public final class DashboardState implements RunReporter {
     public synchronized MetricFamilies.Scrape metrics(String accept, long nowMicros) {
         String name = workload == null ? "" : workload.path("name").asText();
         long target = workload == null ? -1 : workload.path("producerRate").asLong(-1);
-        return metrics.families(runId, name, state, target, verification, clockBoundMicros,
+        return metrics.families(runId, name, state, target, verification, share, clockBoundMicros,
                 CoordinatorMetrics.ages(lastHeard, nowMicros)).write(accept);
     }
 
@@ -368,7 +368,8 @@ public final class DashboardState implements RunReporter {
         Summary s = totals.summary(none).withClocks(clockBoundMicros);
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
-                List.of(), List.of(), ResultDocument.summary(s, null, null, shareGroups), null, List.of(), null, null);
+                List.of(), List.of(), ResultDocument.summary(s, null, null, shareGroups,
+                        io.kbench.protocol.ShareSpread.NONE), null, List.of(), null, null);
     }
 
     private static String json(ResultFile.Interval i) {

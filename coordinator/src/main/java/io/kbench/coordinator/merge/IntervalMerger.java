@@ -45,6 +45,9 @@ public final class IntervalMerger {
     private long lastReceiveMicros;
     private long nextToEmit;
 
+    /** Each worker's latest share-consumer spread (running totals): one entry per worker, replaced. */
+    private final Map<String, io.kbench.protocol.ShareSpread> lastSpread = new java.util.LinkedHashMap<>();
+
     private static final class Pending {
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
@@ -94,8 +97,21 @@ public final class IntervalMerger {
             expected.put(w, 0L);
             perWorker.put(w, Counters.ZERO);
             perWorkerHost.put(w, new WorkerHostTotals());
+            lastSpread.put(w, io.kbench.protocol.ShareSpread.NONE);
             producersDone.put(w, false);
         }
+    }
+
+    /**
+     * The share consumers' fewest and most deliveries over every worker, as each worker last reported them
+     * ({@link io.kbench.protocol.ShareSpread#NONE} without share consumers).
+     */
+    public synchronized io.kbench.protocol.ShareSpread shareSpread() {
+        io.kbench.protocol.ShareSpread all = io.kbench.protocol.ShareSpread.NONE;
+        for (io.kbench.protocol.ShareSpread s : lastSpread.values()) {
+            all = all.plus(s);
+        }
+        return all;
     }
 
     /**
@@ -144,6 +160,9 @@ public final class IntervalMerger {
             maxima[m.ordinal()] = decoder.addInto(p.histograms.get(m), s.histogram(m));
         }
         p.reported.add(s.workerId());
+        if (s.shareSpread().consumers() > 0 && lastSpread.containsKey(s.workerId())) {
+            lastSpread.put(s.workerId(), s.shareSpread());
+        }
         if (s.consumerLag() >= 0) {
             p.lag = Math.max(0, p.lag) + s.consumerLag();
         }

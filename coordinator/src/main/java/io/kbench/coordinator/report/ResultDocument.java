@@ -54,6 +54,19 @@ public final class ResultDocument {
                                        CatchUp catchUp, long rebalanceMicros, List<String> issues,
                                        List<ResultFile.LostWorker> lostWorkers, FaultTimeline faults,
                                        ResultFile.Provenance provenance) {
+        return build(runId, status, error, startedAt, workload, profile, workers, topics, runStartMicros,
+                measureStartMicros, measureEndMicros, intervals, summary, catchUp, rebalanceMicros, issues, lostWorkers,
+                faults, provenance, io.kbench.protocol.ShareSpread.NONE);
+    }
+
+    /** As the other {@code build}, with the share consumers' fewest and most deliveries ({@code spread}). */
+    public static ResultFile.Run build(String runId, String status, String error, Instant startedAt,
+                                       Workload workload, Profile profile, List<ResultFile.Worker> workers,
+                                       List<String> topics, long runStartMicros, long measureStartMicros,
+                                       long measureEndMicros, List<MergedInterval> intervals, Summary summary,
+                                       CatchUp catchUp, long rebalanceMicros, List<String> issues,
+                                       List<ResultFile.LostWorker> lostWorkers, FaultTimeline faults,
+                                       ResultFile.Provenance provenance, io.kbench.protocol.ShareSpread spread) {
         List<ResultFile.Fault> injected = new ArrayList<>();
         for (FaultTimeline.Event e : faults.events()) {
             injected.add(new ResultFile.Fault(e.fault().action().name(), e.fault().broker(), e.fault().atSeconds(),
@@ -77,7 +90,7 @@ public final class ResultDocument {
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp,
-                        workload.shareGroups().groupsPerTopic()),
+                        workload.shareGroups().groupsPerTopic(), spread),
                 encoded(summary.histograms()), issues, null, null);
     }
 
@@ -119,7 +132,7 @@ public final class ResultDocument {
                         c.shareRedelivered(), c.shareAccepted(), c.shareReleased(), c.shareRejected(),
                         round(c.shareDelivered() / secs), round(c.shareDeliveredBytes() / MB / secs),
                         round(c.shareAccepted() / secs), i.stats(Metric.SHARE_DELIVERY), i.stats(Metric.SHARE_ACCEPT),
-                        null, null) : null);
+                        null, null, null) : null);
     }
 
     /** Figures to 3 decimals (a broker's bytes/s to the milli-byte would only make result.json longer). */
@@ -186,7 +199,7 @@ public final class ResultDocument {
      * @param catchUp a backlog run's catch-up, or null
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp) {
-        return summary(s, consume, catchUp, 0);
+        return summary(s, consume, catchUp, 0, io.kbench.protocol.ShareSpread.NONE);
     }
 
     /**
@@ -195,16 +208,19 @@ public final class ResultDocument {
      * @param consume     the consumer-perf figures, or null (merged results)
      * @param catchUp     a backlog run's catch-up, or null
      * @param shareGroups share groups per topic: each must accept or reject every acknowledged message (0: none)
+     * @param spread      the share consumers' fewest and most deliveries ({@code NONE}: not known)
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp,
-                                             int shareGroups) {
+                                             int shareGroups, io.kbench.protocol.ShareSpread spread) {
         Summary.Verification v = s.verification();
         Counters t = s.totals();
         ResultFile.Share share = shareGroups <= 0 ? null : new ResultFile.Share(t.shareDelivered(),
                 t.shareDeliveredBytes(), t.shareRedelivered(), t.shareAccepted(), t.shareReleased(), t.shareRejected(),
                 s.shareDeliverRate(), s.shareDeliverMBps(), s.shareAcceptRate(), s.stats(Metric.SHARE_DELIVERY),
                 s.stats(Metric.SHARE_ACCEPT),
-                Math.max(0, s.acked() * shareGroups - t.shareAccepted() - t.shareRejected()), false);
+                Math.max(0, s.acked() * shareGroups - t.shareAccepted() - t.shareRejected()), false,
+                spread.consumers() == 0 ? null : new ResultFile.PerConsumer(spread.consumers(), spread.min(), spread.max(),
+                        round((double) t.shareDelivered() / spread.consumers())));
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),
                 s.publishRate(), s.publishMBps(), s.consumeRate(), s.consumeMBps(),
                 s.stats(Metric.PUBLISH_LATENCY), s.stats(Metric.PUBLISH_RESPONSE), s.stats(Metric.PUBLISH_DELAY),

@@ -252,13 +252,22 @@ public final class ResultFile {
      * per second and MB/s delivered (the measured window's in the summary), and the latencies from the intended
      * send to the record's first delivery and to its acceptance. In the summary {@code unsettled} is what the share
      * groups had not accepted or rejected of what was acknowledged (acked × share groups per topic minus
-     * accepted and rejected, at least 0), and {@code verified} is false: share groups are not verified per record.
+     * accepted and rejected, at least 0), {@code verified} is false: share groups are not verified per record, and
+     * {@code perConsumer} says how evenly the deliveries spread over the share consumers.
      */
     public record Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
                         double rate, @JsonProperty("MBps") double mbps, double acceptRate,
                         LatencyStats deliveryLatencyMicros, LatencyStats acceptLatencyMicros,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long unsettled,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) PerConsumer perConsumer) {
+    }
+
+    /**
+     * Deliveries per share consumer over the whole run (summary only): how many consumers reported, the fewest and
+     * the most one of them had, and the mean.
+     */
+    public record PerConsumer(int consumers, long min, long max, double mean) {
     }
 
     /**

@@ -112,7 +112,12 @@ public final class WorkerMessages {
                     .setRejectPpm((int) Math.round(g.rejectRatio() * 1_000_000))
                     .putAllGroupConfigs(configs));
         }
-        b.setConsumerProcessingMicros(w.consumerProcessingMicros());
+        b.setConsumerProcessingMicros(w.consumerProcessingMicros()).setConsumerProcessingDistribution(
+                switch (w.consumerProcessing().distribution()) {
+                    case fixed -> io.kbench.protocol.rpc.ProcessingDistribution.PROCESSING_FIXED;
+                    case uniform -> io.kbench.protocol.rpc.ProcessingDistribution.PROCESSING_UNIFORM;
+                    case exponential -> io.kbench.protocol.rpc.ProcessingDistribution.PROCESSING_EXPONENTIAL;
+                });
         return b.build();
     }
 

@@ -84,13 +84,18 @@ final class ResultAssembly {
                 + "time to warm up)", sent, due, 100.0 * sent / due);
     }
 
-    /** The console's line on the share groups: deliveries, acknowledgements, rates; never "verified". */
-    static String shareLine(Summary s, int shareGroups) {
+    /**
+     * The console's line on the share groups: deliveries, acknowledgements, rates, how evenly they spread over the
+     * consumers; never "verified".
+     */
+    static String shareLine(Summary s, int shareGroups, io.kbench.protocol.ShareSpread spread) {
         var t = s.totals();
         return String.format(java.util.Locale.ROOT, "  share   : %,d delivered (%,d redelivered) to %d share group(s) per "
                 + "topic; %,d accepted, %,d released, %,d rejected; %,.1f deliveries/s, %,.1f accepted/s, %.2f MB/s; "
-                + "not verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
-                t.shareReleased(), t.shareRejected(), s.shareDeliverRate(), s.shareAcceptRate(), s.shareDeliverMBps());
+                + "%snot verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
+                t.shareReleased(), t.shareRejected(), s.shareDeliverRate(), s.shareAcceptRate(), s.shareDeliverMBps(),
+                spread.consumers() == 0 ? "" : String.format(java.util.Locale.ROOT, "per consumer %,d to %,d deliveries "
+                        + "(%d consumers); ", spread.min(), spread.max(), spread.consumers()));
     }
 
     RunController.Outcome assemble(Gathered g) {
@@ -136,7 +141,7 @@ final class ResultAssembly {
         out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic());
         if (shareGroups > 0) {
-            out.info(shareLine(summary, shareGroups)); // next to the summary's consume line
+            out.info(shareLine(summary, shareGroups, g.merger().shareSpread())); // next to the summary's consume line
         }
         List<ResultFile.Worker> workers = workerEntries(g);
         String hosts = ResultDocument.hostsLine(workers);
@@ -172,8 +177,8 @@ final class ResultAssembly {
         io.kbench.coordinator.diagnosis.DiagnosisText.lines(diagnosis).forEach(out::info);
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
-                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance())
-                .withDiagnosis(diagnosis);
+                g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance(),
+                g.merger().shareSpread()).withDiagnosis(diagnosis);
         out.result(result);
         // each file on its own: one that cannot be written does not keep the others from being written
         try {

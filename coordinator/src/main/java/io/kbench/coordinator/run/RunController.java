@@ -355,7 +355,7 @@ public final class RunController {
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
-        workload.shareGroups().warnings(workload.consumerProcessingMicros()).forEach(w -> out.info("warning: " + w));
+        workload.shareGroups().warnings(workload.consumerProcessing()).forEach(w -> out.info("warning: " + w));
     }
 
     /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */

@@ -105,17 +105,31 @@ public record ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean exp
      * duration (every record's lock runs out before it is acknowledged, so every record is delivered again), or
      * one whose full poll batch takes that long.
      *
-     * @param processingMicros the consumers' processing time per record ({@code consumerProcessingMillis})
+     * @param processing the consumers' processing time per record ({@code consumerProcessingMillis} and its
+     *                   distribution; for a drawn time, the records whose draw reaches the lock duration are warned of)
      */
-    public List<String> warnings(long processingMicros) {
+    public List<String> warnings(ConsumerProcessing processing) {
+        long processingMicros = processing.meanMicros();
         String lock = String.format("%,d ms%s", lockMillis(),
                 groupConfigs.containsKey("share.record.lock.duration.ms") ? "" : ", the broker's default");
-        if (any() && processingMicros >= lockMillis() * 1000) {
+        double lockMicros = lockMillis() * 1000.0;
+        // the share of records whose own time reaches the lock duration, by the distribution
+        double over = switch (processing.distribution()) {
+            case fixed -> processingMicros >= lockMicros ? 1 : 0;
+            case uniform -> processingMicros == 0 ? 0 : Math.max(0, (2.0 * processingMicros - lockMicros) / (2.0 * processingMicros));
+            case exponential -> processingMicros == 0 ? 0 : Math.exp(-lockMicros / processingMicros);
+        };
+        if (any() && processing.distribution() != ConsumerProcessing.Distribution.fixed && over >= 0.001) {
+            return List.of(String.format("consumerProcessingMillis (%.3f ms on average, %s): about %.1f%% of the records "
+                    + "take at least the record lock duration (%s), lose their lock while they are processed and are "
+                    + "delivered again", processingMicros / 1000.0, processing.distribution(), 100 * over, lock));
+        }
+        if (any() && processingMicros >= lockMicros) {
             return List.of(String.format("consumerProcessingMillis (%.3f ms) is not below the record lock duration "
                     + "(%s): every record's lock runs out while it is processed, so every record is delivered "
                     + "again until share.delivery.count.limit archives it", processingMicros / 1000.0, lock));
         }
-        if (any() && processingMicros * DEFAULT_MAX_POLL_RECORDS >= lockMillis() * 1000) {
+        if (any() && processingMicros * DEFAULT_MAX_POLL_RECORDS >= lockMicros) {
             return List.of(String.format("consumerProcessingMillis (%.3f ms) times the records one poll may return "
                     + "(max.poll.records, %d by default) is not below the record lock duration (%s): records late in "
                     + "a full batch lose their lock before they are processed and are delivered again; lower "

@@ -51,7 +51,7 @@ import java.util.List;
  * @param monotonicPayloads        every value is the message's number in decimal (kafka-producer-perf-test's
  *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
  * @param shareGroups              share groups (KIP-932) reading each topic, next to the classic subscriptions
- * @param consumerProcessingMicros time every consumer, classic or share, spends on each message it receives
+ * @param consumerProcessing       time every consumer, classic or share, spends on each message it receives
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -61,10 +61,11 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
                        long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
                        List<Fault> faults, boolean stampMessages, boolean monotonicPayloads,
-                       ShareGroups shareGroups, long consumerProcessingMicros) {
+                       ShareGroups shareGroups, ConsumerProcessing consumerProcessing) {
 
     public Workload {
         shareGroups = shareGroups == null ? ShareGroups.NONE : shareGroups;
+        consumerProcessing = consumerProcessing == null ? ConsumerProcessing.NONE : consumerProcessing;
         topicNames = List.copyOf(topicNames);
         faults = List.copyOf(faults);
     }
@@ -76,7 +77,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "payloadFile", "payloadDelimiter", "randomBytesRatio", "topicNames", "existingTopics",
             "consumerBacklogRecords", "consumerBacklogBytes", "transactionRecords", "transactionMillis",
             "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "stampMessages",
-            "monotonicPayloads", "consumerProcessingMillis", "shareGroupsPerTopic", "consumersPerShareGroup",
+            "monotonicPayloads", "consumerProcessingMillis", "consumerProcessingDistribution", "shareGroupsPerTopic",
+            "consumersPerShareGroup",
             "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "matrix");
 
     /** Keys of one entry of {@code faults}. */
@@ -116,7 +118,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
-                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, 0);
+                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, ConsumerProcessing.NONE);
     }
 
     /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
@@ -126,7 +128,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
                 saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessingMicros);
+                consumerProcessing);
     }
 
     /** This timed workload with another warm-up and measured duration (seconds). */
@@ -136,7 +138,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
                 saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessingMicros);
+                consumerProcessing);
     }
 
     /** True when producers are transactional. */
@@ -152,6 +154,11 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     /** Consumers in all (at most {@link #MAX_CONSUMERS}, so it fits an int). */
     public int consumerCount() {
         return Math.toIntExact((long) topics * subscriptionsPerTopic * consumersPerSubscription);
+    }
+
+    /** The consumers' mean processing time per message, µs (0: none). */
+    public long consumerProcessingMicros() {
+        return consumerProcessing.meanMicros();
     }
 
     /** Share consumers in all (at most {@link #MAX_CONSUMERS} together with the classic ones). */
@@ -351,10 +358,17 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 "-1 for no limit, or 0 to 1000000000000 failed sends");
         List<Fault> faults = faults(y, warmup + duration, records > 0);
         double processingMillis = y.decimal("consumerProcessingMillis", 0, 0, 60_000, "0 to 60000 ms per message");
+        ConsumerProcessing.Distribution processingDistribution = ConsumerProcessing.Distribution.valueOf(
+                y.choice("consumerProcessingDistribution", "fixed", java.util.Arrays.stream(
+                        ConsumerProcessing.Distribution.values()).map(Enum::name).toList()));
         ShareGroups share = ShareGroups.parse(y);
         if (processingMillis > 0 && subscriptions == 0 && !share.any()) {
             y.errorAt("consumerProcessingMillis", "consumerProcessingMillis is the consumers' time per message; this "
                     + "run has no consumers");
+        }
+        if (y.has("consumerProcessingDistribution") && processingMillis == 0) {
+            y.errorAt("consumerProcessingDistribution", "consumerProcessingDistribution draws each message's time around "
+                    + "consumerProcessingMillis (the mean); set that too");
         }
         if (share.any()) {
             long shareConsumers = (long) topics * share.groupsPerTopic() * share.consumersPerGroup();
@@ -382,7 +396,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
                 txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic,
-                share, Math.round(processingMillis * 1000));
+                share, new ConsumerProcessing(Math.round(processingMillis * 1000), processingDistribution));
     }
 
     /**

@@ -158,6 +158,22 @@ class IntervalMergerTest {
         assertEquals(4 * 5 + 7, merger.totals().acked());
     }
 
+    @Test
+    void shouldKeepEachWorkersLatestShareSpreadAndCombineThem() {
+        IntervalMerger m = new IntervalMerger(List.of("a", "b"));
+        assertEquals(io.kbench.protocol.ShareSpread.NONE, m.shareSpread(), "no share consumers yet");
+        Histogram none = LatencyHistograms.create();
+        m.add(snapshot("a", 0, none, 0, false).withShareSpread(new io.kbench.protocol.ShareSpread(2, 10, 30)));
+        m.add(snapshot("b", 0, none, 0, false).withShareSpread(new io.kbench.protocol.ShareSpread(1, 5, 5)));
+        assertEquals(new io.kbench.protocol.ShareSpread(3, 5, 30), m.shareSpread());
+        // running totals: a worker's later report replaces its earlier one
+        m.add(snapshot("a", 1, none, 0, false).withShareSpread(new io.kbench.protocol.ShareSpread(2, 40, 60)));
+        assertEquals(new io.kbench.protocol.ShareSpread(3, 5, 60), m.shareSpread());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> m.add(
+                snapshot("x-unknown", 0, none, 0, false).withShareSpread(new io.kbench.protocol.ShareSpread(9, 0, 1))));
+        assertEquals(new io.kbench.protocol.ShareSpread(3, 5, 60), m.shareSpread(), "an unknown worker counts for nothing");
+    }
+
     static IntervalSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
         byte[] e = LatencyHistograms.encode(latency);
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());

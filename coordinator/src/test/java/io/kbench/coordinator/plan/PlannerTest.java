@@ -91,7 +91,7 @@ class PlannerTest {
         Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
         Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, 10,
-                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, 0);
+                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
         Plan plan = Planner.plan(w, 2, "r");
         long sum = 0;
         for (Plan.WorkerAssignment a : plan.workers()) {
@@ -125,7 +125,7 @@ class PlannerTest {
                 base.transactionRecords(), base.transactionMillis(), base.warmupRecords(), base.verification(),
                 base.saturationDelayMillis(), base.maxSendErrors(), base.faults(), base.stampMessages(),
                 base.monotonicPayloads(), new io.kbench.coordinator.workload.ShareGroups(2, 3, false, 0, 0,
-                        java.util.Map.of()), 0);
+                        java.util.Map.of()), null);
         Plan plan = Planner.plan(w, 3, "r");
         // 2 topics x (1 classic + 2 share groups x 3) = 14 consumers, 12 of them share consumers
         assertEquals(14, plan.consumerCount());

@@ -79,6 +79,7 @@ class ResultFileTest {
         DEFINITIONS.put(ResultFile.Limit.class, "limit");
         DEFINITIONS.put(ResultFile.Evidence.class, "evidence");
         DEFINITIONS.put(ResultFile.Share.class, "share");
+        DEFINITIONS.put(ResultFile.PerConsumer.class, "perConsumer");
     }
 
     private static List<String> keys(Class<?> type) {

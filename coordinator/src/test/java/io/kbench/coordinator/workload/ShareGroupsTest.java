@@ -52,7 +52,7 @@ class ShareGroupsTest {
         assertEquals(20, w.shareConsumerCount(), "2 topics x 2 groups x 5 consumers, more than the partitions");
         assertEquals(3, w.readersPerTopic(), "the default classic subscription and the two share groups");
         assertEquals(15_000, s.lockMillis());
-        assertTrue(s.warnings(w.consumerProcessingMicros()).isEmpty());
+        assertTrue(s.warnings(w.consumerProcessing()).isEmpty());
     }
 
     @Test
@@ -79,6 +79,12 @@ class ShareGroupsTest {
                 refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumersPerShareGroup: -1\n"));
         assertEquals("bad.yaml:3:27: consumerProcessingMillis is 1e9; allowed: 0 to 60000 ms per message",
                 refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumerProcessingMillis: 1e9\n"));
+        assertEquals("bad.yaml:2:1: consumerProcessingDistribution draws each message's time around "
+                + "consumerProcessingMillis (the mean); set that too",
+                refusal("durationSeconds: 5\nconsumerProcessingDistribution: uniform\n"));
+        assertTrue(refusal("durationSeconds: 5\nconsumerProcessingMillis: 1\nconsumerProcessingDistribution: normal\n")
+                .startsWith("bad.yaml:3:1: consumerProcessingDistribution 'normal' is not known; allowed: fixed, uniform, "
+                        + "exponential"));
         assertTrue(refusal("durationSeconds: 5\nsubscriptionsPerTopic: 0\nconsumerProcessingMillis: 2\n")
                 .startsWith("bad.yaml:3:1: consumerProcessingMillis is the consumers' time per message; this run has no "
                         + "consumers"));
@@ -110,13 +116,20 @@ class ShareGroupsTest {
         assertTrue(warnings("consumerProcessingMillis: 59.9\n").isEmpty(), "59.9 ms x 500 = 29.95 s, below 30 s");
         assertTrue(warnings("consumerProcessingMillis: 20\nshareGroupConfig:\n  share.record.lock.duration.ms: 15\n")
                 .get(0).contains("(15 ms)"));
+        assertTrue(warnings("consumerProcessingMillis: 5000\nconsumerProcessingDistribution: exponential\n").get(0)
+                .contains("about 0.2% of the records take at least the record lock duration"), "e^-6 = 0.25%");
+        assertTrue(warnings("consumerProcessingMillis: 3000\nconsumerProcessingDistribution: exponential\n").get(0)
+                .contains("records late in a full batch"), "e^-10 = 0.005% of single records: below the 0.1% warned "
+                        + "of, but 3 s x 500 records on average is not below the lock");
+        assertTrue(warnings("consumerProcessingMillis: 20000\nconsumerProcessingDistribution: uniform\n").get(0)
+                .contains("about 25.0% of the records"), "uniform 0-40 s against a 30-s lock");
         Workload classicOnly = load("durationSeconds: 5\nconsumerProcessingMillis: 40000\n");
-        assertTrue(classicOnly.shareGroups().warnings(classicOnly.consumerProcessingMicros()).isEmpty(),
+        assertTrue(classicOnly.shareGroups().warnings(classicOnly.consumerProcessing()).isEmpty(),
                 "no share group, no lock");
     }
 
     private java.util.List<String> warnings(String more) throws IOException {
         Workload w = load("durationSeconds: 5\nshareGroupsPerTopic: 1\n" + more);
-        return w.shareGroups().warnings(w.consumerProcessingMicros());
+        return w.shareGroups().warnings(w.consumerProcessing());
     }
 }

@@ -62,6 +62,8 @@ public final class SnapshotMessages {
                         .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith()))
                 .addAllBrokers(s.brokers().stream().map(b -> BrokerMetrics.newBuilder().setSource(b.source())
                         .putAllValues(b.values()).setError(b.error()).build()).toList())
+                .setShareSpread(ShareSpread.newBuilder().setConsumers(s.shareSpread().consumers())
+                        .setMin(s.shareSpread().min()).setMax(s.shareSpread().max()))
                 .build();
     }
 
@@ -94,7 +96,16 @@ public final class SnapshotMessages {
                 s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
                 host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
-                        b.getSource(), b.getValuesMap(), b.getError())).toList());
+                        b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s));
+    }
+
+    /** The share consumers' spread, or none when the worker sent none or sent nonsense (negative, min above max). */
+    private static io.kbench.protocol.ShareSpread shareSpread(Snapshot s) {
+        ShareSpread p = s.getShareSpread();
+        if (p.getConsumers() <= 0 || p.getMin() < 0 || p.getMax() < p.getMin()) {
+            return io.kbench.protocol.ShareSpread.NONE;
+        }
+        return new io.kbench.protocol.ShareSpread(p.getConsumers(), p.getMin(), p.getMax());
     }
 
     /** Most broker sources one snapshot's figures are taken from (a larger list is cut). */

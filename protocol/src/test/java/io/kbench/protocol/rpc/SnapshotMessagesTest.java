@@ -57,7 +57,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(17, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(18, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -96,6 +96,7 @@ class SnapshotMessagesTest {
         assertEquals(10, s.producersDoneMicros());
         assertEquals(11, s.lastReceiveMicros());
         assertEquals(12, s.consumerLag());
+        assertEquals(new io.kbench.protocol.ShareSpread(1801, 1802, 1803), s.shareSpread());
         assertEquals(new ClientMetricsSample(3, Map.of("record-queue-time-avg", 1.5)), s.producerMetrics());
         assertEquals(new ClientMetricsSample(2, Map.of("fetch-latency-avg", 2.5)), s.consumerMetrics());
         assertEquals(List.of(new io.kbench.protocol.ClientMetricsDump("consumer", 4,
@@ -151,5 +152,15 @@ class SnapshotMessagesTest {
                 .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().setCpuMicros(-5)).build();
         assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(negative).host(),
                 "negative times are not figures");
+    }
+
+    @Test
+    void shouldDropAShareSpreadThatCannotBe() {
+        for (ShareSpread bad : List.of(ShareSpread.newBuilder().setConsumers(2).setMin(9).setMax(3).build(),
+                ShareSpread.newBuilder().setConsumers(2).setMin(-1).setMax(3).build(),
+                ShareSpread.newBuilder().setConsumers(-2).setMin(1).setMax(3).build())) {
+            Snapshot proto = everyFieldSet().toBuilder().setShareSpread(bad).build();
+            assertEquals(io.kbench.protocol.ShareSpread.NONE, SnapshotMessages.fromProto(proto).shareSpread(), bad.toString());
+        }
     }
 }

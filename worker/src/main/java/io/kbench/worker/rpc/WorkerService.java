@@ -304,7 +304,12 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
                 !r.getNoStamp(), digest(r), r.getPayloads().getMonotonicProducers(), r.getDumpClientMetrics(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED,
-                r.getBrokerSourcesList(), share, r.getConsumerProcessingMicros());
+                r.getBrokerSourcesList(), share, r.getConsumerProcessingMicros(),
+                switch (r.getConsumerProcessingDistribution()) {
+                    case PROCESSING_UNIFORM -> io.kbench.worker.Processing.Distribution.UNIFORM;
+                    case PROCESSING_EXPONENTIAL -> io.kbench.worker.Processing.Distribution.EXPONENTIAL;
+                    default -> io.kbench.worker.Processing.Distribution.FIXED;
+                });
     }
 
     /** Longest processing time per message a consumer takes (one minute). */

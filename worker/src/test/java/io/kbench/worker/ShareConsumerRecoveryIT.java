@@ -1,0 +1,86 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.kbench.driver.Driver;
+import io.kbench.driver.DriverConfig;
+import io.kbench.driver.ShareConsumerHandle;
+import io.kbench.driver.ShareRecordListener;
+import io.kbench.driver.TopicSpec;
+import io.kbench.driver.kafka.KafkaDriverFactory;
+import io.kbench.embedded.EmbeddedKafka;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.MicrosClock;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A share consumer that dies holding records, on a real broker: its records' locks run out and the group's other
+ * consumer gets them again. kbench counts those deliveries as redeliveries (not duplicates), and the group
+ * accepts every record once: nothing is lost.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ShareConsumerRecoveryIT {
+    private static final int RECORDS = 300;
+
+    @Test
+    void aDeadConsumersRecordsGoToTheOtherOnceTheirLocksRunOut() throws Exception {
+        // the broker allows record locks of 1 s (its default floor is 15 s), so the test waits one second, not fifteen
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().config("group.share.min.record.lock.duration.ms", "1000").start();
+             Driver driver = new KafkaDriverFactory().create(new DriverConfig(
+                     Map.of("bootstrap.servers", kafka.bootstrapServers()), Map.of(),
+                     Map.of("max.poll.records", "100"), Map.of()))) {
+            driver.createTopics(List.of(new TopicSpec("recover", 1, (short) 1, Map.of())), Duration.ofSeconds(30));
+            driver.checkShareGroups(Duration.ofSeconds(30));
+            driver.configureShareGroups(List.of("g"), Map.of("share.record.lock.duration.ms", "1000",
+                    "share.auto.offset.reset", "earliest"), Duration.ofSeconds(30));
+            try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers",
+                    kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                for (int i = 0; i < RECORDS; i++) {
+                    p.send(new ProducerRecord<>("recover", new byte[10]));
+                }
+                p.flush();
+            }
+            RunClock clock = new RunClock(MicrosClock.SYSTEM, 0, NanoClock.SYSTEM);
+            // the consumer that dies: it is given records, processes and accepts them, and is gone before its next
+            // poll (which would have sent the acknowledgements) and without closing
+            ShareConsumerMetrics dying = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+            ShareConsumerHandle dead = driver.createShareConsumer("recover", "g", "dying", true);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (dying.totals().shareDelivered() == 0 && System.nanoTime() < deadline) {
+                dead.poll(Duration.ofMillis(200), dying);
+            }
+            long held = dying.totals().shareDelivered();
+            // a share fetch hands over whole record batches: the dying consumer may well hold every record
+            assertTrue(held > 0, "the dying consumer holds records: " + held);
+
+            ShareConsumerMetrics survivor = new ShareConsumerMetrics(clock, 0, 0, 0, 2);
+            ShareConsumerHandle alive = driver.createShareConsumer("recover", "g", "survivor", true);
+            try {
+                while (survivor.totals().shareAccepted() < RECORDS && System.nanoTime() < deadline) {
+                    alive.poll(Duration.ofMillis(200), survivor);
+                }
+                alive.poll(Duration.ofMillis(200), survivor); // sends the last acknowledgements
+            } finally {
+                alive.close();
+            }
+            Counters s = survivor.totals();
+            assertEquals(RECORDS, s.shareAccepted(), "every record accepted once by the group's live consumer: " + s);
+            assertEquals(RECORDS, s.shareDelivered(), "it got the others' and the dead one's, each once: " + s);
+            // at least the records the dead consumer had been given; more when its client had fetched further ahead
+            // (acquired for it, never handed to it): those come with a delivery count of 2 as well
+            assertTrue(s.shareRedelivered() >= held, "the dead consumer's records came again as redeliveries: " + s);
+            assertEquals(0, s.shareReleased() + s.shareRejected());
+            dead.close(); // the test's own clean-up; the group had already moved on
+        }
+    }
+}
