@@ -149,6 +149,39 @@ class ShareGroupsIT {
         assertTrue(lines.get(0).contains("shareDelivered"), lines.get(0));
     }
 
+    @Test
+    void aShareGroupDrainsWhatATopicHolds() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("share-drain", 2, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> p = new org.apache.kafka.clients.producer
+                .KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (int i = 0; i < 2000; i++) {
+                p.send(new org.apache.kafka.clients.producer.ProducerRecord<>("share-drain", new byte[50]));
+            }
+            p.flush();
+        }
+        Path w = Files.writeString(dir.resolve("drain.yaml"), """
+                topicNames: [share-drain]
+                existingTopics: true
+                producersPerTopic: 0
+                subscriptionsPerTopic: 0
+                shareGroupsPerTopic: 1
+                consumersPerShareGroup: 3
+                numRecords: 2000
+                """);
+        JsonNode r = InProcessRun.run(kafka, w, dir.resolve("out-drain"));
+        JsonNode share = r.get("summary").get("share");
+        assertEquals(2000, share.get("accepted").asLong(), "the share group read the 2,000 the topic held: " + share);
+        assertEquals(2000, share.get("delivered").asLong());
+        assertEquals(0, share.get("unsettled").asLong(), "against numRecords, not against 0 acknowledged");
+        assertEquals(0, r.get("summary").get("acked").asLong());
+        assertTrue(r.get("issues").toString().indexOf("share groups accepted") < 0, r.get("issues").toString());
+    }
+
     /** Last: it takes share groups away from the class's broker, and gives them back. */
     @Test
     @org.junit.jupiter.api.Order(Integer.MAX_VALUE)

@@ -111,6 +111,9 @@ final class LoadRun {
                             s.releasePpm(), s.rejectPpm(), spec.runNonce() * 31L + c.index());
                     handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(),
                             clientId("s", c.index()), s.explicit()), shareMetrics);
+                    if (spec.consumersFromBeginning()) {
+                        handle.hold(ConsumerHandle.Start.BEGINNING); // reads what is there: from the start on
+                    }
                     shareConsumers.add(shareMetrics);
                 } else {
                     handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));

@@ -369,7 +369,7 @@ public final class DashboardState implements RunReporter {
         return new ResultFile.Run(ResultFile.SCHEMA_VERSION, null, runId, state, reason, null, runStartMicros / 1000,
                 start / 1000, end / 1000, saturationMicros, workload, Map.of(), null, List.of(), List.of(), List.of(),
                 List.of(), List.of(), ResultDocument.summary(s, null, null, shareGroups,
-                        io.kbench.protocol.ShareSpread.NONE), null, List.of(), null, null);
+                        io.kbench.protocol.ShareSpread.NONE, s.acked()), null, List.of(), null, null);
     }
 
     private static String json(ResultFile.Interval i) {

@@ -90,7 +90,8 @@ public final class ResultDocument {
                 startedAt.toString(), runStartMicros / 1000, measureStartMicros / 1000, measureEndMicros / 1000,
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp,
-                        workload.shareGroups().groupsPerTopic(), spread),
+                        workload.shareGroups().groupsPerTopic(), spread,
+                        workload.producerCount() > 0 ? summary.acked() : workload.numRecords()),
                 encoded(summary.histograms()), issues, null, null);
     }
 
@@ -199,7 +200,7 @@ public final class ResultDocument {
      * @param catchUp a backlog run's catch-up, or null
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp) {
-        return summary(s, consume, catchUp, 0, io.kbench.protocol.ShareSpread.NONE);
+        return summary(s, consume, catchUp, 0, io.kbench.protocol.ShareSpread.NONE, s.acked());
     }
 
     /**
@@ -209,16 +210,18 @@ public final class ResultDocument {
      * @param catchUp     a backlog run's catch-up, or null
      * @param shareGroups share groups per topic: each must accept or reject every acknowledged message (0: none)
      * @param spread      the share consumers' fewest and most deliveries ({@code NONE}: not known)
+     * @param perGroup    messages each share group must accept or reject: those acknowledged, or in a run without
+     *                    producers its record count
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp,
-                                             int shareGroups, io.kbench.protocol.ShareSpread spread) {
+                                             int shareGroups, io.kbench.protocol.ShareSpread spread, long perGroup) {
         Summary.Verification v = s.verification();
         Counters t = s.totals();
         ResultFile.Share share = shareGroups <= 0 ? null : new ResultFile.Share(t.shareDelivered(),
                 t.shareDeliveredBytes(), t.shareRedelivered(), t.shareAccepted(), t.shareReleased(), t.shareRejected(),
                 s.shareDeliverRate(), s.shareDeliverMBps(), s.shareAcceptRate(), s.stats(Metric.SHARE_DELIVERY),
                 s.stats(Metric.SHARE_ACCEPT),
-                Math.max(0, s.acked() * shareGroups - t.shareAccepted() - t.shareRejected()), false,
+                Math.max(0, perGroup * shareGroups - t.shareAccepted() - t.shareRejected()), false,
                 spread.consumers() == 0 ? null : new ResultFile.PerConsumer(spread.consumers(), spread.min(), spread.max(),
                         round((double) t.shareDelivered() / spread.consumers())));
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),

@@ -101,10 +101,11 @@ public final class WorkerMessages {
         if (shareConsumers) {
             var g = w.shareGroups();
             java.util.Map<String, String> configs = new java.util.TreeMap<>(g.groupConfigs());
-            if (!w.existingTopics()) {
+            if (!w.existingTopics() || w.producerCount() == 0) {
                 // the run's own new topics hold only its messages: the groups read them from the start, whenever
                 // their share partitions are first initialized (with the broker's default, latest, a group whose
-                // first fetch came after the first sends would never see those)
+                // first fetch came after the first sends would never see those); a run without producers reads
+                // what the topics hold, from the start, as its classic consumers do
                 configs.putIfAbsent("share.auto.offset.reset", "earliest");
             }
             b.setShare(io.kbench.protocol.rpc.ShareSettings.newBuilder().setExplicit(g.explicit())

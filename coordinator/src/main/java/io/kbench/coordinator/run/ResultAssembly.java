@@ -119,9 +119,10 @@ final class ResultAssembly {
         }
         int shareGroups = workload.shareGroups().groupsPerTopic();
         long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
-        if (g.error() == null && shareGroups > 0 && settled < summary.acked() * shareGroups) {
+        long perGroup = workload.producerCount() > 0 ? summary.acked() : workload.numRecords();
+        if (g.error() == null && shareGroups > 0 && settled < perGroup * shareGroups) {
             issues.add(String.format("the share groups accepted or rejected %,d of the %,d messages expected (x%d share "
-                    + "groups)", settled, summary.acked() * shareGroups, shareGroups));
+                    + "groups)", settled, perGroup * shareGroups, shareGroups));
         }
         String warmup = warmupShortfall(workload, g.intervals(), measureStart);
         if (warmup != null) {

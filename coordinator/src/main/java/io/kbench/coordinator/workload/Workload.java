@@ -253,9 +253,9 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                     + "in all", partitionCount, MAX_PARTITIONS));
         }
         if (producers == 0) {
-            if (!existing || subscriptions == 0) {
+            if (!existing) {
                 y.errorAt("producersPerTopic", "a run without producers reads existing topics: it needs existingTopics: true, "
-                        + "topicNames and at least one subscription");
+                        + "topicNames and at least one subscription or share group");
             }
             if (y.has("producerRate") || payloadFile != null || keyDistribution != KeyDistribution.none) {
                 y.errorAt("producersPerTopic", "producerRate, payloadFile and keys apply to producers; this run has none");
@@ -362,6 +362,10 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 y.choice("consumerProcessingDistribution", "fixed", java.util.Arrays.stream(
                         ConsumerProcessing.Distribution.values()).map(Enum::name).toList()));
         ShareGroups share = ShareGroups.parse(y);
+        if (producers == 0 && existing && subscriptions == 0 && !share.any()) {
+            y.errorAt("producersPerTopic", "a run without producers reads existing topics: it needs at least one "
+                    + "subscription (subscriptionsPerTopic) or share group (shareGroupsPerTopic)");
+        }
         if (processingMillis > 0 && subscriptions == 0 && !share.any()) {
             y.errorAt("consumerProcessingMillis", "consumerProcessingMillis is the consumers' time per message; this "
                     + "run has no consumers");
@@ -376,10 +380,6 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 y.errorAt(y.has("consumersPerShareGroup") ? "consumersPerShareGroup" : "shareGroupsPerTopic",
                         String.format("%,d classic and %,d share consumers; at most %,d in all", consumerCount,
                                 shareConsumers, MAX_CONSUMERS));
-            }
-            if (producers == 0) {
-                y.errorAt("shareGroupsPerTopic", "share groups read what the run's producers send: they need "
-                        + "producersPerTopic of 1 or more");
             }
             if (y.has("consumerBacklogRecords") || y.has("consumerBacklogBytes")) {
                 y.errorAt("shareGroupsPerTopic", "a backlog run holds its consumers until the backlog is built; a share "

@@ -100,8 +100,13 @@ class ShareGroupsTest {
                 + "read_committed\n  share.auto.offset.reset: first\n")
                 .startsWith("bad.yaml:5:3: shareGroupConfig.share.auto.offset.reset is 'first'; allowed: earliest, latest or "
                         + "by_duration:<ISO-8601 duration>"), "at its own entry, not the mapping's first");
-        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nproducersPerTopic: 0\nexistingTopics: true\n"
-                + "topicNames: [a]\n").contains("share groups read what the run's producers send"));
+        assertTrue(refusal("numRecords: 5\nsubscriptionsPerTopic: 0\nproducersPerTopic: 0\nexistingTopics: true\n"
+                + "topicNames: [a]\n").contains("it needs at least one subscription (subscriptionsPerTopic) or share group"));
+        assertTrue(refusal("numRecords: 5\nshareGroupsPerTopic: 1\nsubscriptionsPerTopic: 0\nproducersPerTopic: 0\n")
+                .contains("a run without producers reads existing topics: it needs existingTopics: true"));
+        Workload drain = load("numRecords: 5\nshareGroupsPerTopic: 1\nsubscriptionsPerTopic: 0\nproducersPerTopic: 0\n"
+                + "existingTopics: true\ntopicNames: [a]\n");
+        assertEquals(1, drain.readersPerTopic(), "a share group draining an existing topic");
         assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumerBacklogRecords: 10\n")
                 .contains("a share consumer cannot be held"));
         assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1000\nconsumersPerShareGroup: 10000\n")

@@ -94,7 +94,7 @@ class WorkloadTest {
         "consumerBacklogRecords: 10\\nconsumerBacklogBytes: 100|3:1|give consumerBacklogRecords or consumerBacklogBytes, not both",
         "warmupRecords: 10|2:1|warmupRecords needs producers and a numRecords larger than it (numRecords counts the warm-up records too)",
         "transactionMillis: 1000000|2:20|transactionMillis is 1000000; allowed: 1 to 900000 ms (the broker's transaction.max.timeout.ms)",
-        "producersPerTopic: 0|2:1|a run without producers reads existing topics: it needs existingTopics: true, topicNames and at least one subscription",
+        "producersPerTopic: 0|2:1|a run without producers reads existing topics: it needs existingTopics: true, topicNames and at least one subscription or share group",
         "existingTopics: true|2:1|existingTopics needs topicNames: the topics to use",
         "topicNames: [ok, 'bad name']|2:13|'bad name' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)",
         "topicNames: [a, b]\\ntopics: 3|3:1|topics is 3 but topicNames lists 2; give one of them",
