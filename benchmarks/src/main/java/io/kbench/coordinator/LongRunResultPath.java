@@ -72,7 +72,7 @@ public final class LongRunResultPath {
         Path w = Files.writeString(dir.resolve("week.yaml"), "name: week\nproducerRate: 5000\ndurationSeconds: " + n + "\n");
         ResultFile.Run run = ResultDocument.build("week-run", "COMPLETED", null, Instant.EPOCH, Workload.load(w),
                 Profile.defaults(), List.of(), List.of("t"), 0, 0, n * 1_000_000L, intervals, summary, null, 0, List.of(),
-                List.of(), new FaultTimeline(), null);
+                List.of(), new FaultTimeline(), null, io.kbench.protocol.ShareSpread.NONE);
         ResultDocument.write(dir, run);
         step("result.json", t0, dir);
         IntervalsCsv.write(dir, run);

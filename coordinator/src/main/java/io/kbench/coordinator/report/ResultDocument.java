@@ -46,20 +46,8 @@ public final class ResultDocument {
      * @param lostWorkers workers whose connection broke during the run, possibly empty
      * @param faults  the faults injected into the local cluster, and when
      * @param provenance the build, command line, hosts and cluster, or null
+     * @param spread  the share consumers' fewest and most deliveries ({@code ShareSpread.NONE} without share groups)
      */
-    public static ResultFile.Run build(String runId, String status, String error, Instant startedAt,
-                                       Workload workload, Profile profile, List<ResultFile.Worker> workers,
-                                       List<String> topics, long runStartMicros, long measureStartMicros,
-                                       long measureEndMicros, List<MergedInterval> intervals, Summary summary,
-                                       CatchUp catchUp, long rebalanceMicros, List<String> issues,
-                                       List<ResultFile.LostWorker> lostWorkers, FaultTimeline faults,
-                                       ResultFile.Provenance provenance) {
-        return build(runId, status, error, startedAt, workload, profile, workers, topics, runStartMicros,
-                measureStartMicros, measureEndMicros, intervals, summary, catchUp, rebalanceMicros, issues, lostWorkers,
-                faults, provenance, io.kbench.protocol.ShareSpread.NONE);
-    }
-
-    /** As the other {@code build}, with the share consumers' fewest and most deliveries ({@code spread}). */
     public static ResultFile.Run build(String runId, String status, String error, Instant startedAt,
                                        Workload workload, Profile profile, List<ResultFile.Worker> workers,
                                        List<String> topics, long runStartMicros, long measureStartMicros,

@@ -113,7 +113,7 @@ class MaxRateSearchTest {
                     w.saturationDelayMillis() * 1000, summaryHistograms);
             ResultFile.Run result = ResultDocument.build(String.format("20260101-000000-%04x", rates.size()), "COMPLETED", null, Instant.EPOCH, w,
                     Profile.defaults(), List.of(), List.of("t"), 0, WARMUP * S, (WARMUP + DURATION) * S, intervals,
-                    summary, null, 0, List.of(), List.of(), new FaultTimeline(), null);
+                    summary, null, 0, List.of(), List.of(), new FaultTimeline(), null, io.kbench.protocol.ShareSpread.NONE);
             try {
                 return new RunController.Outcome(true, ResultDocument.write(out, result), null, summary, result, intervals,
                         WARMUP * S, (WARMUP + DURATION) * S);

@@ -151,7 +151,8 @@ class ResultFileTest {
                         ResultDocument.workerHost(merger.host("w1")))),
                 List.of("kbench-t0"), 0, 1_000_000, 3_000_000, intervals, summary,
                 new CatchUp(100, 2_000, 0.5, 200, 0.1), 1_234, List.of("an issue"),
-                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance())
+                List.of(new ResultFile.LostWorker("w2", "10.0.0.2:7070", "gone", 1)), new FaultTimeline(), provenance(),
+                io.kbench.protocol.ShareSpread.NONE)
                 .withDiagnosis(new ResultFile.Diagnosis("broker-request-handlers", 0.4, List.of(
                         new ResultFile.Evidence("requestHandlerIdle", 0.12, "<", 0.2, "request handlers idle 12%"),
                         new ResultFile.Evidence("produceTotalTimeMs", 3.5, null, null, "produce requests took 3.50 ms")),
