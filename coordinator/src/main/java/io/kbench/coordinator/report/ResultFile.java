@@ -357,5 +357,13 @@ public final class ResultFile {
                     transactionCommitMicros, saturatedIntervals, consume, verification, clamped, negativeEndToEnd,
                     catchUp, null);
         }
+
+        /** This summary with the share groups' figures {@code s}. */
+        public Summary withShare(Share s) {
+            return new Summary(sent, acked, failed, received, measuredSeconds, publishRate, publishMBps, consumeRate,
+                    consumeMBps, publishLatencyMicros, publishResponseMicros, publishDelayMicros, endToEndLatencyMicros,
+                    transactionCommitMicros, saturatedIntervals, consume, verification, clamped, negativeEndToEnd,
+                    catchUp, s);
+        }
     }
 }

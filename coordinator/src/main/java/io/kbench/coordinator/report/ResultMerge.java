@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
 import io.kbench.protocol.Versions;
@@ -83,6 +84,7 @@ public final class ResultMerge {
         long untracked = 0;
         long uncertainty = 0;
         long saturatedIntervals = 0;
+        ShareSum share = null;
         List<ResultFile.Worker> workers = new ArrayList<>();
         List<ResultFile.Source> from = new ArrayList<>();
         Map<String, String> runIds = new HashMap<>();
@@ -117,6 +119,9 @@ public final class ResultMerge {
                 uncertainty = Math.max(uncertainty, s.endToEndLatencyMicros().uncertaintyMicros());
             }
             saturatedIntervals += s.saturatedIntervals();
+            if (s.share() != null) {
+                share = (share == null ? new ShareSum() : share).add(s.share());
+            }
             for (Metric m : Metric.values()) {
                 String h = r.histograms().get(m.key());
                 if (h != null) {
@@ -139,10 +144,61 @@ public final class ResultMerge {
                 round(publishRate), round(publishMBps), round(consumeRate), round(consumeMBps), histograms,
                 verified ? new Summary.Verification(lost, duplicated, outOfOrder, untracked) : null, uncertainty,
                 saturatedIntervals);
+        ResultFile.Summary summary = ResultDocument.summary(merged, null, null);
+        if (share != null) {
+            summary = summary.withShare(share.result(histograms));
+        }
         ResultFile.Merged doc = new ResultFile.Merged(ResultFile.SCHEMA_VERSION, Versions.kbench(), from,
-                allCompleted ? "COMPLETED" : "FAILED", workers, ResultDocument.summary(merged, null, null),
-                ResultDocument.encoded(histograms));
+                allCompleted ? "COMPLETED" : "FAILED", workers, summary, ResultDocument.encoded(histograms));
         return new Merged(doc, merged);
+    }
+
+    /**
+     * The share groups' figures of the runs that had them, added up: counts, rates (the runs ran side by side, as
+     * their publish rates are added), what was left unsettled, and the per-consumer spread (consumers added, the
+     * fewest and the most over all, the mean from the totals); the latencies come from the merged histograms.
+     */
+    private static final class ShareSum {
+        long delivered;
+        long bytes;
+        long redelivered;
+        long accepted;
+        long released;
+        long rejected;
+        double rate;
+        double mbps;
+        double acceptRate;
+        long unsettled;
+        int consumers;
+        long min = Long.MAX_VALUE;
+        long max;
+
+        ShareSum add(ResultFile.Share s) {
+            delivered += s.delivered();
+            bytes += s.bytes();
+            redelivered += s.redelivered();
+            accepted += s.accepted();
+            released += s.released();
+            rejected += s.rejected();
+            rate += s.rate();
+            mbps += s.mbps();
+            acceptRate += s.acceptRate();
+            unsettled += s.unsettled() == null ? 0 : s.unsettled();
+            if (s.perConsumer() != null) {
+                consumers += s.perConsumer().consumers();
+                min = Math.min(min, s.perConsumer().min());
+                max = Math.max(max, s.perConsumer().max());
+            }
+            return this;
+        }
+
+        ResultFile.Share result(EnumMap<Metric, Histogram> histograms) {
+            return new ResultFile.Share(delivered, bytes, redelivered, accepted, released, rejected, round(rate),
+                    round(mbps), round(acceptRate), LatencyStats.of(histograms.get(Metric.SHARE_DELIVERY)),
+                    LatencyStats.of(histograms.get(Metric.SHARE_ACCEPT)), unsettled, false,
+                    consumers == 0 ? null : new ResultFile.PerConsumer(consumers, min, max,
+                            round((double) delivered / consumers)));
+        }
     }
 
     /**

@@ -7,7 +7,10 @@ package io.kbench.coordinator.workload;
  * @param meanMicros   the mean time per message (0: none)
  * @param distribution how each message's time is drawn
  */
-public record ConsumerProcessing(long meanMicros, Distribution distribution) {
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({"consumerProcessingMillis", "consumerProcessingDistribution"})
+public record ConsumerProcessing(@com.fasterxml.jackson.annotation.JsonIgnore long meanMicros,
+                                 @com.fasterxml.jackson.annotation.JsonProperty("consumerProcessingDistribution")
+                                 Distribution distribution) {
     public static final ConsumerProcessing NONE = new ConsumerProcessing(0, Distribution.fixed);
 
     /** How each message's time is drawn around the mean. */
@@ -18,6 +21,12 @@ public record ConsumerProcessing(long meanMicros, Distribution distribution) {
         uniform,
         /** Exponential with the mean: many short, a few long (each at most a minute). */
         exponential
+    }
+
+    /** The mean in ms, as the workload file says it (result.json keeps the workload by its keys, for --repeat). */
+    @com.fasterxml.jackson.annotation.JsonProperty("consumerProcessingMillis")
+    public double meanMillis() {
+        return meanMicros / 1000.0;
     }
 
     public ConsumerProcessing {

@@ -16,8 +16,15 @@ import java.util.Map;
  * @param rejectRatio       explicit: fraction of records rejected at their first delivery (archived)
  * @param groupConfigs      share-group configs set on every share group of the run before its consumers start
  */
-public record ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean explicit, double releaseRatio,
-                          double rejectRatio, Map<String, String> groupConfigs) {
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({"shareGroupsPerTopic", "consumersPerShareGroup",
+    "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig"})
+public record ShareGroups(
+        @com.fasterxml.jackson.annotation.JsonProperty("shareGroupsPerTopic") int groupsPerTopic,
+        @com.fasterxml.jackson.annotation.JsonProperty("consumersPerShareGroup") int consumersPerGroup,
+        @com.fasterxml.jackson.annotation.JsonIgnore boolean explicit,
+        @com.fasterxml.jackson.annotation.JsonProperty("shareReleaseRatio") double releaseRatio,
+        @com.fasterxml.jackson.annotation.JsonProperty("shareRejectRatio") double rejectRatio,
+        @com.fasterxml.jackson.annotation.JsonProperty("shareGroupConfig") Map<String, String> groupConfigs) {
     public static final ShareGroups NONE = new ShareGroups(0, 1, false, 0, 0, Map.of());
 
     /** The workload keys of share groups. */
@@ -44,7 +51,14 @@ public record ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean exp
         groupConfigs = Map.copyOf(groupConfigs);
     }
 
+    /** As the workload file says it (result.json keeps the workload by its keys, for --repeat). */
+    @com.fasterxml.jackson.annotation.JsonProperty("shareAcknowledgement")
+    public String acknowledgement() {
+        return explicit ? "explicit" : "implicit";
+    }
+
     /** True when the workload has share groups. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean any() {
         return groupsPerTopic > 0;
     }
@@ -95,6 +109,7 @@ public record ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean exp
     }
 
     /** The record lock duration in force: the workload's, else the broker's default. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public long lockMillis() {
         String v = groupConfigs.get("share.record.lock.duration.ms");
         return v == null ? DEFAULT_LOCK_MILLIS : Long.parseLong(v);

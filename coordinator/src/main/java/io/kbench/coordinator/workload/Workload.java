@@ -61,7 +61,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        long consumerBacklogRecords, long transactionRecords, long transactionMillis,
                        long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
                        List<Fault> faults, boolean stampMessages, boolean monotonicPayloads,
-                       ShareGroups shareGroups, ConsumerProcessing consumerProcessing) {
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped ShareGroups shareGroups,
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped ConsumerProcessing consumerProcessing) {
 
     public Workload {
         shareGroups = shareGroups == null ? ShareGroups.NONE : shareGroups;
@@ -157,6 +158,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     }
 
     /** The consumers' mean processing time per message, µs (0: none). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public long consumerProcessingMicros() {
         return consumerProcessing.meanMicros();
     }

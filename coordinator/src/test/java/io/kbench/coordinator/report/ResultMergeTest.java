@@ -60,6 +60,46 @@ class ResultMergeTest {
     }
 
     @Test
+    void shouldAddTheShareGroupsFiguresAndMergeTheirHistograms() {
+        Histogram d1 = LatencyHistograms.create();
+        Histogram d2 = LatencyHistograms.create();
+        Histogram all = LatencyHistograms.create();
+        for (int i = 1; i <= 3_000; i++) {
+            (i % 2 == 0 ? d1 : d2).recordValue(i * 7L);
+            all.recordValue(i * 7L);
+        }
+        ObjectNode a = (ObjectNode) result("r1", LatencyHistograms.create(), 100, 10, "w1");
+        ObjectNode b = (ObjectNode) result("r2", LatencyHistograms.create(), 100, 10, "w2");
+        ObjectNode plain = (ObjectNode) result("r3", LatencyHistograms.create(), 100, 10, "w3");
+        int n = 0;
+        for (ObjectNode r : List.of(a, b)) {
+            Histogram d = n++ == 0 ? d1 : d2;
+            ((ObjectNode) r.get("histograms")).put(Metric.SHARE_DELIVERY.key(),
+                    Base64.getEncoder().encodeToString(LatencyHistograms.encode(d)));
+            ObjectNode sh = ((ObjectNode) r.get("summary")).putObject("share");
+            sh.put("delivered", 1_600).put("bytes", 16_000).put("redelivered", 100).put("accepted", 1_450)
+                    .put("released", 100).put("rejected", 50).put("rate", 160.5).put("MBps", 0.5).put("acceptRate", 145.0)
+                    .put("unsettled", n).put("verified", false);
+            sh.putObject("deliveryLatencyMicros").put("count", d.getTotalCount());
+            sh.putObject("acceptLatencyMicros").put("count", 0);
+            sh.putObject("perConsumer").put("consumers", 4).put("min", 300 + n).put("max", 500 - n).put("mean", 400.0);
+        }
+        ResultFile.Share s = ResultMerge.combine(List.of(new ResultMerge.Source("a.json", a),
+                new ResultMerge.Source("b.json", b), new ResultMerge.Source("c.json", plain))).document().summary().share();
+        assertEquals(3_200, s.delivered());
+        assertEquals(200, s.redelivered());
+        assertEquals(2_900, s.accepted());
+        assertEquals(100, s.rejected());
+        assertEquals(321.0, s.rate());
+        assertEquals(3L, s.unsettled());
+        assertEquals(LatencyStats.of(all), s.deliveryLatencyMicros(), "percentiles over both runs' samples");
+        assertEquals(new ResultFile.PerConsumer(8, 301, 499, 400.0), s.perConsumer());
+        assertEquals(Boolean.FALSE, s.verified());
+        assertEquals(null, ResultMerge.combine(List.of(new ResultMerge.Source("c.json", plain))).document().summary()
+                .share(), "no share groups, no share figures");
+    }
+
+    @Test
     void shouldNameTheFileThatIsNotAResult() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResultMerge.combine(List.of(
                 new ResultMerge.Source("a.json", result("r1", LatencyHistograms.create(), 0, 0, "w1")),

@@ -56,6 +56,34 @@ class ShareGroupsTest {
     }
 
     @Test
+    void aResultKeepsTheWorkloadByItsOwnKeysSoThatItCanBeRunAgain() throws IOException {
+        Workload w = load("""
+                durationSeconds: 5
+                shareGroupsPerTopic: 2
+                consumersPerShareGroup: 3
+                shareAcknowledgement: explicit
+                shareReleaseRatio: 0.25
+                consumerProcessingMillis: 1.5
+                consumerProcessingDistribution: exponential
+                shareGroupConfig:
+                  share.delivery.count.limit: 3
+                """);
+        com.fasterxml.jackson.databind.JsonNode j = io.kbench.coordinator.report.ResultDocument.JSON.valueToTree(w);
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        j.fieldNames().forEachRemaining(keys::add);
+        for (String k : keys) {
+            assertTrue(Workload.KEYS.contains(k), "result.json's workload has '" + k + "', which no workload file may have");
+        }
+        assertEquals(2, j.get("shareGroupsPerTopic").asInt());
+        assertEquals(3, j.get("consumersPerShareGroup").asInt());
+        assertEquals("explicit", j.get("shareAcknowledgement").asText());
+        assertEquals(0.25, j.get("shareReleaseRatio").asDouble());
+        assertEquals(1.5, j.get("consumerProcessingMillis").asDouble());
+        assertEquals("exponential", j.get("consumerProcessingDistribution").asText());
+        assertEquals("3", j.get("shareGroupConfig").get("share.delivery.count.limit").asText());
+    }
+
+    @Test
     void noShareGroupsByDefault() throws IOException {
         Workload w = load("durationSeconds: 5\n");
         assertFalse(w.shareGroups().any());
