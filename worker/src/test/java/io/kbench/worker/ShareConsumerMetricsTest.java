@@ -65,6 +65,18 @@ class ShareConsumerMetricsTest {
     }
 
     @Test
+    void withoutProcessingARecordIsAcceptedAtThePollsOneClockReading() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        long stamp = clock.coordinatorMicrosNow() - 5_000;
+        m.onPollReturned();
+        now += 3_000_000; // time passes inside the poll's loop: not read per record
+        m.onRecord(100, stamp, 0, RecordListener.NO_PRODUCER, 0, 1);
+        IntervalSnapshot s = harvest(m);
+        assertEquals(5_000, h(s, Metric.SHARE_ACCEPT).getMaxValue(), 5);
+        assertEquals(h(s, Metric.SHARE_DELIVERY).getMaxValue(), h(s, Metric.SHARE_ACCEPT).getMaxValue());
+    }
+
+    @Test
     void explicitReleasesAndRejectsFirstDeliveriesOnlyAndAlwaysAcceptsARedelivery() {
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 300_000, 100_000, 42);
         long stamp = clock.coordinatorMicrosNow();

@@ -79,7 +79,7 @@ public final class ResultDocument {
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp,
                         workload.shareGroups().groupsPerTopic(), spread,
-                        workload.producerCount() > 0 ? summary.acked() : workload.numRecords()),
+                        workload.messagesPerReader(summary.acked())),
                 encoded(summary.histograms()), issues, null, null);
     }
 

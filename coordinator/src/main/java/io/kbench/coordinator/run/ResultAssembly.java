@@ -111,15 +111,14 @@ final class ResultAssembly {
                     ? summary.acked() * workload.subscriptionsPerTopic() : 0;
             summary = summary.withVerification(g.merger().totals(), expectedDistinct);
         }
-        long expected = (workload.producerCount() > 0 ? summary.acked() : workload.numRecords())
-                * workload.subscriptionsPerTopic();
+        long expected = workload.messagesPerReader(summary.acked()) * workload.subscriptionsPerTopic();
         if (g.error() == null && workload.consumerCount() > 0 && summary.received() < expected) {
             issues.add(String.format("consumers received %,d of the %,d messages expected (x%d subscriptions)",
                     summary.received(), expected, workload.subscriptionsPerTopic()));
         }
         int shareGroups = workload.shareGroups().groupsPerTopic();
         long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
-        long perGroup = workload.producerCount() > 0 ? summary.acked() : workload.numRecords();
+        long perGroup = workload.messagesPerReader(summary.acked());
         if (g.error() == null && shareGroups > 0 && settled < perGroup * shareGroups) {
             issues.add(String.format("the share groups accepted or rejected %,d of the %,d messages expected (x%d share "
                     + "groups)", settled, perGroup * shareGroups, shareGroups));

@@ -168,6 +168,14 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return Math.toIntExact((long) topics * shareGroups.groupsPerTopic() * shareGroups.consumersPerGroup());
     }
 
+    /**
+     * Messages each reader (a classic subscription or a share group) must read: those acknowledged, or in a run
+     * without producers its record count.
+     */
+    public long messagesPerReader(long acked) {
+        return producerCount() > 0 ? acked : numRecords;
+    }
+
     /** Groups that read every message: the classic subscriptions and the share groups, per topic. */
     public int readersPerTopic() {
         return subscriptionsPerTopic + shareGroups.groupsPerTopic();

@@ -33,6 +33,9 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
     static final String METRICS_GROUP = "consumer-share-fetch-manager-metrics";
     private static final String COORDINATOR_GROUP = "consumer-share-coordinator-metrics";
 
+    /** The delivery count of a record the broker gave none. */
+    private static final Short NO_COUNT = 0;
+
     private final ShareConsumer<byte[], byte[]> consumer;
     private final boolean explicit;
     private final StampedRecord decoded = new StampedRecord();
@@ -69,7 +72,7 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
         for (ConsumerRecord<byte[], byte[]> r : records) {
             d.read(r);
             ShareRecordListener.Acknowledge a = listener.onRecord(d.valueBytes, d.stampMicros, r.partition(),
-                    d.producerId, d.sequence, r.deliveryCount().map(Short::intValue).orElse(0));
+                    d.producerId, d.sequence, r.deliveryCount().orElse(NO_COUNT)); // no Optional made per record
             if (explicit) {
                 consumer.acknowledge(r, switch (a) {
                     case ACCEPT -> AcknowledgeType.ACCEPT;
