@@ -118,10 +118,10 @@ public final class ConsumerPerfReporter implements RunReporter {
         // tool's first row spans it (and its fetch time leaves it out)
         double spanSec = (elapsedMs + joinMs) / 1000.0;
         double windowMb = windowBytes / MB;
-        out.printf(Locale.ROOT, "%s, %d, %.4f, %.4f, %d, %.4f, %d, %d, %.4f, %.4f%n",
+        out.print(String.format(Locale.ROOT, "%s, %d, %.4f, %.4f, %d, %.4f, %d, %d, %.4f, %.4f%n",
                 dates.format(Instant.ofEpochMilli(i.endMicros() / 1000)), 0, totalBytes / MB, per(windowMb, spanSec),
                 totalRecords, per(windowRecords, spanSec), joinMs, elapsedMs, per(windowMb, elapsedMs / 1000.0),
-                per(windowRecords, elapsedMs / 1000.0));
+                per(windowRecords, elapsedMs / 1000.0)));
         windowStartMicros = i.endMicros();
         windowRecords = 0;
         windowBytes = 0;
@@ -139,8 +139,8 @@ public final class ConsumerPerfReporter implements RunReporter {
         printHeader();
         long messages = s.measuredReceived();
         if (s.received() < numRecords) {
-            out.printf(Locale.ROOT, "WARNING: Exiting before consuming the expected number of records: timeout (%d ms) "
-                    + "exceeded. You can use the --timeout option to increase the timeout.%n", timeoutMs);
+            out.print(String.format(Locale.ROOT, "WARNING: Exiting before consuming the expected number of records: timeout (%d ms) "
+                    + "exceeded. You can use the --timeout option to increase the timeout.%n", timeoutMs));
         }
         if (detailMicros <= 0) {
             long rebalanceMs = rebalanceMicros / 1000;
@@ -149,11 +149,11 @@ public final class ConsumerPerfReporter implements RunReporter {
             double totalSec = (rebalanceMs + fetchMs) / 1000.0;
             double fetchSec = fetchMs / 1000.0;
             long startMillis = prepareStartMicros / 1000;
-            out.printf(Locale.ROOT, "%s, %s, %.4f, %.4f, %d, %.4f, %d, %d, %.4f, %.4f%n",
+            out.print(String.format(Locale.ROOT, "%s, %s, %.4f, %.4f, %d, %.4f, %d, %d, %.4f, %.4f%n",
                     dates.format(Instant.ofEpochMilli(startMillis)),
                     dates.format(Instant.ofEpochMilli(startMillis + rebalanceMs + fetchMs)),
                     mb, per(mb, totalSec), messages, per(messages, totalSec), rebalanceMs, fetchMs,
-                    per(mb, fetchSec), per(messages, fetchSec));
+                    per(mb, fetchSec), per(messages, fetchSec)));
         }
         if (metrics != null) {
             metrics.print(out);

@@ -112,9 +112,9 @@ public final class ProducerPerfReporter implements RunReporter {
                 out.println("In steady state.");
             }
             double secs = Math.max(1, endMicros - windowStartMicros) / 1e6;
-            out.printf(Locale.ROOT, "%d records sent, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.%n",
+            out.print(String.format(Locale.ROOT, "%d records sent, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.%n",
                     windowAcked, windowAcked / secs, windowBytes / MB / secs, windowLatencySum / windowAcked / 1000.0,
-                    windowLatencyMax / 1000.0);
+                    windowLatencyMax / 1000.0));
         }
         resetWindow(endMicros);
     }
@@ -150,15 +150,15 @@ public final class ProducerPerfReporter implements RunReporter {
             metrics.print(out);
         }
         LatencyStats resp = s.stats(Metric.PUBLISH_RESPONSE);
-        err.printf(Locale.ROOT, "%s: %,d failed; response time (intended send -> ack) p50 %.2f, p99 %.2f, p99.9 %.2f, max %.2f ms%n",
-                title, s.failed(), resp.p50() / 1000.0, resp.p99() / 1000.0, resp.p999() / 1000.0, resp.max() / 1000.0);
+        err.print(String.format(Locale.ROOT, "%s: %,d failed; response time (intended send -> ack) p50 %.2f, p99 %.2f, p99.9 %.2f, max %.2f ms%n",
+                title, s.failed(), resp.p50() / 1000.0, resp.p99() / 1000.0, resp.p999() / 1000.0, resp.max() / 1000.0));
     }
 
     private void total(long records, String which, Summary s) {
         LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
-        out.printf(Locale.ROOT, "%d%s records sent, %f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, "
+        out.print(String.format(Locale.ROOT, "%d%s records sent, %f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, "
                         + "%d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.%n",
                 records, which, s.publishRate(), s.publishMBps(), lat.mean() / 1000.0, lat.max() / 1000.0,
-                lat.p50() / 1000, lat.p95() / 1000, lat.p99() / 1000, lat.p999() / 1000);
+                lat.p50() / 1000, lat.p95() / 1000, lat.p99() / 1000, lat.p999() / 1000));
     }
 }
