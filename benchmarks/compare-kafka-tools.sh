@@ -21,6 +21,11 @@
 #   dist-linger   dist with linger.ms=1 and batch.size=131072 on both sides
 #   dist-rate50k  dist at 50,000 msg/s with one consumer; the first 5 s of records are a warm-up on both
 #                 sides (kbench warmupRecords, the tool's --warmup-records), kept out of the saturation count
+#   share         a share group of one consumer reads --seconds × 100,000 records that ProducerPerformance wrote
+#                 first (not measured); kbench share-consumer-perf (one process) against ShareConsumerPerformance,
+#                 the same client settings on both (fetch.max.bytes 1 MB, receive.buffer.bytes 2 MB, check.crcs
+#                 false: the tool's); each run a new group, started at the log's beginning (the tool's group by
+#                 kafka-share-groups --reset-offsets --to-earliest, kbench's by itself). Records are deliveries.
 #   accuracy3     no tools side: 3 worker JVMs share 10,000 and 100,000 msg/s (benchmarks/rate-accuracy.sh
 #                 against this broker, 30 measured seconds each): worst 1-s interval, window, saturated
 #
@@ -46,7 +51,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 repeats=3
 seconds=20
-all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k accuracy3"
+all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k share accuracy3"
 cases=$all_cases
 keep=""
 heap=""
@@ -60,7 +65,7 @@ while [ $# -gt 0 ]; do
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
     --heap) [ $# -ge 2 ] || usage; heap=$2; shift 2 ;;
     --jar) [ $# -ge 2 ] || usage; given_jar=$2; shift 2 ;;
-    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
     *) echo "compare-kafka-tools.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -157,21 +162,29 @@ create_topic() {
 
 # Runs "$@" in a shell that samples the command's CPU ticks every 250 ms into FILE ("MILLIS TICKS" lines) while
 # it runs, and afterwards prints that shell's children's ticks (fields 16, 17 of its own /proc/PID/stat): the
-# command's whole user+system time, exactly, start-up and shut-down included. Usage: measured FILE CMD...
+# command's whole user+system time, exactly, start-up and shut-down included. With THREADS_OUT set, each sample
+# also appends "TID NAME TICKS" for each of the command's threads to that file (a thread's last line is its CPU,
+# as of 250 ms or less before it ended). Usage: measured FILE CMD...
 measured() {
   # shellcheck disable=SC2016
   bash -c '
     file=$1; shift
-    "$@" >> "$LOG" 2>&1 &
+    "$@" >> "$LOG" 2>> "$LOG_ERR" &
     pid=$!
     while line=$(sed "s/^.*) //" /proc/$pid/stat 2>/dev/null) && [ "${line%% *}" != Z ]; do
       echo "$(date +%s%3N) $(echo "$line" | awk "{print \$12 + \$13}")" >> "$file"
+      if [ -n "${THREADS_OUT:-}" ]; then
+        for t in /proc/$pid/task/*; do
+          echo "${t##*/} $(tr " " _ < $t/comm 2>/dev/null) $(sed "s/^.*) //" $t/stat 2>/dev/null | awk "{print \$12 + \$13}")"
+        done >> "$THREADS_OUT" 2>/dev/null
+      fi
       sleep 0.25
     done
     wait $pid
     sed "s/^.*) //" /proc/$$/stat | awk "{print \$14 + \$15}"' _ "$@"
 }
-export LOG="$work/clients.log"
+# stdout and stderr apart: a line one of them prints in pieces cannot be cut by the other's
+export LOG="$work/clients.log" LOG_ERR="$work/clients.err"
 
 # Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed).
 sample_pid() {
@@ -206,7 +219,27 @@ run_one() {
   sample_pid "$broker_pid" "$samples/broker" &
   sampler=$!
   b0=$(proc_ticks "$broker_pid")
-  if [ "$side" = tools ]; then
+  if [ "$case" = share ]; then
+    n=$((100000 * seconds))
+    java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" \
+        --record-size 100 --throughput -1 --producer-props "bootstrap.servers=$bootstrap" >> "$LOG" 2>&1
+    b0=$(proc_ticks "$broker_pid")
+    local share_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$n" --timeout 120000)
+    if [ "$side" = tools ]; then
+      java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
+          --reset-offsets --to-earliest --group "perf-share-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
+      b0=$(proc_ticks "$broker_pid")
+      cpu=$(THREADS_OUT="$samples/threads" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+          org.apache.kafka.tools.ShareConsumerPerformance "${share_common[@]}" --group "perf-share-$topic")
+    else
+      cpu=$(THREADS_OUT="$samples/threads" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" \
+          share-consumer-perf "${share_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
+          --command-property check.crcs=false --output "$work/kbench-$topic")
+    fi
+    # the row: start, end, MB, MB/s, records/s, records, fetch ms
+    line=$(grep -E '^[0-9]{4}-[0-9-]+ [0-9:]+, [0-9-]+ [0-9:]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9]+, [0-9]+$' "$LOG" \
+        | tail -1 | awk -F', ' '{print $6 " records sent, " $5 " records/sec"}')
+  elif [ "$side" = tools ]; then
     local cons=""
     if has_consumer "$case"; then
       # the consumer's CPU counts as the client's too, as it does in kbench
@@ -264,7 +297,7 @@ EOF
       wait "$wsampler" "$wpid" 2>/dev/null || true
     fi
     [ -f "$work/kbench-$topic/result.json" ] \
-      || { echo "compare-kafka-tools.sh: kbench run wrote no result ($case run $i); see $LOG" >&2; keep=$work; exit 1; }
+      || { echo "compare-kafka-tools.sh: kbench run wrote no result ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
     line=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d records sent, %.1f records/sec" % (s["acked"], s["publishRate"]))' "$work/kbench-$topic/result.json")
     sat=$(python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
@@ -277,7 +310,7 @@ print("%d/%d" % (sum(1 for i in m if i["saturated"]), len(m)))' "$work/kbench-$t
   local got what=""
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
   [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] \
-    || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG" >&2; keep=$work; exit 1; }
+    || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
   echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat" >> "$results"
   [ "$sat" = - ] || what=", saturated intervals $sat"
   printf '%-13s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole)%s\n' "$case" "$side" "$i" "${got#* }" \
@@ -382,6 +415,38 @@ for c in cases:
     pair_broker = [steady(k)[1] / steady(t)[1] for k, t in zip(ks, ts) if steady(t)[1] > 0]
     ratios.append((c, [k / t if t else float("nan") for k, t in zip(med["kbench"], med["tools"])],
                    (pair, pair_cpu, pair_broker)))
+def consumer_threads(r):
+    """The share case: CPU µs per record of the consumer's own threads: the Kafka client's background thread and the
+    thread that polls it (the tool's pool-N-thread-M, kbench's kbench-consumer-N), each at its last sample."""
+    path = os.path.join(r[6], "threads")
+    if not os.path.exists(path):
+        return float("nan")
+    last = {}
+    for l in open(path):
+        p = l.split()
+        if len(p) == 3 and p[2].isdigit():
+            last[p[0]] = (p[1], int(p[2]))
+    names = ("consumer_backgr", "kbench-consumer", "pool-")
+    ticks_used = sum(v for n, v in last.values() if n.startswith(names))
+    return ticks_used / ticks * 1e6 / float(r[3])
+
+share_rows = [r for r in rows if r[0] == "share"]
+if share_rows:
+    print()
+    print("share: CPU µs per record of the consumer's own threads (the Kafka client's background thread and the thread")
+    print("that polls it), whole run; the rest of 'whole' is JIT compilation, start-up, and for kbench its coordinator,")
+    print("gRPC and the Admin reads of the group's backlog:")
+    for side in ("kbench", "tools"):
+        v = [consumer_threads(r) for r in share_rows if r[1] == side]
+        v = [x for x in v if x == x]
+        if v:
+            print("  %-7s %s" % (side, spread(v)))
+    ks = sorted((r for r in share_rows if r[1] == "kbench"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
+    ts = sorted((r for r in share_rows if r[1] == "tools"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
+    pair = [consumer_threads(k) / consumer_threads(t) for k, t in zip(ks, ts) if consumer_threads(t) > 0]
+    pair = [x for x in pair if x == x]
+    if pair:
+        print("  kbench / tools per run pair: %s" % " ".join("%.2f" % x for x in pair))
 print()
 print("kbench / tools, ratio of the medians [range of the ratios of runs i, which ran one after the other]:")
 def rng(v):

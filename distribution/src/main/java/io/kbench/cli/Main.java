@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.CompareCommand;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
+import io.kbench.coordinator.cli.ShareConsumerPerfCommand;
 import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
 import io.kbench.coordinator.cli.ReportCommand;
@@ -71,6 +72,7 @@ public final class Main {
         cli.addSubcommand("compare", new CompareCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
+        cli.addSubcommand("share-consumer-perf", new ShareConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("e2e-latency", new E2eLatencyCommand());
         cli.addSubcommand("broker", new BrokerCommand());
         cli.addSubcommand("help", new CommandLine.HelpCommand());

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kbench producer-perf, consumer-perf and e2e-latency print what Kafka's own tools print: each test runs the
+ * kbench producer-perf, consumer-perf, share-consumer-perf and e2e-latency print what Kafka's own tools print: each test runs the
  * tool of the same Kafka version (kafka-tools 4.3.1, a test dependency, in a child JVM) and kbench's
  * command with the same flags against one embedded broker, and compares the shapes of their stdout lines
  * (every number replaced by its kind: integer, or decimal with its count of places; dates are numbers
@@ -50,7 +50,10 @@ class KafkaToolsShapesIT {
 
     @BeforeAll
     void startBroker() throws Exception {
-        kafka = EmbeddedKafka.builder().start();
+        // share groups hand out assignments on a member's next heartbeat: 1 s here instead of the broker's 5 s
+        // default keeps the share-consumer-perf test short (both sides wait the same join)
+        kafka = EmbeddedKafka.builder().config("group.share.heartbeat.interval.ms", "1000")
+                .config("group.share.min.heartbeat.interval.ms", "1000").start();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic("pp-tool", 1, (short) 1), new NewTopic("pp-kbench", 1, (short) 1),
                     new NewTopic("cp", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -125,6 +128,61 @@ class KafkaToolsShapesIT {
     }
 
     @Test
+    void shareConsumerPerfPrintsTheToolsRowsConsumerStatsWarningAndMetrics() throws Exception {
+        kbenchLines("producer-perf", "--topic", "scp", "--partitions", "2", "--num-records", "20000", "--record-size",
+                "100", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(), "--output",
+                dir.resolve("fill-share").toString());
+        // the tool leaves the group's share.auto.offset.reset alone (latest by default): set it as kbench does
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.incrementalAlterConfigs(Map.of(new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, "tool-share"), List.of(
+                    new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                            "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        // the per-consumer lines, the detailed rows, the row, the metrics blocks. Not the timeout warning: Kafka
+        // 4.3.1's tool interrupts its own consumers once --timeout + 100 ms have passed since they started (join
+        // and read included) and then fails, so it cannot wait --timeout after a last record; kbench's warning
+        // is checked in ShareConsumerPerfReporterTest
+        String[] flags = {"--bootstrap-server", kafka.bootstrapServers(), "--topic", "scp", "--num-records", "20000",
+            "--threads", "2", "--timeout", "20000", "--show-consumer-stats", "--show-detailed-stats",
+            "--reporting-interval", "1000", "--print-metrics"};
+        List<String> tool = tool("org.apache.kafka.tools.ShareConsumerPerformance",
+                concat(flags, "--group", "tool-share"));
+        List<String> kbench = kbench(concat(new String[] {"share-consumer-perf"}, concat(flags, "--output",
+                dir.resolve("share").toString())));
+        assertSameShapes(clientIds(rowsApart(before(tool, "Metric Name"))), clientIds(rowsApart(before(kbench, "Metric Name"))));
+        assertSameMetricsBlock(tool, kbench);
+        assertToolsMetricsLayout(kbench);
+        for (List<String> lines : List.of(tool, kbench)) {
+            String row = before(lines, "Metric Name").stream().filter(l -> l.startsWith("20")).reduce((a, b) -> b)
+                    .orElseThrow();
+            assertTrue(row.matches(".*, 20000, \\d+"), "every record once: " + lines);
+            assertEquals(2, lines.stream().filter(l -> l.startsWith("Share consumer ")).count(), lines.toString());
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /**
+     * The tool's detailed rows one per line: its consumer threads print a row's text and its line end in two calls,
+     * so two threads' rows can run together on one line, followed by an empty line.
+     */
+    private static List<String> rowsApart(List<String> lines) {
+        return lines.stream().flatMap(l -> java.util.Arrays.stream(l.split("(?<=for share consumer \\d{1,4})(?=\\d{4}-)")))
+                .filter(l -> !l.isEmpty()).toList();
+    }
+
+    /** The lines with the tools' client ids (each side names its clients its own way) replaced. */
+    private static List<String> clientIds(List<String> lines) {
+        return lines.stream().map(l -> l.replaceAll("having client id \\S+", "having client id ID")).toList();
+    }
+
+    @Test
     void e2eLatencyPrintsTheToolsLinesForTheNamedAndThePositionalForm() throws Exception {
         List<String> tool = tool("org.apache.kafka.tools.EndToEndLatency", "--bootstrap-server", kafka.bootstrapServers(),
                 "--topic", "e2e-tool", "--num-records", "2001", "--producer-acks", "1", "--record-size", "100");
@@ -165,16 +223,29 @@ class KafkaToolsShapesIT {
         assertEquals("", missing.isEmpty() && extra.isEmpty() ? "" : "missing " + missing + ", extra " + extra);
     }
 
-    /** The tool's layout: an empty line, the header, names padded to the longest, {@code name : value}. */
+    /**
+     * The tool's layout, for each client's block: an empty line, the header, names padded to the block's longest,
+     * {@code name : value}.
+     */
     private static void assertToolsMetricsLayout(List<String> kbench) {
         int header = kbench.indexOf(kbench.stream().filter(l -> l.startsWith("Metric Name")).findFirst().orElseThrow());
-        assertEquals("", kbench.get(header - 1), "an empty line before the header, as the tool prints");
-        int width = kbench.get(header).indexOf("Value") - 3;
-        for (String l : kbench.subList(header + 1, kbench.size())) {
-            Matcher m = METRIC.matcher(l);
-            assertTrue(m.matches(), "not a metric line: " + l);
-            assertEquals(width, l.indexOf(" : "), "names padded to the longest: " + l);
+        int blocks = 0;
+        while (header >= 0) {
+            assertEquals("", kbench.get(header - 1), "an empty line before the header, as the tool prints");
+            int width = kbench.get(header).indexOf("Value") - 3;
+            int end = header + 1;
+            for (; end < kbench.size() && !kbench.get(end).isEmpty(); end++) {
+                String l = kbench.get(end);
+                Matcher m = METRIC.matcher(l);
+                assertTrue(m.matches(), "not a metric line: " + l);
+                assertEquals(width, l.indexOf(" : "), "names padded to the longest: " + l);
+            }
+            blocks++;
+            int next = end;
+            header = next + 1 < kbench.size() && kbench.get(next + 1).startsWith("Metric Name") ? next + 1 : -1;
+            assertTrue(header >= 0 || next >= kbench.size(), () -> "after a block only another block: " + kbench.get(next));
         }
+        assertTrue(blocks >= 1);
     }
 
     private static Set<String> metricNames(List<String> lines) {
@@ -225,15 +296,25 @@ class KafkaToolsShapesIT {
                 "-Dorg.slf4j.simpleLogger.logFile=System.err", mainClass));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "tool", ".out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-                .redirectError(dir.resolve("tool-" + System.nanoTime() + ".err").toFile()).start();
+        Path err = dir.resolve("tool-" + System.nanoTime() + ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
             assertTrue(p.waitFor(90, TimeUnit.SECONDS), mainClass + " did not finish");
         } finally {
             p.destroyForcibly();
         }
-        assertEquals(0, p.exitValue(), mainClass + " failed");
+        assertEquals(0, p.exitValue(), () -> mainClass + " failed: " + tail(out) + tail(err));
         return Files.readAllLines(out, StandardCharsets.UTF_8);
+    }
+
+    /** The last lines of a file, for a failure's message. */
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())) + "\n";
+        } catch (IOException e) {
+            return file + ": " + e + "\n";
+        }
     }
 
     private static List<String> kbench(String... args) {

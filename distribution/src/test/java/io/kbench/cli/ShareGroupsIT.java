@@ -91,6 +91,13 @@ class ShareGroupsIT {
             perInterval += i.get("share").get("delivered").asLong();
         }
         assertEquals(3000, perInterval, "the intervals add up to the summary");
+        // kbench's own reading of the broker's view, every interval: a backlog while producing, none at the end
+        assertEquals(0, share.get("backlog").asLong(), "the brokers' count after the drain: " + share);
+        long readIntervals = 0;
+        for (JsonNode i : r.get("intervals")) {
+            readIntervals += i.get("share").has("backlog") ? 1 : 0;
+        }
+        assertTrue(readIntervals >= r.get("intervals").size() - 1, "read (nearly) every interval: " + readIntervals);
         assertEquals(2, r.get("workers").size());
         assertEquals(0, s.get("received").asLong(), "no classic subscription");
         // the broker's view: the group's share partition has nothing left to deliver
@@ -179,6 +186,11 @@ class ShareGroupsIT {
         assertEquals(2000, share.get("delivered").asLong());
         assertEquals(0, share.get("unsettled").asLong(), "against numRecords, not against 0 acknowledged");
         assertEquals(0, r.get("summary").get("acked").asLong());
+        // the group was started at the beginning before the start (as kafka-share-groups --reset-offsets does): its
+        // consumers got their partitions on their first heartbeat, not one 5-s heartbeat interval later
+        long firstSecond = r.get("intervals").get(0).get("share").get("delivered").asLong()
+                + r.get("intervals").get(1).get("share").get("delivered").asLong();
+        assertTrue(firstSecond > 0, "deliveries in the first two seconds: " + r.get("intervals"));
         assertTrue(r.get("issues").toString().indexOf("share groups accepted") < 0, r.get("issues").toString());
     }
 

@@ -90,6 +90,32 @@ public interface Driver extends AutoCloseable {
         throw new DriverException("this driver has no share groups");
     }
 
+    /**
+     * Starts each share group (group → the topic it reads) on the partitions where it has no state yet, at the log's
+     * beginning ({@code earliest}) or end ({@code latest}), as {@code kafka-share-groups --reset-offsets} does; a
+     * partition the group has state on keeps it. A group that is initialized this way is handed its partitions on its
+     * consumers' first heartbeat; otherwise the broker initializes each partition when a consumer first joins and
+     * assigns it one heartbeat later (the broker's default interval is 5 s). Best effort: a group that already
+     * has members is left to the broker. Returns the groups it started, as {@code group (n partitions)} lines.
+     *
+     * @throws DriverException when the cluster cannot be read
+     */
+    default List<String> startShareGroups(java.util.Map<String, String> groupTopics, String reset, Duration timeout) {
+        return List.of();
+    }
+
+    /**
+     * The share groups' backlog: records of their topics they have not yet acknowledged (delivered or not), as the
+     * brokers count them (their lag per share-partition), summed over the groups and their partitions; -1 when a
+     * partition's lag is not known (a broker that does not report it).
+     *
+     * @param groupTopics each share group and the topic it reads
+     * @throws DriverException when the cluster cannot be read within {@code timeout}
+     */
+    default long shareGroupBacklog(java.util.Map<String, String> groupTopics, Duration timeout) {
+        return -1;
+    }
+
     /** Releases the driver's own resources (admin client); handles are closed before this is called. */
     @Override
     void close();

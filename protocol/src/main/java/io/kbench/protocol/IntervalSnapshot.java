@@ -17,17 +17,22 @@ import java.util.Objects;
  * without producers); {@code lastReceiveMicros} when its consumers last received (0 if never);
  * {@code consumerLag} its consumers' lag at the interval's end (-1 unknown); {@code error} the first load
  * error of the interval, empty when none; {@code shareSpread} its share consumers' fewest and most deliveries so
- * far ({@link ShareSpread#NONE} without share consumers).
+ * far ({@link ShareSpread#NONE} without share consumers); {@code consumerTotals} each of its consumers' records and
+ * bytes read since the start, in the last snapshot only (empty in the others); {@code shareBacklog} the share groups'
+ * backlog as this worker read it (-1: it reads none, or it is not known).
  */
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
                                long lastReceiveMicros, boolean last, String error, long consumerLag,
                                ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
                                java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
-                               java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
+                               java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
+                               java.util.List<ConsumerTotal> consumerTotals, long shareBacklog) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        consumerTotals = consumerTotals == null ? java.util.List.of() : java.util.List.copyOf(consumerTotals);
+        shareBacklog = Math.max(-1, shareBacklog);
         shareSpread = shareSpread == null ? ShareSpread.NONE : shareSpread;
         metricsDumps = java.util.List.copyOf(metricsDumps);
         brokers = brokers == null ? java.util.List.of() : java.util.List.copyOf(brokers);
@@ -49,11 +54,37 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 ShareSpread.NONE);
     }
 
+    /** A snapshot without per-consumer totals (every one but a worker's last). */
+    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                            Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
+                            long lastReceiveMicros, boolean last, String error, long consumerLag,
+                            ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
+                            java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
+                            java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
+        this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
+                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
+                shareSpread, java.util.List.of(), -1);
+    }
+
     /** This snapshot with its share consumers' spread. */
     public IntervalSnapshot withShareSpread(ShareSpread spread) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, spread);
+                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog);
+    }
+
+    /** This snapshot with the share groups' backlog its worker read (-1: none). */
+    public IntervalSnapshot withShareBacklog(long backlog) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog);
+    }
+
+    /** This snapshot with each of its worker's consumers' totals (the last snapshot). */
+    public IntervalSnapshot withConsumerTotals(java.util.List<ConsumerTotal> totals) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, shareSpread, totals, shareBacklog);
     }
 
     /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
@@ -70,21 +101,21 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host, brokers, shareSpread);
+                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog);
     }
 
     /** This snapshot with the brokers' figures its worker read. */
     public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, samples, shareSpread);
+                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample, brokers, shareSpread);
+                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -130,7 +161,8 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && last == s.last && error.equals(s.error) && consumerLag == s.consumerLag
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
                 && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers)
-                && shareSpread.equals(s.shareSpread))) {
+                && shareSpread.equals(s.shareSpread) && consumerTotals.equals(s.consumerTotals)
+                && shareBacklog == s.shareBacklog)) {
             return false;
         }
         for (Metric m : Metric.values()) {

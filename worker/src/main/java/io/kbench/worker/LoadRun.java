@@ -55,6 +55,8 @@ final class LoadRun {
     private final List<ConsumerLoop> consumerLoops = new ArrayList<>();
     /** The share consumers' own figures (their loops are among {@link #consumerLoops}). */
     private final List<ShareConsumerMetrics> shareConsumers = new ArrayList<>();
+    /** Each consumer's records and bytes so far, for the last snapshot; one per consumer, in the spec's order. */
+    private final List<java.util.function.Supplier<io.kbench.protocol.ConsumerTotal>> consumerTotals = new ArrayList<>();
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Thread> consumerThreads = new ArrayList<>();
     private final Snapshotter snapshotter;
@@ -73,6 +75,8 @@ final class LoadRun {
     private Thread snapshotThread;
     /** The clients' metrics dumps the last snapshot carries (a normal end asked for them), set before it. */
     private volatile List<ClientMetricsDump> finalDumps = List.of();
+    /** Reads the run's share groups' backlog (this worker reads it for the run); null on the other workers. */
+    private volatile ShareBacklogReader backlog;
     private long startMicros;
     private long startNanos;
     private long nextSequence;
@@ -109,14 +113,20 @@ final class LoadRun {
                     RunSpec.Share s = spec.share();
                     ShareConsumerMetrics shareMetrics = new ShareConsumerMetrics(clock, spec.processing(c.index()),
                             s.releasePpm(), s.rejectPpm(), spec.runNonce() * 31L + c.index());
-                    handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(),
-                            clientId("s", c.index()), s.explicit()), shareMetrics);
+                    String id = clientId("s", c.index());
+                    handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(), id,
+                            s.explicit()), shareMetrics);
                     if (spec.consumersFromBeginning()) {
                         handle.hold(ConsumerHandle.Start.BEGINNING); // reads what is there: from the start on
                     }
                     shareConsumers.add(shareMetrics);
+                    consumerTotals.add(() -> new io.kbench.protocol.ConsumerTotal(c.index(), true,
+                            shareMetrics.delivered.get(), shareMetrics.deliveredBytes.get(), id));
                 } else {
-                    handle = driver.createConsumer(c.topic(), c.group(), clientId("c", c.index()));
+                    String id = clientId("c", c.index());
+                    handle = driver.createConsumer(c.topic(), c.group(), id);
+                    consumerTotals.add(() -> new io.kbench.protocol.ConsumerTotal(c.index(), false,
+                            metrics.received.get(), metrics.receivedBytes.get(), id));
                     handle.hold(spec.consumersFromCommitted() ? ConsumerHandle.Start.COMMITTED
                             : spec.consumersFromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
                 }
@@ -169,6 +179,17 @@ final class LoadRun {
         driver.checkShareGroups(TOPIC_TIMEOUT);
         if (!spec.share().groupConfigs().isEmpty()) {
             driver.configureShareGroups(groups, spec.share().groupConfigs(), TOPIC_TIMEOUT);
+        }
+        String reset = spec.share().groupConfigs().get("share.auto.offset.reset");
+        if (reset != null) {
+            // started now, the groups get their partitions on their consumers' first heartbeat, not one heartbeat
+            // interval (5 s by default) after it: the wait of a group's first use stays out of the measurement
+            java.util.Map<String, String> groupTopics = new java.util.LinkedHashMap<>();
+            spec.consumers().stream().filter(RunSpec.Consumer::share).forEach(c -> groupTopics.putIfAbsent(c.group(), c.topic()));
+            List<String> started = driver.startShareGroups(groupTopics, reset, TOPIC_TIMEOUT);
+            if (!started.isEmpty()) {
+                LOG.info("run {}: share groups started at the {} offsets: {}", spec.runId(), reset, started);
+            }
         }
     }
 
@@ -286,6 +307,12 @@ final class LoadRun {
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         this.host = HostSampler.ofThisJvm();
+        if (!spec.share().backlogGroups().isEmpty()) {
+            ShareBacklogReader r = new ShareBacklogReader(driver, spec.share().backlogGroups(), spec.intervalMicros(),
+                    clock.nanoClock(), spec.runId());
+            backlog = r;
+            r.start();
+        }
         if (!brokers.isEmpty()) {
             BrokerReads reads = new BrokerReads(brokers, spec.runId(), BROKER_READ_MILLIS);
             brokerReads = reads;
@@ -325,7 +352,7 @@ final class LoadRun {
 
     /** The run's counters so far, live (not as of the last snapshot). */
     Counters liveCounters() {
-        return snapshotter.live();
+        return snapshotter.live().withShare(snapshotter.shareLive());
     }
 
     /** Tells {@code o} of this run from now on. */
@@ -373,7 +400,8 @@ final class LoadRun {
             }
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                     startMicros + (seq + 1) * spec.intervalMicros(), producersDone(), producersDoneMicros(), false,
-                    sendErrors.take()).withHost(host.sample()).withBrokers(readBrokers()));
+                    sendErrors.take()).withHost(host.sample()).withBrokers(readBrokers())
+                    .withShareBacklog(readBacklog()));
             nextSequence = seq + 1;
             String f = fatal.take();
             if (!f.isEmpty()) {
@@ -468,8 +496,8 @@ final class LoadRun {
         if (!delete.isEmpty()) {
             closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(runFailed ? 5 : 30)));
         }
+        closeBrokers(); // first: the backlog reader uses the driver
         closeQuietly(driver::close);
-        closeBrokers();
         state = State.ENDED;
         observer.ended(spec, null);
     }
@@ -492,8 +520,8 @@ final class LoadRun {
         join(producerThreads);
         join(consumerThreads);
         SnapshotSink to = lastSnapshot(reason);
+        closeBrokers(); // first: the backlog reader uses the driver
         closeQuietly(driver::close);
-        closeBrokers();
         state = State.ENDED;
         observer.ended(spec, reason);
         // the stream ends last: whoever sees it end finds the worker free
@@ -534,7 +562,10 @@ final class LoadRun {
                 producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
         HostSampler h = host;
         if (h != null) {
-            last = last.withHost(h.sample()).withBrokers(readBrokers());
+            last = last.withHost(h.sample()).withBrokers(readBrokers()).withShareBacklog(readBacklog());
+        }
+        if (!consumerTotals.isEmpty()) {
+            last = last.withConsumerTotals(consumerTotals.stream().map(java.util.function.Supplier::get).toList());
         }
         if (abortReason == null && !finalDumps.isEmpty()) {
             last = last.withMetricsDumps(finalDumps);
@@ -550,7 +581,17 @@ final class LoadRun {
         return reads == null ? List.of() : reads.read();
     }
 
+    /** The share groups' backlog as last read; -1 when this worker reads none or the reading is stale. */
+    private long readBacklog() {
+        ShareBacklogReader r = backlog;
+        return r == null ? -1 : r.latest(clock.nanoClock().nanoTime());
+    }
+
     private void closeBrokers() {
+        ShareBacklogReader r = backlog;
+        if (r != null) {
+            r.close();
+        }
         BrokerReads reads = brokerReads;
         if (reads != null) {
             reads.close();

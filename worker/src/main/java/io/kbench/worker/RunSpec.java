@@ -115,12 +115,21 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
      * @param releasePpm       explicit: of first deliveries, parts per million released
      * @param rejectPpm        explicit: of first deliveries, parts per million rejected
      * @param groupConfigs     share-group configs this worker sets on its share consumers' groups before building them
+     * @param backlogGroups    share groups (group to topic) whose backlog this worker reads every interval (one
+     *                         worker of a run has them all; empty on the others)
      */
-    public record Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs) {
-        public static final Share NONE = new Share(false, 0, 0, java.util.Map.of());
+    public record Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs,
+                        java.util.Map<String, String> backlogGroups) {
+        public static final Share NONE = new Share(false, 0, 0, java.util.Map.of(), java.util.Map.of());
 
         public Share {
             groupConfigs = java.util.Map.copyOf(groupConfigs);
+            backlogGroups = java.util.Map.copyOf(backlogGroups);
+        }
+
+        /** Settings without backlog groups. */
+        public Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs) {
+            this(explicit, releasePpm, rejectPpm, groupConfigs, java.util.Map.of());
         }
     }
 }

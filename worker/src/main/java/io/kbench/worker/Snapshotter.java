@@ -87,7 +87,7 @@ final class Snapshotter {
     }
 
     /** The share consumers' running totals (in the share fields; the rest 0). */
-    private Counters shareLive() {
+    Counters shareLive() {
         Counters sum = Counters.ZERO;
         for (ShareConsumerMetrics m : shareConsumers) {
             sum = sum.plus(m.totals());

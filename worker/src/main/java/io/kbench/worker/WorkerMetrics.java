@@ -33,6 +33,8 @@ public final class WorkerMetrics implements RunObserver {
     private long clockOffsetMicros;
     private long snapshots;
     private Supplier<Counters> live = () -> Counters.ZERO;
+    private boolean shareConsumers;
+    private long shareBacklog = -1;
     private long consumerLag = -1;
     private final EnumMap<Metric, Histogram> last = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
@@ -49,6 +51,8 @@ public final class WorkerMetrics implements RunObserver {
         state = "prepared";
         producers = spec.producers().size();
         consumers = spec.consumers().size();
+        shareConsumers = spec.consumers().stream().anyMatch(RunSpec.Consumer::share);
+        shareBacklog = -1;
         long rate = 0;
         for (RunSpec.Producer p : spec.producers()) {
             rate = p.ratePerSecond() < 0 || rate < 0 ? -1 : rate + p.ratePerSecond();
@@ -83,6 +87,7 @@ public final class WorkerMetrics implements RunObserver {
             }
             snapshots++;
             consumerLag = s.consumerLag();
+            shareBacklog = s.shareBacklog();
             decoded.forEach((m, h) -> {
                 last.put(m, h);
                 counts.merge(m, h.getTotalCount(), Long::sum);
@@ -129,6 +134,18 @@ public final class WorkerMetrics implements RunObserver {
                 totals.ackedBytes());
         f.counter("kbench_worker_received_bytes", "value bytes received by this worker's consumers", Unit.BYTES,
                 totals.receivedBytes());
+        if (shareConsumers) {
+            f.counter("kbench_worker_share_deliveries", "deliveries to this worker's share consumers (a record "
+                    + "delivered again counts again)", totals.shareDelivered());
+            f.counter("kbench_worker_share_redeliveries", "deliveries of records delivered before (delivery count "
+                    + "above 1)", totals.shareRedelivered());
+            f.counter("kbench_worker_share_accepted_messages", "records this worker's share consumers accepted",
+                    totals.shareAccepted());
+            f.counter("kbench_worker_share_released_messages", "records they released (to be delivered again)",
+                    totals.shareReleased());
+            f.counter("kbench_worker_share_rejected_messages", "records they rejected (archived)",
+                    totals.shareRejected());
+        }
         f.counter("kbench_worker_snapshots", "reporting intervals this worker measured in the run", snapshots);
         if (snapshots == 0) {
             return f; // the interval figures appear with the first snapshot
@@ -136,6 +153,10 @@ public final class WorkerMetrics implements RunObserver {
         if (consumerLag >= 0) {
             f.gauge("kbench_worker_consumer_lag_messages", "this worker's consumers' lag at the last interval's end",
                     null, consumerLag);
+        }
+        if (shareBacklog >= 0) {
+            f.gauge("kbench_worker_share_backlog_messages", "the run's share groups' backlog at the last interval's "
+                    + "end, as the brokers count it (the one worker that reads it)", null, shareBacklog);
         }
         for (Metric m : Metric.values()) {
             Histogram h = last.get(m);

@@ -270,7 +270,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * messages is tolerated.
      */
     static String lagGrowth(List<MergedInterval> window, long target) {
-        double[] t = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
+        double[] t = MergedInterval.thirds(window, i -> i.unread() >= 0, MergedInterval::unread);
         if (t[2] < 3) {
             return null;
         }

@@ -30,6 +30,7 @@ final class CoordinatorMetrics {
     private long intervals;
     private long saturated;
     private long consumerLag = -1;
+    private long shareBacklog = -1;
     private long lastEndMicros;
     private final EnumMap<Metric, LatencyStats> last = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
@@ -40,6 +41,7 @@ final class CoordinatorMetrics {
         intervals = 0;
         saturated = 0;
         consumerLag = -1;
+        shareBacklog = -1;
         lastEndMicros = 0;
         last.clear();
         counts.clear();
@@ -53,6 +55,7 @@ final class CoordinatorMetrics {
             saturated++;
         }
         consumerLag = i.consumerLag();
+        shareBacklog = i.shareBacklog();
         lastEndMicros = Math.max(lastEndMicros, i.endMicros());
         for (Metric m : Metric.values()) {
             LatencyStats s = i.stats(m);
@@ -107,6 +110,10 @@ final class CoordinatorMetrics {
         if (consumerLag >= 0) {
             f.gauge("kbench_consumer_lag_messages", "the consumers' lag at the last interval's end, all workers",
                     null, consumerLag);
+        }
+        if (shareBacklog >= 0) {
+            f.gauge("kbench_share_backlog_messages", "the share groups' backlog at the last interval's end, as the "
+                    + "brokers count it (their lag per share-partition, summed)", null, shareBacklog);
         }
         if (verification) {
             f.counter("kbench_verification_lost_messages", "verification: messages missing from a producer's "

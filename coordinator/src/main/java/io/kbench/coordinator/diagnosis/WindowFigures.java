@@ -171,7 +171,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
                 meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile),
                 clusterBrokers > 0 ? Math.min(workload.partitionsPerTopic(), clusterBrokers) : workload.partitionsPerTopic());
-        double[] lag = MergedInterval.thirds(window, i -> i.consumerLag() >= 0, MergedInterval::consumerLag);
+        double[] lag = MergedInterval.thirds(window, i -> i.unread() >= 0, MergedInterval::unread);
         double lagFirst = lag[0];
         double lagLast = lag[1];
         int subscriptions = workload.subscriptionsPerTopic();

@@ -57,6 +57,7 @@ public final class IntervalMerger {
         final java.util.Set<String> reported = new java.util.LinkedHashSet<>();
         final IntervalErrors errors = new IntervalErrors();
         long lag = -1;
+        long shareBacklog = -1;
         final ClientMetricsMerge producerClients = new ClientMetricsMerge();
         final ClientMetricsMerge consumerClients = new ClientMetricsMerge();
         /** Each worker's host sample: the interval's host figures, and its totals if the interval is measured. */
@@ -166,6 +167,9 @@ public final class IntervalMerger {
         if (s.consumerLag() >= 0) {
             p.lag = Math.max(0, p.lag) + s.consumerLag();
         }
+        if (s.shareBacklog() >= 0) {
+            p.shareBacklog = Math.max(0, p.shareBacklog) + s.shareBacklog();
+        }
         p.producerClients.add(s.producerMetrics().values(), s.producerMetrics().clients());
         p.consumerClients.add(s.consumerMetrics().values(), s.consumerMetrics().clients());
         if (s.host().known()) {
@@ -215,7 +219,7 @@ public final class IntervalMerger {
                     MergedInterval.statsOf(p.histograms), p.reported.size(), p.errors.lines(), p.lag,
                     new ClientSample(p.producerClients.clients(), p.producerClients.result()),
                     new ClientSample(p.consumerClients.clients(), p.consumerClients.result()), hosts.result(),
-                    List.copyOf(p.brokers.values()));
+                    List.copyOf(p.brokers.values()), p.shareBacklog);
             if (onMerged != null) {
                 onMerged.merged(m, p.histograms);
             }

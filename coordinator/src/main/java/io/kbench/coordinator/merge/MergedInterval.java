@@ -28,16 +28,36 @@ import org.HdrHistogram.Histogram;
  * @param consumerClients the consumers' client metrics, aggregated over all workers
  * @param hosts       the workers' own processes: CPU, GC, heap ({@link HostFigures#NONE} when none reported)
  * @param brokers     the brokers' own figures, one per source read (empty when none is read)
+ * @param shareBacklog the share groups' backlog at its end, as the Admin API reads it (records of their topics not
+ *                    yet acknowledged by them; -1 when not known or the run has no share groups)
  */
 public record MergedInterval(long index, long startMicros, long endMicros, Counters counters,
                              Map<Metric, LatencyStats> stats, int workers, List<String> errors,
                              long consumerLag, ClientSample producerClients, ClientSample consumerClients,
-                             HostFigures hosts, List<io.kbench.protocol.BrokerSample> brokers) {
+                             HostFigures hosts, List<io.kbench.protocol.BrokerSample> brokers, long shareBacklog) {
     public MergedInterval {
         stats = java.util.Collections.unmodifiableMap(new EnumMap<>(stats));
         errors = List.copyOf(errors);
         hosts = hosts == null ? HostFigures.NONE : hosts;
         brokers = brokers == null ? List.of() : List.copyOf(brokers);
+        shareBacklog = Math.max(-1, shareBacklog);
+    }
+
+    /** An interval without the share groups' backlog. */
+    public MergedInterval(long index, long startMicros, long endMicros, Counters counters,
+                          Map<Metric, LatencyStats> stats, int workers, List<String> errors,
+                          long consumerLag, ClientSample producerClients, ClientSample consumerClients,
+                          HostFigures hosts, List<io.kbench.protocol.BrokerSample> brokers) {
+        this(index, startMicros, endMicros, counters, stats, workers, errors, consumerLag, producerClients,
+                consumerClients, hosts, brokers, -1);
+    }
+
+    /**
+     * What the run's consumers have yet to read at the interval's end: the classic consumers' lag plus the share
+     * groups' backlog, each where known; -1 when neither is.
+     */
+    public long unread() {
+        return consumerLag < 0 && shareBacklog < 0 ? -1 : Math.max(0, consumerLag) + Math.max(0, shareBacklog);
     }
 
     /** An interval without the brokers' figures. */

@@ -87,6 +87,24 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
         return (int) workers.stream().flatMap(w -> w.consumers().stream()).filter(ConsumerTask::share).count();
     }
 
+    /** Every share group of the plan and the topic it reads, by group name. */
+    public java.util.SortedMap<String, String> shareGroupTopics() {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        workers.forEach(w -> w.consumers().stream().filter(ConsumerTask::share)
+                .forEach(c -> out.putIfAbsent(c.group(), c.topic())));
+        return out;
+    }
+
+    /** The index of the first worker that runs a share consumer; -1 when none does. */
+    public int firstShareWorker() {
+        for (int i = 0; i < workers.size(); i++) {
+            if (workers.get(i).consumers().stream().anyMatch(ConsumerTask::share)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * This plan with every consumer in {@code group} (consumer-perf's {@code --group}); meant for a plan of one
      * subscription, whose consumers share one group anyway.

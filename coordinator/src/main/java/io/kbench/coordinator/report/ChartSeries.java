@@ -116,7 +116,7 @@ public final class ChartSeries {
      * The series as the page takes them into a run's data: {@code intervalsPerPoint}, {@code t} (seconds since the
      * run's start, at each point's end), {@code publishRate}, {@code consumeRate}, {@code shareDeliverRate} and
      * {@code shareAcceptRate} (null where no interval had share consumers), {@code targetSeries} ({@code
-     * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag},
+     * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag}, {@code shareBacklog} (the share groups' backlog, null where not read),
      * {@code latency} (ms), {@code client} and {@code bands}.
      */
     public void into(Map<String, Object> d, long target, long measureEndMillis) {
@@ -127,6 +127,7 @@ public final class ChartSeries {
         List<Double> shareAccept = new ArrayList<>(points.size());
         List<Long> targetSeries = new ArrayList<>(points.size());
         List<Long> lag = new ArrayList<>(points.size());
+        List<Long> shareBacklog = new ArrayList<>(points.size());
         Map<String, Map<String, List<Double>>> latency = new LinkedHashMap<>();
         for (int m = 0; m < METRICS.length; m++) {
             Map<String, List<Double>> q = new LinkedHashMap<>();
@@ -193,6 +194,7 @@ public final class ChartSeries {
             shareAccept.add(p.shareN == 0 ? null : p.shareAcceptSum / p.n);
             targetSeries.add(target < 0 || p.startMillis >= measureEndMillis ? null : target);
             lag.add(p.lag < 0 ? null : p.lag);
+            shareBacklog.add(p.shareBacklog < 0 ? null : p.shareBacklog);
             double from = (p.startMillis - runStartMillis) / 1000.0;
             double to = (p.endMillis - runStartMillis) / 1000.0;
             band(bands.get("warmup"), p.warmup, from, to);
@@ -207,6 +209,7 @@ public final class ChartSeries {
         d.put("shareAcceptRate", shareAccept);
         d.put("targetSeries", targetSeries);
         d.put("lag", lag);
+        d.put("shareBacklog", shareBacklog);
         d.put("latency", latency);
         d.put("client", client);
         d.put("hosts", hosts);
@@ -239,6 +242,7 @@ public final class ChartSeries {
         double shareDeliverSum;
         double shareAcceptSum;
         long lag = -1;
+        long shareBacklog = -1;
         /** Per metric, per quantile: the worst in the bucket in µs, -1 while none had samples. */
         final long[] latency = new long[METRICS.length * QUANTILES.size()];
         final double[] clientSum;
@@ -276,6 +280,9 @@ public final class ChartSeries {
                 shareN++;
                 shareDeliverSum += i.share().rate();
                 shareAcceptSum += i.share().acceptRate();
+                if (i.share().backlog() != null) {
+                    shareBacklog = Math.max(shareBacklog, i.share().backlog());
+                }
             }
             if (i.consume().lag() != null) {
                 lag = Math.max(lag, i.consume().lag());
@@ -351,6 +358,7 @@ public final class ChartSeries {
             shareDeliverSum += b.shareDeliverSum;
             shareAcceptSum += b.shareAcceptSum;
             lag = Math.max(lag, b.lag);
+            shareBacklog = Math.max(shareBacklog, b.shareBacklog);
             for (int k = 0; k < latency.length; k++) {
                 latency[k] = Math.max(latency[k], b.latency[k]);
             }

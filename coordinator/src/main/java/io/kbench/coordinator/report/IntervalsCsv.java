@@ -31,7 +31,8 @@ public final class IntervalsCsv {
         "outOfOrder", "errors", "faults", "workerCpuMean", "workerCpuMax", "busiestWorker", "workerGcMaxMs",
         "workerHeapAfterGcMax", "brokerBytesInMBps", "brokerBytesOutMBps", "brokerRequestHandlerIdleMin",
         "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
-        "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms"})
+        "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms",
+        "shareBacklog"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -43,7 +44,7 @@ public final class IntervalsCsv {
                       Double brokerRequestHandlerIdleMin, Double brokerProduceTimeMsMax, Long shareDelivered,
                       Long shareRedelivered, Long shareAccepted, Long shareReleased, Long shareRejected,
                       Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
-                      Double shareAcceptP99Ms) {
+                      Double shareAcceptP99Ms, Long shareBacklog) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
@@ -66,7 +67,7 @@ public final class IntervalsCsv {
                     s == null ? null : s.accepted(), s == null ? null : s.released(), s == null ? null : s.rejected(),
                     s == null ? null : s.rate(), s == null ? null : s.acceptRate(),
                     s == null ? null : ms(s.deliveryLatencyMicros(), 99),
-                    s == null ? null : ms(s.acceptLatencyMicros(), 99));
+                    s == null ? null : ms(s.acceptLatencyMicros(), 99), s == null ? null : s.backlog());
         }
 
         private enum Agg { SUM_MB, MIN, MAX }

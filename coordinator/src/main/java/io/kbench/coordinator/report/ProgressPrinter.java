@@ -69,11 +69,12 @@ public final class ProgressPrinter implements RunReporter {
             notes.append(String.format(Locale.ROOT, " | %,d lost %,d dup %,d out-of-order", c.lost(), c.duplicated(),
                     c.outOfOrder()));
         }
-        if (c.shareDelivered() > 0 || c.shareAccepted() > 0) {
-            notes.append(String.format(Locale.ROOT, " | share %,9.0f dlv/s %,9.0f acc/s%s dlv p99 %s acc p99 %s ms",
+        if (c.shareDelivered() > 0 || c.shareAccepted() > 0 || i.shareBacklog() > 0) {
+            notes.append(String.format(Locale.ROOT, " | share %,9.0f dlv/s %,9.0f acc/s%s dlv p99 %s acc p99 %s ms%s",
                     c.shareDelivered() / secs, c.shareAccepted() / secs,
                     c.shareRedelivered() > 0 ? String.format(Locale.ROOT, " %,d redelivered", c.shareRedelivered()) : "",
-                    ms(i.stats(Metric.SHARE_DELIVERY).p99()), ms(i.stats(Metric.SHARE_ACCEPT).p99())));
+                    ms(i.stats(Metric.SHARE_DELIVERY).p99()), ms(i.stats(Metric.SHARE_ACCEPT).p99()),
+                    i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
         }
         if (i.saturated(saturationMicros)) {
             notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",

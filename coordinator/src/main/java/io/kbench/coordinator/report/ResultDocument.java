@@ -79,7 +79,8 @@ public final class ResultDocument {
                 workload.saturationDelayMillis() * 1000, JSON.valueToTree(workload), profile.redacted(), provenance, topics,
                 workers, lostWorkers, injected, list, summary(summary, consume(summary, rebalanceMicros), catchUp,
                         workload.shareGroups().groupsPerTopic(), spread,
-                        workload.messagesPerReader(summary.acked())),
+                        workload.messagesPerReader(summary.acked()),
+                        workload.shareGroups().any() ? backlog(intervals, measureStartMicros, measureEndMicros) : NO_BACKLOG),
                 encoded(summary.histograms()), issues, null, null);
     }
 
@@ -121,7 +122,7 @@ public final class ResultDocument {
                         c.shareRedelivered(), c.shareAccepted(), c.shareReleased(), c.shareRejected(),
                         round(c.shareDelivered() / secs), round(c.shareDeliveredBytes() / MB / secs),
                         round(c.shareAccepted() / secs), i.stats(Metric.SHARE_DELIVERY), i.stats(Metric.SHARE_ACCEPT),
-                        null, null, null) : null);
+                        null, null, null, i.shareBacklog() < 0 ? null : i.shareBacklog(), null) : null);
     }
 
     /** Figures to 3 decimals (a broker's bytes/s to the milli-byte would only make result.json longer). */
@@ -203,6 +204,39 @@ public final class ResultDocument {
      */
     public static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp,
                                              int shareGroups, io.kbench.protocol.ShareSpread spread, long perGroup) {
+        return summary(s, consume, catchUp, shareGroups, spread, perGroup, NO_BACKLOG);
+    }
+
+    /** No backlog read: {last, most in the window}. */
+    private static final long[] NO_BACKLOG = {-1, -1};
+
+    /**
+     * The share groups' backlog: at the end of the last interval that read it, and the most at the end of a measured
+     * interval (-1 each: none read). One pass over the intervals.
+     */
+    public static long[] backlog(List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros) {
+        long last = -1;
+        long max = -1;
+        for (MergedInterval i : intervals) {
+            if (i.shareBacklog() >= 0) {
+                last = i.shareBacklog();
+                if (i.startMicros() >= measureStartMicros && i.endMicros() <= measureEndMicros) {
+                    max = Math.max(max, i.shareBacklog());
+                }
+            }
+        }
+        return new long[] {last, max};
+    }
+
+    /**
+     * The summary object.
+     *
+     * @param backlog the share groups' backlog: {at the end of the last interval that read it, the most at the end of
+     *                a measured interval}, -1 each when not read
+     */
+    static ResultFile.Summary summary(Summary s, ResultFile.ConsumeSummary consume, CatchUp catchUp,
+                                      int shareGroups, io.kbench.protocol.ShareSpread spread, long perGroup,
+                                      long[] backlog) {
         Summary.Verification v = s.verification();
         Counters t = s.totals();
         ResultFile.Share share = shareGroups <= 0 ? null : new ResultFile.Share(t.shareDelivered(),
@@ -211,7 +245,8 @@ public final class ResultDocument {
                 s.stats(Metric.SHARE_ACCEPT),
                 Math.max(0, perGroup * shareGroups - t.shareAccepted() - t.shareRejected()), false,
                 spread.consumers() == 0 ? null : new ResultFile.PerConsumer(spread.consumers(), spread.min(), spread.max(),
-                        round((double) t.shareDelivered() / spread.consumers())));
+                        round((double) t.shareDelivered() / spread.consumers())),
+                backlog[0] < 0 ? null : backlog[0], backlog[1] < 0 ? null : backlog[1]);
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),
                 s.publishRate(), s.publishMBps(), s.consumeRate(), s.consumeMBps(),
                 s.stats(Metric.PUBLISH_LATENCY), s.stats(Metric.PUBLISH_RESPONSE), s.stats(Metric.PUBLISH_DELAY),

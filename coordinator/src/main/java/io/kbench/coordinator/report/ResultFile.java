@@ -28,7 +28,7 @@ public final class ResultFile {
      * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}; 8 adds the share consumers'
      * {@code share} to the intervals and the summary.
      */
-    public static final int SCHEMA_VERSION = 8;
+    public static final int SCHEMA_VERSION = 9;
 
     private ResultFile() { }
 
@@ -253,14 +253,26 @@ public final class ResultFile {
      * send to the record's first delivery and to its acceptance. In the summary {@code unsettled} is what the share
      * groups had not accepted or rejected of what was acknowledged (acked × share groups per topic minus
      * accepted and rejected, at least 0), {@code verified} is false: share groups are not verified per record, and
-     * {@code perConsumer} says how evenly the deliveries spread over the share consumers.
+     * {@code perConsumer} says how evenly the deliveries spread over the share consumers. {@code backlog} (schema 9):
+     * the share groups' backlog as the brokers count it (Admin API, their lag per share-partition, summed), at the
+     * interval's end, or in the summary at the end of the run's last interval that read it; {@code backlogMax} (summary
+     * only) the most at the end of a measured interval. Absent when not read.
      */
     public record Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
                         double rate, @JsonProperty("MBps") double mbps, double acceptRate,
                         LatencyStats deliveryLatencyMicros, LatencyStats acceptLatencyMicros,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long unsettled,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) PerConsumer perConsumer) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) PerConsumer perConsumer,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Long backlog,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Long backlogMax) {
+        /** Figures without the backlog. */
+        public Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
+                     double rate, double mbps, double acceptRate, LatencyStats deliveryLatencyMicros,
+                     LatencyStats acceptLatencyMicros, Long unsettled, Boolean verified, PerConsumer perConsumer) {
+            this(delivered, bytes, redelivered, accepted, released, rejected, rate, mbps, acceptRate,
+                    deliveryLatencyMicros, acceptLatencyMicros, unsettled, verified, perConsumer, null, null);
+        }
     }
 
     /**

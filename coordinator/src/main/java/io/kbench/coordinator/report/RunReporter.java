@@ -60,6 +60,13 @@ public interface RunReporter {
     }
 
     /**
+     * Each consumer's records and bytes over the whole run, from a worker's last snapshot; called before
+     * {@link #summary}, once per worker that had consumers (the tools' per-consumer lines).
+     */
+    default void consumerTotals(List<io.kbench.protocol.ConsumerTotal> totals) {
+    }
+
+    /**
      * For a warm-up by count only, before {@link #summary} (which then covers the steady state): the figures of
      * the whole run, warm-up included (as the Kafka tool's first total line).
      */

@@ -91,14 +91,26 @@ public final class WorkerClient implements AutoCloseable {
 
     /**
      * Everything a worker needs to prepare its share; {@code payloads} are a payload file's values or empty;
-     * {@code createTopics} and {@code existingTopics} are given to one worker only.
+     * {@code createTopics}, {@code existingTopics}, {@code brokerSources} and {@code shareBacklogGroups} (every share
+     * group of the run and the topic it reads, for the worker to read their backlog) are given to one worker only.
      */
     public record Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
                         List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
                         Workload workload, List<byte[]> payloads, long intervalMicros, boolean dumpClientMetrics,
-                        List<String> brokerSources) {
+                        List<String> brokerSources, java.util.Map<String, String> shareBacklogGroups) {
         public Share {
             brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
+            shareBacklogGroups = shareBacklogGroups == null ? java.util.Map.of()
+                    : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(shareBacklogGroups));
+        }
+
+        /** A share that reads no share group's backlog. */
+        public Share(String runId, long clockOffsetMicros, Profile profile, List<Plan.Topic> createTopics,
+                     List<String> existingTopics, Plan.WorkerAssignment assignment, Plan.ClientSettings clients,
+                     Workload workload, List<byte[]> payloads, long intervalMicros, boolean dumpClientMetrics,
+                     List<String> brokerSources) {
+            this(runId, clockOffsetMicros, profile, createTopics, existingTopics, assignment, clients, workload, payloads,
+                    intervalMicros, dumpClientMetrics, brokerSources, java.util.Map.of());
         }
 
         /** A share whose last snapshot carries no client metrics dumps and that reads no broker's metrics. */

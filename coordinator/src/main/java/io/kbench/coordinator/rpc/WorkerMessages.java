@@ -111,7 +111,8 @@ public final class WorkerMessages {
             b.setShare(io.kbench.protocol.rpc.ShareSettings.newBuilder().setExplicit(g.explicit())
                     .setReleasePpm((int) Math.round(g.releaseRatio() * 1_000_000))
                     .setRejectPpm((int) Math.round(g.rejectRatio() * 1_000_000))
-                    .putAllGroupConfigs(configs));
+                    .putAllGroupConfigs(configs)
+                    .putAllBacklogGroups(share.shareBacklogGroups()));
         }
         b.setConsumerProcessingMicros(w.consumerProcessingMicros()).setConsumerProcessingDistribution(
                 switch (w.consumerProcessing().distribution()) {

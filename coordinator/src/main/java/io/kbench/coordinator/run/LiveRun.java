@@ -146,6 +146,9 @@ final class LiveRun {
             if (s.last() && !s.metricsDumps().isEmpty()) {
                 out.clientMetrics(s.metricsDumps());
             }
+            if (s.last() && !s.consumerTotals().isEmpty()) {
+                out.consumerTotals(s.consumerTotals());
+            }
             for (MergedInterval i : completed) {
                 emit(i);
                 // warm-up by count: the interval that completes it is where measurement starts

@@ -110,6 +110,9 @@ final class Preparation {
     private List<WorkerClient.Share> shares(Plan plan, List<Long> offsets, int workers) {
         List<byte[]> payloads = workload.payloadValues();
         List<String> names = plan.topics().stream().map(Plan.Topic::name).toList();
+        // the share groups' backlog is read by one worker: the first that runs share consumers (it has their settings)
+        Map<String, String> shareGroups = plan.shareGroupTopics();
+        int backlogReader = plan.firstShareWorker();
         List<WorkerClient.Share> shares = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             boolean first = i == 0;
@@ -117,7 +120,7 @@ final class Preparation {
                     first && !workload.existingTopics() ? plan.topics() : List.of(),
                     first && workload.existingTopics() ? names : List.of(),
                     plan.workers().get(i), plan.clients(), workload, payloads, intervalMicros, dumpClientMetrics,
-                    first ? brokerSources : List.of()));
+                    first ? brokerSources : List.of(), i == backlogReader ? shareGroups : Map.of()));
         }
         return shares;
     }

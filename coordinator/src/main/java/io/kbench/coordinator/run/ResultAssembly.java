@@ -88,14 +88,17 @@ final class ResultAssembly {
      * The console's line on the share groups: deliveries, acknowledgements, rates, how evenly they spread over the
      * consumers; never "verified".
      */
-    static String shareLine(Summary s, int shareGroups, io.kbench.protocol.ShareSpread spread) {
+    /** @param backlog the share groups' backlog at the end of the last interval that read it; -1 when none did */
+    static String shareLine(Summary s, int shareGroups, io.kbench.protocol.ShareSpread spread, long backlog) {
         var t = s.totals();
         return String.format(java.util.Locale.ROOT, "  share   : %,d delivered (%,d redelivered) to %d share group(s) per "
                 + "topic; %,d accepted, %,d released, %,d rejected; %,.1f deliveries/s, %,.1f accepted/s, %.2f MB/s; "
-                + "%snot verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
+                + "%s%snot verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
                 t.shareReleased(), t.shareRejected(), s.shareDeliverRate(), s.shareAcceptRate(), s.shareDeliverMBps(),
                 spread.consumers() == 0 ? "" : String.format(java.util.Locale.ROOT, "per consumer %,d to %,d deliveries "
-                        + "(%d consumers); ", spread.min(), spread.max(), spread.consumers()));
+                        + "(%d consumers); ", spread.min(), spread.max(), spread.consumers()),
+                backlog < 0 ? "" : String.format(java.util.Locale.ROOT, "backlog at the end %,d (the brokers' count); ",
+                        backlog));
     }
 
     RunController.Outcome assemble(Gathered g) {
@@ -141,7 +144,9 @@ final class ResultAssembly {
         out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic());
         if (shareGroups > 0) {
-            out.info(shareLine(summary, shareGroups, g.merger().shareSpread())); // next to the summary's consume line
+            // next to the summary's consume line
+            out.info(shareLine(summary, shareGroups, g.merger().shareSpread(),
+                    ResultDocument.backlog(g.intervals(), measureStart, measureEnd)[0]));
         }
         List<ResultFile.Worker> workers = workerEntries(g);
         String hosts = ResultDocument.hostsLine(workers);

@@ -174,6 +174,22 @@ class IntervalMergerTest {
         assertEquals(new io.kbench.protocol.ShareSpread(3, 5, 60), m.shareSpread(), "an unknown worker counts for nothing");
     }
 
+    @Test
+    void shouldAddTheShareBacklogOfTheWorkersThatReadItAndKnowNoneWhenNoneDid() {
+        IntervalMerger m = new IntervalMerger(List.of("a", "b"));
+        Histogram none = LatencyHistograms.create();
+        // interval 0: only a reads it; interval 1: a's read failed (-1); interval 2: nobody reads it
+        m.add(snapshot("a", 0, none, 0, false).withShareBacklog(1_200));
+        List<MergedInterval> first = m.add(snapshot("b", 0, none, 0, false));
+        assertEquals(1_200, first.get(0).shareBacklog());
+        assertEquals(1_200, first.get(0).unread(), "no classic lag known: the backlog alone");
+        m.add(snapshot("a", 1, none, 0, false).withShareBacklog(-1));
+        assertEquals(-1, m.add(snapshot("b", 1, none, 0, false)).get(0).shareBacklog(), "not known, not 0");
+        m.add(snapshot("a", 2, none, 0, false).withShareBacklog(0));
+        List<MergedInterval> third = m.add(snapshot("b", 2, none, 0, false).withShareBacklog(5));
+        assertEquals(5, third.get(0).shareBacklog(), "two readers (not what the coordinator plans): their sum");
+    }
+
     static IntervalSnapshot snapshot(String worker, long seq, Histogram latency, long acked, boolean last) {
         byte[] e = LatencyHistograms.encode(latency);
         byte[] empty = LatencyHistograms.encode(LatencyHistograms.create());

@@ -148,5 +148,10 @@ class PlannerTest {
         }
         assertTrue(plan.withConsumerGroup("g").workers().stream().flatMap(a -> a.consumers().stream())
                 .filter(Plan.ConsumerTask::share).count() == 12, "a renamed group keeps its consumers' kind");
+        // the one worker that reads the groups' backlog gets all four, each with its topic
+        assertEquals(java.util.Map.of("kbench-r-t0-sg0", "kbench-r-t0", "kbench-r-t0-sg1", "kbench-r-t0",
+                "kbench-r-t1-sg0", "kbench-r-t1", "kbench-r-t1-sg1", "kbench-r-t1"), plan.shareGroupTopics());
+        assertEquals(0, plan.firstShareWorker());
+        assertEquals(-1, Planner.plan(base, 3, "r").firstShareWorker(), "no share groups: nobody reads a backlog");
     }
 }

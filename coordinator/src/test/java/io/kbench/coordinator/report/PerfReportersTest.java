@@ -137,4 +137,42 @@ class PerfReportersTest {
                 + "You can use the --timeout option to increase the timeout.", l.get(0));
         assertTrue(l.get(1).contains(", 3000, "), l.toString());
     }
+
+    /** One second {@code i} in which share consumers were delivered {@code delivered} records of 100 bytes. */
+    private static MergedInterval shareSecond(int i, long delivered) {
+        Counters share = new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, delivered, delivered * 100, 0, delivered,
+                0, 0);
+        return new MergedInterval(i, i * S, (i + 1) * S, Counters.ZERO.withShare(share), MergedInterval.noStats(), 1,
+                List.of());
+    }
+
+    @Test
+    void shouldPrintTheShareToolsPerConsumerLinesWarningRowAndGroupRowsPerInterval() {
+        ShareConsumerPerfReporter r = new ShareConsumerPerfReporter(o, e, true, "ss", 10_000, 3000, 2000, true, false);
+        r.started(0, 0);
+        List<MergedInterval> all = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            all.add(shareSecond(i, i == 0 ? 0 : 1000)); // joining takes the first second
+            r.interval(all.get(i));
+        }
+        // two workers' totals, one of them with a classic consumer that is not a share consumer's line
+        r.consumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(3, true, 1500, 150_000, "s3"),
+                new io.kbench.protocol.ConsumerTotal(0, false, 99, 9900, "c0")));
+        r.consumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(1, true, 2500, 250_000, "s1")));
+        r.summary("t", summary(all, 0, 1, 0), 1);
+        List<String> l = lines();
+        assertEquals(ShareConsumerPerfReporter.HEADER, l.get(0));
+        // a row once 2 s have passed with records in them: the first covers the join and 1,000 records
+        assertEquals("00, 02, 0.0954, 0.0477, 500.0000, 1000, 2000 for share consumer 0", l.get(1));
+        assertEquals("02, 04, 0.2861, 0.0954, 1000.0000, 3000, 2000 for share consumer 0", l.get(2));
+        // per consumer, by index, over the group's span (start to the last delivery: 5 s)
+        assertEquals("Share consumer 1 having client id s1 consumption metrics- 00, 05, 0.2384, 0.0477, 500.0000, 2500, "
+                + "5000", l.get(3));
+        assertEquals("Share consumer 2 having client id s3 consumption metrics- 00, 05, 0.1431, 0.0286, 300.0000, 1500, "
+                + "5000", l.get(4));
+        assertEquals("WARNING: Exiting before consuming the expected number of records: timeout (3000 ms) exceeded. "
+                + "You can use the --timeout option to increase the timeout.", l.get(5));
+        assertEquals("00, 05, 0.3815, 0.0763, 800.0000, 4000, 5000", l.get(6));
+        assertEquals(7, l.size(), l.toString());
+    }
 }

@@ -69,4 +69,29 @@ class WorkerMessagesTest {
                 Planner.plan(consumersOnly, 1, "r").workers().get(0), c, consumersOnly, List.of(), 1_000_000));
         assertEquals(ConsumerStart.CONSUMER_START_BEGINNING, r.getConsumerStart());
     }
+
+    @Test
+    void shouldGiveTheShareGroupsToReadTheBacklogOfInTheShareSettings() {
+        Workload base = Workload.timed("t", 1, 2, 100, 1, 0, 1, 100, 0, 10);
+        Workload share = new Workload(base.name(), base.topics(), base.partitionsPerTopic(), base.messageSize(),
+                base.producersPerTopic(), base.subscriptionsPerTopic(), base.consumersPerSubscription(),
+                base.producerRate(), base.warmupSeconds(), base.durationSeconds(), base.numRecords(),
+                base.keyDistribution(), base.keys(), base.zipfExponent(), base.payloadFile(), base.payloadDelimiter(),
+                base.randomBytesRatio(), base.topicNames(), base.existingTopics(), base.consumerBacklogRecords(),
+                base.transactionRecords(), base.transactionMillis(), base.warmupRecords(), base.verification(),
+                base.saturationDelayMillis(), base.maxSendErrors(), base.faults(), base.stampMessages(),
+                base.monotonicPayloads(), new io.kbench.coordinator.workload.ShareGroups(1, 2, false, 0, 0,
+                        java.util.Map.of()), null);
+        Plan plan = Planner.plan(share, 1, "r");
+        PrepareRequest r = WorkerMessages.prepareRequest(new WorkerClient.Share("r", 0,
+                Profile.defaults().withBootstrapServers("b:1"), plan.topics(), List.of(), plan.workers().get(0),
+                plan.clients(), share, List.of(), 1_000_000, false, List.of(), plan.shareGroupTopics()));
+        assertEquals(java.util.Map.of("kbench-r-t0-sg0", "kbench-r-t0"), r.getShare().getBacklogGroupsMap());
+        assertEquals("earliest", r.getShare().getGroupConfigsMap().get("share.auto.offset.reset"),
+                "the run's own topics: the groups start at the beginning (and are started there before the start)");
+        PrepareRequest other = WorkerMessages.prepareRequest(new WorkerClient.Share("r", 0,
+                Profile.defaults().withBootstrapServers("b:1"), plan.topics(), List.of(), plan.workers().get(0),
+                plan.clients(), share, List.of(), 1_000_000));
+        assertTrue(other.getShare().getBacklogGroupsMap().isEmpty(), "the other workers read no backlog");
+    }
 }

@@ -330,6 +330,108 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public List<String> startShareGroups(Map<String, String> groupTopics, String reset, Duration timeout) {
+        if (groupTopics.isEmpty() || !(reset.equals("earliest") || reset.equals("latest"))) {
+            return List.of(); // by_duration: the broker finds the offsets by time when the group first reads
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> started = new java.util.ArrayList<>();
+        try {
+            Map<String, org.apache.kafka.clients.admin.TopicDescription> topics = admin().describeTopics(
+                    new java.util.TreeSet<>(groupTopics.values())).allTopicNames().get(left(deadline),
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            Map<String, org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec> specs = new java.util.LinkedHashMap<>();
+            groupTopics.forEach((g, t) -> specs.put(g, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()
+                    .topicPartitions(partitions(topics.get(t)))));
+            Map<String, Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.SharePartitionOffsetInfo>>
+                    state = admin().listShareGroupOffsets(specs).all().get(left(deadline),
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            for (Map.Entry<String, String> e : groupTopics.entrySet()) {
+                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.SharePartitionOffsetInfo> has =
+                        state.getOrDefault(e.getKey(), Map.of());
+                List<org.apache.kafka.common.TopicPartition> fresh = partitions(topics.get(e.getValue())).stream()
+                        .filter(tp -> has.get(tp) == null || has.get(tp).startOffset() < 0).toList();
+                if (fresh.isEmpty()) {
+                    continue;
+                }
+                org.apache.kafka.clients.admin.OffsetSpec at = reset.equals("earliest")
+                        ? org.apache.kafka.clients.admin.OffsetSpec.earliest() : org.apache.kafka.clients.admin.OffsetSpec.latest();
+                Map<org.apache.kafka.common.TopicPartition, Long> offsets = new java.util.HashMap<>();
+                admin().listOffsets(fresh.stream().collect(java.util.stream.Collectors.toMap(tp -> tp, tp -> at)))
+                        .all().get(left(deadline), java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .forEach((tp, info) -> offsets.put(tp, info.offset()));
+                try {
+                    admin().alterShareGroupOffsets(e.getKey(), offsets).all().get(left(deadline),
+                            java.util.concurrent.TimeUnit.MILLISECONDS);
+                    started.add(e.getKey() + " (" + offsets.size() + " partitions)");
+                } catch (java.util.concurrent.ExecutionException x) {
+                    if (!(x.getCause() instanceof org.apache.kafka.common.errors.GroupNotEmptyException)) {
+                        throw x;
+                    }
+                    // its consumers (on another worker) are already there: the broker starts the partitions itself
+                }
+            }
+            return started;
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new DriverException("the cluster did not describe the share groups' partitions within "
+                    + timeout.toSeconds() + " s", e, true);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new DriverException("cannot start the share groups at the " + reset + " offsets: " + rootMessage(e),
+                    e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while starting the share groups", e, false);
+        }
+    }
+
+    @Override
+    public long shareGroupBacklog(Map<String, String> groupTopics, Duration timeout) {
+        if (groupTopics.isEmpty()) {
+            return -1;
+        }
+        Map<String, org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec> specs = new java.util.LinkedHashMap<>();
+        // every partition the group has state on: kbench's groups have it on all of theirs from the start
+        groupTopics.keySet().forEach(g -> specs.put(g, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()));
+        try {
+            long sum = 0;
+            for (Map.Entry<String, Map<org.apache.kafka.common.TopicPartition,
+                    org.apache.kafka.clients.admin.SharePartitionOffsetInfo>> g : admin().listShareGroupOffsets(specs)
+                    .all().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).entrySet()) {
+                String topic = groupTopics.get(g.getKey());
+                for (Map.Entry<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.SharePartitionOffsetInfo>
+                        p : g.getValue().entrySet()) {
+                    if (!p.getKey().topic().equals(topic) || p.getValue() == null) {
+                        continue; // a group named by the user may have read other topics too
+                    }
+                    java.util.Optional<Long> lag = p.getValue().lag();
+                    if (lag.isEmpty()) {
+                        return -1;
+                    }
+                    sum += Math.max(0, lag.get());
+                }
+            }
+            return sum;
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new DriverException("the cluster did not list the share groups' offsets within " + timeout.toMillis()
+                    + " ms", e, true);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new DriverException("cannot list the share groups' offsets: " + rootMessage(e), e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while listing the share groups' offsets", e, false);
+        }
+    }
+
+    private static List<org.apache.kafka.common.TopicPartition> partitions(org.apache.kafka.clients.admin.TopicDescription d) {
+        return d.partitions().stream().map(p -> new org.apache.kafka.common.TopicPartition(d.name(), p.partition())).toList();
+    }
+
+    /** Milliseconds left until {@code deadlineNanos}, at least 1. */
+    private static long left(long deadlineNanos) {
+        return Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    }
+
+    @Override
     public synchronized void close() {
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));

@@ -64,6 +64,10 @@ public final class SnapshotMessages {
                         .putAllValues(b.values()).setError(b.error()).build()).toList())
                 .setShareSpread(ShareSpread.newBuilder().setConsumers(s.shareSpread().consumers())
                         .setMin(s.shareSpread().min()).setMax(s.shareSpread().max()))
+                .addAllConsumerTotals(s.consumerTotals().stream().map(t -> ConsumerTotal.newBuilder().setIndex(t.index())
+                        .setShare(t.share()).setRecords(t.records()).setBytes(t.bytes()).setClientId(t.clientId()).build())
+                        .toList())
+                .setShareBacklog(s.shareBacklog())
                 .build();
     }
 
@@ -96,7 +100,20 @@ public final class SnapshotMessages {
                 s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
                 host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
-                        b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s));
+                        b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s), consumerTotals(s), Math.max(-1, s.getShareBacklog()));
+    }
+
+    /** Most consumer totals one snapshot may carry (a run's most consumers); entries past it are dropped. */
+    static final int MAX_CONSUMER_TOTALS = 100_000;
+
+    /** The consumers' totals, leaving out entries no worker sends (a negative index or count). */
+    private static java.util.List<io.kbench.protocol.ConsumerTotal> consumerTotals(Snapshot s) {
+        return s.getConsumerTotalsList().stream()
+                .filter(t -> t.getIndex() >= 0 && t.getRecords() >= 0 && t.getBytes() >= 0)
+                .limit(MAX_CONSUMER_TOTALS)
+                .map(t -> new io.kbench.protocol.ConsumerTotal(t.getIndex(), t.getShare(), t.getRecords(), t.getBytes(),
+                        t.getClientId()))
+                .toList();
     }
 
     /** The share consumers' spread, or none when the worker sent none or sent nonsense (negative, min above max). */

@@ -50,6 +50,9 @@ class SnapshotMessagesTest {
                 .putValues("consumer-metrics:x:{client-id=c4}", "1.000"));
         b.addBrokers(BrokerMetrics.newBuilder().setSource("embedded").putValues("bytesInPerSec", 1.5e6));
         b.addBrokers(BrokerMetrics.newBuilder().setSource("b2:9999").setError("unreachable"));
+        b.addConsumerTotals(ConsumerTotal.newBuilder().setIndex(3).setShare(true).setRecords(40).setBytes(4000)
+                .setClientId("s3"));
+        b.addConsumerTotals(ConsumerTotal.newBuilder().setIndex(7).setRecords(41).setBytes(4100));
         return b.build();
     }
 
@@ -57,7 +60,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(18, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(20, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -97,10 +100,13 @@ class SnapshotMessagesTest {
         assertEquals(11, s.lastReceiveMicros());
         assertEquals(12, s.consumerLag());
         assertEquals(new io.kbench.protocol.ShareSpread(1801, 1802, 1803), s.shareSpread());
+        assertEquals(20, s.shareBacklog());
         assertEquals(new ClientMetricsSample(3, Map.of("record-queue-time-avg", 1.5)), s.producerMetrics());
         assertEquals(new ClientMetricsSample(2, Map.of("fetch-latency-avg", 2.5)), s.consumerMetrics());
         assertEquals(List.of(new io.kbench.protocol.ClientMetricsDump("consumer", 4,
                 new java.util.TreeMap<>(Map.of("consumer-metrics:x:{client-id=c4}", "1.000")))), s.metricsDumps());
+        assertEquals(List.of(new io.kbench.protocol.ConsumerTotal(3, true, 40, 4000, "s3"),
+                new io.kbench.protocol.ConsumerTotal(7, false, 41, 4100, "")), s.consumerTotals());
     }
 
     @Test
@@ -162,5 +168,14 @@ class SnapshotMessagesTest {
             Snapshot proto = everyFieldSet().toBuilder().setShareSpread(bad).build();
             assertEquals(io.kbench.protocol.ShareSpread.NONE, SnapshotMessages.fromProto(proto).shareSpread(), bad.toString());
         }
+    }
+
+    @Test
+    void shouldDropConsumerTotalsThatCannotBe() {
+        Snapshot proto = everyFieldSet().toBuilder()
+                .addConsumerTotals(ConsumerTotal.newBuilder().setIndex(-1).setRecords(1))
+                .addConsumerTotals(ConsumerTotal.newBuilder().setIndex(9).setRecords(-5))
+                .addConsumerTotals(ConsumerTotal.newBuilder().setIndex(9).setRecords(5).setBytes(-1)).build();
+        assertEquals(2, SnapshotMessages.fromProto(proto).consumerTotals().size(), "the two good ones");
     }
 }

@@ -268,7 +268,12 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 throw new WorkerException(WorkerException.Kind.INVALID, "share settings out of range: release "
                         + s.getReleasePpm() + " and reject " + s.getRejectPpm() + " ppm (0 to 1,000,000 together)");
             }
-            share = new RunSpec.Share(s.getExplicit(), s.getReleasePpm(), s.getRejectPpm(), s.getGroupConfigsMap());
+            if (s.getBacklogGroupsCount() > MAX_BACKLOG_GROUPS) {
+                throw new WorkerException(WorkerException.Kind.INVALID, "backlog_groups: at most " + MAX_BACKLOG_GROUPS
+                        + " share groups, got " + s.getBacklogGroupsCount());
+            }
+            share = new RunSpec.Share(s.getExplicit(), s.getReleasePpm(), s.getRejectPpm(), s.getGroupConfigsMap(),
+                    s.getBacklogGroupsMap());
         }
         if (r.getConsumerProcessingMicros() < 0 || r.getConsumerProcessingMicros() > MAX_PROCESSING_MICROS) {
             throw new WorkerException(WorkerException.Kind.INVALID, "consumer_processing_micros must be 0 to "
@@ -312,6 +317,8 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                 });
     }
 
+    /** Most share groups one worker reads the backlog of (a run's most groups). */
+    static final int MAX_BACKLOG_GROUPS = 100_000;
     /** Longest processing time per message a consumer takes (one minute). */
     static final long MAX_PROCESSING_MICROS = 60_000_000L;
 

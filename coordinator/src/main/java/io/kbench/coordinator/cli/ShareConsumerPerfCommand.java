@@ -1,0 +1,195 @@
+package io.kbench.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.report.OutputDirectory;
+import io.kbench.coordinator.report.ShareConsumerPerfReporter;
+import io.kbench.coordinator.run.RunController;
+import io.kbench.coordinator.workload.ConsumerProcessing;
+import io.kbench.coordinator.workload.Profile;
+import io.kbench.coordinator.workload.ShareGroups;
+import io.kbench.coordinator.workload.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kbench share-consumer-perf}: {@code kafka-share-consumer-perf-test}'s flags and output, a share group's read
+ * of what an existing topic holds, on kbench's workers (docs/share-groups.md).
+ */
+@Command(name = "share-consumer-perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"kafka-share-consumer-perf-test's flags and output, run by kbench.",
+            "",
+            "A share group of --threads consumers reads an existing topic: a new group from the beginning of the log "
+                + "(the end with --from-latest), a named --group from where it stands. Prints the Kafka tool's header "
+                + "and row on stdout (records are deliveries, a redelivered record counting again; fetch.time.ms: from "
+                + "the start until the last delivery, joining the group included), kbench's lines on stderr, and "
+                + "writes result.json. The run ends once --num-records were delivered, or after --timeout without a "
+                + "record. Needs a cluster with share groups (share.version 1 or more; Kafka 4.2 and later)."})
+public final class ShareConsumerPerfCommand implements Callable<Integer> {
+    /** The share-group config kbench sets on the group before its consumers start. */
+    static final String OFFSET_RESET = "share.auto.offset.reset";
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    private final LocalEnvironment local;
+
+    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT,...", description = "The Kafka cluster.")
+    String bootstrapServer;
+
+    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "The topic to consume from (it must exist).")
+    String topic;
+
+    @Option(names = {"--num-records", "--messages"}, required = true, paramLabel = "N", description = "Records to read.")
+    long numRecords;
+
+    @Option(names = {"--command-config", "--consumer.config"}, paramLabel = "FILE", description = "Client properties "
+            + "file for every client (the share consumers and the admin client that checks the topic and sets the "
+            + "group's config): security settings belong here.")
+    Path commandConfig;
+
+    @Option(names = "--command-property", arity = "1..*", paramLabel = "PROP=VALUE",
+            description = "Share consumer properties; they take precedence over --command-config.")
+    List<String> props = new ArrayList<>();
+
+    @Option(names = "--fetch-size", paramLabel = "BYTES", description = "fetch.max.bytes of the share consumers "
+            + "(the tool sets 1048576 when not given; kbench leaves the client's default).")
+    Integer fetchSize;
+
+    @Option(names = "--socket-buffer-size", paramLabel = "BYTES", description = "receive.buffer.bytes of the share "
+            + "consumers (the tool sets 2097152 when not given; kbench leaves the client's default).")
+    Integer socketBufferSize;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "The share group (default: a new group of kbench's "
+            + "naming, read from the beginning; the tool's default is perf-share-consumer, which a second run "
+            + "resumes). A group that has read the topic before goes on from where it stands. kbench sets the "
+            + "group's " + OFFSET_RESET + " (earliest, or latest with --from-latest), which decides where it starts "
+            + "on a partition it has not read; the setting stays on the group.")
+    String group;
+
+    @Option(names = "--from-latest", description = "kbench: the group starts on a partition it has not read at the end "
+            + "of the log (" + OFFSET_RESET + "=latest), reading only records written during the run.")
+    boolean fromLatest;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Share consumers in the group, spread over the workers (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "10000", description = "The run ends after this "
+            + "long without a record (default: ${DEFAULT-VALUE}); the tool's warning is printed if --num-records "
+            + "were not delivered.")
+    long timeoutMs;
+
+    @Option(names = "--show-consumer-stats", description = "Print a line per share consumer before the group's row "
+            + "(records and MB it was delivered).")
+    boolean showConsumerStats;
+
+    @Option(names = "--show-detailed-stats", description = "Print a row per reporting interval as well: kbench's rows "
+            + "are the whole group's (share consumer 0), the tool's one per consumer.")
+    boolean showDetailedStats;
+
+    @Option(names = "--reporting-interval", paramLabel = "INTERVAL-MS", defaultValue = "5000",
+            description = "Interval of --show-detailed-stats rows in ms, whole seconds (default: ${DEFAULT-VALUE}).")
+    long reportingIntervalMs;
+
+    @Option(names = "--print-metrics", description = "Print each share consumer's client metrics at the end, in the "
+            + "Kafka tool's format (one block per consumer).")
+    boolean printMetrics;
+
+    @Option(names = "--hide-header", description = "Print no header line.")
+    boolean hideHeader;
+
+    @Option(names = "--date-format", paramLabel = "PATTERN", defaultValue = "yyyy-MM-dd HH:mm:ss:SSS",
+            description = "Format of start.time and end.time (default: ${DEFAULT-VALUE}).")
+    String dateFormat;
+
+    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
+    List<String> workers = new ArrayList<>();
+
+    @picocli.CommandLine.Mixin
+    WorkerConnectionOptions connection = new WorkerConnectionOptions();
+
+    @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
+    Path output;
+
+    public ShareConsumerPerfCommand(LocalEnvironment local) {
+        this.local = local;
+    }
+
+    @Override
+    public Integer call() {
+        Inputs.topic("--topic", topic);
+        Inputs.bootstrap("--bootstrap-server", bootstrapServer);
+        Inputs.workers(workers);
+        connection.checkTransport(workers);
+        if (group != null && group.isBlank()) {
+            throw new UserException("--group cannot be empty");
+        }
+        if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
+            throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);
+        }
+        if (threads < 1 || threads > 10_000) {
+            throw new UserException("--threads must be 1 to 10000, got " + threads);
+        }
+        if (timeoutMs < 1 || timeoutMs > 86_400_000L) {
+            throw new UserException("--timeout must be 1 to 86400000 ms, got " + timeoutMs);
+        }
+        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0 || reportingIntervalMs > 3_600_000L) {
+            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
+                    + reportingIntervalMs);
+        }
+        if (fetchSize != null && fetchSize < 1) {
+            throw new UserException("--fetch-size must be at least 1 byte, got " + fetchSize);
+        }
+        if (socketBufferSize != null && (socketBufferSize < -1 || socketBufferSize == 0)) {
+            throw new UserException("--socket-buffer-size must be -1 (the OS default) or at least 1 byte, got "
+                    + socketBufferSize);
+        }
+        if (printMetrics && threads > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+            throw new UserException("--print-metrics prints one block per share consumer: at most "
+                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got " + threads);
+        }
+        try {
+            java.time.format.DateTimeFormatter.ofPattern(dateFormat);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
+        }
+        if (output != null) {
+            OutputDirectory.prepare(output, "--output");
+        }
+        ClientOverrides overrides = new ClientOverrides()
+                .file(commandConfig, "common", "--command-config")
+                .pairs(props, "consumer", "--command-property");
+        if (fetchSize != null) {
+            overrides.put("consumer.fetch.max.bytes", fetchSize.toString(), "--fetch-size");
+        }
+        if (socketBufferSize != null) {
+            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
+        }
+        Profile profile = overrides.applyTo(Profile.defaults());
+        ShareGroups share = new ShareGroups(1, threads, false, 0, 0,
+                Map.of(OFFSET_RESET, fromLatest ? "latest" : "earliest"));
+        Workload workload = new Workload("share-consumer-perf-" + topic, 1, 1, 1, 0, 0, 1, Workload.UNTHROTTLED, 0, 0,
+                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0,
+                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, share,
+                ConsumerProcessing.NONE);
+        RunController.Options options = new RunController.Options(output, true, 1_000_000L,
+                spec == null ? List.of() : Provenances.commandLine(spec)).withDrainIdle(timeoutMs * 1000);
+        if (group != null) {
+            options = options.withConsumerGroup(group);
+        }
+        if (printMetrics) {
+            options = options.withClientMetricsDumps();
+        }
+        return Session.runOnce(local, workers, bootstrapServer,
+                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload,
+                profile, options, new ShareConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
+                        numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, showConsumerStats,
+                        printMetrics));
+    }
+}

@@ -1,0 +1,136 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.Driver;
+import io.kbench.driver.DriverException;
+import io.kbench.driver.ProducerHandle;
+import io.kbench.driver.ProducerListener;
+import io.kbench.driver.ProducerOptions;
+import io.kbench.driver.TopicSpec;
+import org.junit.jupiter.api.Test;
+
+/** The backlog reader on a simulated clock: one read an interval, stale or failed readings are not known. */
+class ShareBacklogReaderTest {
+    private static final long INTERVAL_MICROS = 1_000_000;
+
+    /** A clock that only moves when the reader waits (by as long as it waits); the test reads it. */
+    private static final class SimulatedClock implements NanoClock {
+        final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+        @Override
+        public long nanoTime() {
+            return now.get();
+        }
+
+        @Override
+        public void park(long nanos) {
+            now.addAndGet(nanos);
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Answers the backlog from a script, one answer per read; fails where the script says -2. */
+    private static final class ScriptedDriver implements Driver {
+        final AtomicInteger reads = new AtomicInteger();
+        final long[] answers;
+        volatile Map<String, String> asked;
+
+        ScriptedDriver(long... answers) {
+            this.answers = answers;
+        }
+
+        @Override
+        public long shareGroupBacklog(Map<String, String> groupTopics, Duration timeout) {
+            asked = groupTopics;
+            int i = reads.getAndIncrement();
+            long a = answers[Math.min(i, answers.length - 1)];
+            if (a == -2) {
+                throw new DriverException("the cluster did not answer");
+            }
+            return a;
+        }
+
+        @Override
+        public void checkReachable(Duration timeout) {
+        }
+
+        @Override
+        public List<String> createTopics(List<TopicSpec> topics, Duration timeout) {
+            return List.of();
+        }
+
+        @Override
+        public Map<String, Integer> describeTopics(List<String> topics, Duration timeout) {
+            return Map.of();
+        }
+
+        @Override
+        public void deleteTopics(List<String> topics, Duration timeout) {
+        }
+
+        @Override
+        public ProducerHandle createProducer(ProducerOptions options, ProducerListener listener) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ConsumerHandle createConsumer(String topic, String group, String clientId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void awaitReads(ScriptedDriver d, int n) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (d.reads.get() < n && System.currentTimeMillis() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(d.reads.get() >= n, "reads: " + d.reads.get());
+    }
+
+    @Test
+    void shouldGiveTheLastReadingWhileFreshAndNotKnownOnceStaleOrFailed() throws Exception {
+        SimulatedClock clock = new SimulatedClock();
+        ScriptedDriver driver = new ScriptedDriver(120, -2);
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g1", "t1", "g2", "t2"), INTERVAL_MICROS, clock, "run");
+        assertEquals(-1, r.latest(clock.nanoTime()), "nothing read yet");
+        r.start();
+        try {
+            awaitReads(driver, 3); // 120, then failures
+            assertEquals(Map.of("g1", "t1", "g2", "t2"), driver.asked);
+            assertEquals(-1, r.latest(clock.nanoTime()), "the last read failed: not known");
+        } finally {
+            r.close();
+        }
+        int readsAtClose = driver.reads.get();
+        Thread.sleep(20);
+        assertEquals(readsAtClose, driver.reads.get(), "no read after close");
+    }
+
+    @Test
+    void shouldCallAReadingOlderThanTwoIntervalsNotKnown() throws Exception {
+        SimulatedClock clock = new SimulatedClock();
+        ScriptedDriver driver = new ScriptedDriver(7);
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
+        r.start();
+        awaitReads(driver, 1);
+        r.close();
+        long now = clock.nanoTime();
+        // the last reading was taken now or one interval ago (the reader waits an interval after each read)
+        assertEquals(7, r.latest(now + INTERVAL_MICROS * 1000), "at most two intervals old");
+        long readAt = now;
+        assertEquals(-1, r.latest(readAt + 3 * INTERVAL_MICROS * 1000), "three intervals later: stale");
+    }
+}
