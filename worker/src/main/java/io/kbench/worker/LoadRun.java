@@ -164,6 +164,14 @@ final class LoadRun {
             throw e;
         }
         this.snapshotter = new Snapshotter(workerId, pm, cm, producerHandles, shareConsumers);
+        if (!spec.share().backlogGroups().isEmpty()) {
+            // reading from the prepare on: the first interval has a reading (a cold Admin client's first answer can
+            // take longer than an interval); stopped with the broker reads, on every end and abort
+            ShareBacklogReader r = new ShareBacklogReader(driver, spec.share().backlogGroups(), spec.intervalMicros(),
+                    clock.nanoClock(), spec.runId());
+            backlog = r;
+            r.start();
+        }
     }
 
     /**
@@ -307,12 +315,6 @@ final class LoadRun {
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
         this.host = HostSampler.ofThisJvm();
-        if (!spec.share().backlogGroups().isEmpty()) {
-            ShareBacklogReader r = new ShareBacklogReader(driver, spec.share().backlogGroups(), spec.intervalMicros(),
-                    clock.nanoClock(), spec.runId());
-            backlog = r;
-            r.start();
-        }
         if (!brokers.isEmpty()) {
             BrokerReads reads = new BrokerReads(brokers, spec.runId(), BROKER_READ_MILLIS);
             brokerReads = reads;
@@ -562,7 +564,8 @@ final class LoadRun {
                 producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
         HostSampler h = host;
         if (h != null) {
-            last = last.withHost(h.sample()).withBrokers(readBrokers()).withShareBacklog(readBacklog());
+            last = last.withHost(h.sample()).withBrokers(readBrokers())
+                    .withShareBacklog(abortReason == null ? readBacklogNow() : readBacklog());
         }
         if (!consumerTotals.isEmpty()) {
             last = last.withConsumerTotals(consumerTotals.stream().map(java.util.function.Supplier::get).toList());
@@ -585,6 +588,16 @@ final class LoadRun {
     private long readBacklog() {
         ShareBacklogReader r = backlog;
         return r == null ? -1 : r.latest(clock.nanoClock().nanoTime());
+    }
+
+    /**
+     * The share groups' backlog read now, for the last snapshot of a run that ended normally: its consumers are
+     * closed (their last acknowledgements sent), so this is what the groups left behind; -1 when this worker reads
+     * none or the read fails (bounded by the reader's timeout).
+     */
+    private long readBacklogNow() {
+        ShareBacklogReader r = backlog;
+        return r == null ? -1 : r.readNow();
     }
 
     private void closeBrokers() {

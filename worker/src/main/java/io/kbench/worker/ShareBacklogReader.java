@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the run's share groups' backlog ({@link Driver#shareGroupBacklog}) once an interval on a thread of its own,
  * so that a slow or unreachable cluster holds up no snapshot: a snapshot takes the last reading if it is at most
- * two intervals old, else -1 (not known). A failed read logs once per kind of failure and counts as not known.
+ * two intervals old, else -1 (not known); the last snapshot of a run reads afresh ({@link #readNow}). A failed read
+ * logs once per kind of failure and counts as not known.
  *
  * <p>Threads: {@link #latest} from the snapshot thread, {@link #close} from any; the reading thread is its own.
  */
@@ -64,6 +65,18 @@ final class ShareBacklogReader implements Runnable, AutoCloseable {
         }
     }
 
+    /** Reads now on the calling thread (the last snapshot's reading); -1 when the read fails or times out. */
+    long readNow() {
+        try {
+            long value = driver.shareGroupBacklog(groups, readTimeout());
+            reading = new long[] {value, nanos.nanoTime()};
+            return value;
+        } catch (RuntimeException e) {
+            LOG.warn("cannot read the share groups' backlog at the end: {}", e.getMessage());
+            return -1;
+        }
+    }
+
     /** The last reading if it is at most two intervals old at {@code nowNanos}, else -1. */
     long latest(long nowNanos) {
         long[] r = reading;
@@ -84,7 +97,8 @@ final class ShareBacklogReader implements Runnable, AutoCloseable {
         }
     }
 
+    /** A read's bound: 5 s, or an interval when longer (a cold Admin client's first answer can take over a second). */
     private Duration readTimeout() {
-        return Duration.ofNanos(Math.max(intervalNanos, 1_000_000_000L));
+        return Duration.ofNanos(Math.max(intervalNanos, 5_000_000_000L));
     }
 }

@@ -133,4 +133,15 @@ class ShareBacklogReaderTest {
         long readAt = now;
         assertEquals(-1, r.latest(readAt + 3 * INTERVAL_MICROS * 1000), "three intervals later: stale");
     }
+
+    @Test
+    void shouldReadAfreshForTheLastSnapshotOnTheCallersThread() {
+        SimulatedClock clock = new SimulatedClock();
+        ScriptedDriver driver = new ScriptedDriver(42, -2);
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
+        assertEquals(42, r.readNow(), "never started: read on this thread");
+        assertEquals(42, r.latest(clock.nanoTime()));
+        assertEquals(-1, r.readNow(), "a failed read is not known");
+        r.close();
+    }
 }
