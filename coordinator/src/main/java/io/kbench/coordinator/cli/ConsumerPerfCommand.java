@@ -128,13 +128,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (group != null && group.isBlank()) {
             throw new UserException("--group cannot be empty");
         }
-        if (timeoutMs < 1 || timeoutMs > 86_400_000L) {
-            throw new UserException("--timeout must be 1 to 86400000 ms, got " + timeoutMs);
-        }
-        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0 || reportingIntervalMs > 3_600_000L) {
-            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
-                    + reportingIntervalMs);
-        }
+        Inputs.consumerTool(timeoutMs, reportingIntervalMs, fetchSize, socketBufferSize, dateFormat);
         if (topic != null) {
             Inputs.topic("--topic", topic);
         }
@@ -147,20 +141,8 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (consumers < 1 || consumers > 10_000) {
             throw new UserException("--consumers must be 1 to 10000, got " + consumers);
         }
-        if (fetchSize != null && fetchSize < 1) {
-            throw new UserException("--fetch-size must be at least 1 byte, got " + fetchSize);
-        }
-        if (socketBufferSize != null && socketBufferSize < -1 || socketBufferSize != null && socketBufferSize == 0) {
-            throw new UserException("--socket-buffer-size must be -1 (the OS default) or at least 1 byte, got "
-                    + socketBufferSize);
-        }
         if (output != null) {
             OutputDirectory.prepare(output, "--output");
-        }
-        try {
-            java.time.format.DateTimeFormatter.ofPattern(dateFormat);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
         }
         ClientOverrides overrides = new ClientOverrides()
                 .file(commandConfig, "common", "--command-config")

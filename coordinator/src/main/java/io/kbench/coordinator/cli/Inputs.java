@@ -41,4 +41,32 @@ public final class Inputs {
             throw new UserException(flag + ": " + problem);
         }
     }
+
+    /**
+     * The options the consumer perf tools share: {@code --timeout} (ms without a record), {@code --reporting-interval}
+     * (whole seconds, kbench's interval clock), {@code --fetch-size} and {@code --socket-buffer-size} (null: not
+     * given) and {@code --date-format}.
+     */
+    static void consumerTool(long timeoutMs, long reportingIntervalMs, Integer fetchSize, Integer socketBufferSize,
+                             String dateFormat) {
+        if (timeoutMs < 1 || timeoutMs > 86_400_000L) {
+            throw new UserException("--timeout must be 1 to 86400000 ms, got " + timeoutMs);
+        }
+        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0 || reportingIntervalMs > 3_600_000L) {
+            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
+                    + reportingIntervalMs);
+        }
+        if (fetchSize != null && fetchSize < 1) {
+            throw new UserException("--fetch-size must be at least 1 byte, got " + fetchSize);
+        }
+        if (socketBufferSize != null && (socketBufferSize < -1 || socketBufferSize == 0)) {
+            throw new UserException("--socket-buffer-size must be -1 (the OS default) or at least 1 byte, got "
+                    + socketBufferSize);
+        }
+        try {
+            java.time.format.DateTimeFormatter.ofPattern(dateFormat);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
+        }
+    }
 }

@@ -136,28 +136,10 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
         if (threads < 1 || threads > 10_000) {
             throw new UserException("--threads must be 1 to 10000, got " + threads);
         }
-        if (timeoutMs < 1 || timeoutMs > 86_400_000L) {
-            throw new UserException("--timeout must be 1 to 86400000 ms, got " + timeoutMs);
-        }
-        if (reportingIntervalMs < 1000 || reportingIntervalMs % 1000 != 0 || reportingIntervalMs > 3_600_000L) {
-            throw new UserException("--reporting-interval must be whole seconds in ms (1000, 2000 ... 3600000), got "
-                    + reportingIntervalMs);
-        }
-        if (fetchSize != null && fetchSize < 1) {
-            throw new UserException("--fetch-size must be at least 1 byte, got " + fetchSize);
-        }
-        if (socketBufferSize != null && (socketBufferSize < -1 || socketBufferSize == 0)) {
-            throw new UserException("--socket-buffer-size must be -1 (the OS default) or at least 1 byte, got "
-                    + socketBufferSize);
-        }
+        Inputs.consumerTool(timeoutMs, reportingIntervalMs, fetchSize, socketBufferSize, dateFormat);
         if (printMetrics && threads > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
             throw new UserException("--print-metrics prints one block per share consumer: at most "
                     + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got " + threads);
-        }
-        try {
-            java.time.format.DateTimeFormatter.ofPattern(dateFormat);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
         }
         if (output != null) {
             OutputDirectory.prepare(output, "--output");

@@ -132,6 +132,16 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 consumerProcessing);
     }
 
+    /** This workload with other share groups ({@link ShareGroups#NONE}: none); a file sets them by its keys. */
+    public Workload withShareGroups(ShareGroups share) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, numRecords, keyDistribution,
+                keys, zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
+                consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
+                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, share,
+                consumerProcessing);
+    }
+
     /** This timed workload with another warm-up and measured duration (seconds). */
     public Workload withTiming(int warmup, int duration) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,

@@ -117,15 +117,8 @@ class PlannerTest {
     @org.junit.jupiter.api.Test
     void shouldSpreadShareConsumersOverTheWorkersInGroupsOfTheirOwn() {
         Workload base = Workload.timed("w", 2, 1, 100, 1, 1, 1, 1000, 0, 10);
-        Workload w = new Workload(base.name(), base.topics(), base.partitionsPerTopic(), base.messageSize(),
-                base.producersPerTopic(), base.subscriptionsPerTopic(), base.consumersPerSubscription(),
-                base.producerRate(), base.warmupSeconds(), base.durationSeconds(), base.numRecords(),
-                base.keyDistribution(), base.keys(), base.zipfExponent(), base.payloadFile(), base.payloadDelimiter(),
-                base.randomBytesRatio(), base.topicNames(), base.existingTopics(), base.consumerBacklogRecords(),
-                base.transactionRecords(), base.transactionMillis(), base.warmupRecords(), base.verification(),
-                base.saturationDelayMillis(), base.maxSendErrors(), base.faults(), base.stampMessages(),
-                base.monotonicPayloads(), new io.kbench.coordinator.workload.ShareGroups(2, 3, false, 0, 0,
-                        java.util.Map.of()), null);
+        Workload w = base.withShareGroups(new io.kbench.coordinator.workload.ShareGroups(2, 3, false, 0, 0,
+                        java.util.Map.of()));
         Plan plan = Planner.plan(w, 3, "r");
         // 2 topics x (1 classic + 2 share groups x 3) = 14 consumers, 12 of them share consumers
         assertEquals(14, plan.consumerCount());

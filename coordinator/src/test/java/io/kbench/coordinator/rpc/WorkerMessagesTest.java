@@ -73,15 +73,8 @@ class WorkerMessagesTest {
     @Test
     void shouldGiveTheShareGroupsToReadTheBacklogOfInTheShareSettings() {
         Workload base = Workload.timed("t", 1, 2, 100, 1, 0, 1, 100, 0, 10);
-        Workload share = new Workload(base.name(), base.topics(), base.partitionsPerTopic(), base.messageSize(),
-                base.producersPerTopic(), base.subscriptionsPerTopic(), base.consumersPerSubscription(),
-                base.producerRate(), base.warmupSeconds(), base.durationSeconds(), base.numRecords(),
-                base.keyDistribution(), base.keys(), base.zipfExponent(), base.payloadFile(), base.payloadDelimiter(),
-                base.randomBytesRatio(), base.topicNames(), base.existingTopics(), base.consumerBacklogRecords(),
-                base.transactionRecords(), base.transactionMillis(), base.warmupRecords(), base.verification(),
-                base.saturationDelayMillis(), base.maxSendErrors(), base.faults(), base.stampMessages(),
-                base.monotonicPayloads(), new io.kbench.coordinator.workload.ShareGroups(1, 2, false, 0, 0,
-                        java.util.Map.of()), null);
+        Workload share = base.withShareGroups(new io.kbench.coordinator.workload.ShareGroups(1, 2, false, 0, 0,
+                        java.util.Map.of()));
         Plan plan = Planner.plan(share, 1, "r");
         PrepareRequest r = WorkerMessages.prepareRequest(new WorkerClient.Share("r", 0,
                 Profile.defaults().withBootstrapServers("b:1"), plan.topics(), List.of(), plan.workers().get(0),
