@@ -65,7 +65,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
             description = "BROKERS TOPIC NUM_MESSAGES ACKS MESSAGE_SIZE [PROPERTIES_FILE] (the tool's positional form).")
     List<String> positional = new ArrayList<>();
 
-    @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT[,...]", description = "The Kafka cluster.")
+    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]", description = "The Kafka cluster.")
     String bootstrapServer;
 
     @Option(names = "--topic", description = "The topic (created with 1 partition if missing).")

@@ -290,7 +290,7 @@ class BadInputTest {
                 Arguments.of(List.of("share-consumer-perf", "--topic", "t", "--num-records", "ten", "--bootstrap-server",
                         "127.0.0.1:9092"), "kbench: Invalid value for option '--num-records': 'ten' is not a long (see 'kbench share-consumer-perf --help')"),
                 Arguments.of(List.of("share-consumer-perf", "--topic", "t", "--num-records", "10"),
-                        "kbench: Missing required option: '--bootstrap-server=HOST:PORT,...' (see 'kbench share-consumer-perf --help')"),
+                        "kbench: missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)"),
                 Arguments.of(List.of("merge", "RESULT", "RESULT"), "kbench: RESULT: given twice; each result may be merged once"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "MISSING"), "kbench: MISSING: file not found"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "RESULT2"),

@@ -57,4 +57,22 @@ class HelpTextTest {
         }
         return caught.toString(StandardCharsets.UTF_8);
     }
+
+    /** The cluster flag is --bootstrap-servers on run and --bootstrap-server (Kafka's name) on the tools: both work. */
+    @Test
+    void shouldTakeBothSpellingsOfTheClusterFlagWhereverOneIsTaken() {
+        List<String> with = new ArrayList<>();
+        for (CommandLine sub : Main.commandLine().getSubcommands().values()) {
+            for (CommandLine.Model.OptionSpec o : sub.getCommandSpec().options()) {
+                List<String> names = List.of(o.names());
+                if (names.contains("--bootstrap-server") || names.contains("--bootstrap-servers")) {
+                    assertTrue(names.contains("--bootstrap-server") && names.contains("--bootstrap-servers"),
+                            sub.getCommandName() + " takes " + names);
+                    with.add(sub.getCommandName());
+                }
+            }
+        }
+        assertTrue(with.containsAll(List.of("run", "producer-perf", "consumer-perf", "share-consumer-perf",
+                "e2e-latency")), with.toString());
+    }
 }

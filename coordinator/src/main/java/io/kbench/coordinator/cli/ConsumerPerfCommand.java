@@ -28,7 +28,8 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
 
     private final LocalEnvironment local;
 
-    @Option(names = "--bootstrap-server", required = true, description = "The Kafka cluster.")
+    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, paramLabel = "HOST:PORT,...",
+            description = "The Kafka cluster (required).")
     String bootstrapServer;
 
     @Option(names = "--topic", description = "The topic to consume from (it must exist); or --include.")
@@ -131,6 +132,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         Inputs.consumerTool(timeoutMs, reportingIntervalMs, fetchSize, socketBufferSize, dateFormat);
         if (topic != null) {
             Inputs.topic("--topic", topic);
+        }
+        if (bootstrapServer == null) {
+            // checked here, not by picocli: its message would name the longer spelling, not Kafka's
+            throw new UserException("missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)");
         }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
         Inputs.workers(workers);

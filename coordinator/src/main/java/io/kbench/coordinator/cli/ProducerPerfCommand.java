@@ -48,7 +48,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             description = "Messages/sec for all producers together; -1 (or any value <= 0) for unthrottled.")
     long throughput;
 
-    @Option(names = "--bootstrap-server", description = "The Kafka cluster (or bootstrap.servers in a properties option).")
+    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, description = "The Kafka cluster (or bootstrap.servers in a properties option).")
     String bootstrapServer;
 
     @Option(names = {"--producer-props", "--command-property"}, arity = "1..*", paramLabel = "PROP=VALUE",

@@ -62,7 +62,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "Driver profile (YAML) with client tuning and cluster, e.g. deployment/kafka/throughput.yaml; an OpenMessaging Benchmark Kafka driver file is read as it is.")
     Path driverFile;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOSTS",
+    @Option(names = {"--bootstrap-servers", "--bootstrap-server"}, paramLabel = "HOSTS",
             description = "Kafka cluster to use; overrides bootstrap.servers of the profile.")
     String bootstrapServers;
 

@@ -39,7 +39,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
 
     private final LocalEnvironment local;
 
-    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT,...", description = "The Kafka cluster.")
+    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, paramLabel = "HOST:PORT,...", description = "The Kafka cluster (required).")
     String bootstrapServer;
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "The topic to consume from (it must exist).")
@@ -124,6 +124,10 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Inputs.topic("--topic", topic);
+        if (bootstrapServer == null) {
+            // checked here, not by picocli: its message would name the longer spelling, not Kafka's
+            throw new UserException("missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)");
+        }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
         Inputs.workers(workers);
         connection.checkTransport(workers);
