@@ -61,6 +61,27 @@ public final class Main {
         return commandLine().execute(args);
     }
 
+    /**
+     * What was wrong with the command line, in one line: for a word picocli did not know, the first such word and
+     * the known name nearest to it (a typo in a command or an option), not every word after it.
+     */
+    static String problem(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            return e.getMessage();
+        }
+        String first = u.getUnmatched().get(0);
+        boolean command = !first.startsWith("-") && !u.getCommandLine().getSubcommands().isEmpty();
+        // the nearest name by edit distance, as a workload file's keys get it (picocli's own suggestions go by shared
+        // letter pairs: they miss short typos such as 'rnu' and '--prot', and offer far ones)
+        java.util.Collection<String> names = command ? u.getCommandLine().getSubcommands().keySet()
+                : u.getCommandLine().getCommandSpec().optionsMap().keySet();
+        String near = first.startsWith("-") || command
+                ? io.kbench.coordinator.workload.Names.closest(first.replaceAll("=.*", ""), names) : null;
+        String what = first.startsWith("-") ? "unknown option '" + first.replaceAll("=.*", "") + "'"
+                : command ? "unknown command '" + first + "'" : "unexpected argument '" + first + "'";
+        return what + (near == null ? "" : "; did you mean " + near + "?");
+    }
+
     /** kbench's command line with every subcommand, ready to parse or execute (nothing is started by building it). */
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
@@ -78,7 +99,7 @@ public final class Main {
         cli.addSubcommand("help", new CommandLine.HelpCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("kbench: " + e.getMessage() + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+            err.println("kbench: " + problem(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help')");
             return USAGE;
         });
