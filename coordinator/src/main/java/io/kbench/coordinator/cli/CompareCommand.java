@@ -22,7 +22,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares results side by side; gates a CI pipeline on them.",
             "",
-            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression."})
+            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression.",
+            "",
+            "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line."})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "2..*", paramLabel = "SIDE", description = "Results to compare, the baseline first; A,B,C for repeats.")
     List<String> sides;
@@ -35,6 +37,16 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Also write report.html with every result overlaid.")
     Path output;
+
+    @Option(names = "--allow-failed", description = "Let a gate judge results whose status is FAILED (their figures stop "
+            + "where the run failed).")
+    boolean allowFailed;
+
+    @Option(names = "--allow-saturated", description = "Let a gate judge results with generator-saturated intervals in "
+            + "their measured window (their latencies include the load generator's backlog).")
+    boolean allowSaturated;
+
+    private final List<String> warnings = new ArrayList<>();
 
     @Override
     public Integer call() throws IOException {
@@ -61,16 +73,22 @@ public final class CompareCommand implements Callable<Integer> {
         Path page = output == null ? null : ResultInputs.pageTarget(output, "--output ");
         List<Compare.Side> compared = new ArrayList<>();
         List<HtmlReport.Named> runs = new ArrayList<>();
-        for (List<Path> group : files) {
+        List<String> unfit = new ArrayList<>();
+        for (int s = 0; s < files.size(); s++) {
             List<JsonNode> summaries = new ArrayList<>();
             String name = null;
-            for (Path file : group) {
+            for (Path file : files.get(s)) {
                 ResultFile.Run run = page != null ? ResultInputs.drawable(file, ResultInputs.json(file))
                         : ResultInputs.run(file, ResultInputs.jsonWithoutIntervals(file));
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
                 runs.add(new HtmlReport.Named(runName, run));
+                String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), allowFailed, allowSaturated);
+                if (why != null) {
+                    boolean judged = !gates.isEmpty() && (s == 0 || s == files.size() - 1);
+                    (judged ? unfit : warnings).add((judged ? "refused: " : "warning: ") + file + ": " + why);
+                }
             }
             compared.add(new Compare.Side(name, summaries));
         }
@@ -79,13 +97,16 @@ public final class CompareCommand implements Callable<Integer> {
             ResultInputs.writePage(page, "--output ", "kbench compare", runs);
             System.out.println("report: " + page);
         }
+        warnings.forEach(System.out::println);
         List<String> breaches = Compare.breaches(compared, gates);
         breaches.forEach(System.out::println);
+        unfit.forEach(System.out::println);
         if (!gates.isEmpty()) {
-            System.out.println(breaches.isEmpty() ? "gates: all " + gates.size() + " passed"
-                    : "gates: " + breaches.size() + " of " + gates.size() + " breached");
+            System.out.println(breaches.isEmpty() && unfit.isEmpty() ? "gates: all " + gates.size() + " passed"
+                    : "gates: " + breaches.size() + " of " + gates.size() + " breached"
+                            + (unfit.isEmpty() ? "" : "; " + unfit.size() + " result(s) refused as unfit to judge"));
         }
-        return breaches.isEmpty() ? 0 : 1;
+        return breaches.isEmpty() && unfit.isEmpty() ? 0 : 1;
     }
 
     private static void print(List<List<String>> rows) {

@@ -256,6 +256,22 @@ public final class Compare {
     }
 
     /** One breached gate, as a line: the figure, the last side's value and the limit. */
+    /**
+     * Why a result cannot back a verdict, or null when it can: a run whose status is not COMPLETED (a failed run's
+     * figures stop where it failed), or one whose measured window had generator-saturated intervals (its latencies
+     * include the load generator's own backlog, not only the cluster's) — each unless allowed.
+     */
+    public static String unfit(String status, long saturatedIntervals, boolean allowFailed, boolean allowSaturated) {
+        if (!allowFailed && status != null && !status.equals("COMPLETED")) {
+            return "status " + status + ": its figures stop where it failed (--allow-failed to judge it anyway)";
+        }
+        if (!allowSaturated && saturatedIntervals > 0) {
+            return saturatedIntervals + " measured interval(s) GENERATOR SATURATED: its latencies include the load "
+                    + "generator's own backlog (--allow-saturated to judge it anyway)";
+        }
+        return null;
+    }
+
     public static List<String> breaches(List<Side> sides, List<Gate> gates) {
         List<String> out = new ArrayList<>();
         Side base = sides.get(0);
