@@ -247,8 +247,11 @@ public final class MaxRateSearch {
             return null;
         }
         String name = String.format(Locale.ROOT, "%02d-%s", number, w.producerRate() < 0 ? "probe" : w.producerRate());
-        out.printf(Locale.ROOT, "%n=== trial %d (%s): %s ===%n", number, phase,
-                w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate()));
+        // at most maxTrials in all; each trial runs its warm-up and duration (plus its prepare and drain)
+        long leftAtMost = (long) (maxTrials - number + 1) * (w.warmupSeconds() + (long) w.durationSeconds());
+        out.printf(Locale.ROOT, "%n=== trial %d of at most %d (%s): %s; at most %d s of load left ===%n", number,
+                maxTrials, phase, w.producerRate() < 0 ? "unthrottled"
+                        : String.format(Locale.ROOT, "%,d msg/s", w.producerRate()), leftAtMost);
         RunController.Outcome o;
         try {
             o = trials.run(w, dir.resolve(name));

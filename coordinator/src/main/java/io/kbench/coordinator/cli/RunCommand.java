@@ -420,11 +420,39 @@ public final class RunCommand implements Callable<Integer> {
         return w.producerCount() == 0 ? 0 : w.producerRate();
     }
 
+    /**
+     * How long the sweep has left from combination {@code i} on: from the second on, the combinations so far took
+     * {@code elapsedSeconds} (prepare and drain included), at that pace; before, the load the plan holds (a timed
+     * combination's warm-up and duration; a record count at its rate), a lower bound.
+     */
+    static String sweepLeft(List<Sweep.Point> points, int i, long elapsedSeconds) {
+        if (i > 0) {
+            long left = elapsedSeconds * (points.size() - i) / i;
+            return String.format(java.util.Locale.ROOT, " — about %s left for the sweep", duration(left));
+        }
+        long load = 0;
+        for (Sweep.Point p : points) {
+            Workload w = p.workload();
+            if (w.numRecords() <= 0) {
+                load += w.warmupSeconds() + (long) w.durationSeconds();
+            } else if (w.producerRate() > 0) {
+                load += w.warmupSeconds() + w.numRecords() / w.producerRate();
+            }
+        }
+        return load == 0 ? "" : String.format(java.util.Locale.ROOT, " — at least %s of load in all", duration(load));
+    }
+
+    private static String duration(long seconds) {
+        return seconds < 60 ? seconds + " s" : seconds < 3600 ? seconds / 60 + " min " + seconds % 60 + " s"
+                : seconds / 3600 + " h " + seconds / 60 % 60 + " min";
+    }
+
     private int runSweep(Sweep sweep, Profile profile, Session session) {
         Path base = output != null ? output : RunIds.defaultOutput(sweep.base().name() + "-sweep", RunIds.next());
         SweepReport report = new SweepReport(sweep.axes());
         List<Sweep.Point> points = sweep.points();
         boolean allCompleted = true;
+        long sweepStart = System.nanoTime();
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
             if (session.interrupted()) {
@@ -432,7 +460,8 @@ public final class RunCommand implements Callable<Integer> {
                 allCompleted = false;
                 continue;
             }
-            human().printf("%n=== sweep %d/%d: %s ===%n", i + 1, points.size(), p.label());
+            human().printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
+                    sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
             Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
             try {
                 RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);

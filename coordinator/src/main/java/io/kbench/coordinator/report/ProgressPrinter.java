@@ -24,15 +24,51 @@ public final class ProgressPrinter implements RunReporter {
     private long saturationMicros = Long.MAX_VALUE;
     private long clockBoundMicros;
     private FaultTimeline faults = new FaultTimeline();
+    /** The producers' planned sending time from the start (µs); -1 when not known. */
+    private long plannedMicros = -1;
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
     }
 
     @Override
+    public synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
+        // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
+        // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
+        // run without producers
+        if (w.producerCount() == 0) {
+            plannedMicros = -1;
+        } else if (w.numRecords() <= 0) {
+            plannedMicros = (w.warmupSeconds() + (long) w.durationSeconds()) * 1_000_000L;
+        } else if (w.producerRate() > 0) {
+            plannedMicros = w.warmupSeconds() * 1_000_000L + w.numRecords() * 1_000_000L / w.producerRate();
+        } else {
+            plannedMicros = -1;
+        }
+    }
+
+    @Override
     public synchronized void started(long runStart, long measureStart) {
         this.runStartMicros = runStart;
         this.measureStartMicros = measureStart;
+    }
+
+    /**
+     * " | 12 s left" at the end of an interval in which the producers had planned sending (0 s for the last such),
+     * " | draining" for the intervals after; "" when not known.
+     */
+    private String timeLeft(long startMicros, long endMicros) {
+        if (plannedMicros < 0 || runStartMicros == 0) {
+            return "";
+        }
+        long plannedEnd = runStartMicros + plannedMicros;
+        if (startMicros >= plannedEnd) {
+            return " | draining";
+        }
+        long left = Math.max(0, plannedEnd - endMicros);
+        long s = (left + 999_999) / 1_000_000;
+        return s < 3600 ? String.format(Locale.ROOT, " | %d s left", s)
+                : String.format(Locale.ROOT, " | %d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60);
     }
 
     @Override
@@ -80,6 +116,7 @@ public final class ProgressPrinter implements RunReporter {
             notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",
                     ms(i.stats(Metric.PUBLISH_DELAY).p99())));
         }
+        notes.append(timeLeft(i.startMicros(), i.endMicros()));
         out.println(String.format(Locale.ROOT,
                 "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",
                 (i.endMicros() - runStartMicros) / 1e6, phase,
