@@ -96,6 +96,7 @@ public final class Main {
         cli.addSubcommand("share-consumer-perf", new ShareConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("e2e-latency", new E2eLatencyCommand());
         cli.addSubcommand("broker", new BrokerCommand());
+        cli.addSubcommand("completion", new CompletionCommand());
         cli.addSubcommand("help", new CommandLine.HelpCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
