@@ -46,8 +46,6 @@ public final class CompareCommand implements Callable<Integer> {
             + "their measured window (their latencies include the load generator's backlog).")
     boolean allowSaturated;
 
-    private final List<String> warnings = new ArrayList<>();
-
     @Override
     public Integer call() throws IOException {
         List<Compare.Gate> gates = new ArrayList<>();
@@ -74,6 +72,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<Compare.Side> compared = new ArrayList<>();
         List<HtmlReport.Named> runs = new ArrayList<>();
         List<String> unfit = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (int s = 0; s < files.size(); s++) {
             List<JsonNode> summaries = new ArrayList<>();
             String name = null;
