@@ -49,6 +49,10 @@ public class PerMessagePathBenchmark {
     private RateSchedule schedule;
     private ConsumerMetrics consumer;
     private ConsumerMetrics verifying;
+    private ShareConsumerMetrics share;
+    private ShareConsumerMetrics shareVerifying;
+    /** Polls between two harvests of the share delivery log (a snapshot a second at 50,000 records/s). */
+    private static final int POLLS_PER_HARVEST = 100;
     private final long[] sequences = new long[STREAMS];
     private long index;
     private long stamp;
@@ -63,6 +67,8 @@ public class PerMessagePathBenchmark {
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
         consumer = new ConsumerMetrics(clock, null);
         verifying = new ConsumerMetrics(clock, new SequenceTracker(7, 65_536));
+        share = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        shareVerifying = new ShareConsumerMetrics(clock, 0, 0, 0, 1).verifyInto(new ShareDeliveryLog("g", 7));
         stamp = clock.coordinatorMicrosNow();
     }
 
@@ -94,6 +100,42 @@ public class PerMessagePathBenchmark {
         }
         int stream = (int) ((i / RUN) % STREAMS);
         verifying.onRecord(100, stamp, stream % 6, SequenceTracker.producerId(7, stream / 6), sequences[stream]++);
+    }
+
+    /**
+     * One delivery to a share consumer (implicit acknowledgement, no processing time): counted, first-delivery
+     * latency recorded, accepted, acceptance latency recorded.
+     */
+    @Benchmark
+    public void shareDelivery() {
+        long i = index++;
+        if (i % BATCH == 0) {
+            share.onPollReturned();
+        }
+        int stream = (int) ((i / RUN) % STREAMS);
+        share.onRecord(100, stamp, stream % 6, SequenceTracker.producerId(7, stream / 6), sequences[stream]++, 1);
+    }
+
+    /**
+     * The same with the delivery log for the share groups' per-record check: each record's sequence number into its
+     * stream's ranges, the log published at the end of each poll and harvested every {@value #POLLS_PER_HARVEST}
+     * polls (what the snapshot thread does, here on the same thread).
+     */
+    @Benchmark
+    public void shareDeliveryVerified() {
+        long i = index++;
+        if (i % BATCH == 0) {
+            shareVerifying.onPollReturned();
+        }
+        int stream = (int) ((i / RUN) % STREAMS);
+        shareVerifying.onRecord(100, stamp, stream % 6, SequenceTracker.producerId(7, stream / 6), sequences[stream]++,
+                1);
+        if (i % BATCH == BATCH - 1) {
+            shareVerifying.pollDone();
+            if ((i / BATCH) % POLLS_PER_HARVEST == POLLS_PER_HARVEST - 1) {
+                shareVerifying.deliveries().harvest(new ShareDeliveryLog.Table());
+            }
+        }
     }
 
     /** Baseline: one clock read. */

@@ -3,6 +3,7 @@ package io.kbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -78,7 +79,10 @@ class ShareGroupsIT {
         assertEquals(0, share.get("redelivered").asLong());
         assertEquals(0, share.get("released").asLong() + share.get("rejected").asLong());
         assertEquals(0, share.get("unsettled").asLong());
-        assertFalse(share.get("verified").asBoolean(), "share groups are not verified per record");
+        assertTrue(share.get("verified").asBoolean(), "checked per record: " + share);
+        assertEquals(0, share.get("verification").get("lost").asLong(), share.toString());
+        assertEquals(0, share.get("verification").get("duplicated").asLong(), share.toString());
+        assertFalse(share.get("verification").get("orderChecked").asBoolean());
         assertEquals(3000, share.get("deliveryLatencyMicros").get("count").asLong(), "every first delivery timed");
         assertEquals(300_000, share.get("bytes").asLong());
         JsonNode per = share.get("perConsumer");
@@ -147,6 +151,9 @@ class ShareGroupsIT {
         assertEquals(0, share.get("unsettled").asLong());
         assertEquals(3000, s.get("received").asLong(), "the classic subscription next to it reads everything too");
         assertEquals(0, s.get("verification").get("lost").asLong(), "the classic subscription is verified");
+        // the released records came again as redeliveries: not duplicates, and nothing lost
+        assertEquals(0, share.get("verification").get("duplicated").asLong(), share.toString());
+        assertEquals(0, share.get("verification").get("lost").asLong(), share.toString());
         JsonNode acceptLatency = share.get("acceptLatencyMicros");
         assertEquals(accepted, acceptLatency.get("count").asLong());
         assertTrue(acceptLatency.get("p50").asLong() >= 200, "processing time is in the accept latency: " + acceptLatency);
@@ -186,12 +193,65 @@ class ShareGroupsIT {
         assertEquals(2000, share.get("delivered").asLong());
         assertEquals(0, share.get("unsettled").asLong(), "against numRecords, not against 0 acknowledged");
         assertEquals(0, r.get("summary").get("acked").asLong());
+        assertFalse(share.get("verified").asBoolean(), "no producers of the run's own: nothing to check against");
+        assertNull(share.get("verification"));
         // the group was started at the beginning before the start (as kafka-share-groups --reset-offsets does): its
         // consumers got their partitions on their first heartbeat, not one 5-s heartbeat interval later
         long firstSecond = r.get("intervals").get(0).get("share").get("delivered").asLong()
                 + r.get("intervals").get(1).get("share").get("delivered").asLong();
         assertTrue(firstSecond > 0, "deliveries in the first two seconds: " + r.get("intervals"));
         assertTrue(r.get("issues").toString().indexOf("share groups accepted") < 0, r.get("issues").toString());
+    }
+
+    @Test
+    void recordsDeletedBeforeTheGroupDeliveredThemAreFoundLost() throws Exception {
+        // a slow group (one consumer, 5 ms a record) behind its producer; while it is behind, the test deletes the
+        // partition's first 1,500 records (Admin deleteRecords, what retention does): the group never delivers the
+        // ones it had not acquired yet. They were acknowledged to the producer: kbench's per-record check counts them
+        // lost, and nothing duplicated
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("share-loss", 1, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+            Path w = Files.writeString(dir.resolve("loss.yaml"), """
+                    topicNames: [share-loss]
+                    existingTopics: true
+                    producersPerTopic: 1
+                    subscriptionsPerTopic: 0
+                    shareGroupsPerTopic: 1
+                    consumersPerShareGroup: 1
+                    shareGroupConfig:
+                      share.auto.offset.reset: earliest
+                    consumerProcessingMillis: 5
+                    messageSize: 100
+                    producerRate: 2000
+                    numRecords: 2000
+                    """);
+            java.util.concurrent.CompletableFuture<JsonNode> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return InProcessRun.run(kafka, w, dir.resolve("out-loss"));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition("share-loss", 0);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(tp)
+                    .get(30, TimeUnit.SECONDS).offset() < 2000 && System.nanoTime() < deadline && !run.isDone()) {
+                Thread.sleep(50);
+            }
+            admin.deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1500))).all()
+                    .get(30, TimeUnit.SECONDS);
+            JsonNode r = run.get(2, TimeUnit.MINUTES);
+            JsonNode share = r.get("summary").get("share");
+            long delivered = share.get("delivered").asLong();
+            assertEquals(2000, r.get("summary").get("acked").asLong());
+            assertTrue(delivered >= 500 && delivered < 1800, "the group was behind when the records went: " + share);
+            JsonNode v = share.get("verification");
+            assertEquals(2000 - delivered, v.get("lost").asLong(), "every record never delivered is lost: " + share);
+            assertEquals(0, v.get("duplicated").asLong());
+            assertTrue(r.get("issues").toString().contains("per-record check found " + String.format("%,d",
+                    2000 - delivered) + " message(s) lost"), r.get("issues").toString());
+        }
     }
 
     /** Last: it takes share groups away from the class's broker, and gives them back. */

@@ -19,7 +19,9 @@ import java.util.Objects;
  * error of the interval, empty when none; {@code shareSpread} its share consumers' fewest and most deliveries so
  * far ({@link ShareSpread#NONE} without share consumers); {@code consumerTotals} each of its consumers' records and
  * bytes read since the start, in the last snapshot only (empty in the others); {@code shareBacklog} the share groups'
- * backlog as this worker read it (-1: it reads none, or it is not known).
+ * backlog as this worker read it (-1: it reads none, or it is not known); {@code shareDeliveries} the records its
+ * share consumers were delivered over the interval, as sequence ranges ({@link ShareDeliveries#NONE} without
+ * verification or share consumers).
  */
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
@@ -27,10 +29,12 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                                ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
                                java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
                                java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
-                               java.util.List<ConsumerTotal> consumerTotals, long shareBacklog) {
+                               java.util.List<ConsumerTotal> consumerTotals, long shareBacklog,
+                               ShareDeliveries shareDeliveries) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        shareDeliveries = shareDeliveries == null ? ShareDeliveries.NONE : shareDeliveries;
         consumerTotals = consumerTotals == null ? java.util.List.of() : java.util.List.copyOf(consumerTotals);
         shareBacklog = Math.max(-1, shareBacklog);
         shareSpread = shareSpread == null ? ShareSpread.NONE : shareSpread;
@@ -63,28 +67,35 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                             java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
         this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
                 lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
-                shareSpread, java.util.List.of(), -1);
+                shareSpread, java.util.List.of(), -1, ShareDeliveries.NONE);
     }
 
     /** This snapshot with its share consumers' spread. */
     public IntervalSnapshot withShareSpread(ShareSpread spread) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog);
+                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog, shareDeliveries);
     }
 
     /** This snapshot with the share groups' backlog its worker read (-1: none). */
     public IntervalSnapshot withShareBacklog(long backlog) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog, shareDeliveries);
+    }
+
+    /** This snapshot with what its worker's share consumers were delivered over the interval. */
+    public IntervalSnapshot withShareDeliveries(ShareDeliveries deliveries) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, deliveries);
     }
 
     /** This snapshot with each of its worker's consumers' totals (the last snapshot). */
     public IntervalSnapshot withConsumerTotals(java.util.List<ConsumerTotal> totals) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, totals, shareBacklog);
+                metricsDumps, host, brokers, shareSpread, totals, shareBacklog, shareDeliveries);
     }
 
     /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
@@ -101,21 +112,21 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog);
+                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
     }
 
     /** This snapshot with the brokers' figures its worker read. */
     public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog);
+                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog);
+                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -162,7 +173,7 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
                 && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers)
                 && shareSpread.equals(s.shareSpread) && consumerTotals.equals(s.consumerTotals)
-                && shareBacklog == s.shareBacklog)) {
+                && shareBacklog == s.shareBacklog && shareDeliveries.equals(s.shareDeliveries))) {
             return false;
         }
         for (Metric m : Metric.values()) {

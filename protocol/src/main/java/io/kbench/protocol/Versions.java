@@ -5,7 +5,7 @@ public final class Versions {
     /**
      * Bumped whenever the meaning of a message changes incompatibly; coordinator and workers must agree.
      */
-    public static final int PROTOCOL = 6;
+    public static final int PROTOCOL = 7;
 
     private Versions() { }
 

@@ -103,7 +103,8 @@ final class LoadRun {
         try {
             configureShareGroups(driver, spec);
             for (RunSpec.Consumer c : spec.consumers()) {
-                // share consumers are not verified here (their records spread over consumers and workers)
+                // share consumers are not verified here but at the coordinator (their records spread over
+                // consumers and workers): they send what they were delivered (ShareDeliveryLog)
                 ConsumerMetrics metrics = new ConsumerMetrics(clock,
                         spec.verification() && !c.share() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null,
                         c.share() ? Processing.NONE : spec.processing(c.index())); // a share one: its own below
@@ -113,6 +114,10 @@ final class LoadRun {
                     RunSpec.Share s = spec.share();
                     ShareConsumerMetrics shareMetrics = new ShareConsumerMetrics(clock, spec.processing(c.index()),
                             s.releasePpm(), s.rejectPpm(), spec.runNonce() * 31L + c.index());
+                    if (spec.verification()) {
+                        // checked at the coordinator, where every worker's deliveries of the group meet
+                        shareMetrics.verifyInto(new ShareDeliveryLog(c.group(), spec.runNonce()));
+                    }
                     String id = clientId("s", c.index());
                     handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(), id,
                             s.explicit()), shareMetrics);

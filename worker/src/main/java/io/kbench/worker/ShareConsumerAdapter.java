@@ -35,7 +35,11 @@ final class ShareConsumerAdapter implements ConsumerHandle {
             java.util.concurrent.locks.LockSupport.parkNanos(Math.min(timeout.toNanos(), 100_000_000L));
             return 0;
         }
-        return share.poll(timeout, metrics);
+        try {
+            return share.poll(timeout, metrics);
+        } finally {
+            metrics.pollDone(); // also after a poll that failed midway: what it delivered is published
+        }
     }
 
     /** Holds the consumer from polling (and so from joining and reading) until {@link #release}. */

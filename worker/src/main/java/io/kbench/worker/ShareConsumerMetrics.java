@@ -42,6 +42,8 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     final SingleWriterCounter rejected = new SingleWriterCounter();
     /** Coordinator time of the latest poll that returned records. */
     private volatile long receivedMicros;
+    /** Where each delivery's sequence number goes for the per-record check; null without verification. */
+    private ShareDeliveryLog log;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
 
@@ -66,6 +68,24 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         this.release = releasePpm / 1e6;
         this.releaseOrReject = (releasePpm + rejectPpm) / 1e6;
         this.draws = new SplittableRandom(seed);
+    }
+
+    /** Records every delivery of this run's producers' records in {@code log} (verification). Before the first poll. */
+    ShareConsumerMetrics verifyInto(ShareDeliveryLog deliveries) {
+        this.log = deliveries;
+        return this;
+    }
+
+    /** The delivery log, or null without verification. */
+    ShareDeliveryLog deliveries() {
+        return log;
+    }
+
+    /** End of a poll that returned records: what it delivered becomes harvestable. Consumer thread. */
+    void pollDone() {
+        if (log != null) {
+            log.publish();
+        }
     }
 
     /** Sets the end of a timed warm-up, coordinator µs. */
@@ -99,6 +119,9 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         boolean again = deliveryCount > 1;
         boolean timed = stampMicros != RecordListener.NO_STAMP
                 && (stampMicros >= measureMicros || receivedMicros < measureMicros);
+        if (log != null && producerId != RecordListener.NO_PRODUCER) {
+            log.record(producerId, partition, sequence, again);
+        }
         if (again) {
             redelivered.add(1);
         } else if (timed) {

@@ -110,6 +110,42 @@ final class Snapshotter {
         return new io.kbench.protocol.ShareSpread(shareConsumers.size(), min, max);
     }
 
+    /** Most ranges one snapshot's share deliveries carry; the records of further ones count as untracked. */
+    static final int MAX_SNAPSHOT_RANGES = 131_072;
+
+    /**
+     * What the share consumers were delivered since the last harvest, per group, producer and partition
+     * ({@link io.kbench.protocol.ShareDeliveries#NONE} without verification).
+     */
+    private io.kbench.protocol.ShareDeliveries shareDeliveries() {
+        ShareDeliveryLog.Table all = new ShareDeliveryLog.Table();
+        long untracked = 0;
+        boolean any = false;
+        for (ShareConsumerMetrics m : shareConsumers) {
+            ShareDeliveryLog log = m.deliveries();
+            if (log != null) {
+                any = true;
+                untracked += log.harvest(all);
+            }
+        }
+        if (!any) {
+            return io.kbench.protocol.ShareDeliveries.NONE;
+        }
+        List<io.kbench.protocol.ShareDeliveries.Stream> streams = new java.util.ArrayList<>(all.size);
+        long ranges = 0;
+        for (ShareDeliveryLog.Stream s : all.streams()) {
+            var stream = new io.kbench.protocol.ShareDeliveries.Stream(s.group, s.producerId, s.partition,
+                    s.firstRanges(), s.againRanges());
+            ranges += (stream.first().length + stream.again().length) / 2;
+            if (ranges > MAX_SNAPSHOT_RANGES) {
+                untracked += stream.firstCount() + stream.againCount();
+            } else {
+                streams.add(stream);
+            }
+        }
+        return new io.kbench.protocol.ShareDeliveries(streams, untracked);
+    }
+
     private static Counters minus(Counters now, Counters before) {
         return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, now.shareDelivered() - before.shareDelivered(),
                 now.shareDeliveredBytes() - before.shareDeliveredBytes(),
@@ -193,7 +229,8 @@ final class Snapshotter {
                                 LatencyHistograms.encode(shareDelivery), LatencyHistograms.encode(shareAccept)),
                 producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
                 new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
-                new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result())).withShareSpread(shareSpread());
+                new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result())).withShareSpread(shareSpread())
+                .withShareDeliveries(shareDeliveries());
         shareTotals = share;
         sent = totals.sent();
         failed = totals.failed();

@@ -157,6 +157,10 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (summary.verification() != null && summary.verification().lost() > 0) {
             cluster.add(String.format(Locale.ROOT, "%,d message(s) lost", summary.verification().lost()));
         }
+        if (summary.shareVerification() != null && summary.shareVerification().lost() > 0) {
+            cluster.add(String.format(Locale.ROOT, "%,d message(s) lost by the share groups",
+                    summary.shareVerification().lost()));
+        }
         long expectedReceived = io.kbench.coordinator.run.EndCondition.Rules.of(workload, 0).expectedReceived(summary.acked());
         if (completed && workload.consumerCount() > 0 && summary.received() < expectedReceived) {
             cluster.add(String.format(Locale.ROOT, "consumers received %,d of the %,d messages expected",

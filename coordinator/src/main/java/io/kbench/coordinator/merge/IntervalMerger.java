@@ -45,6 +45,9 @@ public final class IntervalMerger {
     private long lastReceiveMicros;
     private long nextToEmit;
 
+    /** The share groups' per-record check: every snapshot's deliveries, whenever it arrives (once). */
+    private final ShareVerifier shareVerifier = new ShareVerifier();
+
     /** Each worker's latest share-consumer spread (running totals): one entry per worker, replaced. */
     private final Map<String, io.kbench.protocol.ShareSpread> lastSpread = new java.util.LinkedHashMap<>();
 
@@ -143,6 +146,8 @@ public final class IntervalMerger {
                     ? "s " + want + " to " + (s.sequence() - 1) : " " + want) + " missing");
         }
         expected.put(s.workerId(), s.sequence() + 1);
+        // deliveries count whenever they arrive, a late snapshot's too: the check is over the whole run
+        shareVerifier.add(s.shareDeliveries());
         if (s.last()) {
             lastSequence.put(s.workerId(), s.sequence());
         }
@@ -311,6 +316,17 @@ public final class IntervalMerger {
     /** The latest instant any consumer received messages (coordinator µs), 0 if none has. */
     public synchronized long lastReceiveMicros() {
         return lastReceiveMicros;
+    }
+
+    /**
+     * What the per-record check of the share groups found so far ({@link ShareVerifier#result}), or null when no
+     * worker sent share deliveries (no share groups, or no verification).
+     *
+     * @param expectedDistinct what the groups had to deliver (acknowledged messages times share groups per topic),
+     *                         0 when the run could not drain
+     */
+    public synchronized ShareVerifier.Result shareVerification(long expectedDistinct) {
+        return shareVerifier.active() ? shareVerifier.result(expectedDistinct) : null;
     }
 
     /** Gaps, repeats and missing snapshots seen so far. */

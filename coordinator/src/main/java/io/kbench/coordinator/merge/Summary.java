@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
  * the producers stopped (messages sent in the window and received late belong to the window).
  * MB is 1,048,576 bytes, as the Kafka tools print it.
  *
- * <p>{@code verification} is null when the run did not verify; {@code endToEndUncertaintyMicros} bounds the
+ * <p>{@code verification} is null when the run did not verify ({@code shareVerification}: the share groups'
+ * per-record check, null when not made); {@code endToEndUncertaintyMicros} bounds the
  * clock error in every end-to-end sample (0 until {@link #withClocks} sets it). {@code totals} and
  * {@code window} are the counters of the whole run and of the measured window (the share consumers' figures are
  * read from them).
@@ -26,12 +27,24 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                       double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
                       double publishRate, double publishMBps, double consumeRate, double consumeMBps,
                       EnumMap<Metric, Histogram> histograms, Verification verification,
-                      long endToEndUncertaintyMicros, long saturatedIntervals, Counters totals, Counters window) {
+                      long endToEndUncertaintyMicros, long saturatedIntervals, Counters totals, Counters window,
+                      ShareVerifier.Result shareVerification) {
     private static final double MB = 1024.0 * 1024.0;
 
     public Summary {
         totals = totals == null ? Counters.ZERO : totals;
         window = window == null ? Counters.ZERO : window;
+    }
+
+    /** A summary without the share groups' per-record check. */
+    public Summary(long sent, long acked, long failed, long received, long clamped, long negativeEndToEnd,
+                   double measuredSeconds, long measuredAcked, long measuredReceived, long measuredReceivedBytes,
+                   double publishRate, double publishMBps, double consumeRate, double consumeMBps,
+                   EnumMap<Metric, Histogram> histograms, Verification verification,
+                   long endToEndUncertaintyMicros, long saturatedIntervals, Counters totals, Counters window) {
+        this(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked, measuredReceived,
+                measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms, verification,
+                endToEndUncertaintyMicros, saturatedIntervals, totals, window, null);
     }
 
     /** A summary without the run's and window's counters (as before share groups). */
@@ -78,14 +91,21 @@ public record Summary(long sent, long acked, long failed, long received, long cl
         return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
                 measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
                 new Verification(Math.max(0, lost), totals.duplicated(), totals.outOfOrder(), totals.untracked()),
-                endToEndUncertaintyMicros, saturatedIntervals, this.totals, window);
+                endToEndUncertaintyMicros, saturatedIntervals, this.totals, window, shareVerification);
+    }
+
+    /** This summary with what the share groups' per-record check found (null: not checked). */
+    public Summary withShareVerification(ShareVerifier.Result result) {
+        return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
+                measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
+                verification, endToEndUncertaintyMicros, saturatedIntervals, totals, window, result);
     }
 
     /** This summary with the clock error bound of its end-to-end samples. */
     public Summary withClocks(long uncertaintyMicros) {
         return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
                 measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
-                verification, uncertaintyMicros, saturatedIntervals, totals, window);
+                verification, uncertaintyMicros, saturatedIntervals, totals, window, shareVerification);
     }
 
     /**

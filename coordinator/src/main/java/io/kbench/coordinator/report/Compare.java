@@ -38,7 +38,9 @@ public final class Compare {
             new Figure("share.redelivered", "share redelivered", false),
             new Figure("share.deliveryLatencyMicros.p99", "share dlv p99 ms", true),
             new Figure("share.acceptLatencyMicros.p99", "share acc p99 ms", true),
-            new Figure("share.unsettled", "share unsettled", false));
+            new Figure("share.unsettled", "share unsettled", false),
+            new Figure("share.verification.lost", "share lost", false),
+            new Figure("share.verification.duplicated", "share duplicated", false));
 
     /** Short names for the latency objects, as the console and docs use them. */
     private static final Map<String, String> SHORT = Map.of(
@@ -188,7 +190,8 @@ public final class Compare {
             return new Figure(path, path, false);
         }
         if (head.equals("share") && tail != null) {
-            if (tail.matches("rate|acceptRate|MBps|delivered|bytes|redelivered|accepted|released|rejected|unsettled")) {
+            if (tail.matches("rate|acceptRate|MBps|delivered|bytes|redelivered|accepted|released|rejected|unsettled"
+                    + "|verification\\.(lost|duplicated|untracked)")) {
                 return new Figure(path, path, false);
             }
             if (tail.matches("(deliveryLatencyMicros|acceptLatencyMicros)\\.(count|mean|p50|p75|p95|p99|p999|p9999|max)")) {

@@ -201,12 +201,15 @@ public final class HtmlReport {
         long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
         d.put("target", target < 0 ? null : target);
         ResultFile.Summary s = r.summary();
-        d.put("header", String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s",
+        ResultFile.ShareVerification sv = s.share() == null ? null : s.share().verification();
+        d.put("header", String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s%s",
                 r.runId(), r.workload() == null ? "?" : r.workload().path("name").asText(), r.startedAt(),
                 target < 0 ? "unthrottled" : String.format("target %,d msg/s", target),
                 s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
                 s.verification() == null ? "" : String.format(" · verification: %,d lost, %,d duplicated, %,d out of order",
                         s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
+                sv == null ? "" : String.format(" · share groups: %,d lost, %,d duplicated (order not checked)",
+                        sv.lost(), sv.duplicated()),
                 r.error() == null ? "" : " · " + r.error()));
         if (r.rateSearch() != null) {
             d.put("rateSearch", searchData(r.rateSearch()));

@@ -238,15 +238,17 @@ public final class ResultDocument {
                                       int shareGroups, io.kbench.protocol.ShareSpread spread, long perGroup,
                                       long[] backlog) {
         Summary.Verification v = s.verification();
+        io.kbench.coordinator.merge.ShareVerifier.Result sv = s.shareVerification();
         Counters t = s.totals();
         ResultFile.Share share = shareGroups <= 0 ? null : new ResultFile.Share(t.shareDelivered(),
                 t.shareDeliveredBytes(), t.shareRedelivered(), t.shareAccepted(), t.shareReleased(), t.shareRejected(),
                 s.shareDeliverRate(), s.shareDeliverMBps(), s.shareAcceptRate(), s.stats(Metric.SHARE_DELIVERY),
                 s.stats(Metric.SHARE_ACCEPT),
-                Math.max(0, perGroup * shareGroups - t.shareAccepted() - t.shareRejected()), false,
+                Math.max(0, perGroup * shareGroups - t.shareAccepted() - t.shareRejected()), sv != null,
                 spread.consumers() == 0 ? null : new ResultFile.PerConsumer(spread.consumers(), spread.min(), spread.max(),
                         round((double) t.shareDelivered() / spread.consumers())),
-                backlog[0] < 0 ? null : backlog[0], backlog[1] < 0 ? null : backlog[1]);
+                backlog[0] < 0 ? null : backlog[0], backlog[1] < 0 ? null : backlog[1],
+                sv == null ? null : new ResultFile.ShareVerification(sv.lost(), sv.duplicated(), sv.untracked(), false));
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),
                 s.publishRate(), s.publishMBps(), s.consumeRate(), s.consumeMBps(),
                 s.stats(Metric.PUBLISH_LATENCY), s.stats(Metric.PUBLISH_RESPONSE), s.stats(Metric.PUBLISH_DELAY),

@@ -26,9 +26,10 @@ public final class ResultFile {
      * {@code rateSearch}; 5 adds the search's {@code limitedBy} and {@code confidence} and each trial's
      * {@code cause} and {@code notes}; 6 adds the workers' {@code host} and the intervals' {@code hosts} and
      * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}; 8 adds the share consumers'
-     * {@code share} to the intervals and the summary.
+     * {@code share} to the intervals and the summary; 9 the share groups' {@code backlog}; 10 the share groups'
+     * per-record check ({@code summary.share.verification}, {@code verified} true when it was made).
      */
-    public static final int SCHEMA_VERSION = 9;
+    public static final int SCHEMA_VERSION = 10;
 
     private ResultFile() { }
 
@@ -252,7 +253,8 @@ public final class ResultFile {
      * per second and MB/s delivered (the measured window's in the summary), and the latencies from the intended
      * send to the record's first delivery and to its acceptance. In the summary {@code unsettled} is what the share
      * groups had not accepted or rejected of what was acknowledged (acked × share groups per topic minus
-     * accepted and rejected, at least 0), {@code verified} is false: share groups are not verified per record, and
+     * accepted and rejected, at least 0), {@code verified} says whether the share groups were checked per record
+     * (schema 10: with the workload's verification; {@code verification} then has what the check found), and
      * {@code perConsumer} says how evenly the deliveries spread over the share consumers. {@code backlog} (schema 9):
      * the share groups' backlog as the brokers count it (Admin API, their lag per share-partition, summed), at the
      * interval's end, or in the summary at the end of the run's last interval that read it; {@code backlogMax} (summary
@@ -265,7 +267,18 @@ public final class ResultFile {
                         @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified,
                         @JsonInclude(JsonInclude.Include.NON_NULL) PerConsumer perConsumer,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long backlog,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Long backlogMax) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Long backlogMax,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ShareVerification verification) {
+        /** Figures without the per-record check. */
+        public Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
+                     double rate, double mbps, double acceptRate, LatencyStats deliveryLatencyMicros,
+                     LatencyStats acceptLatencyMicros, Long unsettled, Boolean verified, PerConsumer perConsumer,
+                     Long backlog, Long backlogMax) {
+            this(delivered, bytes, redelivered, accepted, released, rejected, rate, mbps, acceptRate,
+                    deliveryLatencyMicros, acceptLatencyMicros, unsettled, verified, perConsumer, backlog, backlogMax,
+                    null);
+        }
+
         /** Figures without the backlog. */
         public Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
                      double rate, double mbps, double acceptRate, LatencyStats deliveryLatencyMicros,
@@ -273,6 +286,17 @@ public final class ResultFile {
             this(delivered, bytes, redelivered, accepted, released, rejected, rate, mbps, acceptRate,
                     deliveryLatencyMicros, acceptLatencyMicros, unsettled, verified, perConsumer, null, null);
         }
+    }
+
+    /**
+     * What the share groups' per-record check found over the run (summary only, schema 10): {@code lost}
+     * acknowledged messages a group never delivered (per group), {@code duplicated} records a group delivered as
+     * new a second time (redeliveries are not duplicates), {@code untracked} deliveries beyond the check's bounds
+     * (not checked; absent when 0); {@code orderChecked} is always false: a share group does not keep the order.
+     */
+    public record ShareVerification(long lost, long duplicated,
+                                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long untracked,
+                                    boolean orderChecked) {
     }
 
     /**

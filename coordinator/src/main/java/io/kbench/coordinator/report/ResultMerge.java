@@ -156,7 +156,8 @@ public final class ResultMerge {
     /**
      * The share groups' figures of the runs that had them, added up: counts, rates (the runs ran side by side, as
      * their publish rates are added), what was left unsettled, and the per-consumer spread (consumers added, the
-     * fewest and the most over all, the mean from the totals); the latencies come from the merged histograms.
+     * fewest and the most over all, the mean from the totals); the latencies come from the merged histograms. The
+     * per-record check's figures are added when every run made it (each run checked its own groups).
      */
     private static final class ShareSum {
         long delivered;
@@ -172,6 +173,10 @@ public final class ResultMerge {
         int consumers;
         long min = Long.MAX_VALUE;
         long max;
+        boolean verified = true;
+        long lost;
+        long duplicated;
+        long untracked;
 
         ShareSum add(ResultFile.Share s) {
             delivered += s.delivered();
@@ -184,6 +189,13 @@ public final class ResultMerge {
             mbps += s.mbps();
             acceptRate += s.acceptRate();
             unsettled += s.unsettled() == null ? 0 : s.unsettled();
+            if (s.verification() == null) {
+                verified = false;
+            } else {
+                lost += s.verification().lost();
+                duplicated += s.verification().duplicated();
+                untracked += s.verification().untracked();
+            }
             if (s.perConsumer() != null) {
                 consumers += s.perConsumer().consumers();
                 min = Math.min(min, s.perConsumer().min());
@@ -195,9 +207,10 @@ public final class ResultMerge {
         ResultFile.Share result(EnumMap<Metric, Histogram> histograms) {
             return new ResultFile.Share(delivered, bytes, redelivered, accepted, released, rejected, round(rate),
                     round(mbps), round(acceptRate), LatencyStats.of(histograms.get(Metric.SHARE_DELIVERY)),
-                    LatencyStats.of(histograms.get(Metric.SHARE_ACCEPT)), unsettled, false,
+                    LatencyStats.of(histograms.get(Metric.SHARE_ACCEPT)), unsettled, verified,
                     consumers == 0 ? null : new ResultFile.PerConsumer(consumers, min, max,
-                            round((double) delivered / consumers)));
+                            round((double) delivered / consumers)), null, null,
+                    verified ? new ResultFile.ShareVerification(lost, duplicated, untracked, false) : null);
         }
     }
 

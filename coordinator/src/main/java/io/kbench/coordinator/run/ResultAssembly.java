@@ -86,19 +86,24 @@ final class ResultAssembly {
 
     /**
      * The console's line on the share groups: deliveries, acknowledgements, rates, how evenly they spread over the
-     * consumers; never "verified".
+     * consumers, the backlog at the end, and what the per-record check found (or that none was made).
+     *
+     * @param backlog the share groups' backlog at the end of the last interval that read it; -1 when none did
      */
-    /** @param backlog the share groups' backlog at the end of the last interval that read it; -1 when none did */
     static String shareLine(Summary s, int shareGroups, io.kbench.protocol.ShareSpread spread, long backlog) {
         var t = s.totals();
+        var v = s.shareVerification();
         return String.format(java.util.Locale.ROOT, "  share   : %,d delivered (%,d redelivered) to %d share group(s) per "
                 + "topic; %,d accepted, %,d released, %,d rejected; %,.1f deliveries/s, %,.1f accepted/s, %.2f MB/s; "
-                + "%s%snot verified per record", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
+                + "%s%s%s", t.shareDelivered(), t.shareRedelivered(), shareGroups, t.shareAccepted(),
                 t.shareReleased(), t.shareRejected(), s.shareDeliverRate(), s.shareAcceptRate(), s.shareDeliverMBps(),
                 spread.consumers() == 0 ? "" : String.format(java.util.Locale.ROOT, "per consumer %,d to %,d deliveries "
                         + "(%d consumers); ", spread.min(), spread.max(), spread.consumers()),
                 backlog < 0 ? "" : String.format(java.util.Locale.ROOT, "backlog at the end %,d (the brokers' count); ",
-                        backlog));
+                        backlog),
+                v == null ? "not verified per record" : String.format(java.util.Locale.ROOT, "verified per record: %,d "
+                        + "lost, %,d duplicated%s (redeliveries apart; order not checked)", v.lost(), v.duplicated(),
+                        v.untracked() == 0 ? "" : String.format(java.util.Locale.ROOT, ", %,d untracked", v.untracked())));
     }
 
     RunController.Outcome assemble(Gathered g) {
@@ -120,6 +125,18 @@ final class ResultAssembly {
                     summary.received(), expected, workload.subscriptionsPerTopic()));
         }
         int shareGroups = workload.shareGroups().groupsPerTopic();
+        if (shareGroups > 0 && workload.verification() && workload.producerCount() > 0) {
+            // checked against this run's producers' records (a run without them has nothing to check against); as
+            // for classic consumers, the records never delivered count as lost only when the run could drain
+            long expectedDistinct = g.error() == null && workload.producerCount() > 0
+                    ? summary.acked() * shareGroups : 0;
+            summary = summary.withShareVerification(g.merger().shareVerification(expectedDistinct));
+            var sv = summary.shareVerification();
+            if (sv != null && sv.lost() + sv.duplicated() > 0) {
+                issues.add(String.format("the share groups' per-record check found %,d message(s) lost and %,d "
+                        + "duplicated", sv.lost(), sv.duplicated()));
+            }
+        }
         long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
         long perGroup = workload.messagesPerReader(summary.acked());
         if (g.error() == null && shareGroups > 0 && settled < perGroup * shareGroups) {

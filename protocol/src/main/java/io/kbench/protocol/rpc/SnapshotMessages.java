@@ -32,7 +32,7 @@ public final class SnapshotMessages {
                 default -> throw new IllegalStateException("no wire field for " + m);
             }
         }
-        return Snapshot.newBuilder()
+        Snapshot.Builder p = Snapshot.newBuilder()
                 .setWorkerId(s.workerId())
                 .setSequence(s.sequence())
                 .setStartMicros(s.startMicros())
@@ -67,8 +67,89 @@ public final class SnapshotMessages {
                 .addAllConsumerTotals(s.consumerTotals().stream().map(t -> ConsumerTotal.newBuilder().setIndex(t.index())
                         .setShare(t.share()).setRecords(t.records()).setBytes(t.bytes()).setClientId(t.clientId()).build())
                         .toList())
-                .setShareBacklog(s.shareBacklog())
-                .build();
+                .setShareBacklog(s.shareBacklog());
+        if (s.shareDeliveries().present()) {
+            p.setShareDeliveries(shareDeliveries(s.shareDeliveries()));
+        }
+        return p.build();
+    }
+
+    private static io.kbench.protocol.rpc.ShareDeliveries shareDeliveries(io.kbench.protocol.ShareDeliveries d) {
+        io.kbench.protocol.rpc.ShareDeliveries.Builder b = io.kbench.protocol.rpc.ShareDeliveries.newBuilder()
+                .setUntracked(d.untracked());
+        for (io.kbench.protocol.ShareDeliveries.Stream st : d.streams()) {
+            ShareStream.Builder sb = ShareStream.newBuilder().setGroup(st.group()).setProducerId(st.producerId())
+                    .setPartition(st.partition());
+            for (int i = 0; i < st.first().length; i += 2) {
+                sb.addFirst(st.first()[i]).addFirst(st.first()[i + 1] - st.first()[i]);
+            }
+            for (int i = 0; i < st.again().length; i += 2) {
+                sb.addAgain(st.again()[i]).addAgain(st.again()[i + 1] - st.again()[i]);
+            }
+            b.addStreams(sb);
+        }
+        return b.build();
+    }
+
+    /** Most ranges (first and again together) one snapshot's share deliveries may carry; the rest are dropped. */
+    static final int MAX_SHARE_RANGES = 1_000_000;
+
+    /**
+     * The share deliveries of a snapshot. A stream with a range no worker sends (a negative start, a count below
+     * 1, an odd number of values, an empty group) is dropped whole; past {@link #MAX_SHARE_RANGES} ranges the
+     * rest are dropped; the records of what was dropped count as untracked.
+     */
+    static io.kbench.protocol.ShareDeliveries shareDeliveries(Snapshot s) {
+        if (!s.hasShareDeliveries()) {
+            return io.kbench.protocol.ShareDeliveries.NONE;
+        }
+        io.kbench.protocol.rpc.ShareDeliveries d = s.getShareDeliveries();
+        long untracked = Math.max(0, d.getUntracked());
+        long ranges = 0;
+        java.util.List<io.kbench.protocol.ShareDeliveries.Stream> streams = new java.util.ArrayList<>();
+        for (ShareStream st : d.getStreamsList()) {
+            long[] first = ranges(st.getFirstList());
+            long[] again = ranges(st.getAgainList());
+            if (first == null || again == null || st.getGroup().isEmpty() || st.getPartition() < 0) {
+                untracked += positiveCounts(st.getFirstList()) + positiveCounts(st.getAgainList());
+                continue;
+            }
+            var stream = new io.kbench.protocol.ShareDeliveries.Stream(st.getGroup(), st.getProducerId(),
+                    st.getPartition(), first, again);
+            ranges += (first.length + again.length) / 2;
+            if (ranges > MAX_SHARE_RANGES) {
+                untracked += stream.firstCount() + stream.againCount();
+                continue;
+            }
+            streams.add(stream);
+        }
+        return new io.kbench.protocol.ShareDeliveries(streams, untracked);
+    }
+
+    /** Pairs (start, count) as pairs [start, end); null when one is not a range a worker sends. */
+    private static long[] ranges(java.util.List<Long> pairs) {
+        if (pairs.size() % 2 != 0) {
+            return null;
+        }
+        long[] r = new long[pairs.size()];
+        for (int i = 0; i < r.length; i += 2) {
+            long start = pairs.get(i);
+            long count = pairs.get(i + 1);
+            if (start < 0 || count < 1 || start > Long.MAX_VALUE - count) {
+                return null;
+            }
+            r[i] = start;
+            r[i + 1] = start + count;
+        }
+        return r;
+    }
+
+    private static long positiveCounts(java.util.List<Long> pairs) {
+        long n = 0;
+        for (int i = 1; i < pairs.size(); i += 2) {
+            n += Math.max(0, Math.min(pairs.get(i), Integer.MAX_VALUE));
+        }
+        return n;
     }
 
     public static IntervalSnapshot fromProto(Snapshot s) {
@@ -100,7 +181,8 @@ public final class SnapshotMessages {
                 s.getMetricsDumpsList().stream().map(d -> new io.kbench.protocol.ClientMetricsDump(d.getKind(), d.getIndex(),
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
                 host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
-                        b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s), consumerTotals(s), Math.max(-1, s.getShareBacklog()));
+                        b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s), consumerTotals(s), Math.max(-1, s.getShareBacklog()),
+                shareDeliveries(s));
     }
 
     /** Most consumer totals one snapshot may carry (a run's most consumers); entries past it are dropped. */

@@ -53,6 +53,9 @@ class SnapshotMessagesTest {
         b.addConsumerTotals(ConsumerTotal.newBuilder().setIndex(3).setShare(true).setRecords(40).setBytes(4000)
                 .setClientId("s3"));
         b.addConsumerTotals(ConsumerTotal.newBuilder().setIndex(7).setRecords(41).setBytes(4100));
+        b.setShareDeliveries(b.getShareDeliveries().toBuilder().addStreams(ShareStream.newBuilder().setGroup("g")
+                .setProducerId(1L << 32 | 3).setPartition(2).addFirst(0).addFirst(500).addFirst(700).addFirst(10)
+                .addAgain(17).addAgain(1)));
         return b.build();
     }
 
@@ -60,7 +63,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(20, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(21, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -168,6 +171,41 @@ class SnapshotMessagesTest {
             Snapshot proto = everyFieldSet().toBuilder().setShareSpread(bad).build();
             assertEquals(io.kbench.protocol.ShareSpread.NONE, SnapshotMessages.fromProto(proto).shareSpread(), bad.toString());
         }
+    }
+
+    @Test
+    void shouldCarryShareDeliveriesAsRangesAndTellAbsentFromEmpty() {
+        io.kbench.protocol.ShareDeliveries d = SnapshotMessages.fromProto(everyFieldSet()).shareDeliveries();
+        assertTrue(d.present());
+        assertEquals(1, d.streams().size());
+        var st = d.streams().get(0);
+        assertArrayEquals(new long[] {0, 500, 700, 710}, st.first(), "pairs (start, count) as [start, end)");
+        assertArrayEquals(new long[] {17, 18}, st.again());
+        assertEquals(510, st.firstCount());
+        Snapshot without = everyFieldSet().toBuilder().clearShareDeliveries().build();
+        assertEquals(io.kbench.protocol.ShareDeliveries.NONE, SnapshotMessages.fromProto(without).shareDeliveries());
+        assertTrue(!SnapshotMessages.fromProto(without).shareDeliveries().present(), "absent: the worker sends none");
+        Snapshot empty = everyFieldSet().toBuilder().setShareDeliveries(io.kbench.protocol.rpc.ShareDeliveries
+                .getDefaultInstance()).build();
+        assertTrue(SnapshotMessages.fromProto(empty).shareDeliveries().present(), "empty: nothing delivered");
+        assertTrue(!SnapshotMessages.toProto(SnapshotMessages.fromProto(without)).hasShareDeliveries());
+    }
+
+    @Test
+    void shouldDropShareStreamsThatCannotBeAndCountTheirRecordsUntracked() {
+        io.kbench.protocol.rpc.ShareDeliveries.Builder d = io.kbench.protocol.rpc.ShareDeliveries.newBuilder()
+                .setUntracked(4)
+                .addStreams(ShareStream.newBuilder().setGroup("g").addFirst(0).addFirst(10))
+                .addStreams(ShareStream.newBuilder().setGroup("g").addFirst(-5).addFirst(3))
+                .addStreams(ShareStream.newBuilder().setGroup("g").addFirst(5).addFirst(0).addAgain(1).addAgain(2))
+                .addStreams(ShareStream.newBuilder().setGroup("g").addFirst(5))
+                .addStreams(ShareStream.newBuilder().setGroup("").addFirst(0).addFirst(7))
+                .addStreams(ShareStream.newBuilder().setGroup("g").setPartition(-1).addFirst(0).addFirst(1))
+                .addStreams(ShareStream.newBuilder().setGroup("g").addFirst(Long.MAX_VALUE).addFirst(2));
+        var out = SnapshotMessages.fromProto(everyFieldSet().toBuilder().setShareDeliveries(d).build())
+                .shareDeliveries();
+        assertEquals(1, out.streams().size(), "the good one");
+        assertEquals(4 + 3 + 2 + 7 + 1 + 2, out.untracked(), "the sent count and the bad streams' positive counts");
     }
 
     @Test
