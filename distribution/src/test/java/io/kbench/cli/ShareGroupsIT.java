@@ -85,6 +85,7 @@ class ShareGroupsIT {
         assertFalse(share.get("verification").get("orderChecked").asBoolean());
         assertEquals(3000, share.get("deliveryLatencyMicros").get("count").asLong(), "every first delivery timed");
         assertEquals(300_000, share.get("bytes").asLong());
+        assertNull(share.get("commitLatencyMicros"), "acknowledgements with the next poll: no commit of their own");
         JsonNode per = share.get("perConsumer");
         assertEquals(3, per.get("consumers").asInt(), "every share consumer on both workers counted: " + per);
         assertEquals(1000.0, per.get("mean").asDouble(), 1e-9);
@@ -131,6 +132,7 @@ class ShareGroupsIT {
                 shareAcknowledgement: explicit
                 shareReleaseRatio: 0.1
                 shareRejectRatio: 0.02
+                shareCommit: sync
                 consumerProcessingMillis: 0.2
                 messageSize: 100
                 producerRate: 1000
@@ -157,6 +159,13 @@ class ShareGroupsIT {
         JsonNode acceptLatency = share.get("acceptLatencyMicros");
         assertEquals(accepted, acceptLatency.get("count").asLong());
         assertTrue(acceptLatency.get("p50").asLong() >= 200, "processing time is in the accept latency: " + acceptLatency);
+        // each poll's acknowledgements committed by the consumer itself and timed: a round trip to the broker
+        JsonNode commit = share.get("commitLatencyMicros");
+        assertNotNull(commit, share.toString());
+        assertTrue(commit.get("count").asLong() > 0 && commit.get("count").asLong() <= share.get("delivered").asLong(),
+                commit.toString());
+        assertTrue(commit.get("p50").asLong() > 0 && commit.get("p50").asLong() < 1_000_000, commit.toString());
+        assertTrue(Files.exists(dir.resolve("out-explicit").resolve("shareCommitMicros.hlog")));
         assertTrue(r.get("issues").isEmpty() || !r.get("issues").toString().contains("share groups accepted"),
                 r.get("issues").toString());
         List<String> lines = Files.readAllLines(dir.resolve("out-explicit").resolve("intervals.csv"));

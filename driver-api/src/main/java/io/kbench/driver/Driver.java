@@ -68,6 +68,17 @@ public interface Driver extends AutoCloseable {
      * @throws DriverException when the client cannot be built, or this driver has no share groups
      */
     default ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit) {
+        return createShareConsumer(topic, group, clientId, explicit, false);
+    }
+
+    /**
+     * As {@link #createShareConsumer(String, String, String, boolean)}; with {@code commitSync} the consumer commits
+     * each poll's acknowledgements itself once the listener has had every record (Kafka's {@code commitSync}) and
+     * tells the listener how long that took ({@link ShareRecordListener#onCommitted}); without, they go to the
+     * broker with the next poll.
+     */
+    default ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit,
+                                                    boolean commitSync) {
         throw new DriverException("this driver has no share groups");
     }
 

@@ -34,4 +34,13 @@ public interface ShareRecordListener {
      */
     Acknowledge onRecord(int valueBytes, long stampMicros, int partition, long producerId, long sequence,
                          int deliveryCount);
+
+    /**
+     * A consumer that commits its acknowledgements itself (commit-sync mode) committed those of one poll.
+     *
+     * @param nanos  how long the commit took: acknowledgements sent, the broker's answer received
+     * @param failed the broker refused the acknowledgements of some partition (e.g. a record whose lock had run out)
+     */
+    default void onCommitted(long nanos, boolean failed) {
+    }
 }

@@ -15,7 +15,12 @@ public enum Metric {
     /** Share consumers: intended send time to the record's first delivery, coordinator time on both ends. */
     SHARE_DELIVERY("shareDeliveryMicros"),
     /** Share consumers: intended send time to the record accepted (delivered and processed). */
-    SHARE_ACCEPT("shareAcceptMicros");
+    SHARE_ACCEPT("shareAcceptMicros"),
+    /**
+     * Share consumers committing their acknowledgements themselves ({@code shareCommit: sync}): the duration of
+     * one poll's commit, acknowledgements sent to the broker's answer.
+     */
+    SHARE_COMMIT("shareCommitMicros");
 
     private final String key;
 

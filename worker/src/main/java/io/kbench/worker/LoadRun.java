@@ -120,7 +120,7 @@ final class LoadRun {
                     }
                     String id = clientId("s", c.index());
                     handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(), id,
-                            s.explicit()), shareMetrics);
+                            s.explicit(), s.commitSync()), shareMetrics);
                     if (spec.consumersFromBeginning()) {
                         handle.hold(ConsumerHandle.Start.BEGINNING); // reads what is there: from the start on
                     }

@@ -117,10 +117,17 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
      * @param groupConfigs     share-group configs this worker sets on its share consumers' groups before building them
      * @param backlogGroups    share groups (group to topic) whose backlog this worker reads every interval (one
      *                         worker of a run has them all; empty on the others)
+     * @param commitSync       each consumer commits a poll's acknowledgements itself (commitSync) and times it
      */
     public record Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs,
-                        java.util.Map<String, String> backlogGroups) {
-        public static final Share NONE = new Share(false, 0, 0, java.util.Map.of(), java.util.Map.of());
+                        java.util.Map<String, String> backlogGroups, boolean commitSync) {
+        public static final Share NONE = new Share(false, 0, 0, java.util.Map.of(), java.util.Map.of(), false);
+
+        /** Settings whose acknowledgements go with the next poll. */
+        public Share(boolean explicit, int releasePpm, int rejectPpm, java.util.Map<String, String> groupConfigs,
+                     java.util.Map<String, String> backlogGroups) {
+            this(explicit, releasePpm, rejectPpm, groupConfigs, backlogGroups, false);
+        }
 
         public Share {
             groupConfigs = java.util.Map.copyOf(groupConfigs);

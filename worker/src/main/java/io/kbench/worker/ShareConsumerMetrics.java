@@ -34,6 +34,8 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private final SplittableRandom draws;
     final LatencyRecorder delivery = new LatencyRecorder();
     final LatencyRecorder accept = new LatencyRecorder();
+    /** Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync). */
+    final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter delivered = new SingleWriterCounter();
     final SingleWriterCounter deliveredBytes = new SingleWriterCounter();
     final SingleWriterCounter redelivered = new SingleWriterCounter();
@@ -85,6 +87,14 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     void pollDone() {
         if (log != null) {
             log.publish();
+        }
+    }
+
+    /** A poll's acknowledgements committed (commit-sync mode): its duration, from the warm-up's end on. */
+    @Override
+    public void onCommitted(long nanos, boolean failed) {
+        if (receivedMicros >= measureMicros) {
+            commit.record(nanos / 1000);
         }
     }
 

@@ -28,6 +28,7 @@ final class Snapshotter {
     private final Histogram commit = LatencyHistograms.create();
     private final Histogram shareDelivery = LatencyHistograms.create();
     private final Histogram shareAccept = LatencyHistograms.create();
+    private final Histogram shareCommit = LatencyHistograms.create();
     private final List<ShareConsumerMetrics> shareConsumers;
     /** The share consumers' running totals at the last harvest. */
     private Counters shareTotals = Counters.ZERO;
@@ -162,6 +163,7 @@ final class Snapshotter {
         commit.reset();
         shareDelivery.reset();
         shareAccept.reset();
+        shareCommit.reset();
         // counters first: a sample counted here is in this or the next interval's histogram, never lost
         Counters totals = live();
         Counters share = shareLive();
@@ -204,6 +206,8 @@ final class Snapshotter {
             n += m.delivery.negative() + m.accept.negative();
             m.delivery.addIntervalTo(shareDelivery);
             m.accept.addIntervalTo(shareAccept);
+            c += m.commit.clamped();
+            m.commit.addIntervalTo(shareCommit);
         }
         ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
         for (io.kbench.driver.ProducerHandle h : producerClients) {
@@ -226,7 +230,8 @@ final class Snapshotter {
                         : IntervalSnapshot.histograms(LatencyHistograms.encode(latency),
                                 LatencyHistograms.encode(response), LatencyHistograms.encode(delay),
                                 LatencyHistograms.encode(endToEnd), LatencyHistograms.encode(commit),
-                                LatencyHistograms.encode(shareDelivery), LatencyHistograms.encode(shareAccept)),
+                                LatencyHistograms.encode(shareDelivery), LatencyHistograms.encode(shareAccept),
+                                LatencyHistograms.encode(shareCommit)),
                 producersDone, producersDoneMicros, lastReceive, last, error, lagKnown ? lag : -1,
                 new ClientMetricsSample(producerMetrics.clients(), producerMetrics.result()),
                 new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result())).withShareSpread(shareSpread())

@@ -129,6 +129,24 @@ class ShareConsumerMetricsTest {
     }
 
     @Test
+    void aCommitOfItsOwnIsTimedFromTheWarmupsEndOnAndSentWithTheSnapshot() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        m.measureFrom(clock.coordinatorMicrosNow() + 1_000);
+        m.onPollReturned();
+        m.onCommitted(3_000_000, false); // in the warm-up: not timed
+        now += 2_000_000;
+        m.onPollReturned();
+        m.onCommitted(7_500_000, false);
+        m.onCommitted(9_000_000, true); // refused for some partition: its round trip is timed all the same
+        IntervalSnapshot s = harvest(m);
+        Histogram c = h(s, Metric.SHARE_COMMIT);
+        assertEquals(2, c.getTotalCount());
+        assertEquals(7_500, c.getMinValue(), 10);
+        assertEquals(9_000, c.getMaxValue(), 10);
+        assertEquals(0, h(harvest(m), Metric.SHARE_COMMIT).getTotalCount(), "each commit in one interval");
+    }
+
+    @Test
     void harvestsDeltasNotRunningTotals() {
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
         Snapshotter snapshotter = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));

@@ -403,6 +403,7 @@ public final class ChartSeries {
                 case TRANSACTION_COMMIT -> null;
                 case SHARE_DELIVERY -> i.share() == null ? null : i.share().deliveryLatencyMicros();
                 case SHARE_ACCEPT -> i.share() == null ? null : i.share().acceptLatencyMicros();
+                case SHARE_COMMIT -> i.share() == null ? null : i.share().commitLatencyMicros();
             };
         }
     }

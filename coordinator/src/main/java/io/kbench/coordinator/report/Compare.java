@@ -38,6 +38,7 @@ public final class Compare {
             new Figure("share.redelivered", "share redelivered", false),
             new Figure("share.deliveryLatencyMicros.p99", "share dlv p99 ms", true),
             new Figure("share.acceptLatencyMicros.p99", "share acc p99 ms", true),
+            new Figure("share.commitLatencyMicros.p99", "share commit p99 ms", true),
             new Figure("share.unsettled", "share unsettled", false),
             new Figure("share.verification.lost", "share lost", false),
             new Figure("share.verification.duplicated", "share duplicated", false));
@@ -194,7 +195,8 @@ public final class Compare {
                     + "|verification\\.(lost|duplicated|untracked)")) {
                 return new Figure(path, path, false);
             }
-            if (tail.matches("(deliveryLatencyMicros|acceptLatencyMicros)\\.(count|mean|p50|p75|p95|p99|p999|p9999|max)")) {
+            if (tail.matches("(deliveryLatencyMicros|acceptLatencyMicros|commitLatencyMicros)"
+                    + "\\.(count|mean|p50|p75|p95|p99|p999|p9999|max)")) {
                 return new Figure(path, path, !tail.endsWith(".count"));
             }
         }

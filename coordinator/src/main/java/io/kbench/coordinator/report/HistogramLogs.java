@@ -72,14 +72,15 @@ public final class HistogramLogs implements AutoCloseable {
         this(dir, runStartMicros, transactional, false, written);
     }
 
-    /** @param share also log the share consumers' delivery and acceptance latencies */
+    /** @param share also log the share consumers' delivery, acceptance and commit latencies */
     public HistogramLogs(Path dir, long runStartMicros, boolean transactional, boolean share, Written written) {
         this.written = written;
         this.dir = dir;
         this.runStartMicros = runStartMicros;
         this.logged = java.util.Arrays.stream(Metric.values())
                 .filter(m -> transactional || m != Metric.TRANSACTION_COMMIT)
-                .filter(m -> share || m != Metric.SHARE_DELIVERY && m != Metric.SHARE_ACCEPT).toList();
+                .filter(m -> share || m != Metric.SHARE_DELIVERY && m != Metric.SHARE_ACCEPT && m != Metric.SHARE_COMMIT)
+                .toList();
     }
 
     /** Appends one worker snapshot's histograms, tagged with the worker. */

@@ -38,7 +38,8 @@ public final class HtmlReport {
             Metric.END_TO_END, "End-to-end latency (intended send → received)",
             Metric.TRANSACTION_COMMIT, "Transaction commit",
             Metric.SHARE_DELIVERY, "Share group: first delivery (intended send → delivered)",
-            Metric.SHARE_ACCEPT, "Share group: accepted (intended send → processed and accepted)");
+            Metric.SHARE_ACCEPT, "Share group: accepted (intended send → processed and accepted)",
+            Metric.SHARE_COMMIT, "Share group: acknowledgement commit (commitSync of a poll's acknowledgements)");
     /** Client metrics charted over time: Kafka's name, title, unit. */
     private static final List<String[]> CLIENT = List.of(
             new String[] {"record-queue-time-avg", "Producer record-queue-time-avg", "ms"},
@@ -95,7 +96,8 @@ public final class HtmlReport {
         List<Map<String, String>> metrics = new ArrayList<>();
         for (Metric m : Metric.values()) {
             boolean any = runs.stream().anyMatch(n -> stats(n.run().summary(), m).count() > 0);
-            boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT;
+            boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT
+                    || m == Metric.SHARE_COMMIT;
             if (!optional || any) {
                 metrics.add(Map.of("id", m.key(), "title", TITLES.get(m)));
             }
@@ -149,6 +151,8 @@ public final class HtmlReport {
             case TRANSACTION_COMMIT -> s.transactionCommitMicros();
             case SHARE_DELIVERY -> s.share() == null ? LatencyStats.EMPTY : s.share().deliveryLatencyMicros();
             case SHARE_ACCEPT -> s.share() == null ? LatencyStats.EMPTY : s.share().acceptLatencyMicros();
+            case SHARE_COMMIT -> s.share() == null || s.share().commitLatencyMicros() == null ? LatencyStats.EMPTY
+                    : s.share().commitLatencyMicros();
         };
     }
 

@@ -154,6 +154,9 @@ public final class ProgressPrinter implements RunReporter {
             row("share delivery", s.stats(Metric.SHARE_DELIVERY));
             row("share accept", s.stats(Metric.SHARE_ACCEPT));
         }
+        if (s.stats(Metric.SHARE_COMMIT).count() > 0) {
+            row("share commit", s.stats(Metric.SHARE_COMMIT));
+        }
         if (s.verification() != null) {
             Summary.Verification v = s.verification();
             out.println(String.format(Locale.ROOT, "  verification: %,d lost, %,d duplicated, %,d out of order%s",

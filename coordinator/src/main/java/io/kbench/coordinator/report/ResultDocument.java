@@ -122,7 +122,13 @@ public final class ResultDocument {
                         c.shareRedelivered(), c.shareAccepted(), c.shareReleased(), c.shareRejected(),
                         round(c.shareDelivered() / secs), round(c.shareDeliveredBytes() / MB / secs),
                         round(c.shareAccepted() / secs), i.stats(Metric.SHARE_DELIVERY), i.stats(Metric.SHARE_ACCEPT),
-                        null, null, null, i.shareBacklog() < 0 ? null : i.shareBacklog(), null) : null);
+                        null, null, null, i.shareBacklog() < 0 ? null : i.shareBacklog(), null, null,
+                        commitStats(i.stats(Metric.SHARE_COMMIT))) : null);
+    }
+
+    /** The acknowledgement commit latency, or null when no share consumer committed itself (shareCommit: poll). */
+    static io.kbench.coordinator.merge.LatencyStats commitStats(io.kbench.coordinator.merge.LatencyStats s) {
+        return s.count() == 0 ? null : s;
     }
 
     /** Figures to 3 decimals (a broker's bytes/s to the milli-byte would only make result.json longer). */
@@ -248,7 +254,8 @@ public final class ResultDocument {
                 spread.consumers() == 0 ? null : new ResultFile.PerConsumer(spread.consumers(), spread.min(), spread.max(),
                         round((double) t.shareDelivered() / spread.consumers())),
                 backlog[0] < 0 ? null : backlog[0], backlog[1] < 0 ? null : backlog[1],
-                sv == null ? null : new ResultFile.ShareVerification(sv.lost(), sv.duplicated(), sv.untracked(), false));
+                sv == null ? null : new ResultFile.ShareVerification(sv.lost(), sv.duplicated(), sv.untracked(), false),
+                commitStats(s.stats(Metric.SHARE_COMMIT)));
         return new ResultFile.Summary(s.sent(), s.acked(), s.failed(), s.received(), s.measuredSeconds(),
                 s.publishRate(), s.publishMBps(), s.consumeRate(), s.consumeMBps(),
                 s.stats(Metric.PUBLISH_LATENCY), s.stats(Metric.PUBLISH_RESPONSE), s.stats(Metric.PUBLISH_DELAY),

@@ -27,7 +27,8 @@ public final class ResultFile {
      * {@code cause} and {@code notes}; 6 adds the workers' {@code host} and the intervals' {@code hosts} and
      * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}; 8 adds the share consumers'
      * {@code share} to the intervals and the summary; 9 the share groups' {@code backlog}; 10 the share groups'
-     * per-record check ({@code summary.share.verification}, {@code verified} true when it was made).
+     * per-record check ({@code summary.share.verification}, {@code verified} true when it was made) and the
+     * acknowledgement commit latency ({@code share.commitLatencyMicros}, with {@code shareCommit: sync}).
      */
     public static final int SCHEMA_VERSION = 10;
 
@@ -256,6 +257,8 @@ public final class ResultFile {
      * accepted and rejected, at least 0), {@code verified} says whether the share groups were checked per record
      * (schema 10: with the workload's verification; {@code verification} then has what the check found), and
      * {@code perConsumer} says how evenly the deliveries spread over the share consumers. {@code backlog} (schema 9):
+     * {@code commitLatencyMicros} (schema 10, with {@code shareCommit: sync} only): each poll's acknowledgement commit,
+     * sent to confirmed. {@code backlog}:
      * the share groups' backlog as the brokers count it (Admin API, their lag per share-partition, summed), at the
      * interval's end, or in the summary at the end of the run's last interval that read it; {@code backlogMax} (summary
      * only) the most at the end of a measured interval. Absent when not read.
@@ -268,7 +271,18 @@ public final class ResultFile {
                         @JsonInclude(JsonInclude.Include.NON_NULL) PerConsumer perConsumer,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long backlog,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long backlogMax,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) ShareVerification verification) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ShareVerification verification,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats commitLatencyMicros) {
+        /** Figures without the acknowledgement commit latency. */
+        public Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
+                     double rate, double mbps, double acceptRate, LatencyStats deliveryLatencyMicros,
+                     LatencyStats acceptLatencyMicros, Long unsettled, Boolean verified, PerConsumer perConsumer,
+                     Long backlog, Long backlogMax, ShareVerification verification) {
+            this(delivered, bytes, redelivered, accepted, released, rejected, rate, mbps, acceptRate,
+                    deliveryLatencyMicros, acceptLatencyMicros, unsettled, verified, perConsumer, backlog, backlogMax,
+                    verification, null);
+        }
+
         /** Figures without the per-record check. */
         public Share(long delivered, long bytes, long redelivered, long accepted, long released, long rejected,
                      double rate, double mbps, double acceptRate, LatencyStats deliveryLatencyMicros,

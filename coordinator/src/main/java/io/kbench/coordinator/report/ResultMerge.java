@@ -210,7 +210,8 @@ public final class ResultMerge {
                     LatencyStats.of(histograms.get(Metric.SHARE_ACCEPT)), unsettled, verified,
                     consumers == 0 ? null : new ResultFile.PerConsumer(consumers, min, max,
                             round((double) delivered / consumers)), null, null,
-                    verified ? new ResultFile.ShareVerification(lost, duplicated, untracked, false) : null);
+                    verified ? new ResultFile.ShareVerification(lost, duplicated, untracked, false) : null,
+                    ResultDocument.commitStats(LatencyStats.of(histograms.get(Metric.SHARE_COMMIT))));
         }
     }
 

@@ -111,6 +111,7 @@ public final class WorkerMessages {
             b.setShare(io.kbench.protocol.rpc.ShareSettings.newBuilder().setExplicit(g.explicit())
                     .setReleasePpm((int) Math.round(g.releaseRatio() * 1_000_000))
                     .setRejectPpm((int) Math.round(g.rejectRatio() * 1_000_000))
+                    .setCommitSync(g.commitSync())
                     .putAllGroupConfigs(configs)
                     .putAllBacklogGroups(share.shareBacklogGroups()));
         }

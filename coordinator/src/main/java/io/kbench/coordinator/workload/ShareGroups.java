@@ -15,21 +15,38 @@ import java.util.Map;
  * @param releaseRatio      explicit: fraction of records released at their first delivery (delivered again)
  * @param rejectRatio       explicit: fraction of records rejected at their first delivery (archived)
  * @param groupConfigs      share-group configs set on every share group of the run before its consumers start
+ * @param commitSync        each consumer commits a poll's acknowledgements itself once it has processed the poll's
+ *                          records (Kafka's commitSync), and kbench times each commit; false: the acknowledgements go
+ *                          to the broker with the next poll (Kafka's default, no commit latency to measure)
  */
 @com.fasterxml.jackson.annotation.JsonPropertyOrder({"shareGroupsPerTopic", "consumersPerShareGroup",
-    "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig"})
+    "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "shareCommit"})
 public record ShareGroups(
         @com.fasterxml.jackson.annotation.JsonProperty("shareGroupsPerTopic") int groupsPerTopic,
         @com.fasterxml.jackson.annotation.JsonProperty("consumersPerShareGroup") int consumersPerGroup,
         @com.fasterxml.jackson.annotation.JsonIgnore boolean explicit,
         @com.fasterxml.jackson.annotation.JsonProperty("shareReleaseRatio") double releaseRatio,
         @com.fasterxml.jackson.annotation.JsonProperty("shareRejectRatio") double rejectRatio,
-        @com.fasterxml.jackson.annotation.JsonProperty("shareGroupConfig") Map<String, String> groupConfigs) {
-    public static final ShareGroups NONE = new ShareGroups(0, 1, false, 0, 0, Map.of());
+        @com.fasterxml.jackson.annotation.JsonProperty("shareGroupConfig") Map<String, String> groupConfigs,
+        @com.fasterxml.jackson.annotation.JsonIgnore boolean commitSync) {
+    public static final ShareGroups NONE = new ShareGroups(0, 1, false, 0, 0, Map.of(), false);
+
+    /** Groups whose acknowledgements go with the next poll. */
+    public ShareGroups(int groupsPerTopic, int consumersPerGroup, boolean explicit, double releaseRatio,
+                       double rejectRatio, Map<String, String> groupConfigs) {
+        this(groupsPerTopic, consumersPerGroup, explicit, releaseRatio, rejectRatio, groupConfigs, false);
+    }
+
+    /** As the workload file says it: "sync", or absent for the default ("poll"). */
+    @com.fasterxml.jackson.annotation.JsonProperty("shareCommit")
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public String commit() {
+        return commitSync ? "sync" : null;
+    }
 
     /** The workload keys of share groups. */
     static final List<String> KEYS = List.of("shareGroupsPerTopic", "consumersPerShareGroup", "shareAcknowledgement",
-            "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig");
+            "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "shareCommit");
 
     /**
      * The share-group configs a workload may set (Kafka 4.3's GroupConfig), with what each allows; the broker
@@ -71,6 +88,7 @@ public record ShareGroups(
         double release = y.decimal("shareReleaseRatio", 0, 0, 1, "0 to 1 (fraction of first deliveries released)");
         double reject = y.decimal("shareRejectRatio", 0, 0, 1, "0 to 1 (fraction of first deliveries rejected)");
         Map<String, String> configs = y.properties("shareGroupConfig");
+        boolean commitSync = "sync".equals(y.choice("shareCommit", "poll", List.of("poll", "sync")));
         if (groups == 0) {
             for (String k : KEYS) {
                 if (!k.equals("shareGroupsPerTopic") && y.has(k)) {
@@ -96,7 +114,7 @@ public record ShareGroups(
                         + "'; allowed: " + allowed);
             }
         }
-        return new ShareGroups(groups, consumers, explicit, release, reject, configs);
+        return new ShareGroups(groups, consumers, explicit, release, reject, configs, commitSync);
     }
 
     private static boolean valid(String key, String value) {

@@ -80,7 +80,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "stampMessages",
             "monotonicPayloads", "consumerProcessingMillis", "consumerProcessingDistribution", "shareGroupsPerTopic",
             "consumersPerShareGroup",
-            "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "matrix");
+            "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "shareCommit", "matrix");
 
     /** Keys of one entry of {@code faults}. */
     public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");

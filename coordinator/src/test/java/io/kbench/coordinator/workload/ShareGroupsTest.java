@@ -67,6 +67,7 @@ class ShareGroupsTest {
                 consumerProcessingDistribution: exponential
                 shareGroupConfig:
                   share.delivery.count.limit: 3
+                shareCommit: sync
                 """);
         com.fasterxml.jackson.databind.JsonNode j = io.kbench.coordinator.report.ResultDocument.JSON.valueToTree(w);
         java.util.List<String> keys = new java.util.ArrayList<>();
@@ -81,12 +82,15 @@ class ShareGroupsTest {
         assertEquals(1.5, j.get("consumerProcessingMillis").asDouble());
         assertEquals("exponential", j.get("consumerProcessingDistribution").asText());
         assertEquals("3", j.get("shareGroupConfig").get("share.delivery.count.limit").asText());
+        assertEquals("sync", j.get("shareCommit").asText());
+        assertTrue(w.shareGroups().commitSync());
     }
 
     @Test
     void noShareGroupsByDefault() throws IOException {
         Workload w = load("durationSeconds: 5\n");
         assertFalse(w.shareGroups().any());
+        assertFalse(w.shareGroups().commitSync());
         assertEquals(0, w.shareConsumerCount());
         assertEquals(1, w.readersPerTopic());
     }
@@ -116,6 +120,10 @@ class ShareGroupsTest {
         assertTrue(refusal("durationSeconds: 5\nsubscriptionsPerTopic: 0\nconsumerProcessingMillis: 2\n")
                 .startsWith("bad.yaml:3:1: consumerProcessingMillis is the consumers' time per message; this run has no "
                         + "consumers"));
+        assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareCommit: async\n")
+                .matches("bad.yaml:3:1: shareCommit 'async' is not known.*; allowed: poll, sync"));
+        assertTrue(refusal("durationSeconds: 5\nshareCommit: sync\n")
+                .startsWith("bad.yaml:2:1: shareCommit describes share groups"));
         assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareAcknowledgement: sometimes\n")
                 .startsWith("bad.yaml:3:1: shareAcknowledgement 'sometimes' is not known; allowed: implicit, explicit"));
         assertTrue(refusal("durationSeconds: 5\nshareGroupsPerTopic: 1\nshareGroupConfig:\n  share.bogus: 1\n")

@@ -252,7 +252,8 @@ final class KafkaDriver implements Driver {
             "group.remote.assignor");
 
     @Override
-    public ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit) {
+    public ShareConsumerHandle createShareConsumer(String topic, String group, String clientId, boolean explicit,
+                                                   boolean commitSync) {
         Map<String, Object> p = new HashMap<>();
         p.putAll(config.common());
         p.putAll(config.consumer());
@@ -262,7 +263,7 @@ final class KafkaDriver implements Driver {
         p.put("share.acknowledgement.mode", explicit ? "explicit" : "implicit");
         try {
             return new KafkaShareConsumerHandle(new KafkaShareConsumer<>(p, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer()), topic, explicit);
+                    new ByteArrayDeserializer()), topic, explicit, commitSync);
         } catch (KafkaException e) {
             throw new DriverException("cannot create share consumer: " + rootMessage(e), e, false);
         }

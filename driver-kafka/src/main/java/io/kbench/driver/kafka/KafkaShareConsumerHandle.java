@@ -38,14 +38,22 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
 
     private final ShareConsumer<byte[], byte[]> consumer;
     private final boolean explicit;
+    private final boolean commitSync;
     private final StampedRecord decoded = new StampedRecord();
     private volatile boolean joined;
     private volatile long joinedNanos;
     private long nextJoinCheck;
 
     KafkaShareConsumerHandle(ShareConsumer<byte[], byte[]> consumer, String topic, boolean explicit) {
+        this(consumer, topic, explicit, false);
+    }
+
+    /** @param commitSync commit each poll's acknowledgements with {@code commitSync} and time it */
+    KafkaShareConsumerHandle(ShareConsumer<byte[], byte[]> consumer, String topic, boolean explicit,
+                             boolean commitSync) {
         this.consumer = consumer;
         this.explicit = explicit;
+        this.commitSync = commitSync;
         consumer.subscribe(List.of(topic));
     }
 
@@ -81,7 +89,29 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
                 });
             }
         }
+        if (commitSync) {
+            commit(listener);
+        }
         return n;
+    }
+
+    /** Commits this poll's acknowledgements and tells the listener how long the broker took to confirm them. */
+    private void commit(ShareRecordListener listener) {
+        long start = System.nanoTime();
+        Map<org.apache.kafka.common.TopicIdPartition, java.util.Optional<org.apache.kafka.common.KafkaException>> r;
+        try {
+            r = consumer.commitSync();
+        } catch (WakeupException e) {
+            return; // the run is ending: the acknowledgements go with the close
+        } catch (RuntimeException e) {
+            throw new DriverException("share consumer commit failed: " + e.getMessage(), e, false);
+        }
+        long took = System.nanoTime() - start;
+        boolean failed = false;
+        for (java.util.Optional<org.apache.kafka.common.KafkaException> e : r.values()) {
+            failed |= e.isPresent();
+        }
+        listener.onCommitted(took, failed);
     }
 
     private void checkJoined(boolean gotRecords) {

@@ -160,6 +160,7 @@ public final class MetricFamilies {
             case TRANSACTION_COMMIT -> "transaction_commit_seconds";
             case SHARE_DELIVERY -> "share_delivery_latency_seconds";
             case SHARE_ACCEPT -> "share_accept_latency_seconds";
+            case SHARE_COMMIT -> "share_commit_seconds";
         };
     }
 
@@ -173,6 +174,7 @@ public final class MetricFamilies {
             case TRANSACTION_COMMIT -> "duration of a transaction commit";
             case SHARE_DELIVERY -> "intended send time to a share consumer's first delivery of the record";
             case SHARE_ACCEPT -> "intended send time to a share consumer accepting the record (after its processing)";
+            case SHARE_COMMIT -> "duration of a share consumer's commit of one poll's acknowledgements (shareCommit: sync)";
         } + "; quantiles of the last reporting interval, count and sum since the run started";
     }
 

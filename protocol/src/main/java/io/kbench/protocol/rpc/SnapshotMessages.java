@@ -29,6 +29,7 @@ public final class SnapshotMessages {
                 case TRANSACTION_COMMIT -> h.setTransactionCommit(b);
                 case SHARE_DELIVERY -> h.setShareDelivery(b);
                 case SHARE_ACCEPT -> h.setShareAccept(b);
+                case SHARE_COMMIT -> h.setShareCommit(b);
                 default -> throw new IllegalStateException("no wire field for " + m);
             }
         }
@@ -165,6 +166,7 @@ public final class SnapshotMessages {
                 case TRANSACTION_COMMIT -> h.getTransactionCommit();
                 case SHARE_DELIVERY -> h.getShareDelivery();
                 case SHARE_ACCEPT -> h.getShareAccept();
+                case SHARE_COMMIT -> h.getShareCommit();
             };
             histograms.put(m, b.toByteArray());
         }

@@ -273,7 +273,7 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
                         + " share groups, got " + s.getBacklogGroupsCount());
             }
             share = new RunSpec.Share(s.getExplicit(), s.getReleasePpm(), s.getRejectPpm(), s.getGroupConfigsMap(),
-                    s.getBacklogGroupsMap());
+                    s.getBacklogGroupsMap(), s.getCommitSync());
         }
         if (r.getConsumerProcessingMicros() < 0 || r.getConsumerProcessingMicros() > MAX_PROCESSING_MICROS) {
             throw new WorkerException(WorkerException.Kind.INVALID, "consumer_processing_micros must be 0 to "
