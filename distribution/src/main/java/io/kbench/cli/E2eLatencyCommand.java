@@ -352,7 +352,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                 names = admin.listTopics().names().get(15, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 String why = io.kbench.driver.kafka.BootstrapProbe.explain(a.brokers(), 1_000);
-                throw new UserException("cannot reach Kafka at " + a.brokers() + ": no broker answered within 15 s"
+                throw UserException.unreachable("cannot reach Kafka at " + a.brokers() + ": no broker answered within 15 s"
                         + (why.isEmpty() ? "" : " (" + why + ")"));
             } catch (ExecutionException e) {
                 throw new UserException("cannot reach Kafka at " + a.brokers() + ": " + root(e));

@@ -3,13 +3,36 @@ package io.kbench.cli;
 /**
  * Log levels for slf4j-simple, set before the first logger is made: the run command's console is for
  * progress lines, so only warnings of kbench and errors of Kafka's clients show (the embedded cluster's own
- * server logs are off); a worker or broker logs kbench's info lines. Any level can be overridden with -Dorg.slf4j.simpleLogger.log.NAME=LEVEL in KBENCH_JAVA_OPTS.
+ * server logs are off); a worker or broker logs kbench's info lines. {@code --verbose} logs more (kbench's info lines,
+ * the clients' and the embedded cluster's warnings), {@code --quiet} errors only. Any level can still be overridden
+ * with -Dorg.slf4j.simpleLogger.log.NAME=LEVEL in KBENCH_JAVA_OPTS.
  */
 final class Logging {
+    /** The options every command takes (Main adds them to each command's spec). */
+    static final String[] VERBOSE = {"-v", "--verbose"};
+    static final String[] QUIET = {"-q", "--quiet"};
+
     private Logging() { }
+
+    /** -1 quiet, 0 default, 1 verbose: the last of the options given before a {@code --} wins. */
+    static int verbosity(String[] args) {
+        int v = 0;
+        for (String a : args) {
+            if (a.equals("--")) {
+                break;
+            }
+            if (java.util.List.of(VERBOSE).contains(a)) {
+                v = 1;
+            } else if (java.util.List.of(QUIET).contains(a)) {
+                v = -1;
+            }
+        }
+        return v;
+    }
 
     static void configure(String[] args) {
         boolean server = args.length > 0 && (args[0].equals("worker") || args[0].equals("broker"));
+        int verbosity = verbosity(args);
         setDefault("org.slf4j.simpleLogger.logFile", "System.err");
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
@@ -21,13 +44,15 @@ final class Logging {
             for (String serverSide : new String[] {"kafka", "state.change.logger", "org.apache.kafka.raft",
                 "org.apache.kafka.controller", "org.apache.kafka.server", "org.apache.kafka.storage",
                 "org.apache.kafka.metadata", "org.apache.kafka.image", "org.apache.kafka.coordinator"}) {
-                setDefault("org.slf4j.simpleLogger.log." + serverSide, "off");
+                setDefault("org.slf4j.simpleLogger.log." + serverSide, verbosity > 0 ? "warn" : "off");
             }
         }
-        setDefault("org.slf4j.simpleLogger.log.io.kbench", server ? "info" : "warn");
-        setDefault("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        setDefault("org.slf4j.simpleLogger.log.kafka", "error");
-        setDefault("org.slf4j.simpleLogger.log.state.change.logger", "error");
+        String kafka = verbosity > 0 ? "warn" : verbosity < 0 ? "off" : "error";
+        setDefault("org.slf4j.simpleLogger.log.io.kbench", verbosity > 0 || server && verbosity == 0 ? "info"
+                : verbosity < 0 ? "error" : "warn");
+        setDefault("org.slf4j.simpleLogger.log.org.apache.kafka", kafka);
+        setDefault("org.slf4j.simpleLogger.log.kafka", kafka);
+        setDefault("org.slf4j.simpleLogger.log.state.change.logger", kafka);
     }
 
     private static void setDefault(String key, String value) {

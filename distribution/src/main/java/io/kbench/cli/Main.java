@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.CompareCommand;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
+import io.kbench.coordinator.cli.ExitCodes;
 import io.kbench.coordinator.cli.ShareConsumerPerfCommand;
 import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
@@ -20,7 +21,8 @@ import picocli.CommandLine;
 
 /**
  * {@code bin/kbench}: wires the coordinator's commands to the worker, the Kafka driver and the embedded
- * broker. Errors the user can fix print one line each and exit 2; a bug prints its stack trace and exits 1.
+ * broker. Errors the user can fix print one line each and exit 2 (bad input) or 3 (a broker or worker that did not
+ * answer); a bug prints its stack trace and exits 4 ({@link ExitCodes}).
  */
 @Command(name = "kbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Distributed benchmark framework for Apache Kafka.")
@@ -28,8 +30,50 @@ public final class Main {
     /** Most lines a refusal prints. */
     static final int MAX_REFUSAL_LINES = 3;
 
-    /** Exit code for bad input or an unreachable worker or cluster. */
-    static final int USAGE = 2;
+    /** Exit code for bad input. */
+    static final int USAGE = ExitCodes.USAGE;
+
+    /**
+     * The exit code of an exception a command ended with: a refused input 2, a broker or worker that did not answer
+     * 3, a worker that failed while doing what it was asked 1 (the run failed), anything else 4 (a bug).
+     */
+    static int exitCode(Exception e) {
+        if (e instanceof InvalidConfigException) {
+            return ExitCodes.USAGE;
+        }
+        if (e instanceof UserException u) {
+            return u.unreachable() ? ExitCodes.UNREACHABLE : ExitCodes.USAGE;
+        }
+        if (e instanceof WorkerCallException w) {
+            return switch (w.kind()) {
+                case UNREACHABLE, CLUSTER_UNREACHABLE -> ExitCodes.UNREACHABLE;
+                case REFUSED -> ExitCodes.USAGE;
+                case FAILED -> ExitCodes.FAILED;
+            };
+        }
+        return ExitCodes.INTERNAL;
+    }
+
+    /**
+     * What every command has besides its own options: {@code --verbose} and {@code --quiet} (read by {@link Logging}
+     * before the command line is parsed, so that the log levels are set before the first logger) and the exit codes
+     * in its help.
+     */
+    private static void commonOptions(CommandLine cmd) {
+        CommandLine.Model.CommandSpec spec = cmd.getCommandSpec();
+        if (!(spec.userObject() instanceof CommandLine.HelpCommand)) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder(Logging.VERBOSE)
+                    .description("Log more: kbench's info lines and the Kafka clients' warnings (the embedded cluster's "
+                            + "too).").build());
+            spec.addOption(CommandLine.Model.OptionSpec.builder(Logging.QUIET)
+                    .description("Log errors only, kbench's and the Kafka clients'; progress and results print as "
+                            + "usual.").build());
+        }
+        spec.usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.help());
+        for (CommandLine sub : cmd.getSubcommands().values()) {
+            commonOptions(sub);
+        }
+    }
 
     public static void main(String[] args) {
         // the console never holds up a run: stdout and stderr go through bounded buffers (see NonBlockingConsole)
@@ -121,14 +165,19 @@ public final class Main {
                 }
                 return USAGE;
             }
-            if (e instanceof UserException || e instanceof WorkerCallException) {
+            int code = exitCode(e);
+            if (code == ExitCodes.INTERNAL) {
+                err.println("kbench: internal error: " + e);
+                e.printStackTrace(err);
+            } else {
                 err.println("kbench: " + e.getMessage());
-                return USAGE;
             }
-            err.println("kbench: internal error: " + e);
-            e.printStackTrace(err);
-            return 1;
+            return code;
         });
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            commonOptions(sub);
+        }
+        cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.help());
         return cli;
     }
 

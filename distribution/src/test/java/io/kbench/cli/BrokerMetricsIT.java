@@ -161,9 +161,9 @@ class BrokerMetricsIT {
             assertTrue(named.stream().noneMatch(n -> n.startsWith("broker-") || n.equals("replication")),
                     diagnosis.toString());
 
-            // refusals before any load, one line each, exit 2, no result
+            // refusals before any load, one line each, exit 3 when nothing answered and 2 for a wrong input, no result
             int closed = KbenchProcesses.freePort();
-            InProcessRun.Outcome none = refused(bootstrap, w, "none", "--broker-metrics",
+            InProcessRun.Outcome none = refused(3, bootstrap, w, "none", "--broker-metrics",
                     "http://admin:hunter2@127.0.0.1:" + closed + "/metrics");
             assertTrue(none.stderr().contains("cannot read the broker metrics of http://127.0.0.1:" + closed
                     + "/metrics: no Prometheus endpoint answered there"), none.stderr());
@@ -180,7 +180,7 @@ class BrokerMetricsIT {
             assertTrue(html.stderr().contains("it serves no Kafka broker metrics"), html.stderr());
             InProcessRun.Outcome missing = refused(bootstrap, w, "404", "--broker-metrics", otherUrl + "/nothing");
             assertTrue(missing.stderr().contains("HTTP 404"), missing.stderr());
-            InProcessRun.Outcome jmxClosed = refused(bootstrap, w, "jmx", "--broker-jmx", "127.0.0.1:" + closed);
+            InProcessRun.Outcome jmxClosed = refused(3, bootstrap, w, "jmx", "--broker-jmx", "127.0.0.1:" + closed);
             assertTrue(jmxClosed.stderr().contains("cannot read the broker metrics of JMX 127.0.0.1:" + closed),
                     jmxClosed.stderr());
             // both refusals in one coordinator process that trusts the broker (the login is checked after TLS)
@@ -226,12 +226,16 @@ class BrokerMetricsIT {
     }
 
     private InProcessRun.Outcome refused(String bootstrap, Path w, String name, String... flags) {
+        return refused(2, bootstrap, w, name, flags);
+    }
+
+    private InProcessRun.Outcome refused(int exitCode, String bootstrap, Path w, String name, String... flags) {
         List<String> args = new ArrayList<>(List.of("run", "--output", dir.resolve(name).toString(),
                 "--bootstrap-servers", bootstrap));
         args.addAll(List.of(flags));
         args.add(w.toString());
         InProcessRun.Outcome o = InProcessRun.execute(args.toArray(new String[0]));
-        assertEquals(2, o.exitCode(), o.stderr());
+        assertEquals(exitCode, o.exitCode(), o.stderr());
         assertFalse(o.stderr().contains("\tat "), "no stack trace: " + o.stderr());
         assertFalse(Files.exists(dir.resolve(name).resolve("result.json")), "no run took place");
         return o;

@@ -45,6 +45,26 @@ class HelpTextTest {
         });
     }
 
+    /** Every command's help lists the exit codes; every one but 'help' takes --verbose and --quiet. */
+    @Test
+    void shouldListTheExitCodesAndTheLogOptionsInEveryCommandsHelp() {
+        List<String> seen = new ArrayList<>();
+        CommandLine root = Main.commandLine();
+        List<CommandLine> all = new ArrayList<>(List.of(root));
+        all.addAll(root.getSubcommands().values());
+        for (CommandLine c : all) {
+            String help = c.getUsageMessage(CommandLine.Help.Ansi.OFF);
+            String name = c.getCommandSpec().qualifiedName();
+            assertTrue(help.contains("Exit codes:") && help.contains("  3   unreachable: a Kafka broker or a worker")
+                    && help.contains("  4   internal error"), name + ":\n" + help);
+            if (c != root && !name.endsWith(" help")) {
+                assertTrue(help.contains("-v, --verbose") && help.contains("-q, --quiet"), name + ":\n" + help);
+            }
+            seen.add(name);
+        }
+        assertTrue(seen.size() >= 12, seen.toString());
+    }
+
     /** What picocli printed on stderr while {@code r} ran (its tracer writes its warnings there). */
     private static String warningsWhile(Runnable r) {
         PrintStream err = System.err;

@@ -254,7 +254,7 @@ class NetnsFailuresIT {
         String nowhere = net.hostAddress() + ":1"; // the broker's host, a port nothing listens on
         Process coordinator = startCoordinator("coordinator", dir.resolve("no-broker"), 10, nowhere);
         assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "coordinator waited for an unreachable broker");
-        assertEquals(2, coordinator.exitValue(), output("coordinator"));
+        assertEquals(3, coordinator.exitValue(), "exit code 3, unreachable: " + output("coordinator"));
         String line = procs.errors("coordinator").strip();
         assertEquals(1, line.lines().count(), line);
         assertTrue(line.startsWith("kbench: worker " + net.address("w1") + ":" + PORT + " (prepare): cannot reach Kafka at "

@@ -255,10 +255,25 @@ final class LoadRun {
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
                         ? "the embedded broker" : BrokerScraper.isUrl(source) ? BrokerScraper.withoutCredentials(source)
                         : "JMX " + BrokerScraper.withoutCredentials(source)) + ": " + (e instanceof java.io.IOException
-                        && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e, true);
+                        && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e,
+                        noAnswer(e));
             }
         }
         return List.copyOf(open);
+    }
+
+    /**
+     * True when {@code e} says nothing answered (connection refused, no route, timed out): the environment, not
+     * the input (a login refused, an untrusted certificate, a page that is not metrics).
+     */
+    static boolean noAnswer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
+                    || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Longest a snapshot waits for the brokers' figures; the interval goes without them after that. */

@@ -157,12 +157,17 @@ public final class Workers implements AutoCloseable {
         }
     }
 
-    /** Runs a setup call; a worker's refusal or unreachability becomes a one-line {@link UserException}. */
+    /**
+     * Runs a setup call; a worker's refusal or unreachability becomes a one-line {@link UserException}, an unreachable
+     * one ({@link UserException#unreachable}) when the worker or its Kafka cluster did not answer.
+     */
     public static <T> T setup(Supplier<T> call) {
         try {
             return call.get();
         } catch (WorkerCallException e) {
-            throw new UserException(e.getMessage(), e);
+            boolean unreachable = e.kind() == WorkerCallException.Kind.UNREACHABLE
+                    || e.kind() == WorkerCallException.Kind.CLUSTER_UNREACHABLE;
+            throw unreachable ? UserException.unreachable(e.getMessage(), e) : new UserException(e.getMessage(), e);
         }
     }
 }

@@ -83,7 +83,7 @@ final class KafkaDriver implements Driver {
                     || e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {
                 // reached, but refused: the profile's security settings are wrong, not the network
                 throw new DriverException("Kafka at " + bootstrap() + " refused the client: " + rootMessage(e)
-                        + " (check security.protocol, sasl.* and ssl.* in the profile)", e, true);
+                        + " (check security.protocol, sasl.* and ssl.* in the profile)", e, false);
             }
             throw new DriverException("cannot reach Kafka at " + bootstrap() + ": " + rootMessage(e), e, true);
         } catch (InterruptedException e) {
