@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares results side by side; gates a CI pipeline on them.",
             "",
-            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression.",
+            "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression. When both sides have repeats, a relative limit (-10%%, +5%%) crossed by less than their run-to-run noise (the larger spread of either side's repeats) is not a breach: it is listed as 'within noise'.",
             "",
             "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line."})
 public final class CompareCommand implements Callable<Integer> {
@@ -41,6 +41,16 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--allow-failed", description = "Let a gate judge results whose status is FAILED (their figures stop "
             + "where the run failed).")
     boolean allowFailed;
+
+    /** How the comparison is printed on stdout. */
+    enum Format { text, json, markdown, junit }
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "How the comparison is printed on stdout: text (the table, default), json (every figure's "
+                    + "values, the gates' outcomes, 'passed'), markdown (a table for a pull request's summary) or junit "
+                    + "(JUnit XML for CI systems: a test case per gate and per refused result). With json and junit the "
+                    + "'report:' line goes to stderr. The exit code is the same for every format.")
+    Format format;
 
     @Option(names = "--allow-saturated", description = "Let a gate judge results with generator-saturated intervals in "
             + "their measured window (their latencies include the load generator's backlog).")
@@ -91,6 +101,21 @@ public final class CompareCommand implements Callable<Integer> {
             }
             compared.add(new Compare.Side(name, summaries));
         }
+        io.kbench.coordinator.report.CompareFormats.Comparison comparison =
+                new io.kbench.coordinator.report.CompareFormats.Comparison(compared, gates, unfit, warnings);
+        if (format != Format.text) {
+            if (page != null) {
+                ResultInputs.writePage(page, "--output ", "kbench compare", runs);
+                (format == Format.markdown ? System.out : System.err).println("report: " + page);
+            }
+            System.out.print(switch (format) {
+                case json -> io.kbench.coordinator.report.CompareFormats.json(comparison);
+                case junit -> io.kbench.coordinator.report.CompareFormats.junit(comparison);
+                default -> io.kbench.coordinator.report.CompareFormats.markdown(comparison);
+            });
+            System.out.flush();
+            return comparison.passed() ? ExitCodes.OK : ExitCodes.FAILED;
+        }
         print(Compare.table(compared, gates));
         if (page != null) {
             ResultInputs.writePage(page, "--output ", "kbench compare", runs);
@@ -98,6 +123,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         warnings.forEach(System.out::println);
         List<String> breaches = Compare.breaches(compared, gates);
+        Compare.withinNoise(compared, gates).forEach(System.out::println);
         breaches.forEach(System.out::println);
         unfit.forEach(System.out::println);
         if (!gates.isEmpty()) {

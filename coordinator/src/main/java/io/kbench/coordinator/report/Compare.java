@@ -203,17 +203,84 @@ public final class Compare {
         return null;
     }
 
-    /** The comparison table: a row per headline figure, then one per gate figure not among them. */
-    public static List<List<String>> table(List<Side> sides, List<Gate> gates) {
+    /** The figures compared: the headline ones (the share groups' when a side has them), then each gate's not among them. */
+    public static List<Figure> figures(List<Side> sides, List<Gate> gates) {
         List<Figure> figures = new ArrayList<>(HEADLINE);
         if (sides.stream().anyMatch(s -> s.summaries().stream().anyMatch(j -> j.has("share")))) {
-            figures.addAll(SHARE);
+            boolean commit = sides.stream().anyMatch(s -> s.summaries().stream()
+                    .anyMatch(j -> j.path("share").has("commitLatencyMicros")));
+            // the commit latency only when a side measured it (shareCommit: sync)
+            SHARE.stream().filter(f -> commit || !f.path().startsWith("share.commitLatencyMicros")).forEach(figures::add);
         }
         for (Gate g : gates) {
             if (figures.stream().noneMatch(f -> f.path().equals(g.figure().path()))) {
                 figures.add(g.figure());
             }
         }
+        return figures;
+    }
+
+    /** A side's mean of a figure (NaN when its results lack it), in result.json's units. */
+    public static double mean(Side side, Figure f) {
+        return side.mean(f);
+    }
+
+    /** The spread of a side's repeats relative to their mean (NaN with one result). */
+    public static double spread(Side side, Figure f) {
+        return side.spread(f);
+    }
+
+    /** The difference of {@code v} from the baseline's {@code base}, in % (NaN when either is missing or base is 0). */
+    public static double percent(double base, double v) {
+        return Double.isNaN(base) || Double.isNaN(v) || base == 0 ? Double.NaN : 100 * (v - base) / Math.abs(base);
+    }
+
+    /** "beyond", "within" the run-to-run noise of the two sides, or null when either has no repeats. */
+    public static String noiseVerdict(Side base, Side s, Figure f) {
+        String n = noise(base, s, f, base.mean(f), s.mean(f));
+        return n.isEmpty() ? null : n.contains("beyond") ? "beyond" : "within";
+    }
+
+    /**
+     * What a gate found: the last side's value, the baseline's, the limit they make, whether the limit was crossed,
+     * the run-to-run noise of the two sides (the larger spread of their repeats; NaN unless both have repeats) and
+     * whether it was breached: a relative limit crossed by less than that noise is not a breach (the repeats cannot
+     * tell the difference from chance). {@code line} says what was found: the breach, a crossing within the noise,
+     * or null when the gate held.
+     */
+    public record GateOutcome(Gate gate, double value, double baseline, double threshold, boolean crossed, double noise,
+                              boolean breached, String line) {
+    }
+
+    /** Every gate's outcome, in order. */
+    public static List<GateOutcome> outcomes(List<Side> sides, List<Gate> gates) {
+        List<GateOutcome> out = new ArrayList<>();
+        Side base = sides.get(0);
+        Side last = sides.get(sides.size() - 1);
+        for (Gate g : gates) {
+            Figure f = g.figure();
+            double b = base.mean(f);
+            double v = last.mean(f);
+            boolean crossed = g.breached(v, b);
+            double noise = Math.max(base.spread(f), last.spread(f));
+            boolean withinNoise = crossed && g.relative() && !Double.isNaN(v) && !Double.isNaN(noise) && b != 0
+                    && Math.abs(v - b) / Math.abs(b) <= noise;
+            String unit = f.latency() ? " ms" : "";
+            String found = String.format(Locale.ROOT, "%s — %s is %s%s, limit %.2f%s%s", g.text(), f.path(),
+                    Double.isNaN(v) ? "missing" : String.format(Locale.ROOT, "%.2f", f.shown(v)), Double.isNaN(v) ? "" : unit,
+                    f.shown(g.threshold(b)), unit, g.relative() ? String.format(Locale.ROOT, " (baseline %.2f%s)",
+                            f.shown(b), unit) : "");
+            String line = !crossed ? null : withinNoise ? String.format(Locale.ROOT, "within noise: %s; a side's "
+                    + "repeats range over %.1f%% of their mean (±%.1f%%), more than the %.1f%% difference: not a breach",
+                    found, 100 * noise, 50 * noise, 100 * Math.abs(v - b) / Math.abs(b)) : "breached: " + found;
+            out.add(new GateOutcome(g, v, b, g.threshold(b), crossed, noise, crossed && !withinNoise, line));
+        }
+        return out;
+    }
+
+    /** The comparison table: a row per headline figure, then one per gate figure not among them. */
+    public static List<List<String>> table(List<Side> sides, List<Gate> gates) {
+        List<Figure> figures = figures(sides, gates);
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("figure"));
         for (int i = 0; i < sides.size(); i++) {
@@ -260,7 +327,6 @@ public final class Compare {
         return Math.abs(v - b) / Math.abs(b) > noise ? " (beyond noise)" : " (within noise)";
     }
 
-    /** One breached gate, as a line: the figure, the last side's value and the limit. */
     /**
      * Why a result cannot back a verdict, or null when it can: a run whose status is not COMPLETED (a failed run's
      * figures stop where it failed), or one whose measured window had generator-saturated intervals (its latencies
@@ -277,22 +343,13 @@ public final class Compare {
         return null;
     }
 
+    /** One line per breached gate: the figure, the last side's value and the limit (see {@link #outcomes}). */
     public static List<String> breaches(List<Side> sides, List<Gate> gates) {
-        List<String> out = new ArrayList<>();
-        Side base = sides.get(0);
-        Side last = sides.get(sides.size() - 1);
-        for (Gate g : gates) {
-            double b = base.mean(g.figure());
-            double v = last.mean(g.figure());
-            if (g.breached(v, b)) {
-                Figure f = g.figure();
-                String unit = f.latency() ? " ms" : "";
-                out.add(String.format(Locale.ROOT, "breached: %s — %s is %s%s, limit %.2f%s%s", g.text(), f.path(),
-                        Double.isNaN(v) ? "missing" : String.format(Locale.ROOT, "%.2f", f.shown(v)), Double.isNaN(v) ? "" : unit,
-                        f.shown(g.threshold(b)), unit, g.relative() ? String.format(Locale.ROOT, " (baseline %.2f%s)",
-                                f.shown(b), unit) : ""));
-            }
-        }
-        return out;
+        return outcomes(sides, gates).stream().filter(GateOutcome::breached).map(GateOutcome::line).toList();
+    }
+
+    /** One line per gate whose relative limit was crossed within the run-to-run noise (not a breach). */
+    public static List<String> withinNoise(List<Side> sides, List<Gate> gates) {
+        return outcomes(sides, gates).stream().filter(o -> o.crossed() && !o.breached()).map(GateOutcome::line).toList();
     }
 }
