@@ -64,7 +64,25 @@ class GrafanaDashboardTest {
                 queries.add(v.at("/query/query").asText());
             }
         }
+        JsonNode annotations = dashboard.at("/annotations/list");
+        for (JsonNode a : annotations) {
+            queries.add(a.get("expr").asText());
+        }
         assertTrue(queries.size() >= 30, "queries: " + queries.size());
+        // imported as it is: no import input it does not use, what it needs declared, the run's phases annotated
+        assertTrue(dashboard.path("__inputs").isMissingNode(), "no __inputs: the datasource is a variable");
+        assertTrue(dashboard.path("__requires").size() >= 2, "__requires declares Grafana and Prometheus");
+        assertTrue(annotations.size() >= 1 && annotations.get(0).get("expr").asText().contains("kbench_run_state"),
+                annotations.toString());
+        // a time series draws a counter as a rate or an increase, never its ever-growing total
+        for (JsonNode panel : dashboard.get("panels")) {
+            for (JsonNode t : panel.path("targets")) {
+                String q = t.get("expr").asText();
+                if (panel.path("type").asText().equals("timeseries") && q.contains("_total")) {
+                    assertTrue(q.contains("rate(") || q.contains("increase("), panel.get("title") + ": " + q);
+                }
+            }
+        }
 
         Set<String> exported = exportedNames();
         Set<String> used = new TreeSet<>();

@@ -113,6 +113,8 @@ public final class WorkerMetrics implements RunObserver {
     /** The scrape. */
     public synchronized MetricFamilies families() {
         MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload, "worker", workerId);
+        f.buildInfo(io.kbench.protocol.Versions.kbench(), io.kbench.protocol.Versions.commit(),
+                io.kbench.protocol.Versions.PROTOCOL);
         f.state("kbench_worker_run_state", "this worker's run state (1 for the current one)", STATES, state);
         f.gauge("kbench_worker_producers", "producers this worker runs", null, producers);
         f.gauge("kbench_worker_consumers", "consumers this worker runs", null, consumers);

@@ -44,7 +44,7 @@ class WorkerMetricsTest {
     @Test
     void shouldExportTheWorkersOwnRunTotalsStateAndLastIntervalLabelledWithRunWorkloadAndWorker() {
         WorkerMetrics m = new WorkerMetrics("w1");
-        assertTrue(scrape(m).contains("kbench_worker_run_state=\"idle\"} 1"), "before any run: idle");
+        assertTrue(scrape(m).matches("(?s).*kbench_worker_run_state\\{[^}]*state=\"idle\"[^}]*} 1\\.0\\n.*"), "before any run: idle");
         RunSpec spec = spec("r1", 300, 200);
         java.util.concurrent.atomic.AtomicReference<Counters> live = new java.util.concurrent.atomic.AtomicReference<>(
                 Counters.ZERO);
@@ -58,8 +58,8 @@ class WorkerMetricsTest {
         String labels = "{run_id=\"r1\",worker=\"w1\",workload=\"wl\"}";
         // counters read live at the scrape; no timestamps: Prometheus stamps them with the scrape's time
         String at = "\n";
-        assertTrue(text.contains("kbench_worker_run_state{run_id=\"r1\",worker=\"w1\",workload=\"wl\","
-                + "kbench_worker_run_state=\"running\"} 1\n"), text);
+        assertTrue(text.contains("kbench_worker_run_state{run_id=\"r1\",state=\"running\",worker=\"w1\","
+                + "workload=\"wl\"} 1.0\n"), text);
         assertTrue(text.contains("kbench_worker_messages_sent_total" + labels + " 15.0" + at), text);
         assertTrue(text.contains("kbench_worker_messages_acked_total" + labels + " 3.0" + at), text);
         assertTrue(text.contains("kbench_worker_messages_failed_total" + labels + " 2.0" + at), text);
@@ -81,7 +81,7 @@ class WorkerMetricsTest {
         assertTrue(text.contains("kbench_worker_publish_latency_seconds_sum" + labels + " " + sum + at), text);
 
         m.ended(spec, "lease expired");
-        assertTrue(scrape(m).contains("kbench_worker_run_state=\"aborted\"} 1"), scrape(m));
+        assertTrue(scrape(m).matches("(?s).*kbench_worker_run_state\\{[^}]*state=\"aborted\"[^}]*} 1\\.0\\n.*"), scrape(m));
     }
 
     @Test
@@ -99,7 +99,7 @@ class WorkerMetricsTest {
                 "the next run's counters, from zero: " + text);
         assertFalse(text.contains("kbench_worker_publish_latency_seconds"), "no snapshot of r2 yet: no summaries: " + text);
         assertTrue(text.contains("kbench_worker_producers{run_id=\"r2\",worker=\"w1\",workload=\"wl\"} 1.0\n"), text);
-        assertTrue(text.contains("kbench_worker_run_state=\"prepared\"} 1"), text);
+        assertTrue(text.matches("(?s).*kbench_worker_run_state\\{[^}]*state=\"prepared\"[^}]*} 1\\.0\\n.*"), text);
         m.prepared(spec("r3", -1, 100), () -> Counters.ZERO);
         assertFalse(scrape(m).contains("kbench_worker_target_messages_per_second"),
                 "an unthrottled producer: no target rate: " + scrape(m));

@@ -31,7 +31,6 @@ final class CoordinatorMetrics {
     private long saturated;
     private long consumerLag = -1;
     private long shareBacklog = -1;
-    private long lastEndMicros;
     private final EnumMap<Metric, LatencyStats> last = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
@@ -42,7 +41,6 @@ final class CoordinatorMetrics {
         saturated = 0;
         consumerLag = -1;
         shareBacklog = -1;
-        lastEndMicros = 0;
         last.clear();
         counts.clear();
         sumsSeconds.clear();
@@ -56,7 +54,6 @@ final class CoordinatorMetrics {
         }
         consumerLag = i.consumerLag();
         shareBacklog = i.shareBacklog();
-        lastEndMicros = Math.max(lastEndMicros, i.endMicros());
         for (Metric m : Metric.values()) {
             LatencyStats s = i.stats(m);
             last.put(m, s);
@@ -81,6 +78,8 @@ final class CoordinatorMetrics {
     MetricFamilies families(String runId, String workload, String state, long targetRate, boolean verification,
                             boolean share, long clockBoundMicros, Map<String, Double> snapshotAges) {
         MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload);
+        f.buildInfo(io.kbench.protocol.Versions.kbench(), io.kbench.protocol.Versions.commit(),
+                io.kbench.protocol.Versions.PROTOCOL);
         f.state("kbench_run_state", "the run's state (1 for the current one)", STATES, state);
         f.gauge("kbench_clock_bound_seconds", "bound on the workers' clock offset error (adds to end-to-end "
                 + "latency uncertainty)", Unit.SECONDS, clockBoundMicros / 1e6);
@@ -93,9 +92,6 @@ final class CoordinatorMetrics {
         if (intervals == 0) {
             return f; // nothing measured yet: the interval figures appear with the first interval
         }
-        // the figures of the merged intervals, stamped with the last one's end: rate() is then exact (and a
-        // sample never goes back in time: before the first interval there is none)
-        f.measuredAt(lastEndMicros / 1000);
         f.counter("kbench_messages_sent", "messages handed to the producers, all workers", totals.sent());
         f.counter("kbench_messages_acked", "messages acknowledged by the brokers, all workers", totals.acked());
         f.counter("kbench_messages_failed", "messages that failed to send or were not acknowledged", totals.failed());

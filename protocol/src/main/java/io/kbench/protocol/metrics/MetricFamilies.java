@@ -18,7 +18,6 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
-import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import org.HdrHistogram.Histogram;
@@ -28,7 +27,8 @@ import org.HdrHistogram.Histogram;
  * formats (Prometheus 0.0.4 or OpenMetrics, by the scraper's {@code Accept} header): names, escaping and
  * content types are the library's, not hand-written. Names follow Prometheus conventions: counters end in
  * {@code _total} (the writer appends it), times are in seconds, sizes in bytes. Every data point carries the
- * labels given at construction (run id, workload, worker).
+ * labels given at construction (run id, workload, worker). No data point carries a timestamp: each is the scrape's,
+ * so Prometheus marks a series stale as soon as it is no longer exported (a run that ended), as it should.
  *
  * <p>Latency metrics are summaries: the quantiles are those of the last completed reporting interval (exact,
  * from its HdrHistogram — NaN when it had no sample), {@code _count} and {@code _sum} run totals.
@@ -44,32 +44,16 @@ public final class MetricFamilies {
 
     private final Labels labels;
     private final List<MetricSnapshot> families = new ArrayList<>();
-    private long timestampMillis;
 
     /** @param labelNamesAndValues name, value, name, value… on every data point */
     public MetricFamilies(String... labelNamesAndValues) {
         this.labels = Labels.of(labelNamesAndValues);
     }
 
-    /**
-     * Stamps the data points added from now on with {@code millis} (epoch ms; 0: no stamp, the scrape's
-     * time). Figures measured over reporting intervals carry the end of the last interval: Prometheus then
-     * computes {@code rate()} over the measurement's own time base, exact instead of aliased against the
-     * scrape interval.
-     */
-    public MetricFamilies measuredAt(long millis) {
-        this.timestampMillis = Math.max(0, millis);
-        return this;
-    }
-
-    private <T extends io.prometheus.metrics.model.snapshots.DataPointSnapshot.Builder<T>> T stamp(T point) {
-        return timestampMillis > 0 ? point.scrapeTimestampMillis(timestampMillis) : point;
-    }
-
     /** A counter; {@code name} without {@code _total}. */
     public MetricFamilies counter(String name, String help, Unit unit, double value) {
         families.add(CounterSnapshot.builder().name(name).help(help).unit(unit)
-                .dataPoint(stamp(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value)).build())
+                .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build())
                 .build());
         return this;
     }
@@ -82,7 +66,7 @@ public final class MetricFamilies {
     /** A gauge. */
     public MetricFamilies gauge(String name, String help, Unit unit, double value) {
         families.add(GaugeSnapshot.builder().name(name).help(help).unit(unit)
-                .dataPoint(stamp(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value)).build())
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build())
                 .build());
         return this;
     }
@@ -93,8 +77,8 @@ public final class MetricFamilies {
             return this;
         }
         GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help).unit(unit);
-        values.forEach((k, v) -> b.dataPoint(stamp(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .labels(labels.add(label, k)).value(v)).build()));
+        values.forEach((k, v) -> b.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                .labels(labels.add(label, k)).value(v).build()));
         families.add(b.build());
         return this;
     }
@@ -115,18 +99,31 @@ public final class MetricFamilies {
             qs.add(new Quantile(QUANTILES[i], quantileSeconds[i]));
         }
         families.add(SummarySnapshot.builder().name(name).help(help).unit(Unit.SECONDS)
-                .dataPoint(stamp(SummarySnapshot.SummaryDataPointSnapshot.builder().labels(labels)
-                        .quantiles(Quantiles.of(qs)).count(count)).sum(sumSeconds).build())
+                .dataPoint(SummarySnapshot.SummaryDataPointSnapshot.builder().labels(labels)
+                        .quantiles(Quantiles.of(qs)).count(count).sum(sumSeconds).build())
                 .build());
         return this;
     }
 
-    /** A state set: one series per state, 1 for {@code current}, 0 for the others. */
+    /**
+     * A state: a gauge with one series per state, told apart by the label {@code state}, 1 for {@code current} and 0
+     * for the others ({@code kbench_run_state{state="measuring"} 1}).
+     */
     public MetricFamilies state(String name, String help, List<String> states, String current) {
-        StateSetSnapshot.StateSetDataPointSnapshot.Builder p = StateSetSnapshot.StateSetDataPointSnapshot.builder()
-                .labels(labels);
-        states.forEach(s -> p.state(s, s.equals(current)));
-        families.add(StateSetSnapshot.builder().name(name).help(help).dataPoint(p.build()).build());
+        Map<String, Double> values = new java.util.LinkedHashMap<>();
+        states.forEach(s -> values.put(s, s.equals(current) ? 1.0 : 0.0));
+        return gauges(name, help, null, "state", values);
+    }
+
+    /**
+     * {@code kbench_build_info}: 1, with the build's version, git commit and protocol version as labels (what
+     * produced the other series).
+     */
+    public MetricFamilies buildInfo(String version, String commit, int protocol) {
+        families.add(GaugeSnapshot.builder().name("kbench_build_info").help("the kbench build exporting these series "
+                + "(always 1)").dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels
+                .add("version", version).add("commit", commit.isEmpty() ? "unknown" : commit)
+                .add("protocol", Integer.toString(protocol))).value(1).build()).build());
         return this;
     }
 

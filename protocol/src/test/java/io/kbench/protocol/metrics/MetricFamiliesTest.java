@@ -33,14 +33,14 @@ class MetricFamiliesTest {
     }
 
     @Test
-    void shouldWritePrometheusTextWithConventionalNamesLabelsAndTimestamps() {
+    void shouldWritePrometheusTextWithConventionalNamesLabelsAndNoTimestamps() {
         Map<String, Double> ages = new LinkedHashMap<>();
         ages.put("w1", 0.5);
         ages.put("w\"2", 1.5);
         MetricFamilies f = new MetricFamilies("run_id", "r1", "workload", "a \"quoted\" name\n")
                 .gauges("kbench_snapshot_age_seconds", "age", Unit.SECONDS, "worker", ages)
                 .state("kbench_run_state", "state", List.of("preparing", "measuring"), "measuring")
-                .measuredAt(1_700_000_000_123L)
+                .buildInfo("0.1.0", "", 7)
                 .counter("kbench_messages_acked", "acked", 42)
                 .summary("kbench_" + MetricFamilies.name(Metric.PUBLISH_LATENCY), "latency",
                         new double[] {0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007}, 42, 0.126);
@@ -48,16 +48,20 @@ class MetricFamiliesTest {
         String text = new String(scrape.body(), StandardCharsets.UTF_8);
         assertTrue(scrape.contentType().startsWith("text/plain; version=0.0.4"), scrape.contentType());
         assertTrue(text.contains("# TYPE kbench_messages_acked_total counter\n"), text);
-        assertTrue(text.contains("kbench_messages_acked_total{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\"} 42.0 "
-                + "1700000000123\n"), "labels escaped by the library, the interval's end as timestamp: " + text);
+        // no explicit timestamp on any sample: Prometheus takes the scrape's, and staleness works
+        assertTrue(text.contains("kbench_messages_acked_total{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\"} 42.0\n"),
+                "labels escaped by the library, no timestamp: " + text);
         assertTrue(text.contains("kbench_publish_latency_seconds{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\","
-                + "quantile=\"0.99\"} 0.004 1700000000123\n"), text);
-        assertTrue(text.contains("kbench_publish_latency_seconds_count{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\"} 42 "
-                + "1700000000123\n"), text);
+                + "quantile=\"0.99\"} 0.004\n"), text);
         assertTrue(text.contains("kbench_snapshot_age_seconds{run_id=\"r1\",worker=\"w\\\"2\",workload=\"a \\\"quoted\\\" "
-                + "name\\n\"} 1.5\n"), "no timestamp before measuredAt: " + text);
-        assertTrue(text.contains("kbench_run_state=\"measuring\"} 1\n") && text.contains("kbench_run_state=\"preparing\"} 0\n"),
-                text);
+                + "name\\n\"} 1.5\n"), text);
+        assertTrue(text.contains("kbench_run_state{run_id=\"r1\",state=\"measuring\",workload=") && text.contains(
+                "kbench_run_state{run_id=\"r1\",state=\"preparing\",workload="), "a state label: " + text);
+        assertTrue(text.contains("# TYPE kbench_build_info gauge\n") && text.contains("kbench_build_info{commit=\"unknown\","
+                + "protocol=\"7\",run_id=\"r1\",version=\"0.1.0\""), text);
+        for (String line : text.lines().filter(l -> !l.startsWith("#")).toList()) {
+            assertTrue(line.matches(".*} \\S+$"), "one value, no timestamp: " + line);
+        }
     }
 
     @Test
