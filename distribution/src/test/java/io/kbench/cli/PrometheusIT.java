@@ -108,11 +108,21 @@ class PrometheusIT {
                 assertEquals(RATE, value(prometheus.query("kbench_target_messages_per_second")), 0.001);
                 assertEquals(2, value(prometheus.query(
                         "count(kbench_worker_run_state{state=\"running\"} == 1)")), "both workers running");
-                JsonNode p99 = prometheus.query("kbench_publish_response_time_seconds{quantile=\"0.99\"}");
+                // latency histograms: the coordinator's (all workers merged) and the workers' own, summed by bucket
+                // (what histograms are for) say the same p99 within a bucket
+                JsonNode p99 = prometheus.query("histogram_quantile(0.99, sum by (le, workload) "
+                        + "(rate(kbench_publish_response_time_seconds_bucket[10s])))");
                 assertEquals(1, p99.size(), p99.toString());
                 double p99Seconds = value(p99);
                 assertTrue(p99Seconds > 0 && p99Seconds < 5, "p99 " + p99Seconds);
                 assertEquals("scraped", p99.get(0).get("metric").get("workload").asText());
+                double workersP99 = value(prometheus.query("histogram_quantile(0.99, sum by (le) "
+                        + "(rate(kbench_worker_publish_response_time_seconds_bucket[10s])))"));
+                System.out.printf("p99 response time from the buckets: coordinator %.4f s, workers summed %.4f s%n",
+                        p99Seconds, workersP99);
+                assertTrue(workersP99 > p99Seconds / 2.5 && workersP99 < p99Seconds * 2.5,
+                        "the workers' summed buckets and the coordinator's agree within a bucket: " + workersP99 + " / "
+                                + p99Seconds);
                 for (JsonNode t : prometheus.targets()) {
                     assertEquals("up", t.get("health").asText(), t.toString());
                 }

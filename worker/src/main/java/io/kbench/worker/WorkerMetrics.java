@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * The worker's own {@code /metrics} ({@code kbench worker --metrics-port}): what this worker measured in its
  * current (or last) run. Counters are the run's live totals, read at the scrape (they start again at the
  * next run, whose {@code run_id} label differs); lag and latency summaries come from the snapshots it
- * streams to the coordinator: the exact quantiles of the last interval, the run's count and sum. Every series is labelled with the run id, the
+ * streams to the coordinator: bucket counts and sum since the run started (histograms, to add up across workers). Every series is labelled with the run id, the
  * workload and this worker's id. Cluster-wide figures are the coordinator's {@code /metrics}. Thread-safe.
  */
 public final class WorkerMetrics implements RunObserver {
@@ -36,8 +36,8 @@ public final class WorkerMetrics implements RunObserver {
     private boolean shareConsumers;
     private long shareBacklog = -1;
     private long consumerLag = -1;
-    private final EnumMap<Metric, Histogram> last = new EnumMap<>(Metric.class);
-    private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
+    /** Each latency's bucket counts since the run started (MetricFamilies.BUCKETS_SECONDS). */
+    private final EnumMap<Metric, long[]> buckets = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
 
     public WorkerMetrics(String workerId) {
@@ -62,8 +62,7 @@ public final class WorkerMetrics implements RunObserver {
         snapshots = 0;
         live = liveCounters;
         consumerLag = -1;
-        last.clear();
-        counts.clear();
+        buckets.clear();
         sumsSeconds.clear();
     }
 
@@ -89,8 +88,7 @@ public final class WorkerMetrics implements RunObserver {
             consumerLag = s.consumerLag();
             shareBacklog = s.shareBacklog();
             decoded.forEach((m, h) -> {
-                last.put(m, h);
-                counts.merge(m, h.getTotalCount(), Long::sum);
+                MetricFamilies.addToBuckets(h, buckets.computeIfAbsent(m, k -> MetricFamilies.emptyBuckets()));
                 sumsSeconds.merge(m, h.getTotalCount() == 0 ? 0.0 : h.getMean() * h.getTotalCount() / 1e6, Double::sum);
             });
         }
@@ -161,10 +159,8 @@ public final class WorkerMetrics implements RunObserver {
                     + "end, as the brokers count it (the one worker that reads it)", null, shareBacklog);
         }
         for (Metric m : Metric.values()) {
-            Histogram h = last.get(m);
-            f.summary("kbench_worker_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", this worker",
-                    MetricFamilies.quantileSeconds(h == null ? LatencyHistograms.create() : h),
-                    counts.getOrDefault(m, 0L), sumsSeconds.getOrDefault(m, 0.0));
+            f.histogram("kbench_worker_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", this worker",
+                    buckets.getOrDefault(m, MetricFamilies.emptyBuckets()), sumsSeconds.getOrDefault(m, 0.0));
         }
         return f;
     }

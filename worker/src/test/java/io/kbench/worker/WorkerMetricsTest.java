@@ -73,9 +73,12 @@ class WorkerMetricsTest {
         first.recordValue(2000);
         Histogram second = LatencyHistograms.create();
         second.recordValue(4000);
-        assertTrue(text.contains("kbench_worker_publish_latency_seconds{run_id=\"r1\",worker=\"w1\",workload=\"wl\","
-                + "quantile=\"0.5\"} " + second.getValueAtPercentile(50) / 1e6 + at),
-                "the last interval's own quantiles: " + text);
+        // a histogram: every interval's samples in buckets since the run started (1 ms, 2 ms, 4 ms), cumulative
+        String bucket = "kbench_worker_publish_latency_seconds_bucket{run_id=\"r1\",worker=\"w1\",workload=\"wl\",le=";
+        assertTrue(text.contains(bucket + "\"5.0E-4\"} 0\n") && text.contains(bucket + "\"0.001\"} 1\n")
+                && text.contains(bucket + "\"0.0025\"} 2\n") && text.contains(bucket + "\"0.005\"} 3\n")
+                && text.contains(bucket + "\"+Inf\"} 3\n"), "both intervals' samples in the buckets: " + text);
+        assertTrue(!text.contains("quantile="), "no summaries: " + text);
         assertTrue(text.contains("kbench_worker_publish_latency_seconds_count" + labels + " 3" + at), text);
         double sum = (first.getMean() * 2) / 1e6 + second.getMean() / 1e6;
         assertTrue(text.contains("kbench_worker_publish_latency_seconds_sum" + labels + " " + sum + at), text);

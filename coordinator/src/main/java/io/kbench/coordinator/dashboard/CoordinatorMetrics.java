@@ -15,11 +15,9 @@ import io.prometheus.metrics.model.snapshots.Unit;
 /**
  * The coordinator's {@code /metrics}: the run's merged, cluster-wide figures as Prometheus metrics. Counters
  * are run totals from the run's start (warm-up included: a counter never goes back), so
- * {@code rate(kbench_messages_acked_total[10s])} is the cluster's acknowledged rate; latency summaries hold
- * the exact quantiles of the last merged interval (all workers' samples, never averaged). The interval
- * figures carry the last interval's end as their timestamp, so Prometheus rates them over the measurement's
- * own time base (a counter that steps once a second, scraped once a second, would otherwise alias); they
- * appear with the first merged interval. Not thread-safe:
+ * {@code rate(kbench_messages_acked_total[1m])} is the cluster's acknowledged rate; latency histograms hold the
+ * bucket counts of every merged interval since the start (all workers' samples). No sample carries a timestamp of
+ * its own; the interval figures appear with the first merged interval. Not thread-safe:
  * {@link DashboardState} feeds and reads it under its lock.
  */
 final class CoordinatorMetrics {
@@ -31,8 +29,8 @@ final class CoordinatorMetrics {
     private long saturated;
     private long consumerLag = -1;
     private long shareBacklog = -1;
-    private final EnumMap<Metric, LatencyStats> last = new EnumMap<>(Metric.class);
-    private final EnumMap<Metric, Long> counts = new EnumMap<>(Metric.class);
+    /** Each latency's bucket counts since the run started, from the merged intervals' histograms. */
+    private final EnumMap<Metric, long[]> buckets = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
 
     void reset() {
@@ -41,8 +39,7 @@ final class CoordinatorMetrics {
         saturated = 0;
         consumerLag = -1;
         shareBacklog = -1;
-        last.clear();
-        counts.clear();
+        buckets.clear();
         sumsSeconds.clear();
     }
 
@@ -56,10 +53,14 @@ final class CoordinatorMetrics {
         shareBacklog = i.shareBacklog();
         for (Metric m : Metric.values()) {
             LatencyStats s = i.stats(m);
-            last.put(m, s);
-            counts.merge(m, s.count(), Long::sum);
             sumsSeconds.merge(m, s.mean() * s.count() / 1e6, Double::sum);
         }
+    }
+
+    /** An interval's merged histograms (µs), into the latency histograms' buckets. */
+    void addHistograms(java.util.Map<Metric, org.HdrHistogram.Histogram> histograms) {
+        histograms.forEach((m, h) -> MetricFamilies.addToBuckets(h,
+                buckets.computeIfAbsent(m, k -> MetricFamilies.emptyBuckets())));
     }
 
     /**
@@ -132,25 +133,10 @@ final class CoordinatorMetrics {
                     totals.shareRejected());
         }
         for (Metric m : Metric.values()) {
-            LatencyStats s = last.getOrDefault(m, LatencyStats.EMPTY);
-            f.summary("kbench_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", all workers merged",
-                    quantiles(s), counts.getOrDefault(m, 0L), sumsSeconds.getOrDefault(m, 0.0));
+            f.histogram("kbench_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", all workers merged",
+                    buckets.getOrDefault(m, MetricFamilies.emptyBuckets()), sumsSeconds.getOrDefault(m, 0.0));
         }
         return f;
-    }
-
-    private static double[] quantiles(LatencyStats s) {
-        if (s.count() == 0) {
-            double[] nan = new double[MetricFamilies.QUANTILES.length];
-            java.util.Arrays.fill(nan, Double.NaN);
-            return nan;
-        }
-        long[] micros = {s.p50(), s.p75(), s.p95(), s.p99(), s.p999(), s.p9999(), s.max()};
-        double[] out = new double[micros.length];
-        for (int i = 0; i < micros.length; i++) {
-            out[i] = micros[i] / 1e6;
-        }
-        return out;
     }
 
     static Map<String, Double> ages(Map<String, Long> lastHeard, long nowMicros) {

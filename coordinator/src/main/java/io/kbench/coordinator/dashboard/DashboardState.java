@@ -168,6 +168,13 @@ public final class DashboardState implements RunReporter {
     }
 
     @Override
+    public void intervalHistograms(MergedInterval i, java.util.EnumMap<Metric, org.HdrHistogram.Histogram> histograms) {
+        synchronized (this) {
+            metrics.addHistograms(histograms);
+        }
+    }
+
+    @Override
     public void interval(MergedInterval i) {
         console.interval(i);
         synchronized (this) { // the merge path: a few additions, one conversion and an append; no page is built here

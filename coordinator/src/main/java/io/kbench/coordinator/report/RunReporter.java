@@ -76,6 +76,14 @@ public interface RunReporter {
     /** One interval merged across all workers. */
     void interval(MergedInterval interval);
 
+    /**
+     * The cluster-wide histograms (µs) of an interval, on the merging thread while it completes the interval (before
+     * {@link #interval}); read them, do not keep or change them.
+     */
+    default void intervalHistograms(MergedInterval interval, java.util.EnumMap<io.kbench.protocol.Metric,
+            org.HdrHistogram.Histogram> histograms) {
+    }
+
     /** The run's figures, once at the end. */
     void summary(String title, Summary summary, int subscriptionsPerTopic);
 }

@@ -79,7 +79,10 @@ final class LiveRun {
                 workload.warmupRecords() > 0
                         ? SummaryHistograms.afterRecords(workload.warmupRecords(), window.measureStartMicros())
                         : SummaryHistograms.from(window.measureStartMicros()))
-                .onMerged((m, histograms) -> hlogs.addMerged(m.startMicros(), m.endMicros(), histograms));
+                .onMerged((m, histograms) -> {
+                    hlogs.addMerged(m.startMicros(), m.endMicros(), histograms);
+                    out.intervalHistograms(m, histograms);
+                });
         List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
         List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
         WorkerSupervisor.Events events = new WorkerSupervisor.Events() {

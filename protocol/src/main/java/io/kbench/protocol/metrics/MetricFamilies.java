@@ -30,12 +30,41 @@ import org.HdrHistogram.Histogram;
  * labels given at construction (run id, workload, worker). No data point carries a timestamp: each is the scrape's,
  * so Prometheus marks a series stale as soon as it is no longer exported (a run that ended), as it should.
  *
- * <p>Latency metrics are summaries: the quantiles are those of the last completed reporting interval (exact,
- * from its HdrHistogram — NaN when it had no sample), {@code _count} and {@code _sum} run totals.
+ * <p>Latency metrics are histograms ({@link #BUCKETS_SECONDS}): bucket counts since the run started, filled from
+ * each interval's HdrHistogram, so that they add up across workers and runs ({@code histogram_quantile} over their
+ * {@code rate()}); the exact quantiles are result.json's and the dashboard's.
  */
 public final class MetricFamilies {
     /** The quantiles every latency summary exports; 1 is the interval's maximum. */
     public static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.99, 0.999, 0.9999, 1.0};
+
+    /**
+     * The upper bounds of every latency histogram's buckets, seconds (and +Inf): 100 µs to a minute, about 2.5 per
+     * decade — a p99 read from them by {@code histogram_quantile} is within its bucket, not exact.
+     */
+    public static final double[] BUCKETS_SECONDS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+        0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+
+    /** Bucket counts of a latency histogram: one per bound of {@link #BUCKETS_SECONDS}, and one above them all. */
+    public static long[] emptyBuckets() {
+        return new long[BUCKETS_SECONDS.length + 1];
+    }
+
+    /**
+     * Adds the samples of {@code micros} (an HdrHistogram in µs) into {@code buckets} (not cumulative: each sample in
+     * the first bucket whose bound is at least its value, as HdrHistogram's precision, 0.1%, places it).
+     */
+    public static void addToBuckets(Histogram micros, long[] buckets) {
+        if (micros == null || micros.getTotalCount() == 0) {
+            return;
+        }
+        for (org.HdrHistogram.HistogramIterationValue v : micros.recordedValues()) {
+            double seconds = micros.lowestEquivalentValue(v.getValueIteratedTo()) / 1e6;
+            int b = java.util.Arrays.binarySearch(BUCKETS_SECONDS, seconds);
+            int i = b >= 0 ? b : -b - 1; // the first bound at or above the value (BUCKETS length: +Inf)
+            buckets[i] += v.getCountAtValueIteratedTo();
+        }
+    }
 
     private static final OpenMetricsTextFormatWriter OPEN_METRICS = OpenMetricsTextFormatWriter.create();
     /** Timestamps in ms, as the format requires: the library's default writes seconds (client_java #1277). */
@@ -106,6 +135,26 @@ public final class MetricFamilies {
     }
 
     /**
+     * A latency histogram.
+     *
+     * @param buckets    counts per bucket of {@link #BUCKETS_SECONDS} and above ({@link #emptyBuckets}), not cumulative
+     * @param sumSeconds the samples' sum
+     */
+    public MetricFamilies histogram(String name, String help, long[] buckets, double sumSeconds) {
+        if (buckets.length != BUCKETS_SECONDS.length + 1) {
+            throw new IllegalArgumentException("one count per bucket: " + (BUCKETS_SECONDS.length + 1));
+        }
+        double[] bounds = java.util.Arrays.copyOf(BUCKETS_SECONDS, BUCKETS_SECONDS.length + 1);
+        bounds[BUCKETS_SECONDS.length] = Double.POSITIVE_INFINITY;
+        families.add(io.prometheus.metrics.model.snapshots.HistogramSnapshot.builder().name(name).help(help)
+                .unit(Unit.SECONDS).dataPoint(io.prometheus.metrics.model.snapshots.HistogramSnapshot
+                        .HistogramDataPointSnapshot.builder().labels(labels)
+                        .classicHistogramBuckets(io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(bounds,
+                                buckets.clone())).sum(sumSeconds).build()).build());
+        return this;
+    }
+
+    /**
      * A state: a gauge with one series per state, told apart by the label {@code state}, 1 for {@code current} and 0
      * for the others ({@code kbench_run_state{state="measuring"} 1}).
      */
@@ -172,7 +221,7 @@ public final class MetricFamilies {
             case SHARE_DELIVERY -> "intended send time to a share consumer's first delivery of the record";
             case SHARE_ACCEPT -> "intended send time to a share consumer accepting the record (after its processing)";
             case SHARE_COMMIT -> "duration of a share consumer's commit of one poll's acknowledgements (shareCommit: sync)";
-        } + "; quantiles of the last reporting interval, count and sum since the run started";
+        } + "; buckets, count and sum since the run started";
     }
 
     /** The values at {@link #QUANTILES} of a microsecond histogram, in seconds (NaN for an empty one). */
