@@ -16,9 +16,6 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.prometheus.metrics.model.snapshots.Quantile;
-import io.prometheus.metrics.model.snapshots.Quantiles;
-import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import org.HdrHistogram.Histogram;
 
@@ -35,9 +32,6 @@ import org.HdrHistogram.Histogram;
  * {@code rate()}); the exact quantiles are result.json's and the dashboard's.
  */
 public final class MetricFamilies {
-    /** The quantiles every latency summary exports; 1 is the interval's maximum. */
-    public static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.99, 0.999, 0.9999, 1.0};
-
     /**
      * The upper bounds of every latency histogram's buckets, seconds (and +Inf): 100 µs to a minute, about 2.5 per
      * decade — a p99 read from them by {@code histogram_quantile} is within its bucket, not exact.
@@ -109,28 +103,6 @@ public final class MetricFamilies {
         values.forEach((k, v) -> b.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                 .labels(labels.add(label, k)).value(v).build()));
         families.add(b.build());
-        return this;
-    }
-
-    /**
-     * A latency summary.
-     *
-     * @param quantileSeconds the value at each of {@link #QUANTILES}, seconds (NaN: no sample)
-     * @param count           samples in all
-     * @param sumSeconds      their sum
-     */
-    public MetricFamilies summary(String name, String help, double[] quantileSeconds, long count, double sumSeconds) {
-        if (quantileSeconds.length != QUANTILES.length) {
-            throw new IllegalArgumentException("one value per quantile: " + QUANTILES.length);
-        }
-        List<Quantile> qs = new ArrayList<>();
-        for (int i = 0; i < QUANTILES.length; i++) {
-            qs.add(new Quantile(QUANTILES[i], quantileSeconds[i]));
-        }
-        families.add(SummarySnapshot.builder().name(name).help(help).unit(Unit.SECONDS)
-                .dataPoint(SummarySnapshot.SummaryDataPointSnapshot.builder().labels(labels)
-                        .quantiles(Quantiles.of(qs)).count(count).sum(sumSeconds).build())
-                .build());
         return this;
     }
 
@@ -222,15 +194,5 @@ public final class MetricFamilies {
             case SHARE_ACCEPT -> "intended send time to a share consumer accepting the record (after its processing)";
             case SHARE_COMMIT -> "duration of a share consumer's commit of one poll's acknowledgements (shareCommit: sync)";
         } + "; buckets, count and sum since the run started";
-    }
-
-    /** The values at {@link #QUANTILES} of a microsecond histogram, in seconds (NaN for an empty one). */
-    public static double[] quantileSeconds(Histogram h) {
-        double[] out = new double[QUANTILES.length];
-        for (int i = 0; i < QUANTILES.length; i++) {
-            out[i] = h.getTotalCount() == 0 ? Double.NaN
-                    : (QUANTILES[i] >= 1.0 ? h.getMaxValue() : h.getValueAtPercentile(QUANTILES[i] * 100)) / 1e6;
-        }
-        return out;
     }
 }

@@ -17,19 +17,23 @@ import org.junit.jupiter.api.Test;
 
 class MetricFamiliesTest {
     @Test
-    void shouldExportTheHistogramsOwnPercentilesInSeconds() {
+    void shouldPutEachSampleInTheFirstBucketAtOrAboveIt() {
         Histogram h = LatencyHistograms.create();
-        for (long v = 1; v <= 100_000; v++) {
-            h.recordValue(v);
-        }
-        double[] q = MetricFamilies.quantileSeconds(h);
-        assertEquals(h.getValueAtPercentile(50) / 1e6, q[0]);
-        assertEquals(h.getValueAtPercentile(99) / 1e6, q[3]);
-        assertEquals(h.getValueAtPercentile(99.99) / 1e6, q[5]);
-        assertEquals(h.getMaxValue() / 1e6, q[6], "quantile 1 is the maximum");
-        for (double v : MetricFamilies.quantileSeconds(LatencyHistograms.create())) {
-            assertTrue(Double.isNaN(v), "an interval without samples has no quantiles (NaN, as Prometheus expects)");
-        }
+        h.recordValue(100);         // exactly the first bound: in it
+        h.recordValue(101);         // just above it
+        h.recordValue(2_500);       // 2.5 ms
+        h.recordValue(120_000_000); // two minutes: above every bound
+        long[] b = MetricFamilies.emptyBuckets();
+        MetricFamilies.addToBuckets(h, b);
+        MetricFamilies.addToBuckets(LatencyHistograms.create(), b); // nothing
+        assertEquals(MetricFamilies.BUCKETS_SECONDS.length + 1, b.length);
+        assertEquals(1, b[0]);
+        assertEquals(1, b[1], "101 us: the 250 us bucket");
+        assertEquals(1, b[4], "2.5 ms: its own bound");
+        assertEquals(1, b[b.length - 1], "+Inf");
+        assertEquals(4, java.util.Arrays.stream(b).sum());
+        assertThrows(IllegalArgumentException.class, () -> new MetricFamilies().histogram("kbench_x_seconds", "x",
+                new long[3], 0));
     }
 
     @Test
@@ -42,8 +46,7 @@ class MetricFamiliesTest {
                 .state("kbench_run_state", "state", List.of("preparing", "measuring"), "measuring")
                 .buildInfo("0.1.0", "", 7)
                 .counter("kbench_messages_acked", "acked", 42)
-                .summary("kbench_" + MetricFamilies.name(Metric.PUBLISH_LATENCY), "latency",
-                        new double[] {0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007}, 42, 0.126);
+                .histogram("kbench_" + MetricFamilies.name(Metric.PUBLISH_LATENCY), "latency", buckets(), 0.126);
         MetricFamilies.Scrape scrape = f.write(null);
         String text = new String(scrape.body(), StandardCharsets.UTF_8);
         assertTrue(scrape.contentType().startsWith("text/plain; version=0.0.4"), scrape.contentType());
@@ -51,8 +54,9 @@ class MetricFamiliesTest {
         // no explicit timestamp on any sample: Prometheus takes the scrape's, and staleness works
         assertTrue(text.contains("kbench_messages_acked_total{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\"} 42.0\n"),
                 "labels escaped by the library, no timestamp: " + text);
-        assertTrue(text.contains("kbench_publish_latency_seconds{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\","
-                + "quantile=\"0.99\"} 0.004\n"), text);
+        assertTrue(text.contains("kbench_publish_latency_seconds_bucket{run_id=\"r1\",workload=\"a \\\"quoted\\\" name\\n\","
+                + "le=\"0.001\"} 40\n"), "cumulative buckets: " + text);
+        assertTrue(text.contains("le=\"0.0025\"} 42\n") && text.contains("le=\"+Inf\"} 42\n"), text);
         assertTrue(text.contains("kbench_snapshot_age_seconds{run_id=\"r1\",worker=\"w\\\"2\",workload=\"a \\\"quoted\\\" "
                 + "name\\n\"} 1.5\n"), text);
         assertTrue(text.contains("kbench_run_state{run_id=\"r1\",state=\"measuring\",workload=") && text.contains(
@@ -73,9 +77,11 @@ class MetricFamiliesTest {
         assertTrue(text.contains("# TYPE kbench_intervals counter\n") && text.endsWith("# EOF\n"), text);
     }
 
-    @Test
-    void shouldRefuseASummaryWithTheWrongNumberOfQuantiles() {
-        assertThrows(IllegalArgumentException.class, () -> new MetricFamilies().summary("kbench_x_seconds", "x",
-                new double[] {1}, 1, 1));
+
+    private static long[] buckets() {
+        long[] b = MetricFamilies.emptyBuckets();
+        b[3] = 40;
+        b[4] = 2;
+        return b;
     }
 }
