@@ -13,14 +13,14 @@ import picocli.CommandLine.Option;
             "",
             "A real Kafka broker (KRaft, combined broker+controller) in a temporary directory; serves until stopped (Ctrl-C / SIGTERM), then removes the directory."})
 public final class BrokerCommand implements Callable<Integer> {
-    @Option(names = "--port", defaultValue = "9092", description = "Client port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092", description = "Client port (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDR",
             description = "Address to listen on and advertise (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--nodes", defaultValue = "1", description = "Nodes in the cluster, 1 to 9 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "1", description = "Nodes in the cluster, 1 to 9 (default: ${DEFAULT-VALUE}).")
     int nodes;
 
     @Override

@@ -68,10 +68,10 @@ public final class E2eLatencyCommand implements Callable<Integer> {
     @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]", description = "The Kafka cluster.")
     String bootstrapServer;
 
-    @Option(names = "--topic", description = "The topic (created with 1 partition if missing).")
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic (created with 1 partition if missing).")
     String topic;
 
-    @Option(names = "--num-records", description = "Records to send, one at a time.")
+    @Option(names = "--num-records", paramLabel = "N", description = "Records to send, one at a time.")
     Integer numRecords;
 
     @Option(names = "--producer-acks", paramLabel = "1|all", description = "Producer acks: 1 or all.")
@@ -87,7 +87,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
             description = "Key size in bytes; 0 sends no key (default: ${DEFAULT-VALUE}).")
     int keySize;
 
-    @Option(names = "--num-headers", defaultValue = "0", description = "Headers per record (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--num-headers", paramLabel = "N", defaultValue = "0", description = "Headers per record (default: ${DEFAULT-VALUE}).")
     int numHeaders;
 
     @Option(names = "--record-header-key-size", paramLabel = "BYTES", defaultValue = "0",

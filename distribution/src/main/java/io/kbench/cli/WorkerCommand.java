@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
             "",
             "Exit codes: 0 stopped, 2 bad option or the port cannot be bound."})
 public final class WorkerCommand implements Callable<Integer> {
-    @Option(names = "--port", defaultValue = "7070", description = "TCP port to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "7070", description = "TCP port to listen on (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--bind", defaultValue = "0.0.0.0", paramLabel = "ADDR",
@@ -32,7 +32,7 @@ public final class WorkerCommand implements Callable<Integer> {
             description = "Also serve this worker's own metrics for Prometheus at http://ADDR:PORT/metrics (ADDR: --bind): messages and bytes sent, acked, failed and received, latency summaries, clock offset and run state, labelled with run id, workload and worker id. Read-only and unauthenticated, as Prometheus endpoints are. See docs/metrics.md.")
     Integer metricsPort;
 
-    @Option(names = "--id", description = "Worker id in results (default: HOST:PORT).")
+    @Option(names = "--id", paramLabel = "ID", description = "Worker id in results (default: HOST:PORT).")
     String id;
 
     @Option(names = "--token-file", paramLabel = "FILE",
@@ -53,7 +53,7 @@ public final class WorkerCommand implements Callable<Integer> {
             description = "Accept work from anyone who can reach the port, on a non-loopback address, without a token or mutual TLS. Only on a network you trust.")
     boolean insecure;
 
-    @Option(names = "--clock-skew-micros", hidden = true, defaultValue = "0",
+    @Option(names = "--clock-skew-micros", paramLabel = "MICROS", hidden = true, defaultValue = "0",
             description = "Test only: shift this worker's clock.")
     long skewMicros;
 

@@ -60,6 +60,14 @@ class HelpTextTest {
             if (c != root && !name.endsWith(" help")) {
                 assertTrue(help.contains("-v, --verbose") && help.contains("-q, --quiet"), name + ":\n" + help);
             }
+            // a placeholder says what it takes, in capitals (--port=PORT), not picocli's field name (<port>)
+            for (var o : c.getCommandSpec().options()) {
+                assertTrue(o.arity().max() == 0 || !o.paramLabel().startsWith("<"), name + " " + o.longestName()
+                        + " has the placeholder " + o.paramLabel());
+            }
+            for (var p : c.getCommandSpec().positionalParameters()) {
+                assertTrue(!p.paramLabel().startsWith("<"), name + " has the placeholder " + p.paramLabel());
+            }
             seen.add(name);
         }
         assertTrue(seen.size() >= 12, seen.toString());

@@ -32,10 +32,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             description = "The Kafka cluster (required).")
     String bootstrapServer;
 
-    @Option(names = "--topic", description = "The topic to consume from (it must exist); or --include.")
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic to consume from (it must exist); or --include.")
     String topic;
 
-    @Option(names = {"--num-records", "--messages"}, required = true, description = "Messages to read.")
+    @Option(names = {"--num-records", "--messages"}, paramLabel = "N", required = true, description = "Messages to read.")
     long numRecords;
 
     @Option(names = "--consumer.config", paramLabel = "FILE", description = "Consumer properties file.")
@@ -48,16 +48,16 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = "--command-property", arity = "1..*", paramLabel = "PROP=VALUE", description = "Consumer properties.")
     List<String> props = new ArrayList<>();
 
-    @Option(names = "--fetch-size", description = "max.partition.fetch.bytes of the consumer.")
+    @Option(names = "--fetch-size", paramLabel = "BYTES", description = "max.partition.fetch.bytes of the consumer.")
     Integer fetchSize;
 
-    @Option(names = "--socket-buffer-size", description = "receive.buffer.bytes of the consumer.")
+    @Option(names = "--socket-buffer-size", paramLabel = "BYTES", description = "receive.buffer.bytes of the consumer.")
     Integer socketBufferSize;
 
     @Option(names = "--hide-header", description = "Print only the row.")
     boolean hideHeader;
 
-    @Option(names = "--date-format", defaultValue = "yyyy-MM-dd HH:mm:ss:SSS",
+    @Option(names = "--date-format", paramLabel = "FORMAT", defaultValue = "yyyy-MM-dd HH:mm:ss:SSS",
             description = "Format of start.time and end.time (default: ${DEFAULT-VALUE}).")
     String dateFormat;
 
@@ -92,7 +92,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             + "tool: one consumer over all), in one group with --group.")
     String include;
 
-    @Option(names = "--consumers", defaultValue = "1",
+    @Option(names = "--consumers", paramLabel = "N", defaultValue = "1",
             description = "kbench: consumers in the group (default: ${DEFAULT-VALUE}).")
     int consumers;
 

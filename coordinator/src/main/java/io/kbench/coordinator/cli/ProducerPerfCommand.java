@@ -29,26 +29,26 @@ public final class ProducerPerfCommand implements Callable<Integer> {
 
     private final LocalEnvironment local;
 
-    @Option(names = "--topic", required = true, description = "Produce records to this topic.")
+    @Option(names = "--topic", paramLabel = "TOPIC", required = true, description = "Produce records to this topic.")
     String topic;
 
-    @Option(names = "--num-records", required = true, description = "Number of records to produce.")
+    @Option(names = "--num-records", paramLabel = "N", required = true, description = "Number of records to produce.")
     long numRecords;
 
-    @Option(names = "--record-size", description = "Record size in bytes (or --payload-file).")
+    @Option(names = "--record-size", paramLabel = "BYTES", description = "Record size in bytes (or --payload-file).")
     Integer recordSize;
 
-    @Option(names = "--payload-file", description = "File of payloads, split at --payload-delimiter, sent in turn.")
+    @Option(names = "--payload-file", paramLabel = "FILE", description = "File of payloads, split at --payload-delimiter, sent in turn.")
     Path payloadFile;
 
-    @Option(names = "--payload-delimiter", defaultValue = "\n", description = "Payload file delimiter (default: newline).")
+    @Option(names = "--payload-delimiter", paramLabel = "DELIMITER", defaultValue = "\n", description = "Payload file delimiter (default: newline).")
     String payloadDelimiter;
 
-    @Option(names = "--throughput", required = true,
+    @Option(names = "--throughput", paramLabel = "MSG_PER_SEC", required = true,
             description = "Messages/sec for all producers together; -1 (or any value <= 0) for unthrottled.")
     long throughput;
 
-    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, description = "The Kafka cluster (or bootstrap.servers in a properties option).")
+    @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, paramLabel = "HOST:PORT,...", description = "The Kafka cluster (or bootstrap.servers in a properties option).")
     String bootstrapServer;
 
     @Option(names = {"--producer-props", "--command-property"}, arity = "1..*", paramLabel = "PROP=VALUE",
@@ -87,11 +87,11 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             description = "Commit each transaction once it is this old; positive enables transactions (default: 3000 with --transactional-id, else none).")
     Long transactionDurationMs;
 
-    @Option(names = "--partitions", description = "kbench: create the topic with N partitions if it is missing "
+    @Option(names = "--partitions", paramLabel = "N", description = "kbench: create the topic with N partitions if it is missing "
             + "(without it the topic must exist, except on the embedded broker, where it is created with 1).")
     Integer partitions;
 
-    @Option(names = "--producers", defaultValue = "1", description = "kbench: producers sharing --num-records and "
+    @Option(names = "--producers", paramLabel = "N", defaultValue = "1", description = "kbench: producers sharing --num-records and "
             + "--throughput (default: ${DEFAULT-VALUE}).")
     int producers;
 
