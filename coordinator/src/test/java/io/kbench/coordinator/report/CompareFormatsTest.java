@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -17,12 +16,7 @@ import org.w3c.dom.NodeList;
 
 class CompareFormatsTest {
     private static JsonNode summary(double rate, long e2eP99Micros) {
-        ObjectNode s = ResultDocument.JSON.createObjectNode();
-        s.put("publishRate", rate).put("consumeRate", rate).put("failed", 0).put("saturatedIntervals", 0);
-        s.putObject("endToEndLatencyMicros").put("p50", e2eP99Micros / 2).put("p99", e2eP99Micros).put("p999", e2eP99Micros * 2);
-        s.putObject("publishLatencyMicros").put("p50", 1000).put("p99", 2000);
-        s.putObject("publishResponseMicros").put("p99", 3000).put("p999", 4000);
-        return s;
+        return CompareTest.summary(rate, e2eP99Micros);
     }
 
     private static CompareFormats.Comparison comparison(List<String> refused, String... gates) {

@@ -13,7 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class CompareTest {
-    private static JsonNode summary(double rate, long e2eP99Micros) {
+    /** A result's summary with the headline figures (shared with CompareFormatsTest). */
+    static JsonNode summary(double rate, long e2eP99Micros) {
         ObjectNode s = ResultDocument.JSON.createObjectNode();
         s.put("publishRate", rate).put("consumeRate", rate).put("failed", 0).put("saturatedIntervals", 0);
         s.putObject("endToEndLatencyMicros").put("p50", e2eP99Micros / 2).put("p99", e2eP99Micros).put("p999", e2eP99Micros * 2);
