@@ -54,6 +54,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "Workers to run on, comma-separated (each started with 'kbench worker'); dns:///NAME:PORT stands for every address NAME resolves to (e.g. a Kubernetes headless Service: dns:///kbench-workers.NS.svc:7070).")
     List<String> workers = new ArrayList<>();
 
+    @Option(names = "--wait", paramLabel = "DURATION",
+            description = "Wait up to DURATION (90s, 5m, 1h) for the workers before the run begins, instead of failing at once: the names are looked up again every second (a Kubernetes headless Service lists a pod once it is ready) until at least --min-workers are listed and every one accepts a connection; given up with one line (exit 3) at the deadline.")
+    String waitFor;
+
+    @Option(names = "--min-workers", paramLabel = "N", defaultValue = "1",
+            description = "With --wait: the fewest workers the run needs (default: ${DEFAULT-VALUE}).")
+    int minWorkers;
+
     @Option(names = "--workers-file", paramLabel = "FILE",
             description = "More workers: one HOST:PORT (or dns:///NAME:PORT) per line, # starts a comment.")
     Path workersFile;
@@ -245,6 +253,27 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
+        if (minWorkers < 1 || minWorkers > WorkerAddresses.MAX_WORKERS) {
+            throw new UserException("--min-workers must be 1 to " + WorkerAddresses.MAX_WORKERS + ", got " + minWorkers);
+        }
+        if (waitFor == null && minWorkers > 1) {
+            throw new UserException("--min-workers " + minWorkers + " needs --wait DURATION (how long to wait for them)");
+        }
+        if (waitFor != null && workers.isEmpty() && workersFile == null) {
+            throw new UserException("--wait waits for the workers of --workers or --workers-file; none are given");
+        }
+        if (waitFor != null) {
+            List<String> given = List.copyOf(workers);
+            long waitMillis = WorkerWait.parseMillis(waitFor);
+            try {
+                // until they are there; the lookup below then names what they resolved to
+                WorkerWait.await(() -> WorkerAddresses.expand(given, workersFile, WorkerAddresses.SYSTEM, s -> { }),
+                        a -> WorkerWait.accepts(a, 1_000), minWorkers, waitMillis, human()::println, WorkerWait.SYSTEM);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UserException("interrupted while waiting for the workers");
+            }
+        }
         workers = WorkerAddresses.expand(workers, workersFile, WorkerAddresses.SYSTEM, human()::println);
         Inputs.workers(workers);
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
