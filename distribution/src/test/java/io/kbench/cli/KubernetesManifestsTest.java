@@ -51,7 +51,8 @@ class KubernetesManifestsTest {
     private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
             "v1/Namespace", Namespace.class, "v1/ConfigMap", ConfigMap.class, "v1/Service", Service.class,
             "v1/PersistentVolumeClaim", PersistentVolumeClaim.class, "apps/v1/StatefulSet", StatefulSet.class,
-            "batch/v1/Job", Job.class);
+            "batch/v1/Job", Job.class, "networking.k8s.io/v1/NetworkPolicy",
+            io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static Stream<String> kustomizations() throws Exception {
@@ -100,6 +101,21 @@ class KubernetesManifestsTest {
         assertNotNull(service);
         assertNotNull(workers);
         assertNotNull(job);
+        // only the coordinator's pods reach the workers' gRPC port; the metrics port is open to scrapers
+        var policy = (io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy) objects.get(
+                "NetworkPolicy/kbench-workers");
+        assertNotNull(policy, kustomization + ": the workers' NetworkPolicy");
+        assertEquals(workers.getSpec().getTemplate().getMetadata().getLabels().get("app.kubernetes.io/name"),
+                policy.getSpec().getPodSelector().getMatchLabels().get("app.kubernetes.io/name"));
+        var grpcRule = policy.getSpec().getIngress().get(0);
+        assertEquals(7070, grpcRule.getPorts().get(0).getPort().getIntVal());
+        assertEquals(job.getSpec().getTemplate().getMetadata().getLabels().get("app.kubernetes.io/name"),
+                grpcRule.getFrom().get(0).getPodSelector().getMatchLabels().get("app.kubernetes.io/name"),
+                "the rule lets the coordinator's pods in");
+        // the Job waits for as many workers as the StatefulSet runs
+        assertTrue(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs().contains("--wait=10m"));
+        assertEquals(String.valueOf(workers.getSpec().getReplicas()), cluster.getData().get("min.workers"),
+                kustomization + ": min.workers is the StatefulSet's replicas");
         assertEquals("None", service.getSpec().getClusterIP(), "a headless Service: one address per worker pod");
         assertEquals(service.getMetadata().getName(), workers.getSpec().getServiceName());
         assertTrue(workers.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity() != null,

@@ -80,13 +80,32 @@ public final class ClusterToken {
         return new ClusterToken(token, source);
     }
 
-    /** True when {@code file} can be read by users other than its owner (a token file should be 0600). */
+    /**
+     * True when {@code file} can be read by users other than its owner (a token file should be 0600): readable by
+     * all, or by a group other than this process's own. Group-readable by the process's own group is accepted: that
+     * is how Kubernetes mounts a Secret for a pod with an {@code fsGroup} (mode 0440, the pod's group), and, with
+     * Debian's user private groups, a group of one user.
+     */
     public static boolean readableByOthers(Path file) {
         try {
             Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
-            return p.contains(PosixFilePermission.GROUP_READ) || p.contains(PosixFilePermission.OTHERS_READ);
+            if (p.contains(PosixFilePermission.OTHERS_READ)) {
+                return true;
+            }
+            return p.contains(PosixFilePermission.GROUP_READ) && !ownGroup(file);
         } catch (IOException | UnsupportedOperationException e) {
             return false;
+        }
+    }
+
+    /** True when {@code file}'s group is this process's (effective) group. */
+    private static boolean ownGroup(Path file) throws IOException {
+        try {
+            Object gid = Files.getAttribute(file, "unix:gid");
+            long processGid = new com.sun.security.auth.module.UnixSystem().getGid();
+            return gid instanceof Integer g && g == processGid;
+        } catch (UnsupportedOperationException | IllegalArgumentException | LinkageError e) {
+            return false; // no unix view or no UnixSystem here: say so as before
         }
     }
 
