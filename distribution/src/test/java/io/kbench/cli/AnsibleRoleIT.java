@@ -59,7 +59,8 @@ class AnsibleRoleIT {
                         + "\"kbench_worker_version\": \"" + version + "\", \"kbench_worker_archive\": \""
                         + ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz") + "\", "
                         + "\"kbench_worker_tls_cert\": \"" + cert + "\", \"kbench_worker_tls_key\": \"" + key + "\", "
-                        + "\"kbench_worker_tls_client_ca\": \"" + ca + "\"}"));
+                        + "\"kbench_worker_tls_client_ca\": \"" + ca + "\", \"kbench_workers_file\": \""
+                        + dir.resolve("workers.txt") + "\", \"kbench_worker_java_opts\": \"-Xmx1g -XX:+UseG1GC\"}"));
         Commands.Result first = run(apply);
         assertEquals(0, first.exit(), first.output());
         assertTrue(first.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=[1-9]\\d*\\s+unreachable=0\\s+failed=0.*"),
@@ -77,12 +78,34 @@ class AnsibleRoleIT {
         String unit = Files.readString(root.resolve("etc/systemd/system/kbench-worker.service"));
         // the role's unit is the one in deployment/systemd, TLS and all (its user aside: root in this test)
         assertEquals(serviceLines(Files.readString(ROOT.resolve("deployment/systemd/kbench-worker.service")))
-                .replace("User=kbench", "User=root"), serviceLines(unit));
+                .replace("User=kbench", "User=root").replace("-Xmx4g\"", "-Xmx1g -XX:+UseG1GC\""), serviceLines(unit));
+
+        assertTrue(unit.contains("Environment=\"KBENCH_JAVA_OPTS=-Xmx1g -XX:+UseG1GC\"\n"), "two JVM options, quoted: " + unit);
+        // the coordinator's --workers-file: every worker of the play as HOST:PORT
+        List<String> listed = Files.readAllLines(dir.resolve("workers.txt")).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        assertEquals(List.of("localhost:7070"), listed);
 
         Commands.Result second = run(apply);
         assertEquals(0, second.exit(), second.output());
         assertTrue(second.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=0\\s+unreachable=0\\s+failed=0.*"),
                 "a second run changes nothing: " + second.output());
+
+        // an archive rebuilt with the same version is unpacked again (its checksum differs), not skipped
+        Path rebuilt = dir.resolve("kbench-" + version + ".tar.gz");
+        Path extra = Files.writeString(dir.resolve("REBUILT"), "rebuilt\n");
+        Commands.Result pack = Commands.run(List.of("sh", "-c", "gzip -dc \"$0\" > \"$1.tar\" && tar -rf \"$1.tar\" "
+                + "--transform 's,^,kbench-" + version + "/,' -C \"$2\" REBUILT && gzip -c \"$1.tar\" > \"$1\"",
+                ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz").toString(), rebuilt.toString(),
+                extra.getParent().toString()), System.getenv(), dir, null, 60);
+        assertEquals(0, pack.exit(), pack.output());
+        List<String> third = new ArrayList<>(apply);
+        third.set(third.size() - 1, apply.get(apply.size() - 1).replace(
+                ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz").toString(), rebuilt.toString()));
+        Commands.Result redeploy = run(third);
+        assertEquals(0, redeploy.exit(), redeploy.output());
+        assertTrue(Files.exists(root.resolve("opt/kbench-" + version + "/REBUILT")), "the rebuilt archive was unpacked: "
+                + redeploy.output());
     }
 
     /** A unit's settings: comments and blank lines left out, continuation lines joined. */
