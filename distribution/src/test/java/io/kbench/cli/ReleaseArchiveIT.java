@@ -42,6 +42,10 @@ class ReleaseArchiveIT {
             assertTrue(Files.exists(home.resolve(entry)), entry + " in the archive");
         }
         assertTrue(Files.isExecutable(home.resolve("bin/kbench")));
+        // the archive's own README: it tells how to run from the archive, not how to build with Maven
+        String readme = Files.readString(home.resolve("README.md"));
+        assertTrue(readme.startsWith("# kbench — the release archive") && readme.contains("No build, no Maven"), readme);
+        assertTrue(Files.exists(home.resolve("docs/getting-started.md")), "the recipes it points to");
 
         // a PATH with only what the launcher needs: no mvn, no java (JAVA_HOME names the runtime)
         Path tools = Files.createDirectories(dir.resolve("tools"));
