@@ -220,23 +220,13 @@ public final class Compare {
         return figures;
     }
 
-    /** A side's mean of a figure (NaN when its results lack it), in result.json's units. */
-    public static double mean(Side side, Figure f) {
-        return side.mean(f);
-    }
-
-    /** The spread of a side's repeats relative to their mean (NaN with one result). */
-    public static double spread(Side side, Figure f) {
-        return side.spread(f);
-    }
-
     /** The difference of {@code v} from the baseline's {@code base}, in % (NaN when either is missing or base is 0). */
-    public static double percent(double base, double v) {
+    static double percent(double base, double v) {
         return Double.isNaN(base) || Double.isNaN(v) || base == 0 ? Double.NaN : 100 * (v - base) / Math.abs(base);
     }
 
     /** "beyond", "within" the run-to-run noise of the two sides, or null when either has no repeats. */
-    public static String noiseVerdict(Side base, Side s, Figure f) {
+    static String noiseVerdict(Side base, Side s, Figure f) {
         String n = noise(base, s, f, base.mean(f), s.mean(f));
         return n.isEmpty() ? null : n.contains("beyond") ? "beyond" : "within";
     }

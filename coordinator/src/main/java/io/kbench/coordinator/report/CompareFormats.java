@@ -95,11 +95,11 @@ public final class CompareFormats {
         Compare.Side base = c.sides().get(0);
         for (Compare.Figure f : Compare.figures(c.sides(), c.gates())) {
             List<Map<String, Object>> values = new ArrayList<>();
-            double b = Compare.mean(base, f);
+            double b = base.mean(f);
             for (int i = 0; i < c.sides().size(); i++) {
                 Compare.Side s = c.sides().get(i);
-                double v = Compare.mean(s, f);
-                Map<String, Object> value = ordered("value", number(v), "spread", number(Compare.spread(s, f)));
+                double v = s.mean(f);
+                Map<String, Object> value = ordered("value", number(v), "spread", number(s.spread(f)));
                 if (i > 0) {
                     value.put("vsFirstPercent", number(Compare.percent(b, v)));
                     value.put("noise", Compare.noiseVerdict(base, s, f));
