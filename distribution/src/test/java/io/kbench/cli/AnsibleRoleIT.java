@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.protocol.Versions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AnsibleRoleIT {
     private static final Path ROOT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent();
     private static final Path ANSIBLE = ROOT.resolve("deployment/ansible");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -51,16 +53,25 @@ class AnsibleRoleIT {
         Path key = Files.writeString(dir.resolve("worker.key"), "-----BEGIN PRIVATE KEY-----\ntest\n");
         Path ca = Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\nca\n");
         String version = Versions.kbench();
-        List<String> apply = new ArrayList<>(List.of("ansible-playbook", "-i", "localhost,", "--connection=local",
-                "kbench-workers.yml", "-e", "{\"kbench_hosts\": \"localhost\", \"kbench_worker_root\": \"" + root + "/\", "
-                        + "\"kbench_worker_token\": \"ansible-test-token-0123456789\", \"kbench_worker_create_user\": false, "
-                        + "\"kbench_worker_user\": \"root\", \"kbench_worker_group\": \"root\", "
-                        + "\"kbench_worker_manage_service\": false, \"kbench_worker_install_chrony\": false, "
-                        + "\"kbench_worker_version\": \"" + version + "\", \"kbench_worker_archive\": \""
-                        + ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz") + "\", "
-                        + "\"kbench_worker_tls_cert\": \"" + cert + "\", \"kbench_worker_tls_key\": \"" + key + "\", "
-                        + "\"kbench_worker_tls_client_ca\": \"" + ca + "\", \"kbench_workers_file\": \""
-                        + dir.resolve("workers.txt") + "\", \"kbench_worker_java_opts\": \"-Xmx1g -XX:+UseG1GC\"}"));
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("kbench_hosts", "localhost");
+        vars.put("kbench_worker_root", root + "/");
+        vars.put("kbench_worker_token", "ansible-test-token-0123456789");
+        vars.put("kbench_worker_create_user", false);
+        vars.put("kbench_worker_user", "root");
+        vars.put("kbench_worker_group", "root");
+        vars.put("kbench_worker_manage_service", false);
+        vars.put("kbench_worker_install_chrony", false);
+        vars.put("kbench_worker_tls_cert", cert.toString());
+        vars.put("kbench_worker_tls_key", key.toString());
+        vars.put("kbench_worker_tls_client_ca", ca.toString());
+        vars.put("kbench_workers_file", dir.resolve("workers.txt").toString());
+        vars.put("kbench_worker_java_opts", "-Xmx1g -XX:+UseG1GC");
+        Map<String, Object> fromCheckout = new LinkedHashMap<>(vars);
+        fromCheckout.put("kbench_worker_version", version);
+        fromCheckout.put("kbench_worker_archive", ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz").toString());
+        List<String> apply = List.of("ansible-playbook", "-i", "localhost,", "--connection=local", "kbench-workers.yml",
+                "-e", JSON.writeValueAsString(fromCheckout));
         Commands.Result first = run(apply);
         assertEquals(0, first.exit(), first.output());
         assertTrue(first.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=[1-9]\\d*\\s+unreachable=0\\s+failed=0.*"),
@@ -91,21 +102,28 @@ class AnsibleRoleIT {
         assertTrue(second.output().matches("(?s).*localhost\\s+: ok=\\d+\\s+changed=0\\s+unreachable=0\\s+failed=0.*"),
                 "a second run changes nothing: " + second.output());
 
-        // an archive rebuilt with the same version is unpacked again (its checksum differs), not skipped
+        // an archive rebuilt with the same version is unpacked again (its checksum differs), not skipped; and the role
+        // run from that archive, unpacked next to it, finds it (and its version) by its defaults
         Path rebuilt = dir.resolve("kbench-" + version + ".tar.gz");
         Path extra = Files.writeString(dir.resolve("REBUILT"), "rebuilt\n");
         Commands.Result pack = Commands.run(List.of("sh", "-c", "gzip -dc \"$0\" > \"$1.tar\" && tar -rf \"$1.tar\" "
-                + "--transform 's,^,kbench-" + version + "/,' -C \"$2\" REBUILT && gzip -c \"$1.tar\" > \"$1\"",
+                + "--transform 's,^,kbench-" + version + "/,' -C \"$2\" REBUILT && gzip -c \"$1.tar\" > \"$1\" "
+                + "&& rm \"$1.tar\" && tar -xzf \"$1\" -C \"$2\"",
                 ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz").toString(), rebuilt.toString(),
                 extra.getParent().toString()), System.getenv(), dir, null, 60);
         assertEquals(0, pack.exit(), pack.output());
-        List<String> third = new ArrayList<>(apply);
-        third.set(third.size() - 1, apply.get(apply.size() - 1).replace(
-                ROOT.resolve("distribution/target/kbench-" + version + ".tar.gz").toString(), rebuilt.toString()));
-        Commands.Result redeploy = run(third);
+        Commands.Result redeploy = run(List.of("ansible-playbook", "-i", "localhost,", "--connection=local",
+                "kbench-workers.yml", "-e", JSON.writeValueAsString(vars)), dir.resolve("kbench-" + version + "/deployment/ansible"));
         assertEquals(0, redeploy.exit(), redeploy.output());
         assertTrue(Files.exists(root.resolve("opt/kbench-" + version + "/REBUILT")), "the rebuilt archive was unpacked: "
                 + redeploy.output());
+
+        // no archive where the defaults look: one clear line naming what to set
+        Files.delete(rebuilt);
+        Commands.Result missing = run(List.of("ansible-playbook", "-i", "localhost,", "--connection=local",
+                "kbench-workers.yml", "-e", JSON.writeValueAsString(vars)), dir.resolve("kbench-" + version + "/deployment/ansible"));
+        assertEquals(2, missing.exit(), missing.output());
+        assertTrue(missing.output().contains("set kbench_worker_archive to the kbench-VERSION.tar.gz file"), missing.output());
     }
 
     /** A unit's settings: comments and blank lines left out, continuation lines joined. */
@@ -115,10 +133,14 @@ class AnsibleRoleIT {
     }
 
     private Commands.Result run(List<String> command) throws Exception {
+        return run(command, ANSIBLE);
+    }
+
+    private Commands.Result run(List<String> command, Path workingDirectory) throws Exception {
         Map<String, String> env = new java.util.HashMap<>(System.getenv());
         env.put("ANSIBLE_NOCOLOR", "1");
         env.put("ANSIBLE_LOCAL_TEMP", dir.resolve("ansible-tmp").toString());
         env.put("ANSIBLE_HOME", dir.resolve("ansible-home").toString());
-        return Commands.run(command, env, ANSIBLE, null, 180);
+        return Commands.run(command, env, workingDirectory, null, 180);
     }
 }
