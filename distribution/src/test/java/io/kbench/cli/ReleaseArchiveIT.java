@@ -47,6 +47,33 @@ class ReleaseArchiveIT {
         assertTrue(readme.startsWith("# kbench — the release archive") && readme.contains("No build, no Maven"), readme);
         assertTrue(Files.exists(home.resolve("docs/getting-started.md")), "the recipes it points to");
 
+        // the archives' checksums beside them, in sha256sum's own format
+        Commands.Result sum = Commands.run(List.of("sha256sum", "-c", "kbench-" + version + ".sha256sums"), System.getenv(),
+                TARGET, null, 60);
+        assertEquals(0, sum.exit(), sum.output());
+        assertEquals("kbench-" + version + ".tar.gz: OK\nkbench-" + version + ".zip: OK", sum.output().strip());
+        // NOTICE, and every bundled library named with its licence; the licence texts and notices the jars carry
+        assertTrue(Files.readString(home.resolve("NOTICE")).contains("THIRD-PARTY.txt"));
+        String thirdParty = Files.readString(home.resolve("THIRD-PARTY.txt"));
+        assertFalse(thirdParty.toLowerCase(java.util.Locale.ROOT).contains("unknown license"), thirdParty);
+        try (var jars = Files.list(home.resolve("lib"))) {
+            for (Path jar : jars.toList()) {
+                String name = jar.getFileName().toString();
+                if (name.equals("kbench.jar") || name.startsWith("kbench-")) {
+                    continue;
+                }
+                // lib/ARTIFACT-VERSION[-CLASSIFIER].jar; THIRD-PARTY.txt lists GROUP:ARTIFACT:VERSION
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(.+?)-(\\d[^-]*(?:-[A-Za-z0-9.]+)*?)(?:-[a-z][a-z0-9_-]*)?\\.jar")
+                        .matcher(name);
+                assertTrue(m.matches(), name);
+                assertTrue(thirdParty.contains(":" + m.group(1) + ":"), name + " is named in THIRD-PARTY.txt");
+            }
+        }
+        try (var notices = Files.walk(home.resolve("licenses"))) {
+            assertTrue(notices.filter(Files::isRegularFile).anyMatch(f -> f.toString().contains("kafka-clients")
+                    && f.getFileName().toString().startsWith("NOTICE")), "kafka-clients' NOTICE under licenses/");
+        }
+
         // a PATH with only what the launcher needs: no mvn, no java (JAVA_HOME names the runtime)
         Path tools = Files.createDirectories(dir.resolve("tools"));
         for (String tool : List.of("bash", "env", "dirname", "readlink", "sed")) {
