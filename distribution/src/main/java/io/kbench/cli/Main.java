@@ -11,6 +11,7 @@ import io.kbench.coordinator.cli.MergeCommand;
 import io.kbench.coordinator.cli.ProducerPerfCommand;
 import io.kbench.coordinator.cli.ReportCommand;
 import io.kbench.coordinator.cli.RunCommand;
+import io.kbench.coordinator.cli.ServeCommand;
 import io.kbench.coordinator.cli.ValidateCommand;
 import io.kbench.coordinator.rpc.WorkerCallException;
 import io.kbench.coordinator.workload.ConfigError;
@@ -134,6 +135,7 @@ public final class Main {
         cli.addSubcommand("validate", new ValidateCommand());
         cli.addSubcommand("merge", new MergeCommand());
         cli.addSubcommand("report", new ReportCommand());
+        cli.addSubcommand("serve", new ServeCommand());
         cli.addSubcommand("compare", new CompareCommand());
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));

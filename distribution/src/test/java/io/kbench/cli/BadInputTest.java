@@ -369,7 +369,17 @@ class BadInputTest {
                 Arguments.of(List.of("compare", "RESULT", "RESULT2,"),
                         "kbench: 'RESULT2,': an empty result name; join repeats with ',' and nothing else"),
                 Arguments.of(List.of("report", "-o", "NOTADIR/r.html", "RESULT"),
-                        "kbench: --output NOTADIR/r.html: cannot write: its directory does not exist"));
+                        "kbench: --output NOTADIR/r.html: cannot write: its directory does not exist"),
+                Arguments.of(List.of("serve", "MISSING"), "kbench: MISSING: no such directory"),
+                Arguments.of(List.of("serve", "RESULT"),
+                        "kbench: RESULT: not a directory (give the directory that holds the runs)"),
+                Arguments.of(List.of("serve", "--port", "-1", "RESULTSDIR"), "kbench: --port must be 0 to 65535, got -1"),
+                Arguments.of(List.of("serve", "--port", "70000", "RESULTSDIR"), "kbench: --port must be 0 to 65535, got 70000"),
+                Arguments.of(List.of("serve", "--port", "http", "RESULTSDIR"), "kbench: Invalid value for option '--port': "
+                        + "'http' is not an int (see 'kbench serve --help')"),
+                Arguments.of(List.of("serve", "--bind", " ", "RESULTSDIR"),
+                        "kbench: --bind must be an address, e.g. 127.0.0.1 or 0.0.0.0"),
+                Arguments.of(List.of("serve", "RESULTSDIR", "RESULTSDIR"), "kbench: unexpected argument 'RESULTSDIR' (see 'kbench serve --help')"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -51,7 +51,7 @@ class KubernetesManifestsTest {
     private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
             "v1/Namespace", Namespace.class, "v1/ConfigMap", ConfigMap.class, "v1/Service", Service.class,
             "v1/PersistentVolumeClaim", PersistentVolumeClaim.class, "apps/v1/StatefulSet", StatefulSet.class,
-            "batch/v1/Job", Job.class, "networking.k8s.io/v1/NetworkPolicy",
+            "apps/v1/Deployment", io.fabric8.kubernetes.api.model.apps.Deployment.class, "batch/v1/Job", Job.class, "networking.k8s.io/v1/NetworkPolicy",
             io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -125,6 +125,8 @@ class KubernetesManifestsTest {
         assertNotNull(worker.getResources().getLimits().get("memory"));
         assertTrue(workers.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot());
 
+        resultsReader(kustomization, objects, job);
+
         // the worker's command line is one kbench accepts
         Main.commandLine().parseArgs(args(worker).toArray(new String[0]));
 
@@ -167,6 +169,30 @@ class KubernetesManifestsTest {
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /**
+     * The results reader: at 0 replicas (it must not hold the ReadWriteOnce volume while a Job writes it), the Job's
+     * claim mounted read-only where its {@code kbench serve} reads, on a loopback address (port-forward only).
+     */
+    private static void resultsReader(String kustomization, Map<String, HasMetadata> objects, Job job) {
+        var reader = (io.fabric8.kubernetes.api.model.apps.Deployment) objects.get("Deployment/kbench-results");
+        assertNotNull(reader, kustomization + ": the results reader");
+        assertEquals(0, reader.getSpec().getReplicas(), kustomization + ": the reader is scaled up by hand, after a run");
+        String claim = job.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals("results"))
+                .findFirst().orElseThrow().getPersistentVolumeClaim().getClaimName();
+        var volume = reader.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getPersistentVolumeClaim() != null).findFirst().orElseThrow();
+        assertEquals(claim, volume.getPersistentVolumeClaim().getClaimName());
+        Container c = reader.getSpec().getTemplate().getSpec().getContainers().get(0);
+        var mount = c.getVolumeMounts().stream().filter(m -> m.getName().equals(volume.getName())).findFirst().orElseThrow();
+        assertTrue(mount.getReadOnly(), "read-only");
+        List<String> args = args(c);
+        assertEquals("serve", args.get(0));
+        assertEquals(mount.getMountPath(), args.get(1), "it serves the volume");
+        assertTrue(args.contains("--bind=127.0.0.1"), args.toString());
+        assertEquals(c.getImage(), job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+        Main.commandLine().parseArgs(args.toArray(new String[0]));
     }
 
     private static List<String> args(Container c) {
