@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # Builds the kbench container image (one image for worker and coordinator) without pulling anything: its
-# root file system is assembled here from the release archive, a jlink-ed Java runtime made from this
-# machine's JDK, and the few glibc files that runtime links, then imported as an image.
+# root file system is assembled here by rootfs.sh from the release archive (kbench, a jlink-ed Java runtime
+# made from this machine's JDK, the few glibc files that runtime links), then imported as an image with the
+# settings of the Dockerfile beside this script (for builders with a registry: it makes the same image).
 #
-#   deployment/container/build-image.sh [--tool docker|podman] [--tag NAME:TAG] [ARCHIVE]
+#   deployment/container/build-image.sh [--tool docker|podman] [--tag NAME:TAG] [--source URL] [ARCHIVE]
 #
-# ARCHIVE defaults to distribution/target/kbench-<version>.tar.gz (mvn package builds it). The image runs
-# as uid 10001 (user kbench), its entrypoint is the JVM with kbench's main class, the heap sized at 75% of
-# the container's memory limit (JDK_JAVA_OPTIONS adds JVM options); mount the cluster token and TLS files
+# ARCHIVE defaults to distribution/target/kbench-<version>.tar.gz (mvn package builds it). --source sets the
+# org.opencontainers.image.source label (default: this checkout's git remote 'origin' when it is a URL); the
+# revision label is the commit the archive was built from. The image runs as uid 10001 (user kbench), its
+# entrypoint is the JVM with kbench's main class, the heap sized at 75% of the container's memory limit
+# (KBENCH_JAVA_OPTS adds JVM options, as for the archive's bin/kbench); mount the cluster token and TLS files
 # read-only, e.g. -v /etc/kbench/token:/etc/kbench/token:ro. See docs/container.md.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 tool=""
 tag=""
+source=""
 archive=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tool|--tag)
+    --tool|--tag|--source)
       [ $# -ge 2 ] && [ -n "$2" ] || { echo "build-image.sh: $1 needs a value (see --help)" >&2; exit 2; }
-      if [ "$1" = --tool ]; then tool="$2"; else tag="$2"; fi
+      case "$1" in --tool) tool="$2" ;; --tag) tag="$2" ;; *) source="$2" ;; esac
       shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "build-image.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) archive="$1"; shift ;;
   esac
@@ -42,55 +46,36 @@ command -v jlink >/dev/null || { echo "build-image.sh: jlink (a JDK 17+) is need
 version="$(basename "$archive" .tar.gz)"; version="${version#kbench-}"
 [ -n "$tag" ] || tag="kbench:$version"
 
+case "$source" in ''|http://*|https://*|git@*|ssh://*) ;; *) echo "build-image.sh: --source must be a URL, not $source" >&2; exit 2 ;; esac
+if [ -z "$source" ]; then
+  origin="$(git -C "$root" remote get-url origin 2>/dev/null || true)"
+  case "$origin" in http://*|https://*|git@*|ssh://*) source="$origin" ;; esac
+fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fs="$work/rootfs"
-mkdir -p "$fs/opt" "$fs/etc" "$fs/tmp" "$fs/home/kbench" "$fs/etc/kbench"
-chmod 1777 "$fs/tmp"
+bash "$here/rootfs.sh" "$archive" "$fs"
 
-# kbench itself (the JVM is the entrypoint: no shell in the image)
-tar -xzf "$archive" -C "$work"
-mkdir -p "$fs/opt/kbench"
-cp -r "$work/kbench-$version/lib" "$work/kbench-$version/workloads" "$work/kbench-$version/LICENSE" "$fs/opt/kbench/"
-
-# a Java runtime with the modules kbench, gRPC, Netty, Vert.x and the embedded broker use
-modules=java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.management.rmi
-modules=$modules,java.naming,java.net.http,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql
-modules=$modules,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.naming.dns,jdk.security.auth,jdk.unsupported,jdk.zipfs
-jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=2 --output "$fs/opt/java"
-# a runtime made from a distribution JDK may link its CA store to the host's: copy the file itself
-if [ -L "$fs/opt/java/lib/security/cacerts" ]; then
-  cp --remove-destination "$(readlink -f "$fs/opt/java/lib/security/cacerts")" "$fs/opt/java/lib/security/cacerts"
+# the commit the archive was built from, "-dirty" when its tree had changes, as kbench --version says it
+# (git.properties in kbench's protocol jar)
+tar -xzf "$archive" -C "$work" --wildcards "kbench-$version/lib/kbench-protocol-*.jar"
+revision=""
+if (cd "$work" && jar xf kbench-"$version"/lib/kbench-protocol-*.jar io/kbench/protocol/git.properties) 2>/dev/null; then
+  props="$work/io/kbench/protocol/git.properties"
+  revision="$(sed -n 's/^git\.commit\.id=//p' "$props")"
+  [ -n "$revision" ] && grep -qx 'git.dirty=true' "$props" && revision="$revision-dirty"
 fi
 
-# the shared libraries the runtime links (glibc, zlib, ...), with the dynamic loader
-for f in "$fs"/opt/java/bin/java "$fs"/opt/java/lib/*.so "$fs"/opt/java/lib/server/*.so; do
-  ldd "$f" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3} /^\s*\/.*ld-linux/ {print $1}'
-done | sort -u | while read -r lib; do
-  mkdir -p "$fs$(dirname "$lib")"
-  cp -L "$lib" "$fs$lib"
-done
-loader="$(ldd "$fs/opt/java/bin/java" | awk '/ld-linux/ {print $1}')"
-[ -f "$fs$loader" ] || { mkdir -p "$fs$(dirname "$loader")"; cp -L "$loader" "$fs$loader"; }
-case "$loader" in /lib64/*) ;; *) mkdir -p "$fs/lib64" && cp -L "$loader" "$fs/lib64/" ;; esac
-
-# users, name resolution
-printf 'root:x:0:0:root:/root:/sbin/nologin\nkbench:x:10001:10001:kbench:/home/kbench:/sbin/nologin\n' > "$fs/etc/passwd"
-printf 'root:x:0:\nkbench:x:10001:\n' > "$fs/etc/group"
-printf 'hosts: files dns\n' > "$fs/etc/nsswitch.conf"
-chown -R 10001:10001 "$fs/home/kbench" 2>/dev/null || true
-
-# huge pages for the heap where the host's kernel gives them on request (distribution/src/main/dist/bin/jvm-options
-# says why); the image has no shell to look first, so the JVM's warning on a host without them is turned off
-entry='["/opt/java/bin/java","-XX:MaxRAMPercentage=75","-XX:+ExitOnOutOfMemoryError","-XX:+UseTransparentHugePages","-Xlog:pagesize=off","-cp","/opt/kbench/lib/*","io.kbench.cli.Main"]'
-tar --numeric-owner -C "$fs" -c . | "$tool" import \
-  --change "USER 10001:10001" \
-  --change "WORKDIR /home/kbench" \
-  --change "ENV JAVA_HOME=/opt/java" \
-  --change "ENTRYPOINT $entry" \
-  --change 'CMD ["--help"]' \
-  --change "EXPOSE 7070 9400 8080" \
-  --change "LABEL org.opencontainers.image.title=kbench org.opencontainers.image.version=$version org.opencontainers.image.licenses=Apache-2.0" \
-  - "$tag" >/dev/null
+# the image's settings: the Dockerfile's lines after its last FROM's COPY, with the build arguments filled in
+changes=()
+while IFS= read -r line; do
+  line="${line//\$\{VERSION\}/$version}"
+  line="${line//\$\{REVISION\}/$revision}"
+  line="${line//\$\{SOURCE\}/$source}"
+  changes+=(--change "$line")
+done < <(sed -n '/^COPY --from=rootfs/,$p' "$here/Dockerfile" | grep -E '^(USER|WORKDIR|ENV|ENTRYPOINT|CMD|EXPOSE|LABEL) ')
+[ ${#changes[@]} -ge 14 ] || { echo "build-image.sh: $here/Dockerfile lacks the image's settings" >&2; exit 2; }
+tar --numeric-owner -C "$fs" -c . | "$tool" import "${changes[@]}" - "$tag" >/dev/null
 size="$("$tool" image inspect --format '{{.Size}}' "$tag")"
 echo "built $tag with $tool: $((size / 1024 / 1024)) MiB ($(du -sh "$fs/opt/java" | cut -f1) Java runtime, $(du -sh "$fs/opt/kbench" | cut -f1) kbench)"

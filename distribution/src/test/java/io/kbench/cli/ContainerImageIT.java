@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The container image, for real: built by {@code deployment/container/build-image.sh} from the release archive
  * (nothing pulled), two worker containers on their own container network — non-root, the token mounted
  * read-only, the heap sized from the container's memory limit — and the coordinator on the host: a short run
- * completes with both workers' shares. Containers, network and image are removed afterwards; a Docker daemon
- * this test started is stopped by its PID.
+ * completes with both workers' shares, one worker's heap set by KBENCH_JAVA_OPTS; the image's labels and profiles;
+ * and {@code kbench serve} in a container serving the run's results. Containers, network and image are removed
+ * afterwards; a Docker daemon this test started is stopped by its PID.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ContainerImageIT {
@@ -44,10 +45,19 @@ class ContainerImageIT {
             try {
                 Path archive = ROOT.resolve("distribution/target/kbench-" + Versions.kbench() + ".tar.gz");
                 Commands.Result built = run(List.of(ROOT.resolve("deployment/container/build-image.sh").toString(), "--tool",
-                        "docker", "--tag", image, archive.toString()), 180);
+                        "docker", "--tag", image, "--source", "https://example.invalid/kbench.git", archive.toString()), 180);
                 assertEquals(0, built.exit(), built.output());
                 System.out.println(built.output().strip());
                 assertEquals("10001:10001", docker.out("image", "inspect", "-f", "{{.Config.User}}", image));
+                // the OCI labels, from the Dockerfile's LABEL line with the archive's version and commit
+                JsonNode labels = new ObjectMapper().readTree(docker.out("image", "inspect", "-f", "{{json .Config.Labels}}", image));
+                assertEquals(Versions.kbench(), labels.path("org.opencontainers.image.version").asText(), labels.toString());
+                assertEquals(Versions.commit(), labels.path("org.opencontainers.image.revision").asText(), labels.toString());
+                assertEquals("https://example.invalid/kbench.git", labels.path("org.opencontainers.image.source").asText());
+                assertEquals("Apache-2.0", labels.path("org.opencontainers.image.licenses").asText());
+                // the client profiles and the licences are in the image
+                assertTrue(docker.out("run", "--rm", image, "validate", "/opt/kbench/deployment/kafka/throughput.yaml")
+                        .startsWith("ok: /opt/kbench/deployment/kafka/throughput.yaml (profile"));
                 assertEquals("kbench " + Versions.kbench() + " (" + (Versions.commit().isEmpty() ? ""
                         : "commit " + Versions.commit() + ", ") + "protocol " + Versions.PROTOCOL + ")",
                         docker.out("run", "--rm", image, "--version"));
@@ -61,9 +71,14 @@ class ContainerImageIT {
                     for (String w : List.of("w1", "w2")) {
                         String name = network + "-" + w;
                         containers.add(name);
-                        docker.out("run", "-d", "--name", name, "--network", network, "--memory", "768m",
-                                "-v", token + ":/etc/kbench/token:ro", image, "worker", "--port", "7070", "--id", w,
-                                "--token-file", "/etc/kbench/token");
+                        // w2 with KBENCH_JAVA_OPTS, as the archive's launcher takes it: its heap is 200 MiB, not 75% of the limit
+                        List<String> runArgs = new ArrayList<>(List.of("run", "-d", "--name", name, "--network", network,
+                                "--memory", "768m", "-v", token + ":/etc/kbench/token:ro"));
+                        if (w.equals("w2")) {
+                            runArgs.addAll(List.of("-e", "KBENCH_JAVA_OPTS=-Xmx200m -Dkbench.test=x"));
+                        }
+                        runArgs.addAll(List.of(image, "worker", "--port", "7070", "--id", w, "--token-file", "/etc/kbench/token"));
+                        docker.out(runArgs.toArray(new String[0]));
                         String ip = docker.out("inspect", "-f", "{{(index .NetworkSettings.Networks \"" + network
                                 + "\").IPAddress}}", name);
                         workers.add(ip + ":7070");
@@ -76,9 +91,10 @@ class ContainerImageIT {
                             + "consumersPerSubscription: 2\nproducerRate: 1000\nwarmupSeconds: 2\ndurationSeconds: 4\n");
                     assertEquals(0, Main.execute("run", "--workers", String.join(",", workers), "--insecure", "--token-file",
                             token.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                            dir.resolve("out").toString(), workload.toString()));
+                            dir.resolve("results/run1").toString(), workload.toString()));
+                    System.out.println(docker.out("top", network + "-w2", "-o", "pid,rss,args"));
                 }
-                JsonNode result = new ObjectMapper().readTree(dir.resolve("out/result.json").toFile());
+                JsonNode result = new ObjectMapper().readTree(dir.resolve("results/run1/result.json").toFile());
                 assertEquals("COMPLETED", result.get("status").asText());
                 long sum = 0;
                 for (JsonNode w : result.get("workers")) {
@@ -90,8 +106,36 @@ class ContainerImageIT {
                 for (JsonNode h : result.get("provenance").get("workers")) {
                     long heap = h.get("host").get("maxHeapBytes").asLong();
                     assertEquals(768L << 20, h.get("host").get("memoryBytes").asLong(), "the container's limit: " + h);
-                    assertTrue(heap > 0.65 * (768L << 20) && heap <= 0.75 * (768L << 20), "heap from the limit: " + h);
+                    if (h.get("id").asText().equals("w2")) {
+                        assertTrue(heap > (190L << 20) && heap <= (200L << 20), "-Xmx200m from KBENCH_JAVA_OPTS: " + h);
+                    } else {
+                        assertTrue(heap > 0.65 * (768L << 20) && heap <= 0.75 * (768L << 20), "heap from the limit: " + h);
+                    }
                 }
+
+                // kbench serve in the image: the results directory, mounted read-only, served to a browser or curl
+                String reader = network + "-serve";
+                containers.add(reader);
+                docker.out("run", "-d", "--name", reader, "-p", "127.0.0.1::8080", "-v", dir.resolve("results") + ":/results:ro",
+                        image, "serve", "/results", "--bind", "0.0.0.0");
+                String published = docker.out("port", reader, "8080").lines().findFirst().orElseThrow();
+                java.net.URI base = java.net.URI.create("http://" + published + "/");
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                String index = awaitPage(http, base);
+                assertTrue(index.contains(">run1</a></td><td class=\"completed\">COMPLETED</td><td>containers</td>"), index);
+                var report = http.send(java.net.http.HttpRequest.newBuilder(base.resolve("run1/report.html")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, report.statusCode());
+                assertEquals(Files.readString(dir.resolve("results/run1/report.html")), report.body());
+                var zip = http.send(java.net.http.HttpRequest.newBuilder(base.resolve("run1.zip")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+                List<String> names = new ArrayList<>();
+                try (java.util.zip.ZipInputStream z = new java.util.zip.ZipInputStream(zip.body())) {
+                    for (java.util.zip.ZipEntry e; (e = z.getNextEntry()) != null; ) {
+                        names.add(e.getName());
+                    }
+                }
+                assertTrue(names.contains("run1/result.json") && names.contains("run1/report.html"), names.toString());
             } finally {
                 for (String c : containers) {
                     docker.quietly("rm", "-f", c);
@@ -100,6 +144,23 @@ class ContainerImageIT {
                 docker.quietly("image", "rm", "-f", image);
             }
             assertEquals("", docker.out("ps", "-aq", "--filter", "name=" + network), "no container left");
+        }
+    }
+
+    private static String awaitPage(java.net.http.HttpClient http, java.net.URI uri) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                var r = http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return r.body();
+                }
+            } catch (IOException notYet) {
+                // starting
+            }
+            assertTrue(System.nanoTime() < deadline, "kbench serve did not answer at " + uri + " within 60 s");
+            Thread.sleep(200);
         }
     }
 
