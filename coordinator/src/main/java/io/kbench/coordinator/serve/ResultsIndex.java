@@ -144,7 +144,7 @@ final class ResultsIndex {
             }
             h.append("</table>\n");
         }
-        h.append(entries(root));
+        h.append("<h2>In this directory</h2>\n").append(entries(root));
         return h.append("</body></html>\n").toString();
     }
 
