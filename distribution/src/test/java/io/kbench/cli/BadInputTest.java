@@ -371,6 +371,7 @@ class BadInputTest {
                 Arguments.of(List.of("report", "-o", "NOTADIR/r.html", "RESULT"),
                         "kbench: --output NOTADIR/r.html: cannot write: its directory does not exist"),
                 Arguments.of(List.of("serve", "MISSING"), "kbench: MISSING: no such directory"),
+                Arguments.of(List.of("serve", ""), "kbench: DIR is empty: give the directory that holds the runs"),
                 Arguments.of(List.of("serve", "RESULT"),
                         "kbench: RESULT: not a directory (give the directory that holds the runs)"),
                 Arguments.of(List.of("serve", "--port", "-1", "RESULTSDIR"), "kbench: --port must be 0 to 65535, got -1"),

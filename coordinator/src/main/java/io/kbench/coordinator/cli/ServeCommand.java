@@ -31,6 +31,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new UserException("--port must be 0 to 65535, got " + port);
         }
+        if (dir.toString().isBlank()) {
+            throw new UserException("DIR is empty: give the directory that holds the runs");
+        }
         if (bind.isBlank()) {
             throw new UserException("--bind must be an address, e.g. 127.0.0.1 or 0.0.0.0");
         }

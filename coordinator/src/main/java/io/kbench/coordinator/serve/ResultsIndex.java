@@ -17,7 +17,8 @@ import com.fasterxml.jackson.core.JsonToken;
  * The pages of {@link ResultsServer}: the runs under its directory (each directory holding a {@code result.json} or
  * a {@code sweep.json}, at most {@link #MAX_DEPTH} levels down, with its status, workload and start read from the
  * head of its result.json) and a directory's files. Both bounded: {@link #MAX_RUNS} runs and {@link #MAX_ENTRIES}
- * files per page, and {@link #MAX_VISITED} directories looked at, whatever the volume holds.
+ * files per page, {@link #MAX_ENTRIES} entries looked at per directory and {@link #MAX_VISITED} directories,
+ * whatever the volume holds.
  */
 final class ResultsIndex {
     static final int MAX_DEPTH = 4;
@@ -62,8 +63,14 @@ final class ResultsIndex {
             return false;
         }
         List<Path> children = new ArrayList<>();
+        boolean truncated = false;
         try (var list = Files.list(dir)) {
+            int seen = 0;
             for (Path p : (Iterable<Path>) list::iterator) {
+                if (++seen > MAX_ENTRIES) {
+                    truncated = true; // a directory of more entries than a page shows: its first ones only
+                    break;
+                }
                 if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                     children.add(p);
                 }
@@ -72,7 +79,6 @@ final class ResultsIndex {
             return false;
         }
         children.sort(null);
-        boolean truncated = false;
         for (Path c : children) {
             truncated |= collect(c, depth + 1, runs, visited);
         }

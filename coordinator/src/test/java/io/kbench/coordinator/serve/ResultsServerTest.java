@@ -156,6 +156,19 @@ class ResultsServerTest {
     }
 
     @Test
+    void shouldLookAtABoundedNumberOfEntriesPerDirectory() throws Exception {
+        Path crowd = Files.createDirectories(root.resolve("crowd"));
+        for (int i = 0; i <= ResultsIndex.MAX_ENTRIES; i++) {
+            Files.createFile(crowd.resolve("f" + i));
+        }
+        String index = get("/").body();
+        assertTrue(index.contains("(the first 4 found; there are more"), index);
+        String listing = get("/crowd/").body();
+        assertTrue(listing.contains("The first " + ResultsIndex.MAX_ENTRIES + " entries only; the zip holds them all."), listing);
+        assertEquals(ResultsIndex.MAX_ENTRIES, listing.split("<tr><td>", -1).length - 1, "rows");
+    }
+
+    @Test
     void shouldRefuseWhatItCannotServe() throws Exception {
         assertEquals(dir.resolve("nope") + ": no such directory",
                 assertThrows(UserException.class, () -> ResultsServer.start(dir.resolve("nope"), "127.0.0.1", 0)).getMessage());
