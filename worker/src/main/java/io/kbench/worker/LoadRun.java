@@ -346,6 +346,7 @@ final class LoadRun {
         for (int i = 0; i < producerLoops.size(); i++) {
             ProducerLoop loop = producerLoops.get(i);
             loop.window(startNanos, measureNanos, endNanos);
+            snapshotter.producer(i).intervals(startNanos, spec.intervalMicros() * 1000L);
             Thread t = new Thread(loop, "kbench-producer-" + spec.producers().get(i).index());
             t.setDaemon(true);
             producerThreads.add(t);

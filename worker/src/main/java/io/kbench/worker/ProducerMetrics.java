@@ -42,6 +42,21 @@ public final class ProducerMetrics implements ProducerListener {
     /** End of a timed warm-up, {@link NanoClock} units; {@code Long.MIN_VALUE}: none. */
     private volatile long measureNanos = Long.MIN_VALUE;
 
+    /** How many interval boundaries back {@link #sentBefore} can answer exactly. */
+    static final int BOUNDARY_MARKS = 8;
+    /** The next interval boundary the load thread has not passed yet ({@link NanoClock} units); load thread only. */
+    private long nextBoundaryNanos = Long.MAX_VALUE;
+    private long intervalNanos;
+    /** The last boundary passed: 1 is the end of interval 0; load thread only. */
+    private long boundary;
+    /** The sent count at each of the last {@link #BOUNDARY_MARKS} boundaries passed, by boundary modulo their number. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(BOUNDARY_MARKS);
+
+    /** What had been sent when the load thread passed interval boundary {@code boundary}. */
+    private record Mark(long boundary, long sent) {
+    }
+
     public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
         this(clock, errors, true);
     }
@@ -58,12 +73,47 @@ public final class ProducerMetrics implements ProducerListener {
         measureNanos = nanos;
     }
 
+    /**
+     * The run's interval boundaries on the load thread's clock: {@code startNanos} + k × {@code intervalNanos}, k ≥ 1.
+     * Called before the first send. From then on the load thread notes the sent count as it passes each boundary, so
+     * that an interval's sent count ends at its boundary, not at the moment the snapshot thread harvests it.
+     */
+    void intervals(long startNanos, long intervalNanos) {
+        this.intervalNanos = intervalNanos;
+        this.nextBoundaryNanos = startNanos + intervalNanos;
+    }
+
     // HOT PATH (load thread)
     void onSent(long intendedNanos, long sendNanos) {
+        if (sendNanos >= nextBoundaryNanos) {
+            passBoundaries(sendNanos);
+        }
         if (paced) {
             delay.record((sendNanos - intendedNanos) / 1000);
         }
         sent.add(1);
+    }
+
+    /** Load thread, once an interval: the sent count so far is the count at every boundary up to {@code now}. */
+    private void passBoundaries(long now) {
+        long sentSoFar = sent.get();
+        do {
+            boundary++;
+            marks.setRelease((int) (boundary % BOUNDARY_MARKS), new Mark(boundary, sentSoFar));
+            nextBoundaryNanos += intervalNanos;
+        } while (now >= nextBoundaryNanos);
+    }
+
+    /**
+     * Messages this producer sent before interval boundary {@code b} (1: the end of interval 0), for the snapshot
+     * thread. Exact when the load thread has passed it within the last {@link #BOUNDARY_MARKS} boundaries; when it
+     * has not passed it, every send it counted so far was before it, so the live count is exact too; when the
+     * harvest comes more than that many boundaries late, the live count (what an interval counted before).
+     */
+    long sentBefore(long b) {
+        long live = sent.get(); // first: a send counted after the boundary was counted after its mark was set
+        Mark m = marks.getAcquire((int) (b % BOUNDARY_MARKS));
+        return m != null && m.boundary() == b ? m.sent() : live;
     }
 
     // HOT PATH (I/O thread)

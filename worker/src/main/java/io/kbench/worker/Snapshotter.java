@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Harvests one interval from every producer's and consumer's recorders into an {@link IntervalSnapshot}:
  * histograms are moved out of the recorders (so each sample lands in exactly one interval) and added per
- * metric across producers/consumers; counters are turned from running totals into interval deltas. The
+ * metric across producers/consumers; counters are turned from running totals into interval deltas (messages
+ * sent up to the interval's end as each load thread passed it: {@link ProducerMetrics#sentBefore}). The
  * interval's acknowledged count is its publish-latency histogram's count (every ack records exactly one
  * latency), so counts and histograms never disagree at an interval boundary.
  *
@@ -61,6 +62,11 @@ final class Snapshotter {
         this.producers = List.copyOf(producers);
         this.consumers = List.copyOf(consumers);
         this.producerClients = List.copyOf(producerClients);
+    }
+
+    /** The metrics of producer {@code i}, in the order given. */
+    ProducerMetrics producer(int i) {
+        return producers.get(i);
     }
 
     /**
@@ -166,6 +172,15 @@ final class Snapshotter {
         shareCommit.reset();
         // counters first: a sample counted here is in this or the next interval's histogram, never lost
         Counters totals = live();
+        // messages sent: up to the interval's end boundary as each load thread passed it (the last harvest: all)
+        long sentTotal = totals.sent();
+        if (!last) {
+            long cut = 0;
+            for (ProducerMetrics p : producers) {
+                cut += p.sentBefore(sequence + 1);
+            }
+            sentTotal = Math.max(sent, Math.min(cut, sentTotal));
+        }
         Counters share = shareLive();
         long c = 0;
         long n = 0;
@@ -219,7 +234,7 @@ final class Snapshotter {
         }
         Verification dv = v.minus(verification);
         IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
-                new Counters(totals.sent() - sent, latency.getTotalCount(), totals.failed() - failed,
+                new Counters(sentTotal - sent, latency.getTotalCount(), totals.failed() - failed,
                         totals.ackedBytes() - ackedBytes, totals.received() - received,
                         totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
                         dv.outOfOrder(), dv.verified(), dv.untracked()).withShare(minus(share, shareTotals)),
@@ -237,7 +252,7 @@ final class Snapshotter {
                 new ClientMetricsSample(consumerMetrics.clients(), consumerMetrics.result())).withShareSpread(shareSpread())
                 .withShareDeliveries(shareDeliveries());
         shareTotals = share;
-        sent = totals.sent();
+        sent = sentTotal;
         failed = totals.failed();
         ackedBytes = totals.ackedBytes();
         received = totals.received();

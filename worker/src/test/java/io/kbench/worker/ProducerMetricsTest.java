@@ -85,4 +85,50 @@ class ProducerMetricsTest {
         assertEquals(100, s.counters().sent());
         assertEquals(100, s.counters().acked());
     }
+
+    @Test
+    void shouldNoteTheSentCountAtEachBoundaryItPasses() {
+        ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), true);
+        m.intervals(0, 1_000);
+        for (long t : new long[] {100, 500, 999}) {
+            m.onSent(t, t);
+        }
+        assertEquals(3, m.sentBefore(1), "not passed yet: everything counted was before it");
+        m.onSent(1_000, 1_000); // on the boundary: the next interval's
+        m.onSent(1_500, 1_500);
+        assertEquals(3, m.sentBefore(1));
+        assertEquals(5, m.sentBefore(2), "not passed yet");
+        m.onSent(5_200, 5_200); // a stall: boundaries 2 to 5 passed at once
+        for (long b = 2; b <= 5; b++) {
+            assertEquals(5, m.sentBefore(b), "boundary " + b);
+        }
+        assertEquals(6, m.sentBefore(6));
+        for (long t = 6_000; t < 6_000 + 1_000L * ProducerMetrics.BOUNDARY_MARKS; t += 1_000) {
+            m.onSent(t, t);
+        }
+        assertEquals(6 + ProducerMetrics.BOUNDARY_MARKS, m.sentBefore(1),
+                "a boundary further back than the marks reach: the live count, as before");
+    }
+
+    @Test
+    void shouldEndAnIntervalsSentCountAtItsBoundaryWhenTheHarvestComesLate() {
+        ProducerMetrics a = new ProducerMetrics(clock, new ErrorSlot(), true);
+        ProducerMetrics b = new ProducerMetrics(clock, new ErrorSlot(), true);
+        a.intervals(0, 1_000_000);
+        b.intervals(0, 1_000_000);
+        for (long t = 0; t < 1_020_000; t += 10_000) { // 100 messages each in interval 0, 2 more before the late harvest
+            a.onSent(t, t);
+            b.onSent(t + 5_000, t + 5_000);
+        }
+        Snapshotter s = new Snapshotter("w", List.of(a, b), List.of(), List.of());
+        assertEquals(200, s.harvest(0, 0, 1_000, false, 0, false, "").counters().sent(), "interval 0 ends at its boundary");
+        for (long t = 1_020_000; t < 2_000_000; t += 10_000) {
+            a.onSent(t, t);
+        }
+        // a's 100 of interval 1 (2 of them sent before interval 0 was harvested) and b's 2: b stopped sending, so no
+        // boundary passed since and its live count is exact; then the last harvest takes the rest
+        assertEquals(100 + 2, s.harvest(1, 1_000, 2_000, false, 0, false, "").counters().sent());
+        a.onSent(2_000_000, 2_000_000);
+        assertEquals(1, s.harvest(2, 2_000, 2_500, true, 0, true, "").counters().sent());
+    }
 }
