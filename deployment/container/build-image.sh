@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
     *) archive="$1"; shift ;;
   esac
 done
+case "$source" in ''|http://*|https://*|git@*|ssh://*) ;; *) echo "build-image.sh: --source must be a URL, not $source" >&2; exit 2 ;; esac
 if [ -z "$archive" ]; then
   archive="$(ls "$root"/distribution/target/kbench-*.tar.gz 2>/dev/null | head -1 || true)"
   [ -n "$archive" ] || { echo "build-image.sh: no release archive in distribution/target: run 'mvn -DskipTests package' first" >&2; exit 2; }
@@ -46,7 +47,6 @@ command -v jlink >/dev/null || { echo "build-image.sh: jlink (a JDK 17+) is need
 version="$(basename "$archive" .tar.gz)"; version="${version#kbench-}"
 [ -n "$tag" ] || tag="kbench:$version"
 
-case "$source" in ''|http://*|https://*|git@*|ssh://*) ;; *) echo "build-image.sh: --source must be a URL, not $source" >&2; exit 2 ;; esac
 if [ -z "$source" ]; then
   origin="$(git -C "$root" remote get-url origin 2>/dev/null || true)"
   case "$origin" in http://*|https://*|git@*|ssh://*) source="$origin" ;; esac
