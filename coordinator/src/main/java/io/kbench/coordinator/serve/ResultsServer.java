@@ -108,37 +108,49 @@ public final class ResultsServer implements AutoCloseable {
             offLoop(res, "text/html; charset=utf-8", () -> index.page());
             return;
         }
-        boolean zip = path.endsWith(".zip") && !path.endsWith("/");
-        Path target = resolve(zip ? path.substring(0, path.length() - ".zip".length()) : path);
-        if (zip && target == null && path.equals(ALL)) {
-            target = root; // the whole directory (unless it holds a "results" directory of its own)
-        }
-        if (zip && target != null && Files.isDirectory(target)) {
-            zip(req, res, target);
-            return;
-        }
-        if (zip) {
-            target = resolve(path); // a file whose name ends in .zip
-        }
-        if (target == null) {
-            notFound(res);
-        } else if (Files.isDirectory(target)) {
-            if (!path.endsWith("/")) {
-                res.setStatusCode(301).putHeader("location", req.path() + "/").end();
-                return;
+        // what the path names, looked up off the event loop: on a network volume a stat can block
+        vertx.executeBlocking(() -> classify(path), false).onComplete(r -> {
+            Target t = r.succeeded() ? r.result() : new Target(Kind.MISSING, null);
+            switch (t.kind()) {
+                case ZIP -> zip(req, res, t.path());
+                case MISSING -> notFound(res);
+                case REDIRECT -> res.setStatusCode(301).putHeader("location", req.path() + "/").end();
+                case LISTING -> offLoop(res, "text/html; charset=utf-8", () -> index.listing(t.path()));
+                case FILE -> res.sendFile(t.path().toString()).onFailure(e -> {
+                    if (!res.ended() && !res.headWritten()) {
+                        res.setStatusCode(500);
+                        text(res, "cannot read this file: " + e.getMessage() + "\n");
+                    }
+                });
             }
-            Path dir = target;
-            offLoop(res, "text/html; charset=utf-8", () -> index.listing(dir));
-        } else if (Files.isRegularFile(target)) {
-            res.sendFile(target.toString()).onFailure(e -> {
-                if (!res.ended() && !res.headWritten()) {
-                    res.setStatusCode(500);
-                    text(res, "cannot read this file: " + e.getMessage() + "\n");
-                }
-            });
-        } else {
-            notFound(res);
+        });
+    }
+
+    private enum Kind { ZIP, LISTING, REDIRECT, FILE, MISSING }
+
+    private record Target(Kind kind, Path path) {
+    }
+
+    /** What a decoded path other than {@code /} names (blocking: file-system calls). */
+    private Target classify(String path) {
+        if (path.endsWith(".zip")) {
+            Path dir = resolve(path.substring(0, path.length() - ".zip".length()));
+            if (dir == null && path.equals(ALL)) {
+                dir = root; // the whole directory (unless it holds a "results" directory of its own)
+            }
+            if (dir != null && Files.isDirectory(dir)) {
+                return new Target(Kind.ZIP, dir);
+            }
+            // else: a file whose name ends in .zip
         }
+        Path target = resolve(path);
+        if (target == null) {
+            return new Target(Kind.MISSING, null);
+        }
+        if (Files.isDirectory(target)) {
+            return new Target(path.endsWith("/") ? Kind.LISTING : Kind.REDIRECT, target);
+        }
+        return new Target(Files.isRegularFile(target) ? Kind.FILE : Kind.MISSING, target);
     }
 
     /** The request's path, percent-decoded; null when it is not one (malformed, a NUL, a {@code .} or {@code ..} segment). */
@@ -262,13 +274,13 @@ public final class ResultsServer implements AutoCloseable {
         ResponseStream(HttpServerResponse res, Context context) {
             this.res = res;
             this.context = context;
-            context.runOnContext(v -> res.closeHandler(x -> {
+            res.closeHandler(x -> { // built on the response's event loop
                 gone = true;
                 CompletableFuture<Void> p = pending;
                 if (p != null) {
                     p.completeExceptionally(new IOException("the client went away"));
                 }
-            }));
+            });
         }
 
         @Override
