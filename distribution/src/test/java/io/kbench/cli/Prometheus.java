@@ -82,7 +82,8 @@ final class Prometheus implements AutoCloseable {
         while (true) {
             int status;
             try {
-                status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready")).build(),
+                status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
+                        .timeout(java.time.Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode();
             } catch (IOException e) {
                 status = -1;
@@ -106,7 +107,7 @@ final class Prometheus implements AutoCloseable {
     JsonNode query(String promql, String time) throws IOException, InterruptedException {
         String url = "http://127.0.0.1:" + port + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
                 + (time == null ? "" : "&time=" + time);
-        JsonNode body = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+        JsonNode body = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(url)).timeout(java.time.Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
         if (!"success".equals(body.path("status").asText())) {
             throw new IOException(promql + ": " + body);
@@ -117,7 +118,8 @@ final class Prometheus implements AutoCloseable {
     /** The scrape targets and their health, as Prometheus sees them. */
     JsonNode targets() throws IOException, InterruptedException {
         return new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/api/v1/targets")).build(), HttpResponse.BodyHandlers.ofString()).body()).path("data")
+                + "/api/v1/targets")).timeout(java.time.Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString())
+                .body()).path("data")
                 .path("activeTargets");
     }
 

@@ -83,11 +83,13 @@ class PrometheusIT {
                     Thread.sleep(500);
                 }
                 assertTrue(intervals >= 16, "Prometheus scraped " + intervals + " intervals");
+                assertTrue(coordinator.isAlive(), () -> "the run ended before Prometheus held 16 intervals (the checks "
+                        + "below need it running):\n" + read(procs));
 
                 // every endpoint's output passes promtool's own checks (format and naming conventions)
                 for (int port : new int[] {dash, m1, m2}) {
                     String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                            .build(), HttpResponse.BodyHandlers.ofString()).body();
+                            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
                     assertEquals("exit 0", Prometheus.check(body), "promtool check metrics on port " + port + ":\n" + body);
                 }
 
