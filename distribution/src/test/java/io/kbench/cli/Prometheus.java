@@ -28,7 +28,7 @@ final class Prometheus implements AutoCloseable {
 
     private final Process process;
     private final int port;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
     private Prometheus(Process process, int port) {
         this.process = process;
