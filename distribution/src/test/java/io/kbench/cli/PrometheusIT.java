@@ -116,11 +116,18 @@ class PrometheusIT {
                 }
                 assertTrue(at != null, "Prometheus never held 16 merged intervals: " + samples);
                 String when = at;
+                StringBuilder scraped = new StringBuilder("the coordinator's merged intervals as Prometheus scraped them "
+                        + "(time: count):");
+                for (JsonNode sample : samples.get(0).get("values")) {
+                    scraped.append(' ').append(sample.get(0).decimalValue().toPlainString()).append(": ")
+                            .append(sample.get(1).asText());
+                }
+                String timeline = scraped + "\nthe test's own polls (seconds since the coordinator started: count):" + seen;
                 // every target answered its scrapes around that moment
                 JsonNode up = prometheus.query("min_over_time(up[10s])", when);
                 assertEquals(3, up.size(), up.toString());
                 for (JsonNode t : up) {
-                    assertEquals(1, t.get("value").get(1).asDouble(), () -> "a failed scrape: " + up);
+                    assertEquals(1, t.get("value").get(1).asDouble(), () -> "a failed scrape: " + up + "\n" + timeline);
                 }
 
                 // the workers' counters are live: rate() over them, as a dashboard would ask
@@ -135,10 +142,11 @@ class PrometheusIT {
                 System.out.printf("Prometheus rate() over 10 s at %s: workers' sent %.1f msg/s, acked %.1f msg/s; "
                         + "cluster-wide acked %.1f msg per 1-s interval (target %d)%n", when, sent, acked, cluster, RATE);
                 assertEquals(RATE, sent, RATE * 0.02, () -> "the publish rate, from the workers' live counters; "
-                        + "samples: " + raw(prometheus, "kbench_worker_messages_sent_total[12s]", when));
-                assertEquals(RATE, acked, RATE * 0.02, "the acknowledged rate, from the workers' live counters");
+                        + "samples: " + raw(prometheus, "kbench_worker_messages_sent_total[12s]", when) + "\n" + timeline);
+                assertEquals(RATE, acked, RATE * 0.02, () -> "the acknowledged rate, from the workers' live counters\n"
+                        + timeline);
                 assertEquals(RATE, cluster, RATE * 0.02, () -> "the cluster-wide acknowledged rate; samples: "
-                        + raw(prometheus, "kbench_messages_acked_total[12s]", when));
+                        + raw(prometheus, "kbench_messages_acked_total[12s]", when) + "\n" + timeline);
                 assertEquals(RATE, value(prometheus.query("kbench_target_messages_per_second", when)), 0.001);
                 assertEquals(2, value(prometheus.query(
                         "count(kbench_worker_run_state{state=\"running\"} == 1)", when)), "both workers running");
