@@ -10,7 +10,9 @@
 # 10 s) and measured duration (default 30 s). From each run's result.json it takes the measured intervals
 # (not the warm-up, not the last, partial one) and prints, per rate, the worst interval's deviation of the
 # messages sent (and acknowledged) from the target, the whole window's, and the measured intervals flagged
-# saturated (publish delay p99 above 10 ms). The workers stay up across the
+# saturated (publish delay p99 above 10 ms), in how many of those a load thread woke from a park 10 ms or more
+# late ("stalled": a pause, or no core in time, docs/metrics.md#worker-hosts), and the longest stall of any
+# measured interval. The workers stay up across the
 # runs (as on real client hosts); --runs N repeats each rate N times (default 1). --jar runs that kbench.jar
 # (its lib/ beside it) instead of building this checkout's.
 #
@@ -103,7 +105,7 @@ done
 list=$(IFS=,; echo "${addresses[*]}")
 echo "broker $bootstrap, workers $list, work directory $work" >&2
 
-printf '%-10s %4s %8s %30s %30s %12s %10s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated"
+printf '%-10s %4s %8s %30s %30s %12s %10s %9s %14s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated" "stalled" "stall max ms"
 for rate in $rates; do
   for run in $(seq 1 "$runs"); do
     name="rate-$rate-$run"
@@ -137,10 +139,15 @@ wa = dev(worst_acked["publish"]["acked"], worst_acked["endMillis"] - worst_acked
 span = sum(i["endMillis"] - i["startMillis"] for i in full)
 s = sum(i["publish"]["sent"] for i in full)
 a = sum(i["publish"]["acked"] for i in full)
-print("%-10d %4s %8s %30s %30s %12d %10d" % (rate, run, workers,
+# a load thread woke from a park 10 ms or more late (hosts.stallMicrosMax)
+def stall(i):
+    return (i.get("hosts") or {}).get("stallMicrosMax", -1)
+stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
+longest = max([stall(i) for i in measured] + [-1])
+print("%-10d %4s %8s %30s %30s %12d %10d %9d %14s" % (rate, run, workers,
       "%+.2f%% (%+.2f%%) [#%d]" % (ws * 100, wa * 100, worst_sent["index"]),
       "%+.3f%% (%+.3f%%)" % (dev(s, span) * 100, dev(a, span) * 100), len(full),
-      sum(1 for i in measured if i["saturated"])))
+      sum(1 for i in measured if i["saturated"]), stalled, "-" if longest < 0 else "%.1f" % (longest / 1000.0)))
 EOF
   done
 done

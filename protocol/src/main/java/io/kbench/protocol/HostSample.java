@@ -13,14 +13,19 @@ package io.kbench.protocol;
  * @param heapAfterGcBytes heap in use right after the latest collection so far; -1 before the first
  * @param heapMaxBytes     the heap's maximum size
  * @param sharedWith       what else runs in the process and is included ("" for a worker of its own)
+ * @param stallMicros      the longest a load thread of the worker woke later than its park between bursts of sends
+ *                         asked, over the interval, µs: a stop-the-world pause, or the host giving it no core in
+ *                         time; -1 when no load thread parked (none paced, or behind throughout) or not measured
+ *                         (a worker of an earlier version)
  */
 public record HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
-                         long heapAfterGcBytes, long heapMaxBytes, String sharedWith) {
+                         long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros) {
     /** No figures (a worker that sent none). */
-    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "");
+    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "", -1);
 
     public HostSample {
         sharedWith = sharedWith == null ? "" : sharedWith;
+        stallMicros = Math.max(-1, stallMicros);
     }
 
     public boolean known() {

@@ -15,9 +15,9 @@ import io.kbench.protocol.HostSample;
 /**
  * The worker process's use of its host between two calls of {@link #sample}: CPU time of the whole process,
  * garbage-collection time and count (deltas of the JVM's running totals), the heap in use right after the latest
- * collection, the heap's maximum. Read from the JVM's management beans, a few microseconds a call; one sampler
- * per run, called once an interval by the snapshot thread. In-process workers share their JVM, so each reports
- * the same process.
+ * collection, the heap's maximum (read from the JVM's management beans, a few microseconds a call), and how late
+ * the run's load threads woke from their parks (the stall). One sampler per run, called once an interval by the
+ * snapshot thread. In-process workers share their JVM, so each reports the same process.
  */
 final class HostSampler {
     /** The running totals a sample is the difference of. */
@@ -39,6 +39,9 @@ final class HostSampler {
         long heapAfterGcBytes();
 
         long heapMaxBytes();
+
+        /** The longest a load thread woke late from a park since the last call, µs; -1 when none parked. */
+        long takeStallMicros();
     }
 
     /** What else this JVM hosts (the coordinator's in-process workers); "" for a worker process of its own. */
@@ -56,6 +59,7 @@ final class HostSampler {
         this.cpuNanos = source.processCpuNanos();
         this.gcMillis = source.gcMillis();
         this.gcCount = source.gcCount();
+        source.takeStallMicros(); // the first sample's stall covers from now
     }
 
     /**
@@ -66,9 +70,9 @@ final class HostSampler {
         sharedWith = what == null ? "" : what;
     }
 
-    /** A sampler of this JVM. */
-    static HostSampler ofThisJvm() {
-        return new HostSampler(new JvmSource());
+    /** A sampler of this JVM; {@code stalls} takes the load threads' longest park overrun (µs, -1: none parked). */
+    static HostSampler ofThisJvm(java.util.function.LongSupplier stalls) {
+        return new HostSampler(new JvmSource(stalls));
     }
 
     /** The figures since the last call (or since this sampler was made); {@link HostSample#NONE} if unknown. */
@@ -77,6 +81,7 @@ final class HostSampler {
         long cpu = source.processCpuNanos();
         long gcMs = source.gcMillis();
         long gcN = source.gcCount();
+        long stall = source.takeStallMicros();
         if (cpu < 0 || cpuNanos < 0 || wall - wallNanos < 1000) {
             wallNanos = wall;
             cpuNanos = cpu;
@@ -84,7 +89,7 @@ final class HostSampler {
         }
         HostSample s = new HostSample(source.processors(), (wall - wallNanos) / 1000, Math.max(0, (cpu - cpuNanos) / 1000),
                 Math.max(0, gcMs - gcMillis) * 1000, Math.max(0, gcN - gcCount), source.heapAfterGcBytes(),
-                source.heapMaxBytes(), sharedWith);
+                source.heapMaxBytes(), sharedWith, stall);
         wallNanos = wall;
         cpuNanos = cpu;
         gcMillis = gcMs;
@@ -92,8 +97,14 @@ final class HostSampler {
         return s;
     }
 
-    /** This JVM's beans. */
+    /** This JVM's beans, and the run's load threads' park overruns. */
     static final class JvmSource implements Source {
+        private final java.util.function.LongSupplier stalls;
+
+        JvmSource(java.util.function.LongSupplier stalls) {
+            this.stalls = stalls;
+        }
+
         private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
         private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -159,6 +170,11 @@ final class HostSampler {
         @Override
         public long heapMaxBytes() {
             return Runtime.getRuntime().maxMemory();
+        }
+
+        @Override
+        public long takeStallMicros() {
+            return stalls.getAsLong();
         }
     }
 }

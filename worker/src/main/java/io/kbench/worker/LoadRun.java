@@ -334,7 +334,7 @@ final class LoadRun {
         observer.started(spec);
         this.startMicros = startCoordinatorMicros;
         this.startNanos = clock.localNanos(startCoordinatorMicros);
-        this.host = HostSampler.ofThisJvm();
+        this.host = HostSampler.ofThisJvm(snapshotter::takeOversleptMicros);
         if (!brokers.isEmpty()) {
             BrokerReads reads = new BrokerReads(brokers, spec.runId(), BROKER_READ_MILLIS);
             brokerReads = reads;

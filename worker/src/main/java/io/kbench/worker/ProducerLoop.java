@@ -196,8 +196,9 @@ final class ProducerLoop implements Runnable {
             if (next <= now) {
                 continue; // a send or commit blocked past the next due time: catch up at once, do not park
             }
-            long wait = Math.min(Math.max(next - now, SLICE_NANOS), MAX_PARK_NANOS);
-            nanos.park(Math.min(wait, end - now));
+            long wait = Math.min(Math.min(Math.max(next - now, SLICE_NANOS), MAX_PARK_NANOS), end - now);
+            nanos.park(wait);
+            metrics.parked(nanos.nanoTime() - now - wait); // late: the host gave the thread no core, or a pause
         }
     }
 

@@ -39,6 +39,12 @@ public final class ProducerMetrics implements ProducerListener {
     private final ErrorSlot errors;
     /** False for an unthrottled producer: no delay or response recorded (see the class comment). */
     final boolean paced;
+    /**
+     * The longest a park of the load thread between bursts of due sends overran what it asked for, since the
+     * snapshot thread last took it, ns; -1 when it has not parked since. Raised by the load thread, taken (reset)
+     * by the snapshot thread.
+     */
+    private final AtomicLong overslept = new AtomicLong(-1);
     /** End of a timed warm-up, {@link NanoClock} units; {@code Long.MIN_VALUE}: none. */
     private volatile long measureNanos = Long.MIN_VALUE;
 
@@ -66,6 +72,23 @@ public final class ProducerMetrics implements ProducerListener {
         this.clock = clock;
         this.errors = errors;
         this.paced = paced;
+    }
+
+    /**
+     * The load thread's park of {@code askedNanos} returned {@code lateNanos} later than asked (negative or 0: on
+     * time or early). HOT PATH, once per park (at most one a millisecond): one read, a write only for a new maximum.
+     */
+    void parked(long lateNanos) {
+        long late = Math.max(0, lateNanos);
+        if (late > overslept.get()) {
+            overslept.accumulateAndGet(late, Math::max);
+        }
+    }
+
+    /** The longest overrun of a park since the last take, µs, and starts again; -1 when the thread did not park. */
+    long takeOversleptMicros() {
+        long n = overslept.getAndSet(-1);
+        return n < 0 ? -1 : n / 1000;
     }
 
     /** Sets the end of a timed warm-up (see the class comment); called before the first send. */

@@ -64,6 +64,18 @@ final class Snapshotter {
         this.producerClients = List.copyOf(producerClients);
     }
 
+    /**
+     * The longest a load thread's park overran in the interval, over this worker's producers, µs (taken: the next
+     * call starts again); -1 when none parked (none paced, or all behind their schedule throughout).
+     */
+    long takeOversleptMicros() {
+        long max = -1;
+        for (ProducerMetrics p : producers) {
+            max = Math.max(max, p.takeOversleptMicros());
+        }
+        return max;
+    }
+
     /** The metrics of producer {@code i}, in the order given. */
     ProducerMetrics producer(int i) {
         return producers.get(i);

@@ -16,6 +16,7 @@ class HostSamplerTest {
         long gcMs;
         long gcN;
         long heapAfter = -1;
+        long stall = -1;
 
         @Override public int processors() { return 4; }
         @Override public long nanoTime() { return nanos; }
@@ -24,6 +25,13 @@ class HostSamplerTest {
         @Override public long gcCount() { return gcN; }
         @Override public long heapAfterGcBytes() { return heapAfter; }
         @Override public long heapMaxBytes() { return 1_000; }
+
+        @Override
+        public long takeStallMicros() {
+            long s = stall;
+            stall = -1; // taken: nothing more until the load threads park again
+            return s;
+        }
     }
 
     @AfterEach
@@ -44,6 +52,7 @@ class HostSamplerTest {
         f.gcMs += 30;
         f.gcN += 2;
         f.heapAfter = 250;
+        f.stall = 12_345;
         HostSample a = s.sample();
         assertEquals(1_250_000, a.wallMicros());
         assertEquals(2_500_000, a.cpuMicros());
@@ -52,6 +61,7 @@ class HostSamplerTest {
         assertEquals(2, a.gcCount());
         assertEquals(0.25, a.heapAfterGcShare(), 1e-9);
         assertEquals("", a.sharedWith());
+        assertEquals(12_345, a.stallMicros());
         f.nanos += 1_000_000_000L;
         f.cpu += 4_000_000_000L;
         HostSampler.sharedWith("coordinator");
@@ -59,6 +69,22 @@ class HostSamplerTest {
         assertEquals(1.0, b.cpuShare(), 1e-9, "every core busy");
         assertEquals(0, b.gcMicros(), "no collection in this one");
         assertEquals("coordinator", b.sharedWith());
+        assertEquals(-1, b.stallMicros(), "no load thread parked in this one");
+    }
+
+    @Test
+    void shouldTakeTheStallFromItsOwnStartAndReportItOnce() {
+        Fake f = new Fake();
+        f.stall = 90_000; // before the sampler: not in any sample
+        HostSampler s = new HostSampler(f);
+        f.nanos += 1_000_000_000L;
+        f.cpu += 10;
+        assertEquals(-1, s.sample().stallMicros(), "the stall before the sampler was made is not reported");
+        f.nanos += 1_000_000_000L;
+        f.stall = 25_000;
+        assertEquals(25_000, s.sample().stallMicros());
+        f.nanos += 1_000_000_000L;
+        assertEquals(-1, s.sample().stallMicros(), "taken: the next interval starts again");
     }
 
     @Test
@@ -78,7 +104,9 @@ class HostSamplerTest {
 
     @Test
     void shouldReadThisJvm() {
-        HostSampler s = HostSampler.ofThisJvm();
+        long[] stalls = {900, 250};
+        int[] takes = {0};
+        HostSampler s = HostSampler.ofThisJvm(() -> stalls[takes[0]++]); // the first take resets at the start
         long until = System.nanoTime() + 50_000_000L;
         long x = 0;
         while (System.nanoTime() < until) {
@@ -91,5 +119,6 @@ class HostSamplerTest {
         assertTrue(h.cpuMicros() > 0 && h.wallMicros() >= 50_000, String.valueOf(h));
         assertTrue(h.heapAfterGcBytes() > 0 && h.heapAfterGcBytes() <= h.heapMaxBytes(), String.valueOf(h));
         assertTrue(h.gcCount() >= 1, "System.gc() counted: " + h);
+        assertEquals(250, h.stallMicros(), "the stalls as the run's load threads give them");
     }
 }

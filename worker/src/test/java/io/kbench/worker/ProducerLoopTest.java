@@ -34,10 +34,14 @@ class ProducerLoopTest {
             return now;
         }
 
+        /** Park number {@code lateAtPark} (from 0) returns {@code lateNanos} later than asked. */
+        int lateAtPark = -1;
+        long lateNanos;
+
         @Override
         public void park(long nanos) {
             parks.add(new long[] {now, nanos});
-            now += Math.max(0, nanos);
+            now += Math.max(0, nanos) + (parks.size() - 1 == lateAtPark ? lateNanos : 0);
         }
     }
 
@@ -114,6 +118,38 @@ class ProducerLoopTest {
             assertTrue(p[1] >= ProducerLoop.SLICE_NANOS || p[0] + p[1] == START + 1000 * MS,
                     "parks last at least a slice (or up to the end): " + p[1]);
         }
+    }
+
+    @Test
+    void shouldNoteHowLateTheLoadThreadWokeFromItsParks() {
+        ManualClock clock = new ManualClock(START);
+        clock.lateAtPark = 40; // the host gives the thread no core for 23 ms after its 40th park
+        clock.lateNanos = 23 * MS;
+        Client client = new Client(clock);
+        ProducerMetrics metrics = new ProducerMetrics(clock, new ErrorSlot());
+        ProducerLoop l = new ProducerLoop("p0", client, metrics, new RunClock(MicrosClock.SYSTEM, 0, clock), 1000, 0,
+                Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        l.window(START, START + 500 * MS);
+        l.run();
+        assertEquals(23_000, metrics.takeOversleptMicros(), "the longest overrun, µs");
+        assertEquals(-1, metrics.takeOversleptMicros(), "taken: no park since");
+        assertEquals(500, client.sends.size(), "caught up: nothing skipped");
+
+        ManualClock onTime = new ManualClock(START);
+        ProducerMetrics m2 = new ProducerMetrics(onTime, new ErrorSlot());
+        ProducerLoop l2 = new ProducerLoop("p0", new Client(onTime), m2, new RunClock(MicrosClock.SYSTEM, 0, onTime),
+                1000, 0, Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        l2.window(START, START + 100 * MS);
+        l2.run();
+        assertEquals(0, m2.takeOversleptMicros(), "parked, and every park on time");
+
+        ManualClock free = new ManualClock(START);
+        ProducerMetrics m3 = new ProducerMetrics(free, new ErrorSlot(), false);
+        ProducerLoop l3 = new ProducerLoop("p0", new Client(free), m3, new RunClock(MicrosClock.SYSTEM, 0, free), -1,
+                50, Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        l3.window(START, START + 100 * MS);
+        l3.run();
+        assertEquals(-1, m3.takeOversleptMicros(), "unthrottled: never parks, nothing to say");
     }
 
     @Test

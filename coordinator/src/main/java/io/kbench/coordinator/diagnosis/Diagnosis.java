@@ -67,6 +67,19 @@ public final class Diagnosis {
 
     private Diagnosis() { }
 
+    /**
+     * How many of the saturated intervals a load thread woke from a park at least the saturation threshold late
+     * in ({@code hosts.stallMicrosMax}): "" when none was saturated or the workers do not measure stalls.
+     */
+    static String stalled(WindowFigures.Load l, WindowFigures.Hosts h) {
+        if (l.saturated() == 0 || h.stallMaxMicros() < 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; in %d of them a load thread woke from a park %d ms or more late (a "
+                + "collection paused the worker, or its host gave the thread no core in time)", l.saturatedStalled(),
+                l.saturationMillis());
+    }
+
     /** The diagnosis of a window. */
     public static ResultFile.Diagnosis of(WindowFigures f) {
         WindowFigures.Load l = f.load();
@@ -265,16 +278,16 @@ public final class Diagnosis {
             }
             if (!waited && saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
                 e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
-                        "%d of %d interval(s) saturated (publish delay p99 above %d ms)", l.saturated(), l.intervals(),
-                        l.saturationMillis())));
+                        "%d of %d interval(s) saturated (publish delay p99 above %d ms)%s", l.saturated(), l.intervals(),
+                        l.saturationMillis(), stalled(l, h))));
                 strength = Math.max(strength, (saturatedShare - SATURATED_SHARE) / (1 - SATURATED_SHARE));
             } else if (l.targetRate() > 0 && saturatedShare > SATURATED_SHARE) {
                 held.add(new ResultFile.Evidence("saturatedIntervals", (double) l.saturated(), "<", (double) SATURATED_MIN,
                         String.format(Locale.ROOT, "%d of %d interval(s) saturated: fewer than %d, a pause rather than "
-                                + "a pattern", l.saturated(), l.intervals(), SATURATED_MIN)));
+                                + "a pattern%s", l.saturated(), l.intervals(), SATURATED_MIN, stalled(l, h))));
             } else if (l.targetRate() > 0) {
                 held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
-                        "%d of %d interval(s) saturated", l.saturated(), l.intervals())));
+                        "%d of %d interval(s) saturated%s", l.saturated(), l.intervals(), stalled(l, h))));
             }
             String cpuText = Double.isNaN(h.cpu()) ? "" : String.format(Locale.ROOT,
                     "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval %.1f ms",
@@ -288,7 +301,7 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, cpuText));
             }
             if (strength >= 0) {
-                found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, h.cpu() >= HOST_CPU)));
+                found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, l, h.cpu() >= HOST_CPU)));
             }
         }
 

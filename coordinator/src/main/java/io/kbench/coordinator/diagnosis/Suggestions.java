@@ -60,11 +60,21 @@ final class Suggestions {
                         + "consumersPerShareGroup), whose consumers may outnumber the partitions");
     }
 
-    /** For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help). */
-    static List<String> generator(WindowFigures.Hosts h, boolean cpuBound) {
+    /**
+     * For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help); most
+     * saturated intervals with a load thread late from its park: its host or a pause, not its threads' work, held it up.
+     */
+    static List<String> generator(WindowFigures.Hosts h, WindowFigures.Load l, boolean cpuBound) {
         List<String> s = new ArrayList<>();
         if (!h.sharedWith().isEmpty()) {
             s.add("run `kbench worker` on hosts of their own: these workers share their process with the " + h.sharedWith());
+        }
+        if (l.saturated() > 0 && 2 * l.saturatedStalled() >= l.saturated()) {
+            s.add(String.format(Locale.ROOT, "cores the workers do not share: in %d of the %d saturated intervals a "
+                    + "load thread woke from a park late (up to %.0f ms): a collection paused the worker or its host gave "
+                    + "the thread no core in time (a broker or other busy processes on the same cores, a VM's CPU "
+                    + "steal); more producers on the same host would not help", l.saturatedStalled(), l.saturated(),
+                    h.stallMaxMicros() / 1e3));
         }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
         if (!cpuBound) {

@@ -54,10 +54,19 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param intervals       measured intervals
      * @param saturated       those whose publish delay p99 was above the saturation threshold
      * @param saturationMillis that threshold
+     * @param saturatedStalled of the saturated intervals, those in which a load thread woke from a park at least
+     *                        that threshold late ({@code hosts.stallMicrosMax}): held up by its host or a pause, not
+     *                        by its own work
      */
     public record Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
                        boolean generatorBehind, String behindReason, int intervals, int saturated,
-                       long saturationMillis) {
+                       long saturationMillis, int saturatedStalled) {
+        /** Figures of workers that do not measure their stalls. */
+        public Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
+                    boolean generatorBehind, String behindReason, int intervals, int saturated, long saturationMillis) {
+            this(targetRate, seconds, sentRate, ackedRate, keptUp, generatorBehind, behindReason, intervals, saturated,
+                    saturationMillis, 0);
+        }
     }
 
     /**
@@ -98,9 +107,15 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param worker     its id
      * @param gcMaxMicros the longest collection time of any worker in one interval
      * @param sharedWith what shares its process ("" for a worker of its own)
+     * @param stallMaxMicros the longest a load thread of any worker woke late from a park (-1: not measured)
      */
-    public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
-        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "");
+    public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros) {
+        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1);
+
+        /** Figures of workers that do not measure their stalls. */
+        public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
+            this(cpu, worker, gcMaxMicros, sharedWith, -1);
+        }
     }
 
     /**
@@ -146,6 +161,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         long settled = 0;
         String firstError = "";
         int saturated = 0;
+        int stalled = 0;
         long thresholdMicros = workload.saturationDelayMillis() * 1000;
         for (MergedInterval i : window) {
             seconds += i.seconds();
@@ -159,6 +175,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             }
             if (i.saturated(thresholdMicros)) {
                 saturated++;
+                if (i.hosts().stallMicrosMax() >= thresholdMicros) {
+                    stalled++;
+                }
             }
         }
         long target = workload.producerCount() == 0 ? 0 : workload.producerRate();
@@ -166,7 +185,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         String behindReason = behind ? String.join("; ", verdict.generatorReasons()) : "";
         Load load = new Load(target, seconds, seconds > 0 ? sent / seconds : 0, seconds > 0 ? acked / seconds : 0,
                 verdict != null && verdict.passed(), behind, behindReason, window.size(), saturated,
-                workload.saturationDelayMillis());
+                workload.saturationDelayMillis(), stalled);
         Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
                 meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile),
@@ -243,11 +262,13 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             return Hosts.UNKNOWN;
         }
         long gcMax = 0;
+        long stallMax = -1;
         for (MergedInterval i : window) {
             gcMax = Math.max(gcMax, i.hosts().gcMicrosMax());
+            stallMax = Math.max(stallMax, i.hosts().stallMicrosMax());
         }
         return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
-                busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith());
+                busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax);
     }
 
     /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */

@@ -14,10 +14,12 @@ import io.kbench.protocol.HostSample;
  * @param busiest        that worker's id
  * @param gcMicrosMax    the most collection time of one worker in the interval, µs
  * @param heapAfterGcMax the fullest heap after its latest collection, share of its maximum (-1: unknown)
+ * @param stallMicrosMax the longest a load thread of any worker woke late from a park in the interval ({@code
+ *                       HostSample#stallMicros}), µs; -1 when no worker measured it
  */
 public record HostFigures(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
-                          double heapAfterGcMax) {
-    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1);
+                          double heapAfterGcMax, long stallMicrosMax) {
+    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1, -1);
 
     /** Adds the workers' samples of one interval up. Not thread-safe. */
     public static final class Accumulator {
@@ -27,6 +29,7 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
         private String busiest = "";
         private long gcMax;
         private double heapMax = -1;
+        private long stallMax = -1;
 
         /** Adds one worker's sample; unknown samples are skipped. */
         public void add(String workerId, HostSample s) {
@@ -42,10 +45,12 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
             }
             gcMax = Math.max(gcMax, s.gcMicros());
             heapMax = Math.max(heapMax, s.heapAfterGcShare());
+            stallMax = Math.max(stallMax, s.stallMicros());
         }
 
         public HostFigures result() {
-            return workers == 0 ? NONE : new HostFigures(workers, cpuSum / workers, cpuMax, busiest, gcMax, heapMax);
+            return workers == 0 ? NONE : new HostFigures(workers, cpuSum / workers, cpuMax, busiest, gcMax, heapMax,
+                    stallMax);
         }
     }
 }

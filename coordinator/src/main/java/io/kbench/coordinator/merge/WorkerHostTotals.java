@@ -5,7 +5,8 @@ import io.kbench.protocol.HostSample;
 /**
  * One worker's host figures over the measured intervals: CPU time and wall time (their ratio over the
  * processors is its mean CPU share), the busiest interval, collection time in all and in the worst interval, the
- * fullest heap after a collection. Constant size per worker. Not thread-safe.
+ * fullest heap after a collection, the longest a load thread of it woke late from a park. Constant size per worker.
+ * Not thread-safe.
  */
 public final class WorkerHostTotals {
     private int intervals;
@@ -19,6 +20,7 @@ public final class WorkerHostTotals {
     private long heapAfterGcMaxBytes = -1;
     private long heapMaxBytes;
     private String sharedWith = "";
+    private long stallMicrosMax = -1;
 
     /** Adds one measured interval's sample; unknown samples are skipped. */
     public void add(HostSample s) {
@@ -36,6 +38,7 @@ public final class WorkerHostTotals {
         gcCount += s.gcCount();
         heapAfterGcMaxBytes = Math.max(heapAfterGcMaxBytes, s.heapAfterGcBytes());
         heapMaxBytes = Math.max(heapMaxBytes, s.heapMaxBytes());
+        stallMicrosMax = Math.max(stallMicrosMax, s.stallMicros());
     }
 
     /** The figures so far, or null when the worker reported none. */
@@ -44,7 +47,7 @@ public final class WorkerHostTotals {
             return null;
         }
         return new Figures(intervals, processors, Math.min(1.0, (double) cpuMicros / wallMicros / processors), cpuMax,
-                gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith);
+                gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith, stallMicrosMax);
     }
 
     /**
@@ -58,9 +61,10 @@ public final class WorkerHostTotals {
      * @param heapAfterGcMaxBytes the fullest heap after a collection (-1: no collection yet)
      * @param heapMaxBytes        the heap's maximum
      * @param sharedWith          what else ran in the worker's process ("" for none)
+     * @param stallMicrosMax      the longest a load thread of it woke late from a park, µs (-1: not measured)
      */
     public record Figures(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMax, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
-                          String sharedWith) {
+                          String sharedWith, long stallMicrosMax) {
     }
 }

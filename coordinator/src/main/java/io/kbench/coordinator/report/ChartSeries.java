@@ -150,7 +150,7 @@ public final class ChartSeries {
             client.put(clientKeys.get(c), values);
         }
         Map<String, List<Double>> hosts = new LinkedHashMap<>();
-        for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax")) {
+        for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax", "stallMsMax")) {
             hosts.put(k, new ArrayList<>(points.size()));
         }
         for (Point p : points) {
@@ -159,6 +159,7 @@ public final class ChartSeries {
             hosts.get("cpuMax").add(known ? 100 * p.cpuMax : null);
             hosts.get("gcMsMax").add(known ? p.gcMicrosMax / 1000.0 : null);
             hosts.get("heapAfterGcMax").add(known && p.heapMax >= 0 ? 100 * p.heapMax : null);
+            hosts.get("stallMsMax").add(known && p.stallMicrosMax >= 0 ? p.stallMicrosMax / 1000.0 : null);
         }
         Map<String, List<Double>> brokers = new LinkedHashMap<>();
         for (int k = 0; k < BROKER_RATES.size(); k++) {
@@ -256,6 +257,7 @@ public final class ChartSeries {
         double cpuMax;
         long gcMicrosMax;
         double heapMax = -1;
+        long stallMicrosMax = -1;
         /** Intervals with brokers' figures: rates summed over sources and intervals; idle at its lowest; times worst. */
         int brokerN;
         final double[] brokerRates = new double[BROKER_RATES.size()];
@@ -338,6 +340,9 @@ public final class ChartSeries {
                 if (h.heapAfterGcMax() != null) {
                     heapMax = Math.max(heapMax, h.heapAfterGcMax());
                 }
+                if (h.stallMicrosMax() != null) {
+                    stallMicrosMax = Math.max(stallMicrosMax, h.stallMicrosMax());
+                }
             }
         }
 
@@ -384,6 +389,7 @@ public final class ChartSeries {
             cpuMax = Math.max(cpuMax, b.cpuMax);
             gcMicrosMax = Math.max(gcMicrosMax, b.gcMicrosMax);
             heapMax = Math.max(heapMax, b.heapMax);
+            stallMicrosMax = Math.max(stallMicrosMax, b.stallMicrosMax);
         }
 
         /** The worse of {@code current} (NaN: none yet) and {@code v} (null: none): the higher, or the lower. */

@@ -113,8 +113,10 @@ public final class ProgressPrinter implements RunReporter {
                     i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
         }
         if (i.saturated(saturationMicros)) {
-            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms)",
-                    ms(i.stats(Metric.PUBLISH_DELAY).p99())));
+            long stall = i.hosts().stallMicrosMax();
+            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms%s)",
+                    ms(i.stats(Metric.PUBLISH_DELAY).p99()),
+                    stall < 0 ? "" : "; a load thread woke " + ms(stall) + " ms late"));
         }
         notes.append(timeLeft(i.startMicros(), i.endMicros()));
         out.println(String.format(Locale.ROOT,

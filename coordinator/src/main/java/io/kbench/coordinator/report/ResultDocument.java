@@ -144,13 +144,13 @@ public final class ResultDocument {
             return null;
         }
         return new ResultFile.Hosts(h.workers(), round4(h.cpuMean()), round4(h.cpuMax()), h.busiest(), h.gcMicrosMax(),
-                h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()));
+                h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()), h.stallMicrosMax() < 0 ? null : h.stallMicrosMax());
     }
 
     /**
      * The console's line on the client hosts over the measured window, from the workers' host figures: mean CPU
      * share (the busiest worker's mean and its worst interval when there are several), collection time, the
-     * fullest heap after a collection; null when no worker sent figures.
+     * fullest heap after a collection, the load threads' longest stall; null when no worker sent figures.
      */
     public static String hostsLine(List<ResultFile.Worker> workers) {
         List<ResultFile.Worker> known = workers.stream().filter(w -> w.host() != null).toList();
@@ -162,6 +162,8 @@ public final class ResultDocument {
         double worst = known.stream().mapToDouble(w -> w.host().cpuMax()).max().orElse(0);
         long gcMax = known.stream().mapToLong(w -> w.host().gcMicrosMaxInterval()).max().orElse(0);
         long gcAll = known.stream().mapToLong(w -> w.host().gcMicros()).max().orElse(0);
+        long stallMax = known.stream().filter(w -> w.host().stallMicrosMaxInterval() != null)
+                .mapToLong(w -> w.host().stallMicrosMaxInterval()).max().orElse(-1);
         double heap = known.stream().filter(w -> w.host().heapMaxBytes() > 0 && w.host().heapAfterGcMaxBytes() >= 0)
                 .mapToDouble(w -> (double) w.host().heapAfterGcMaxBytes() / w.host().heapMaxBytes()).max().orElse(-1);
         String cpu = known.size() == 1
@@ -171,17 +173,19 @@ public final class ResultDocument {
                         100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
         String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
                 .map(w -> "; its process also runs: " + w).orElse("");
-        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s",
+        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s",
                 (known.size() == 1 ? " (" + known.get(0).id() : "s (" + known.size()) + shared + ")", cpu,
                 ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),
-                heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap));
+                heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap),
+                stallMax < 0 ? "" : "; its load threads woke at most " + ProgressPrinter.ms(stallMax) + " ms late "
+                        + "from a park");
     }
 
     /** A worker's host totals as the result keeps them; null when it reported none. */
     public static ResultFile.HostUse workerHost(io.kbench.coordinator.merge.WorkerHostTotals.Figures f) {
         return f == null ? null : new ResultFile.HostUse(f.intervals(), f.processors(), round4(f.cpuMean()),
                 round4(f.cpuMax()), f.gcMicros(), f.gcMicrosMax(), f.gcCount(), f.heapAfterGcMaxBytes(), f.heapMaxBytes(),
-                f.sharedWith().isEmpty() ? null : f.sharedWith());
+                f.sharedWith().isEmpty() ? null : f.sharedWith(), f.stallMicrosMax() < 0 ? null : f.stallMicrosMax());
     }
 
     private static Map<String, Double> sorted(Map<String, Double> values) {

@@ -28,9 +28,11 @@ public final class ResultFile {
      * {@code brokers}; 7 adds {@code diagnosis} and each trial's {@code limitedBy}; 8 adds the share consumers'
      * {@code share} to the intervals and the summary; 9 the share groups' {@code backlog}; 10 the share groups'
      * per-record check ({@code summary.share.verification}, {@code verified} true when it was made) and the
-     * acknowledgement commit latency ({@code share.commitLatencyMicros}, with {@code shareCommit: sync}).
+     * acknowledgement commit latency ({@code share.commitLatencyMicros}, with {@code shareCommit: sync}); 11 the
+     * load threads' stalls, how late they woke from their parks ({@code hosts.stallMicrosMax} per interval, {@code
+     * host.stallMicrosMaxInterval} per worker).
      */
-    public static final int SCHEMA_VERSION = 10;
+    public static final int SCHEMA_VERSION = 11;
 
     private ResultFile() { }
 
@@ -209,11 +211,14 @@ public final class ResultFile {
      * A worker's process over the measured intervals (schema 6; absent when the worker sent no host figures):
      * CPU as a share of the processors it may use (mean: CPU time over wall time; max: the busiest interval),
      * garbage-collection time in all and in the worst interval, the fullest heap after a collection; {@code
-     * sharedWith} what else ran in its process and is included (absent for a worker of its own).
+     * sharedWith} what else ran in its process and is included (absent for a worker of its own); {@code
+     * stallMicrosMaxInterval} (schema 11) the longest one of its load threads woke late from a park (absent: not
+     * measured).
      */
     public record HostUse(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMaxInterval, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String sharedWith) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String sharedWith,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMaxInterval) {
     }
 
     /**
@@ -333,10 +338,12 @@ public final class ResultFile {
     /**
      * The client hosts in one interval (schema 6; absent when no worker sent host figures): workers that reported,
      * mean and busiest CPU share of a worker's processors and which worker, the most collection time of one
-     * worker in the interval, the fullest heap after a collection as a share of its maximum (null: unknown).
+     * worker in the interval, the fullest heap after a collection as a share of its maximum (null: unknown); {@code
+     * stallMicrosMax} (schema 11) the longest a load thread of any worker woke late from a park in the interval, µs
+     * (absent: none measured it).
      */
     public record Hosts(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
-                        Double heapAfterGcMax) {
+                        Double heapAfterGcMax, @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMax) {
     }
 
     /** An interval's publishing. */

@@ -257,6 +257,42 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldSayHowManySaturatedIntervalsTheWorkersProcessStalledIn() {
+        WindowFigures.Hosts measured = new WindowFigures.Hosts(0.3, "w1", 5_000, "", 42_000);
+        // 4 of 30 saturated, 3 of them with a load thread 10 ms or more late from a park: the host or a pause
+        ResultFile.Diagnosis host = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
+                true, false, "", 30, 4, 10, 3), HEALTHY.producers(), measured, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("generator", host.limit());
+        ResultFile.Evidence e = host.evidence().stream().filter(x -> x.figure().equals("saturatedShare")).findFirst()
+                .orElseThrow();
+        assertEquals("4 of 30 interval(s) saturated (publish delay p99 above 10 ms); in 3 of them a load thread woke "
+                + "from a park 10 ms or more late (a collection paused the worker, or its host gave the thread no core in "
+                + "time)", e.text());
+        assertTrue(host.suggestions().stream().anyMatch(x -> x.startsWith("cores the workers do not share: in 3 of the 4 "
+                + "saturated intervals a load thread woke from a park late (up to 42 ms)")), host.suggestions().toString());
+        // 1 of 4: the send loop's own doing mostly; no such suggestion
+        ResultFile.Diagnosis loop = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
+                true, false, "", 30, 4, 10, 1), HEALTHY.producers(), measured, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(loop.suggestions().stream().noneMatch(x -> x.startsWith("cores the workers do not share")),
+                loop.suggestions().toString());
+        // 2 of 4, exactly half: the suggestion holds
+        ResultFile.Diagnosis half = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
+                true, false, "", 30, 4, 10, 2), HEALTHY.producers(), measured, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(half.suggestions().stream().anyMatch(x -> x.startsWith("cores the workers do not share")),
+                half.suggestions().toString());
+        // workers that do not measure stalls: nothing said of them
+        ResultFile.Diagnosis unmeasured = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 30, 10_000, 10_000, true,
+                false, "", 30, 4, 10), UnaryOperator.identity(), UnaryOperator.identity(), UnaryOperator.identity()));
+        assertEquals("4 of 30 interval(s) saturated (publish delay p99 above 10 ms)", unmeasured.evidence().stream()
+                .filter(x -> x.figure().equals("saturatedShare")).findFirst().orElseThrow().text());
+        // none saturated: no stall sentence either
+        ResultFile.Diagnosis calm = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), measured,
+                HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("0 of 30 interval(s) saturated", calm.evidence().stream()
+                .filter(x -> x.figure().equals("saturatedShare")).findFirst().orElseThrow().text());
+    }
+
+    @Test
     void sayWhetherTheCountsOrTheSampledLagShowedTheConsumersFallingBehind() {
         UnaryOperator<WindowFigures.Load> same = UnaryOperator.identity();
         UnaryOperator<WindowFigures.Producers> p0 = UnaryOperator.identity();

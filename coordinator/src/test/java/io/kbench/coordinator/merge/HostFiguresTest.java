@@ -14,8 +14,12 @@ import org.junit.jupiter.api.Test;
 
 class HostFiguresTest {
     private static HostSample cpu(double share, long gcMicros, long heapAfter) {
+        return stalled(share, gcMicros, heapAfter, -1);
+    }
+
+    private static HostSample stalled(double share, long gcMicros, long heapAfter, long stallMicros) {
         return new HostSample(2, 1_000_000, Math.round(share * 2_000_000), gcMicros, gcMicros > 0 ? 1 : 0, heapAfter,
-                1_000, "");
+                1_000, "", stallMicros);
     }
 
     private static IntervalSnapshot snap(String worker, long seq, HostSample h) {
@@ -37,6 +41,24 @@ class HostFiguresTest {
         assertEquals(25_000, f.gcMicrosMax());
         assertEquals(0.6, f.heapAfterGcMax(), 1e-9);
         assertEquals(HostFigures.NONE, new HostFigures.Accumulator().result());
+        assertEquals(-1, f.stallMicrosMax(), "no worker measured its stalls");
+    }
+
+    @Test
+    void shouldKeepTheLongestStallOfAnyWorker() {
+        HostFigures.Accumulator a = new HostFigures.Accumulator();
+        a.add("w1", stalled(0.2, 0, 100, 800));
+        a.add("w2", stalled(0.3, 0, 100, 31_000));
+        a.add("w3", cpu(0.3, 0, 100)); // an earlier worker: not measured
+        assertEquals(31_000, a.result().stallMicrosMax());
+        WorkerHostTotals t = new WorkerHostTotals();
+        t.add(stalled(0.2, 0, 100, 800));
+        t.add(stalled(0.2, 0, 100, 12_000));
+        t.add(stalled(0.2, 0, 100, 0));
+        assertEquals(12_000, t.figures().stallMicrosMax(), "the worst interval");
+        WorkerHostTotals old = new WorkerHostTotals();
+        old.add(cpu(0.2, 0, 100));
+        assertEquals(-1, old.figures().stallMicrosMax());
     }
 
     @Test

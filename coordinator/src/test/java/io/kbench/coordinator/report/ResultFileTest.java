@@ -139,7 +139,7 @@ class ResultFileTest {
                     new io.kbench.protocol.ClientMetricsSample(1, Map.of("batch-size-avg", 100.0)),
                     io.kbench.protocol.ClientMetricsSample.NONE)
                     .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 500_000 + 100_000L * i, 2_000L * i, i,
-                            i == 0 ? -1 : 40_000_000, 1_000_000_000, ""));
+                            i == 0 ? -1 : 40_000_000, 1_000_000_000, "", 300L + 1_000L * i));
             intervals.addAll(merger.add(s));
         }
         Summary summary = Summary.of(intervals, 1_000_000, 3_000_000, 10_000, merger.summaryHistograms())
@@ -206,7 +206,10 @@ class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 47 : 0);
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 48 : 0);
+        assertTrue(lines.get(0).endsWith(",workerStallMaxMs"), lines.get(0));
+        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lines.get(lines.size() - 1)
+                .substring(lines.get(lines.size() - 1).lastIndexOf(',') + 1)), 1e-9, "the load threads' stall, ms");
     }
 
     @Test

@@ -60,7 +60,8 @@ public final class SnapshotMessages {
                 .setHost(HostMetrics.newBuilder().setProcessors(s.host().processors()).setCpuMicros(s.host().cpuMicros())
                         .setGcMicros(s.host().gcMicros()).setGcCount(s.host().gcCount())
                         .setHeapAfterGcBytes(s.host().heapAfterGcBytes()).setHeapMaxBytes(s.host().heapMaxBytes())
-                        .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith()))
+                        .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith())
+                        .setStallMicros(s.host().stallMicros()))
                 .addAllBrokers(s.brokers().stream().map(b -> BrokerMetrics.newBuilder().setSource(b.source())
                         .putAllValues(b.values()).setError(b.error()).build()).toList())
                 .setShareSpread(ShareSpread.newBuilder().setConsumers(s.shareSpread().consumers())
@@ -225,8 +226,12 @@ public final class SnapshotMessages {
         String shared = h.getSharedWith();
         return new io.kbench.protocol.HostSample(h.getProcessors(), h.getWallMicros(), h.getCpuMicros(), h.getGcMicros(),
                 h.getGcCount(), Math.max(-1, h.getHeapAfterGcBytes()), h.getHeapMaxBytes(),
-                shared.length() > 200 ? shared.substring(0, 200) : shared);
+                shared.length() > 200 ? shared.substring(0, 200) : shared,
+                h.hasStallMicros() && h.getStallMicros() >= 0 ? Math.min(h.getStallMicros(), MAX_STALL_MICROS) : -1);
     }
+
+    /** A stall longer than an hour is a worker's nonsense, kept as an hour (the histograms' range). */
+    private static final long MAX_STALL_MICROS = 3_600_000_000L;
 
     private static ClientMetrics.Builder clientMetrics(ClientMetricsSample m) {
         return ClientMetrics.newBuilder().setClients(m.clients()).putAllValues(m.values());

@@ -148,12 +148,23 @@ class SnapshotMessagesTest {
         IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
                 Map.of(), false, 0, 0, false, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE)
                 .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000, 12_000, 3, 40_000_000, 1_000_000_000,
-                        "coordinator"));
+                        "coordinator", 27_500));
         IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
         assertEquals(s, back);
         assertEquals(0.75, back.host().cpuShare(), 1e-9, "1.5 s of CPU in 1 s on 2 processors");
         assertEquals("coordinator", back.host().sharedWith());
         assertEquals(0.04, back.host().heapAfterGcShare(), 1e-9);
+        assertEquals(27_500, back.host().stallMicros());
+        Snapshot unmeasured = SnapshotMessages.toProto(s).toBuilder()
+                .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().clearStallMicros()).build();
+        assertEquals(-1, SnapshotMessages.fromProto(unmeasured).host().stallMicros(), "an older worker does not measure it");
+        assertEquals(0.75, SnapshotMessages.fromProto(unmeasured).host().cpuShare(), 1e-9, "the rest still counts");
+        Snapshot negativeStall = SnapshotMessages.toProto(s).toBuilder()
+                .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().setStallMicros(-7)).build();
+        assertEquals(-1, SnapshotMessages.fromProto(negativeStall).host().stallMicros());
+        Snapshot hugeStall = SnapshotMessages.toProto(s).toBuilder()
+                .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().setStallMicros(Long.MAX_VALUE)).build();
+        assertEquals(3_600_000_000L, SnapshotMessages.fromProto(hugeStall).host().stallMicros(), "kept as an hour");
         Snapshot without = SnapshotMessages.toProto(s).toBuilder().clearHost().build();
         assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(without).host(),
                 "an older worker sends none");
