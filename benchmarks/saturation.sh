@@ -13,8 +13,10 @@
 # the broker this build's), so a ref from before that file runs without them. --worker-opts and --ref-worker-opts
 # add JVM options to this build's and the ref's worker (e.g. --ref HEAD --ref-worker-opts -XX:+UseZGC compares
 # two collectors with the same code).
-# Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), the publish
-# delay p99 and p99.9 of the window, and the achieved rate; a skeptical reader reruns it and compares.
+# Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), in how many of
+# them the load thread woke from a park 10 ms or more late ("stalled": a pause, or no core in time) and its
+# latest wake-up of the window ("-" for a build that does not measure it), the publish delay p99 and p99.9 of
+# the window, and the achieved rate; a skeptical reader reruns it and compares.
 #
 # Also prints, once, how late a bare Java thread that parks 1 ms in a loop wakes while one more run goes on:
 # the host's own scheduling jitter, against which the generator's saturated intervals are read.
@@ -147,7 +149,7 @@ for side in "${sides[@]}"; do
   run "$side" "warm-$side"
 done
 
-printf '%-6s %-4s %12s %18s %14s\n' side run saturated "delay p99/p99.9 ms" "msg/s"
+printf '%-6s %-4s %12s %9s %14s %18s %14s\n' side run saturated stalled "stall max ms" "delay p99/p99.9 ms" "msg/s"
 for i in $(seq 1 "$runs"); do
   for side in "${sides[@]}"; do
     name="$side-$i"
@@ -158,9 +160,15 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 measured = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
 sat = sum(1 for i in measured if i["saturated"])
+# the load thread's longest late wake-up from a park (hosts.stallMicrosMax; absent from builds before schema 11)
+def stall(i):
+    return (i.get("hosts") or {}).get("stallMicrosMax", -1)
+stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
+longest = max([stall(i) for i in measured] + [-1])
 s = r["summary"]
 d = s["publishDelayMicros"]
-print("%-6s %-4s %12s %18s %14s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
+print("%-6s %-4s %12s %9s %14s %18s %14s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
+      stalled if longest >= 0 else "-", "%.1f" % (longest / 1000.0) if longest >= 0 else "-",
       "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"])))
 EOF
   done
