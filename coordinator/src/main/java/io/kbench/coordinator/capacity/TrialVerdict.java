@@ -142,8 +142,14 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         }
         long saturated = window.stream().filter(i -> i.saturated(saturationMicros)).count();
         if (saturated > 0) {
-            notes.add(String.format(Locale.ROOT, "%d of %d interval(s) saturated (publish delay p99 above %d ms)",
-                    saturated, window.size(), workload.saturationDelayMillis()));
+            // of them, those whose load thread woke from a park at least the threshold late: a pause or the host
+            long stalled = window.stream().filter(i -> i.saturated(saturationMicros)
+                    && i.hosts().stallMicrosMax() >= saturationMicros).count();
+            boolean measured = window.stream().anyMatch(i -> i.hosts().stallMicrosMax() >= 0);
+            notes.add(String.format(Locale.ROOT, "%d of %d interval(s) saturated (publish delay p99 above %d ms)%s",
+                    saturated, window.size(), workload.saturationDelayMillis(), measured ? String.format(Locale.ROOT,
+                            ", %d of them with a load thread woken %d ms or more late (a pause, or no core in time)",
+                            stalled, workload.saturationDelayMillis()) : ""));
         }
         if (workload.consumerCount() > 0 && target > 0) {
             String growth = lagGrowth(window, target);

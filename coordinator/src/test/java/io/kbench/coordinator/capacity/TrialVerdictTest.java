@@ -61,6 +61,11 @@ class TrialVerdictTest {
     }
 
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos) {
+        return judge(t, w, slos, null);
+    }
+
+    /** {@code stalls}: per interval, how late the load thread woke from a park (µs); null: not measured. */
+    private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos, long[] stalls) {
         List<MergedInterval> intervals = new ArrayList<>();
         Histogram resp = LatencyHistograms.create();
         for (int i = 0; i < N; i++) {
@@ -73,7 +78,8 @@ class TrialVerdictTest {
             ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i]));
             intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
                     t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
-                    t.lag()[i], producers, ClientSample.NONE));
+                    t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
+                    : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i])));
             if (i >= 2) {
                 resp.recordValueWithCount(8_000, t.acked()[i]);
             }
@@ -125,6 +131,18 @@ class TrialVerdictTest {
         assertEquals(1, v.shortIntervals());
         assertEquals(List.of("1 interval(s) sent below 99.5% of the target; the worst 990 msg/s (99.0%) at 6s",
                 "2 of 9 interval(s) saturated (publish delay p99 above 10 ms)"), v.notes());
+        // the same, with the load thread's late wake-ups measured: the note says which of them a pause explains
+        long[] stalls = new long[N];
+        Arrays.fill(stalls, 900);
+        stalls[5] = 31_000; // the 30 ms pause
+        stalls[8] = 9_999;  // just under the threshold: not counted
+        TrialVerdict measured = judge(steady().with(t -> {
+            t.delayP99()[5] = 28_000;
+            t.delayP99()[8] = 12_000;
+        }), W, List.of(), stalls);
+        assertTrue(measured.passed(), measured.reasons().toString());
+        assertEquals(List.of("2 of 9 interval(s) saturated (publish delay p99 above 10 ms), 1 of them with a load "
+                + "thread woken 10 ms or more late (a pause, or no core in time)"), measured.notes());
         // every interval saturated but the generator on schedule in the window: still noted, not failed
         TrialVerdict all = judge(steady().with(t -> Arrays.fill(t.delayP99(), 15_000)));
         assertTrue(all.passed(), all.reasons().toString());
