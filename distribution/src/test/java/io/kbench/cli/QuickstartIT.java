@@ -47,8 +47,13 @@ class QuickstartIT {
         JsonNode host = r.get("workers").get(0).get("host");
         assertTrue(host != null && host.get("cpuMean").asDouble() > 0 && host.get("cpuMax").asDouble() <= 1.05
                 && host.get("processors").asInt() == Runtime.getRuntime().availableProcessors(), String.valueOf(host));
+        // how late its paced load threads woke from their parks: measured in every interval they paced through
+        assertTrue(host.path("stallMicrosMaxInterval").asLong(-1) >= 0, String.valueOf(host));
         for (JsonNode i : r.get("intervals")) {
             assertTrue(i.has("hosts") && i.get("hosts").get("workers").asInt() == 1, i.toString());
+            if (i.get("publish").get("sent").asLong() >= 1_000) {
+                assertTrue(i.get("hosts").path("stallMicrosMax").asLong(-1) >= 0, i.toString());
+            }
             // the embedded broker's own figures, read without any flag
             assertTrue(i.has("brokers") && i.get("brokers").get(0).get("source").asText().equals("embedded"), i.toString());
         }
