@@ -132,8 +132,11 @@ final class BrokerScraper implements AutoCloseable {
         }
         Double idleBefore = before.get("handlerIdle.count");
         Double idleNow = now.get("handlerIdle.count");
+        // each pool's threads mark their idle ns divided by the pool's size: at most 1e9 a second per pool; several
+        // pools on one meter (the embedded brokers of one JVM share it) give their mean
+        double pools = Math.max(1.0, now.getOrDefault("handlerIdle.pools", 1.0));
         if (idleBefore != null && idleNow != null && idleNow >= idleBefore) {
-            f.put("requestHandlerIdle", Math.min(1.0, (idleNow - idleBefore) / (seconds * 1e9)));
+            f.put("requestHandlerIdle", Math.min(1.0, (idleNow - idleBefore) / (seconds * 1e9 * pools)));
         }
         Double waitBefore = before.get("networkWait.nanos");
         Double waitNow = now.get("networkWait.nanos");

@@ -52,6 +52,21 @@ class BrokerScraperTest {
     }
 
     @Test
+    void shouldTakeTheMeanOfSeveralPoolsThatMarkOneSharedIdleMeter() {
+        // 3 embedded brokers in one JVM mark one meter: idle 40%, 50% and 60% of the time add up to 1.5 s a second
+        Map<String, Double> before = reading(100);
+        Map<String, Double> now = reading(102);
+        before.put("handlerIdle.count", 1e11);
+        now.put("handlerIdle.count", 1e11 + 1.5e9 * 2);
+        now.put("handlerIdle.pools", 3.0);
+        assertEquals(0.5, BrokerScraper.figures(before, now, 2.0).get("requestHandlerIdle"), 1e-9,
+                "their mean, not 150% capped at 100%");
+        now.remove("handlerIdle.pools");
+        assertEquals(1.0, BrokerScraper.figures(before, now, 2.0).get("requestHandlerIdle"), 1e-9,
+                "one pool (a broker of its own): capped at all idle");
+    }
+
+    @Test
     void shouldTakeTheNetworkThreadsIdleFromTheirOwnIdleTimeWhenTheSourceHasIt() {
         Map<String, Double> before = reading(100);
         Map<String, Double> now = reading(102);

@@ -77,6 +77,7 @@ class JmxBrokerSourceLocalTest {
         }
         try (JmxBrokerSource s = JmxBrokerSource.open("local", 500, 1)) {
             assertEquals(42.0, s.read().get("bytesInPerSec.count"));
+            assertEquals(2.0, s.read().get("handlerIdle.pools"), "two brokers' handler pools mark the shared idle meter");
             server.unregisterMBean(new ObjectName("kafka.server:type=app-info,id=2"));
             IOException e = assertThrows(IOException.class, s::read);
             assertTrue(e.getMessage().startsWith("embedded broker(s) 2 stopped: the embedded brokers share one metrics "
@@ -96,6 +97,7 @@ class JmxBrokerSourceLocalTest {
             assertEquals("the embedded broker is stopped", assertThrows(IOException.class, s::read).getMessage());
             register(names.get(1));
             assertEquals(42.0, s.read().get("bytesInPerSec.count"));
+            assertEquals(1.0, s.read().get("handlerIdle.pools"));
         }
     }
 }
