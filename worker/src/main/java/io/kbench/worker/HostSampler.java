@@ -99,16 +99,15 @@ final class HostSampler {
 
     /** This JVM's beans, and the run's load threads' park overruns. */
     static final class JvmSource implements Source {
+        private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
         private final java.util.function.LongSupplier stalls;
 
         JvmSource(java.util.function.LongSupplier stalls) {
             this.stalls = stalls;
         }
-
-        private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
 
         @Override
         public int processors() {

@@ -153,10 +153,6 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         try {
             if (connector == null) {
                 checkEmbeddedBrokers();
-                Map<String, Double> r = readAll();
-                // the embedded brokers' request handler pools all mark one shared idle meter: its count is their sum
-                r.put("handlerIdle.pools", (double) Math.max(1, embeddedBrokers.size()));
-                return r;
             }
             return readAll();
         } catch (javax.management.JMException e) {
@@ -201,6 +197,12 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     static final long NAMES_NANOS = 60_000_000_000L;
     private Set<ObjectName> processorNames;
     private long processorNamesAt;
+    /**
+     * Brokers in the JVM read (its {@code kafka.server:type=app-info,id=*} beans), looked up with the processors'
+     * names: several brokers in one JVM (the embedded cluster, {@code kbench broker --nodes N}) share one metrics
+     * registry, so their request handler pools all mark one idle meter, whose count is then their sum.
+     */
+    private int brokersInJvm = 1;
 
     /**
      * One call per MBean ({@code getAttributes} of the attributes read from it, 29 calls a read over RMI): the
@@ -235,7 +237,9 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             }
             processorNames = found;
             processorNamesAt = now;
+            brokersInJvm = Math.max(1, names("kafka.server:type=app-info,id=*").size());
         }
+        r.put("handlerIdle.pools", (double) brokersInJvm);
         double wait = 0;
         int processors = 0;
         for (ObjectName n : processorNames) {

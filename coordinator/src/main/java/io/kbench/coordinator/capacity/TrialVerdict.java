@@ -143,8 +143,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         long saturated = window.stream().filter(i -> i.saturated(saturationMicros)).count();
         if (saturated > 0) {
             // of them, those whose load thread woke from a park at least the threshold late: a pause or the host
-            long stalled = window.stream().filter(i -> i.saturated(saturationMicros)
-                    && i.hosts().stallMicrosMax() >= saturationMicros).count();
+            long stalled = window.stream().filter(i -> i.saturatedByStall(saturationMicros)).count();
             boolean measured = window.stream().anyMatch(i -> i.hosts().stallMicrosMax() >= 0);
             notes.add(String.format(Locale.ROOT, "%d of %d interval(s) saturated (publish delay p99 above %d ms)%s",
                     saturated, window.size(), workload.saturationDelayMillis(), measured ? String.format(Locale.ROOT,

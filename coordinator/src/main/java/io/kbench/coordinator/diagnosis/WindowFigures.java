@@ -175,9 +175,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             }
             if (i.saturated(thresholdMicros)) {
                 saturated++;
-                if (i.hosts().stallMicrosMax() >= thresholdMicros) {
-                    stalled++;
-                }
+            }
+            if (i.saturatedByStall(thresholdMicros)) {
+                stalled++;
             }
         }
         long target = workload.producerCount() == 0 ? 0 : workload.producerRate();

@@ -100,6 +100,15 @@ public record MergedInterval(long index, long startMicros, long endMicros, Count
     }
 
     /**
+     * True when this interval is {@link #saturated} and a load thread of a worker woke from a park at least
+     * {@code thresholdMicros} late in it ({@link HostFigures#stallMicrosMax}): the worker was paused or its host gave
+     * the thread no core in time, so the delay is the host's, not the load loop's own work.
+     */
+    public boolean saturatedByStall(long thresholdMicros) {
+        return saturated(thresholdMicros) && hosts.stallMicrosMax() >= thresholdMicros;
+    }
+
+    /**
      * The intervals of {@code all} (in index order, so in start order) that start in [{@code startMicros},
      * {@code endMicros}): a view, not a copy, found by binary search — a week-long run's spooled list is read, not
      * loaded.

@@ -57,11 +57,7 @@ public final class SnapshotMessages {
                 .setConsumerMetrics(clientMetrics(s.consumerMetrics()))
                 .addAllMetricsDumps(s.metricsDumps().stream().map(d -> io.kbench.protocol.rpc.ClientMetricsDump.newBuilder()
                         .setKind(d.kind()).setIndex(d.index()).putAllValues(d.values()).build()).toList())
-                .setHost(HostMetrics.newBuilder().setProcessors(s.host().processors()).setCpuMicros(s.host().cpuMicros())
-                        .setGcMicros(s.host().gcMicros()).setGcCount(s.host().gcCount())
-                        .setHeapAfterGcBytes(s.host().heapAfterGcBytes()).setHeapMaxBytes(s.host().heapMaxBytes())
-                        .setWallMicros(s.host().wallMicros()).setSharedWith(s.host().sharedWith())
-                        .setStallMicros(s.host().stallMicros()))
+                .setHost(hostMetrics(s.host()))
                 .addAllBrokers(s.brokers().stream().map(b -> BrokerMetrics.newBuilder().setSource(b.source())
                         .putAllValues(b.values()).setError(b.error()).build()).toList())
                 .setShareSpread(ShareSpread.newBuilder().setConsumers(s.shareSpread().consumers())
@@ -228,6 +224,17 @@ public final class SnapshotMessages {
                 h.getGcCount(), Math.max(-1, h.getHeapAfterGcBytes()), h.getHeapMaxBytes(),
                 shared.length() > 200 ? shared.substring(0, 200) : shared,
                 h.hasStallMicros() && h.getStallMicros() >= 0 ? Math.min(h.getStallMicros(), MAX_STALL_MICROS) : -1);
+    }
+
+    /** The host figures as sent; the stall only when measured (absent: no load thread parked). */
+    private static HostMetrics hostMetrics(io.kbench.protocol.HostSample h) {
+        HostMetrics.Builder b = HostMetrics.newBuilder().setProcessors(h.processors()).setCpuMicros(h.cpuMicros())
+                .setGcMicros(h.gcMicros()).setGcCount(h.gcCount()).setHeapAfterGcBytes(h.heapAfterGcBytes())
+                .setHeapMaxBytes(h.heapMaxBytes()).setWallMicros(h.wallMicros()).setSharedWith(h.sharedWith());
+        if (h.stallMicros() >= 0) {
+            b.setStallMicros(h.stallMicros());
+        }
+        return b.build();
     }
 
     /** A stall longer than an hour is a worker's nonsense, kept as an hour (the histograms' range). */

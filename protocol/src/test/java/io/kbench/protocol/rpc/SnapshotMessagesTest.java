@@ -155,6 +155,10 @@ class SnapshotMessagesTest {
         assertEquals("coordinator", back.host().sharedWith());
         assertEquals(0.04, back.host().heapAfterGcShare(), 1e-9);
         assertEquals(27_500, back.host().stallMicros());
+        IntervalSnapshot noPark = s.withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000, 12_000, 3,
+                40_000_000, 1_000_000_000, "coordinator", -1));
+        assertTrue(!SnapshotMessages.toProto(noPark).getHost().hasStallMicros(), "no load thread parked: not sent");
+        assertEquals(-1, SnapshotMessages.fromProto(SnapshotMessages.toProto(noPark)).host().stallMicros());
         Snapshot unmeasured = SnapshotMessages.toProto(s).toBuilder()
                 .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().clearStallMicros()).build();
         assertEquals(-1, SnapshotMessages.fromProto(unmeasured).host().stallMicros(), "an older worker does not measure it");
