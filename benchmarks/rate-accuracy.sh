@@ -11,8 +11,9 @@
 # (not the warm-up, not the last, partial one) and prints, per rate, the worst interval's deviation of the
 # messages sent (and acknowledged) from the target, the whole window's, and the measured intervals flagged
 # saturated (publish delay p99 above 10 ms), in how many of those a load thread woke from a park 10 ms or more
-# late ("stalled": a pause, or no core in time, docs/metrics.md#worker-hosts), and the longest stall of any
-# measured interval. The workers stay up across the
+# late ("stalled": a pause, or no core in time, docs/metrics.md#worker-hosts), the longest stall of any
+# measured interval, how busy the host was (every process; mean over the measured intervals / over the stalled
+# ones) and the most CPU its hypervisor stole in an interval. The workers stay up across the
 # runs (as on real client hosts); --runs N repeats each rate N times (default 1). --jar runs that kbench.jar
 # (its lib/ beside it) instead of building this checkout's.
 #
@@ -105,7 +106,7 @@ done
 list=$(IFS=,; echo "${addresses[*]}")
 echo "broker $bootstrap, workers $list, work directory $work" >&2
 
-printf '%-10s %4s %8s %30s %30s %12s %10s %9s %14s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated" "stalled" "stall max ms"
+printf '%-10s %4s %8s %30s %30s %12s %10s %9s %14s %22s %10s\n' "rate" "run" "workers" "worst interval sent (acked)" "window sent (acked)" "intervals" "saturated" "stalled" "stall max ms" "host busy all/stalled" "steal max"
 for rate in $rates; do
   for run in $(seq 1 "$runs"); do
     name="rate-$rate-$run"
@@ -144,10 +145,21 @@ def stall(i):
     return (i.get("hosts") or {}).get("stallMicrosMax", -1)
 stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
 longest = max([stall(i) for i in measured] + [-1])
-print("%-10d %4s %8s %30s %30s %12d %10d %9d %14s" % (rate, run, workers,
+# the whole host's CPU (hosts.hostBusyMax, hostStealMax; schema 12): every process on it, over the window / over
+# the stalled intervals, and the most its hypervisor stole
+def host(i, key):
+    return (i.get("hosts") or {}).get(key)
+def pct(values):
+    v = [x for x in values if x is not None]
+    return "-" if not v else "%.0f%%" % (100.0 * sum(v) / len(v))
+busy = pct([host(i, "hostBusyMax") for i in measured]) + " / " + pct(
+    [host(i, "hostBusyMax") for i in measured if i["saturated"] and stall(i) >= 10000])
+steals = [host(i, "hostStealMax") for i in measured if host(i, "hostStealMax") is not None]
+print("%-10d %4s %8s %30s %30s %12d %10d %9d %14s %22s %10s" % (rate, run, workers,
       "%+.2f%% (%+.2f%%) [#%d]" % (ws * 100, wa * 100, worst_sent["index"]),
       "%+.3f%% (%+.3f%%)" % (dev(s, span) * 100, dev(a, span) * 100), len(full),
-      sum(1 for i in measured if i["saturated"]), stalled, "-" if longest < 0 else "%.1f" % (longest / 1000.0)))
+      sum(1 for i in measured if i["saturated"]), stalled, "-" if longest < 0 else "%.1f" % (longest / 1000.0),
+      busy, "%.1f%%" % (100.0 * max(steals)) if steals else "-"))
 EOF
   done
 done

@@ -16,7 +16,8 @@
 # Per run it prints the measured intervals flagged saturated (publish delay p99 above 10 ms), in how many of
 # them the load thread woke from a park 10 ms or more late ("stalled": a pause, or no core in time) and its
 # latest wake-up of the window ("-" for a build that does not measure it), the publish delay p99 and p99.9 of
-# the window, and the achieved rate; a skeptical reader reruns it and compares.
+# the window, the achieved rate, how busy the host was (every process, mean over the measured intervals / over
+# the stalled ones) and the most CPU its hypervisor stole in an interval; a skeptical reader reruns it and compares.
 #
 # Also prints, once, how late a bare Java thread that parks 1 ms in a loop wakes while one more run goes on:
 # the host's own scheduling jitter, against which the generator's saturated intervals are read.
@@ -149,7 +150,8 @@ for side in "${sides[@]}"; do
   run "$side" "warm-$side"
 done
 
-printf '%-6s %-4s %12s %9s %14s %18s %14s\n' side run saturated stalled "stall max ms" "delay p99/p99.9 ms" "msg/s"
+printf '%-6s %-4s %12s %9s %14s %18s %14s %22s %10s\n' side run saturated stalled "stall max ms" "delay p99/p99.9 ms" "msg/s" \
+  "host busy all/stalled" "steal max"
 for i in $(seq 1 "$runs"); do
   for side in "${sides[@]}"; do
     name="$side-$i"
@@ -165,11 +167,22 @@ def stall(i):
     return (i.get("hosts") or {}).get("stallMicrosMax", -1)
 stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
 longest = max([stall(i) for i in measured] + [-1])
+# the whole host's CPU (hosts.hostBusyMax, hostStealMax; schema 12): busy over the window and in the stalled
+# intervals (every process: the broker, the coordinator, this worker), and the most the hypervisor stole
+def host(i, key):
+    return (i.get("hosts") or {}).get(key)
+def pct(values):
+    v = [x for x in values if x is not None]
+    return "-" if not v else "%.0f%%" % (100.0 * sum(v) / len(v))
+busy = pct([host(i, "hostBusyMax") for i in measured]) + " / " + pct(
+    [host(i, "hostBusyMax") for i in measured if i["saturated"] and stall(i) >= 10000])
+steals = [host(i, "hostStealMax") for i in measured if host(i, "hostStealMax") is not None]
 s = r["summary"]
 d = s["publishDelayMicros"]
-print("%-6s %-4s %12s %9s %14s %18s %14s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
+print("%-6s %-4s %12s %9s %14s %18s %14s %22s %10s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
       stalled if longest >= 0 else "-", "%.1f" % (longest / 1000.0) if longest >= 0 else "-",
-      "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"])))
+      "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"]), busy,
+      "%.1f%%" % (100.0 * max(steals)) if steals else "-"))
 EOF
   done
 done

@@ -49,6 +49,9 @@ class QuickstartIT {
                 && host.get("processors").asInt() == Runtime.getRuntime().availableProcessors(), String.valueOf(host));
         // how late its paced load threads woke from their parks: measured in every interval they paced through
         assertTrue(host.path("stallMicrosMaxInterval").asLong(-1) >= 0, String.valueOf(host));
+        // the host as a whole (Linux /proc/stat): how busy, every process counted, and what a hypervisor stole
+        double hostBusy = host.path("hostBusyMean").asDouble(-1);
+        assertTrue(hostBusy > 0 && hostBusy <= 1 && host.path("hostStealMax").asDouble(-1) >= 0, String.valueOf(host));
         for (JsonNode i : r.get("intervals")) {
             assertTrue(i.has("hosts") && i.get("hosts").get("workers").asInt() == 1, i.toString());
             if (i.get("publish").get("sent").asLong() >= 1_000) {

@@ -17,15 +17,35 @@ package io.kbench.protocol;
  *                         asked, over the interval, µs: a stop-the-world pause, or the host giving it no core in
  *                         time; -1 when no load thread parked (none paced, or behind throughout) or not measured
  *                         (a worker of an earlier version)
+ * @param hostBusyShare    the share of the whole host's CPU time (all its processors, every process on it: this worker,
+ *                         a broker, anything else) spent running over the interval, 0..1; -1 when unknown (not Linux,
+ *                         or a worker of an earlier version)
+ * @param hostStealShare   the share of the host's CPU time its hypervisor gave to other guests while this virtual
+ *                         machine's processors wanted to run (a VM's CPU steal), 0..1; -1 when unknown
  */
 public record HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
-                         long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros) {
+                         long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros,
+                         double hostBusyShare, double hostStealShare) {
     /** No figures (a worker that sent none). */
-    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "", -1);
+    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "", -1, -1, -1);
 
     public HostSample {
         sharedWith = sharedWith == null ? "" : sharedWith;
         stallMicros = Math.max(-1, stallMicros);
+        hostBusyShare = share(hostBusyShare);
+        hostStealShare = share(hostStealShare);
+    }
+
+    /** A sample without the host's CPU figures. */
+    public HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
+                      long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros) {
+        this(processors, wallMicros, cpuMicros, gcMicros, gcCount, heapAfterGcBytes, heapMaxBytes, sharedWith,
+                stallMicros, -1, -1);
+    }
+
+    /** A share as 0..1, or -1 for unknown (negative, NaN, infinite). */
+    private static double share(double v) {
+        return Double.isFinite(v) && v >= 0 ? Math.min(1.0, v) : -1;
     }
 
     public boolean known() {

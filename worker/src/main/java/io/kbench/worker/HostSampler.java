@@ -16,8 +16,11 @@ import io.kbench.protocol.HostSample;
  * The worker process's use of its host between two calls of {@link #sample}: CPU time of the whole process,
  * garbage-collection time and count (deltas of the JVM's running totals), the heap in use right after the latest
  * collection, the heap's maximum (read from the JVM's management beans, a few microseconds a call), and how late
- * the run's load threads woke from their parks (the stall). One sampler per run, called once an interval by the
- * snapshot thread. In-process workers share their JVM, so each reports the same process.
+ * the run's load threads woke from their parks (the stall); and the whole host's CPU — how busy its processors were,
+ * whoever ran on them, and the time a VM's hypervisor stole from them ({@link HostCpuTicks}), so that a load thread
+ * that woke late can be put down to a host shared with something busier or to a VM's steal. One sampler per run,
+ * called once an interval by the snapshot thread. In-process workers share their JVM, so each reports the same
+ * process.
  */
 final class HostSampler {
     /** The running totals a sample is the difference of. */
@@ -42,6 +45,9 @@ final class HostSampler {
 
         /** The longest a load thread woke late from a park since the last call, µs; -1 when none parked. */
         long takeStallMicros();
+
+        /** The host's CPU counters so far; null when the platform does not tell. */
+        HostCpuTicks hostCpu();
     }
 
     /** What else this JVM hosts (the coordinator's in-process workers); "" for a worker process of its own. */
@@ -52,6 +58,7 @@ final class HostSampler {
     private long cpuNanos;
     private long gcMillis;
     private long gcCount;
+    private HostCpuTicks hostCpu;
 
     HostSampler(Source source) {
         this.source = source;
@@ -59,6 +66,7 @@ final class HostSampler {
         this.cpuNanos = source.processCpuNanos();
         this.gcMillis = source.gcMillis();
         this.gcCount = source.gcCount();
+        this.hostCpu = source.hostCpu();
         source.takeStallMicros(); // the first sample's stall covers from now
     }
 
@@ -82,14 +90,24 @@ final class HostSampler {
         long gcMs = source.gcMillis();
         long gcN = source.gcCount();
         long stall = source.takeStallMicros();
+        HostCpuTicks host = source.hostCpu();
+        HostCpuTicks hostBefore = hostCpu;
+        hostCpu = host;
         if (cpu < 0 || cpuNanos < 0 || wall - wallNanos < 1000) {
             wallNanos = wall;
             cpuNanos = cpu;
             return HostSample.NONE;
         }
+        double busy = -1;
+        double steal = -1;
+        if (host != null && hostBefore != null && host.total() > hostBefore.total()) {
+            double ticks = host.total() - hostBefore.total();
+            busy = Math.min(1, Math.max(0, (host.busy() - hostBefore.busy()) / ticks));
+            steal = Math.min(1, Math.max(0, (host.steal() - hostBefore.steal()) / ticks));
+        }
         HostSample s = new HostSample(source.processors(), (wall - wallNanos) / 1000, Math.max(0, (cpu - cpuNanos) / 1000),
                 Math.max(0, gcMs - gcMillis) * 1000, Math.max(0, gcN - gcCount), source.heapAfterGcBytes(),
-                source.heapMaxBytes(), sharedWith, stall);
+                source.heapMaxBytes(), sharedWith, stall, busy, steal);
         wallNanos = wall;
         cpuNanos = cpu;
         gcMillis = gcMs;
@@ -174,6 +192,11 @@ final class HostSampler {
         @Override
         public long takeStallMicros() {
             return stalls.getAsLong();
+        }
+
+        @Override
+        public HostCpuTicks hostCpu() {
+            return HostCpuTicks.read();
         }
     }
 }

@@ -17,8 +17,10 @@ class HostSamplerTest {
         long gcN;
         long heapAfter = -1;
         long stall = -1;
+        HostCpuTicks host;
 
         @Override public int processors() { return 4; }
+        @Override public HostCpuTicks hostCpu() { return host; }
         @Override public long nanoTime() { return nanos; }
         @Override public long processCpuNanos() { return cpu; }
         @Override public long gcMillis() { return gcMs; }
@@ -73,6 +75,34 @@ class HostSamplerTest {
     }
 
     @Test
+    void shouldReportTheHostsBusyAndStolenShareOfItsTicks() {
+        Fake f = new Fake();
+        f.host = new HostCpuTicks(5_000, 100, 20_000);
+        HostSampler s = new HostSampler(f);
+        f.nanos += 1_000_000_000L;
+        f.cpu += 500_000_000L;
+        f.host = new HostCpuTicks(5_000 + 150, 100 + 20, 20_000 + 200); // 2 processors at 100 ticks a second
+        HostSample a = s.sample();
+        assertEquals(0.75, a.hostBusyShare(), 1e-9, "150 of 200 ticks running");
+        assertEquals(0.10, a.hostStealShare(), 1e-9, "20 of 200 stolen");
+        assertEquals(0.125, a.cpuShare(), 1e-9, "the worker's own share of its 4 processors, apart");
+        f.nanos += 1_000_000_000L;
+        HostSample same = s.sample();
+        assertEquals(-1, same.hostBusyShare(), "no tick counted since: unknown, not 0");
+        f.nanos += 1_000_000_000L;
+        f.host = null;
+        assertEquals(-1, s.sample().hostStealShare(), "the file could not be read this time");
+        f.nanos += 1_000_000_000L;
+        f.host = new HostCpuTicks(6_000, 200, 21_000);
+        assertEquals(-1, s.sample().hostBusyShare(), "no counters to take the difference from");
+        f.nanos += 1_000_000_000L;
+        f.host = new HostCpuTicks(6_000 + 100, 200, 21_000 + 100);
+        HostSample all = s.sample();
+        assertEquals(1.0, all.hostBusyShare(), 1e-9);
+        assertEquals(0.0, all.hostStealShare(), 1e-9);
+    }
+
+    @Test
     void shouldTakeTheStallFromItsOwnStartAndReportItOnce() {
         Fake f = new Fake();
         f.stall = 90_000; // before the sampler: not in any sample
@@ -120,5 +150,9 @@ class HostSamplerTest {
         assertTrue(h.heapAfterGcBytes() > 0 && h.heapAfterGcBytes() <= h.heapMaxBytes(), String.valueOf(h));
         assertTrue(h.gcCount() >= 1, "System.gc() counted: " + h);
         assertEquals(250, h.stallMicros(), "the stalls as the run's load threads give them");
+        if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
+            assertTrue(h.hostBusyShare() > 0 && h.hostBusyShare() <= 1, "this test kept a processor busy: " + h);
+            assertTrue(h.hostStealShare() >= 0 && h.hostStealShare() <= 1, String.valueOf(h));
+        }
     }
 }

@@ -76,8 +76,21 @@ public final class Diagnosis {
             return "";
         }
         return String.format(Locale.ROOT, "; in %d of them a load thread woke from a park %d ms or more late (a "
-                + "collection paused the worker, or its host gave the thread no core in time)", l.saturatedStalled(),
-                l.saturationMillis());
+                + "collection paused the worker, or its host gave the thread no core in time%s)", l.saturatedStalled(),
+                l.saturationMillis(), hostDuringStalls(h));
+    }
+
+    /**
+     * "; its host was 96% busy on average in those intervals (every process on it), its hypervisor stole up to 3%", as
+     * far as the workers measured it; "" when they did not.
+     */
+    static String hostDuringStalls(WindowFigures.Hosts h) {
+        if (h.stalledHostBusy() < 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; in those intervals the worker host was %.0f%% busy on average, every "
+                + "process on it counted%s", 100 * h.stalledHostBusy(), h.stalledHostSteal() > 0
+                ? String.format(Locale.ROOT, ", and its hypervisor stole up to %.1f%%", 100 * h.stalledHostSteal()) : "");
     }
 
     /** The diagnosis of a window. */

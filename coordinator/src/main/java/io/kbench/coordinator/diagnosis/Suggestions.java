@@ -73,8 +73,8 @@ final class Suggestions {
             s.add(String.format(Locale.ROOT, "cores the workers do not share: in %d of the %d saturated intervals a "
                     + "load thread woke from a park late (up to %.0f ms): a collection paused the worker or its host gave "
                     + "the thread no core in time (a broker or other busy processes on the same cores, a VM's CPU "
-                    + "steal); more producers on the same host would not help", l.saturatedStalled(), l.saturated(),
-                    h.stallMaxMicros() / 1e3));
+                    + "steal)%s; more producers on the same host would not help", l.saturatedStalled(), l.saturated(),
+                    h.stallMaxMicros() / 1e3, Diagnosis.hostDuringStalls(h)));
         }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
         if (!cpuBound) {

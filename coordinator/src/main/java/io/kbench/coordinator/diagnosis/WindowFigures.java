@@ -108,13 +108,24 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param gcMaxMicros the longest collection time of any worker in one interval
      * @param sharedWith what shares its process ("" for a worker of its own)
      * @param stallMaxMicros the longest a load thread of any worker woke late from a park (-1: not measured)
+     * @param stalledHostBusy over the intervals saturated with a load thread that late ({@link
+     *                       MergedInterval#saturatedByStall}), the mean of the busiest worker host's share of CPU time
+     *                       spent running, by every process on it (-1: no such interval, or not measured)
+     * @param stalledHostSteal over the same intervals, the most CPU a worker host's hypervisor stole, as a share (-1:
+     *                       no such interval, or not measured)
      */
-    public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros) {
-        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1);
+    public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros,
+                        double stalledHostBusy, double stalledHostSteal) {
+        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1, -1, -1);
 
         /** Figures of workers that do not measure their stalls. */
         public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
-            this(cpu, worker, gcMaxMicros, sharedWith, -1);
+            this(cpu, worker, gcMaxMicros, sharedWith, -1, -1, -1);
+        }
+
+        /** Figures of workers that do not read their host's CPU. */
+        public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros) {
+            this(cpu, worker, gcMaxMicros, sharedWith, stallMaxMicros, -1, -1);
         }
     }
 
@@ -208,7 +219,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()
                 : workload.shareGroups().consumersPerGroup()),
                 workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread);
-        return new WindowFigures(load, producers, hosts(workers, window), consumers, brokers(brokers),
+        return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
                 new Errors(failed, sent, firstError));
     }
 
@@ -251,7 +262,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         return n == 0 ? Double.NaN : sum / n;
     }
 
-    private static Hosts hosts(List<ResultFile.Worker> workers, List<MergedInterval> window) {
+    static Hosts hosts(List<ResultFile.Worker> workers, List<MergedInterval> window, long thresholdMicros) {
         ResultFile.Worker busiest = null;
         for (ResultFile.Worker w : workers) {
             if (w.host() != null && (busiest == null || w.host().cpuMean() > busiest.host().cpuMean())) {
@@ -263,12 +274,23 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
         long gcMax = 0;
         long stallMax = -1;
+        double busySum = 0;
+        int busyN = 0;
+        double steal = -1;
         for (MergedInterval i : window) {
             gcMax = Math.max(gcMax, i.hosts().gcMicrosMax());
             stallMax = Math.max(stallMax, i.hosts().stallMicrosMax());
+            if (i.saturatedByStall(thresholdMicros)) {
+                if (i.hosts().hostBusyMax() >= 0) {
+                    busySum += i.hosts().hostBusyMax();
+                    busyN++;
+                }
+                steal = Math.max(steal, i.hosts().hostStealMax());
+            }
         }
         return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
-                busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax);
+                busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax,
+                busyN == 0 ? -1 : busySum / busyN, steal);
     }
 
     /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */

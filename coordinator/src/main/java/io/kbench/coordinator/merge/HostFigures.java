@@ -16,10 +16,13 @@ import io.kbench.protocol.HostSample;
  * @param heapAfterGcMax the fullest heap after its latest collection, share of its maximum (-1: unknown)
  * @param stallMicrosMax the longest a load thread of any worker woke late from a park in the interval ({@code
  *                       HostSample#stallMicros}), µs; -1 when no worker measured it
+ * @param hostBusyMax    the busiest worker host's share of CPU time spent running, by every process on it ({@code
+ *                       HostSample#hostBusyShare}), 0..1; -1 when no worker measured it
+ * @param hostStealMax   the most CPU time a worker host's hypervisor stole, as a share, 0..1; -1 when none measured it
  */
 public record HostFigures(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
-                          double heapAfterGcMax, long stallMicrosMax) {
-    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1, -1);
+                          double heapAfterGcMax, long stallMicrosMax, double hostBusyMax, double hostStealMax) {
+    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1, -1, -1, -1);
 
     /** Adds the workers' samples of one interval up. Not thread-safe. */
     public static final class Accumulator {
@@ -30,6 +33,8 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
         private long gcMax;
         private double heapMax = -1;
         private long stallMax = -1;
+        private double hostBusyMax = -1;
+        private double hostStealMax = -1;
 
         /** Adds one worker's sample; unknown samples are skipped. */
         public void add(String workerId, HostSample s) {
@@ -46,11 +51,13 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
             gcMax = Math.max(gcMax, s.gcMicros());
             heapMax = Math.max(heapMax, s.heapAfterGcShare());
             stallMax = Math.max(stallMax, s.stallMicros());
+            hostBusyMax = Math.max(hostBusyMax, s.hostBusyShare());
+            hostStealMax = Math.max(hostStealMax, s.hostStealShare());
         }
 
         public HostFigures result() {
             return workers == 0 ? NONE : new HostFigures(workers, cpuSum / workers, cpuMax, busiest, gcMax, heapMax,
-                    stallMax);
+                    stallMax, hostBusyMax, hostStealMax);
         }
     }
 }

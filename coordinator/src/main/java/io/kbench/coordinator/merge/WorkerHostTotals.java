@@ -5,8 +5,8 @@ import io.kbench.protocol.HostSample;
 /**
  * One worker's host figures over the measured intervals: CPU time and wall time (their ratio over the
  * processors is its mean CPU share), the busiest interval, collection time in all and in the worst interval, the
- * fullest heap after a collection, the longest a load thread of it woke late from a park. Constant size per worker.
- * Not thread-safe.
+ * fullest heap after a collection, the longest a load thread of it woke late from a park, and its whole host's
+ * running and stolen CPU share (mean and the worst interval). Constant size per worker. Not thread-safe.
  */
 public final class WorkerHostTotals {
     private int intervals;
@@ -21,6 +21,8 @@ public final class WorkerHostTotals {
     private long heapMaxBytes;
     private String sharedWith = "";
     private long stallMicrosMax = -1;
+    private final Share hostBusy = new Share();
+    private final Share hostSteal = new Share();
 
     /** Adds one measured interval's sample; unknown samples are skipped. */
     public void add(HostSample s) {
@@ -39,6 +41,8 @@ public final class WorkerHostTotals {
         heapAfterGcMaxBytes = Math.max(heapAfterGcMaxBytes, s.heapAfterGcBytes());
         heapMaxBytes = Math.max(heapMaxBytes, s.heapMaxBytes());
         stallMicrosMax = Math.max(stallMicrosMax, s.stallMicros());
+        hostBusy.add(s.hostBusyShare());
+        hostSteal.add(s.hostStealShare());
     }
 
     /** The figures so far, or null when the worker reported none. */
@@ -47,7 +51,27 @@ public final class WorkerHostTotals {
             return null;
         }
         return new Figures(intervals, processors, Math.min(1.0, (double) cpuMicros / wallMicros / processors), cpuMax,
-                gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith, stallMicrosMax);
+                gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith, stallMicrosMax,
+                hostBusy.mean(), hostBusy.max, hostSteal.mean(), hostSteal.max);
+    }
+
+    /** The mean and the highest of a share over the intervals that measured it (-1: none did). */
+    private static final class Share {
+        private int n;
+        private double sum;
+        private double max = -1;
+
+        void add(double v) {
+            if (v >= 0) {
+                n++;
+                sum += v;
+                max = Math.max(max, v);
+            }
+        }
+
+        double mean() {
+            return n == 0 ? -1 : sum / n;
+        }
     }
 
     /**
@@ -62,9 +86,15 @@ public final class WorkerHostTotals {
      * @param heapMaxBytes        the heap's maximum
      * @param sharedWith          what else ran in the worker's process ("" for none)
      * @param stallMicrosMax      the longest a load thread of it woke late from a park, µs (-1: not measured)
+     * @param hostBusyMean        its host's share of CPU time spent running (every process), mean over the intervals
+     *                            that measured it (-1: none did)
+     * @param hostBusyMax         the same in its busiest interval
+     * @param hostStealMean       its host's CPU time stolen by the hypervisor, mean share (-1: not measured)
+     * @param hostStealMax        the same in its worst interval
      */
     public record Figures(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMax, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
-                          String sharedWith, long stallMicrosMax) {
+                          String sharedWith, long stallMicrosMax, double hostBusyMean, double hostBusyMax,
+                          double hostStealMean, double hostStealMax) {
     }
 }

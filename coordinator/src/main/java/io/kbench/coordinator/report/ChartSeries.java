@@ -150,7 +150,8 @@ public final class ChartSeries {
             client.put(clientKeys.get(c), values);
         }
         Map<String, List<Double>> hosts = new LinkedHashMap<>();
-        for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax", "stallMsMax")) {
+        for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax", "stallMsMax", "hostBusyMax",
+                "hostStealMax")) {
             hosts.put(k, new ArrayList<>(points.size()));
         }
         for (Point p : points) {
@@ -160,6 +161,8 @@ public final class ChartSeries {
             hosts.get("gcMsMax").add(known ? p.gcMicrosMax / 1000.0 : null);
             hosts.get("heapAfterGcMax").add(known && p.heapMax >= 0 ? 100 * p.heapMax : null);
             hosts.get("stallMsMax").add(known && p.stallMicrosMax >= 0 ? p.stallMicrosMax / 1000.0 : null);
+            hosts.get("hostBusyMax").add(known && p.hostBusyMax >= 0 ? 100 * p.hostBusyMax : null);
+            hosts.get("hostStealMax").add(known && p.hostStealMax >= 0 ? 100 * p.hostStealMax : null);
         }
         Map<String, List<Double>> brokers = new LinkedHashMap<>();
         for (int k = 0; k < BROKER_RATES.size(); k++) {
@@ -258,6 +261,8 @@ public final class ChartSeries {
         long gcMicrosMax;
         double heapMax = -1;
         long stallMicrosMax = -1;
+        double hostBusyMax = -1;
+        double hostStealMax = -1;
         /** Intervals with brokers' figures: rates summed over sources and intervals; idle at its lowest; times worst. */
         int brokerN;
         final double[] brokerRates = new double[BROKER_RATES.size()];
@@ -343,6 +348,12 @@ public final class ChartSeries {
                 if (h.stallMicrosMax() != null) {
                     stallMicrosMax = Math.max(stallMicrosMax, h.stallMicrosMax());
                 }
+                if (h.hostBusyMax() != null) {
+                    hostBusyMax = Math.max(hostBusyMax, h.hostBusyMax());
+                }
+                if (h.hostStealMax() != null) {
+                    hostStealMax = Math.max(hostStealMax, h.hostStealMax());
+                }
             }
         }
 
@@ -390,6 +401,8 @@ public final class ChartSeries {
             gcMicrosMax = Math.max(gcMicrosMax, b.gcMicrosMax);
             heapMax = Math.max(heapMax, b.heapMax);
             stallMicrosMax = Math.max(stallMicrosMax, b.stallMicrosMax);
+            hostBusyMax = Math.max(hostBusyMax, b.hostBusyMax);
+            hostStealMax = Math.max(hostStealMax, b.hostStealMax);
         }
 
         /** The worse of {@code current} (NaN: none yet) and {@code v} (null: none): the higher, or the lower. */

@@ -32,7 +32,7 @@ public final class IntervalsCsv {
         "workerHeapAfterGcMax", "brokerBytesInMBps", "brokerBytesOutMBps", "brokerRequestHandlerIdleMin",
         "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
         "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms",
-        "shareBacklog", "workerStallMaxMs"})
+        "shareBacklog", "workerStallMaxMs", "workerHostBusyMax", "workerHostStealMax"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -44,7 +44,8 @@ public final class IntervalsCsv {
                       Double brokerRequestHandlerIdleMin, Double brokerProduceTimeMsMax, Long shareDelivered,
                       Long shareRedelivered, Long shareAccepted, Long shareReleased, Long shareRejected,
                       Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
-                      Double shareAcceptP99Ms, Long shareBacklog, Double workerStallMaxMs) {
+                      Double shareAcceptP99Ms, Long shareBacklog, Double workerStallMaxMs, Double workerHostBusyMax,
+                      Double workerHostStealMax) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
@@ -68,7 +69,8 @@ public final class IntervalsCsv {
                     s == null ? null : s.rate(), s == null ? null : s.acceptRate(),
                     s == null ? null : ms(s.deliveryLatencyMicros(), 99),
                     s == null ? null : ms(s.acceptLatencyMicros(), 99), s == null ? null : s.backlog(),
-                    h == null || h.stallMicrosMax() == null ? null : h.stallMicrosMax() / 1000.0);
+                    h == null || h.stallMicrosMax() == null ? null : h.stallMicrosMax() / 1000.0,
+                    h == null ? null : h.hostBusyMax(), h == null ? null : h.hostStealMax());
         }
 
         private enum Agg { SUM_MB, MIN, MAX }

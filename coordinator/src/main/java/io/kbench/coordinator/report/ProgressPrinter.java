@@ -114,9 +114,13 @@ public final class ProgressPrinter implements RunReporter {
         }
         if (i.saturated(saturationMicros)) {
             long stall = i.hosts().stallMicrosMax();
-            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms%s)",
+            double busy = i.hosts().hostBusyMax();
+            double steal = i.hosts().hostStealMax();
+            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms%s%s)",
                     ms(i.stats(Metric.PUBLISH_DELAY).p99()),
-                    stall < 0 ? "" : "; a load thread woke " + ms(stall) + " ms late"));
+                    stall < 0 ? "" : "; a load thread woke " + ms(stall) + " ms late",
+                    busy < 0 ? "" : String.format(Locale.ROOT, "; host %.0f%% busy%s", 100 * busy,
+                            steal >= 0.0005 ? String.format(Locale.ROOT, ", %.1f%% stolen", 100 * steal) : "")));
         }
         notes.append(timeLeft(i.startMicros(), i.endMicros()));
         out.println(String.format(Locale.ROOT,

@@ -144,13 +144,20 @@ public final class ResultDocument {
             return null;
         }
         return new ResultFile.Hosts(h.workers(), round4(h.cpuMean()), round4(h.cpuMax()), h.busiest(), h.gcMicrosMax(),
-                h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()), h.stallMicrosMax() < 0 ? null : h.stallMicrosMax());
+                h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()), h.stallMicrosMax() < 0 ? null : h.stallMicrosMax(),
+                shareOrNull(h.hostBusyMax()), shareOrNull(h.hostStealMax()));
+    }
+
+    /** A share rounded as the result keeps it; null for unknown (negative). */
+    private static Double shareOrNull(double share) {
+        return share < 0 ? null : round4(share);
     }
 
     /**
      * The console's line on the client hosts over the measured window, from the workers' host figures: mean CPU
      * share (the busiest worker's mean and its worst interval when there are several), collection time, the
-     * fullest heap after a collection, the load threads' longest stall; null when no worker sent figures.
+     * fullest heap after a collection, the load threads' longest stall, how busy the workers' hosts were as a whole
+     * (every process) and how much CPU their hypervisor stole; null when no worker sent figures.
      */
     public static String hostsLine(List<ResultFile.Worker> workers) {
         List<ResultFile.Worker> known = workers.stream().filter(w -> w.host() != null).toList();
@@ -173,19 +180,42 @@ public final class ResultDocument {
                         100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
         String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
                 .map(w -> "; its process also runs: " + w).orElse("");
-        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s",
+        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s%s",
                 (known.size() == 1 ? " (" + known.get(0).id() : "s (" + known.size()) + shared + ")", cpu,
                 ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),
                 heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap),
                 stallMax < 0 ? "" : "; its load threads woke at most " + ProgressPrinter.ms(stallMax) + " ms late "
-                        + "from a park");
+                        + "from a park", hostCpu(known));
+    }
+
+    /**
+     * "; the host as a whole (every process) was busy 64% on average, 97% in its worst interval; its hypervisor stole
+     * at most 2%", from the workers that measured it (the busiest host's figures when there are several); "" when none
+     * did.
+     */
+    private static String hostCpu(List<ResultFile.Worker> known) {
+        List<ResultFile.HostUse> measured = known.stream().map(ResultFile.Worker::host)
+                .filter(h -> h.hostBusyMean() != null && h.hostBusyMax() != null).toList();
+        if (measured.isEmpty()) {
+            return "";
+        }
+        ResultFile.HostUse busiest = measured.stream().max(java.util.Comparator.comparingDouble(ResultFile.HostUse::hostBusyMean))
+                .get();
+        double worst = measured.stream().mapToDouble(ResultFile.HostUse::hostBusyMax).max().orElse(0);
+        double steal = measured.stream().filter(h -> h.hostStealMax() != null).mapToDouble(ResultFile.HostUse::hostStealMax)
+                .max().orElse(-1);
+        return String.format(Locale.ROOT, "; %s as a whole (every process) busy %.0f%% on average, %.0f%% in the worst "
+                + "interval%s", measured.size() == 1 ? "the host" : "the busiest host", 100 * busiest.hostBusyMean(),
+                100 * worst, steal < 0 ? "" : String.format(Locale.ROOT, ", its hypervisor stole at most %.1f%%", 100 * steal));
     }
 
     /** A worker's host totals as the result keeps them; null when it reported none. */
     public static ResultFile.HostUse workerHost(io.kbench.coordinator.merge.WorkerHostTotals.Figures f) {
         return f == null ? null : new ResultFile.HostUse(f.intervals(), f.processors(), round4(f.cpuMean()),
                 round4(f.cpuMax()), f.gcMicros(), f.gcMicrosMax(), f.gcCount(), f.heapAfterGcMaxBytes(), f.heapMaxBytes(),
-                f.sharedWith().isEmpty() ? null : f.sharedWith(), f.stallMicrosMax() < 0 ? null : f.stallMicrosMax());
+                f.sharedWith().isEmpty() ? null : f.sharedWith(), f.stallMicrosMax() < 0 ? null : f.stallMicrosMax(),
+                shareOrNull(f.hostBusyMean()), shareOrNull(f.hostBusyMax()), shareOrNull(f.hostStealMean()),
+                shareOrNull(f.hostStealMax()));
     }
 
     private static Map<String, Double> sorted(Map<String, Double> values) {

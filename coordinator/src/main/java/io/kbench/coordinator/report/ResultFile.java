@@ -30,9 +30,11 @@ public final class ResultFile {
      * per-record check ({@code summary.share.verification}, {@code verified} true when it was made) and the
      * acknowledgement commit latency ({@code share.commitLatencyMicros}, with {@code shareCommit: sync}); 11 the
      * load threads' stalls, how late they woke from their parks ({@code hosts.stallMicrosMax} per interval, {@code
-     * host.stallMicrosMaxInterval} per worker).
+     * host.stallMicrosMaxInterval} per worker); 12 the worker hosts' whole CPU, busy (every process) and stolen by a
+     * hypervisor ({@code hosts.hostBusyMax} and {@code hosts.hostStealMax} per interval, {@code host.hostBusyMean},
+     * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 11;
+    public static final int SCHEMA_VERSION = 12;
 
     private ResultFile() { }
 
@@ -213,12 +215,18 @@ public final class ResultFile {
      * garbage-collection time in all and in the worst interval, the fullest heap after a collection; {@code
      * sharedWith} what else ran in its process and is included (absent for a worker of its own); {@code
      * stallMicrosMaxInterval} (schema 11) the longest one of its load threads woke late from a park (absent: not
-     * measured).
+     * measured); (schema 12) its whole host's share of CPU time spent running by every process on it, mean over the
+     * measured intervals and the busiest interval ({@code hostBusyMean}, {@code hostBusyMax}), and the share its
+     * hypervisor stole ({@code hostStealMean}, {@code hostStealMax}); absent where the worker cannot read them.
      */
     public record HostUse(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMaxInterval, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
                           @JsonInclude(JsonInclude.Include.NON_NULL) String sharedWith,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMaxInterval) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMaxInterval,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMean,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMax,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMean,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax) {
     }
 
     /**
@@ -340,10 +348,14 @@ public final class ResultFile {
      * mean and busiest CPU share of a worker's processors and which worker, the most collection time of one
      * worker in the interval, the fullest heap after a collection as a share of its maximum (null: unknown); {@code
      * stallMicrosMax} (schema 11) the longest a load thread of any worker woke late from a park in the interval, µs
-     * (absent: none measured it).
+     * (absent: none measured it); {@code hostBusyMax} and {@code hostStealMax} (schema 12) the busiest worker host's
+     * share of CPU time spent running, by every process on it, and the most stolen by a hypervisor from one (absent:
+     * none measured them).
      */
     public record Hosts(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
-                        Double heapAfterGcMax, @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMax) {
+                        Double heapAfterGcMax, @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMax,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMax,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax) {
     }
 
     /** An interval's publishing. */

@@ -79,7 +79,7 @@ class TrialVerdictTest {
             intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
                     t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
                     t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
-                    : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i])));
+                    : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i], -1, -1)));
             if (i >= 2) {
                 resp.recordValueWithCount(8_000, t.acked()[i]);
             }

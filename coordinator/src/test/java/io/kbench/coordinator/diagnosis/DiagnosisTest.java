@@ -285,6 +285,20 @@ class DiagnosisTest {
                 false, "", 30, 4, 10), UnaryOperator.identity(), UnaryOperator.identity(), UnaryOperator.identity()));
         assertEquals("4 of 30 interval(s) saturated (publish delay p99 above 10 ms)", unmeasured.evidence().stream()
                 .filter(x -> x.figure().equals("saturatedShare")).findFirst().orElseThrow().text());
+        // the worker hosts' CPU in those intervals: busy with something else, and a hypervisor's steal
+        WindowFigures.Hosts shared = new WindowFigures.Hosts(0.3, "w1", 5_000, "", 42_000, 0.962, 0.04);
+        ResultFile.Diagnosis busy = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
+                true, false, "", 30, 4, 10, 3), HEALTHY.producers(), shared, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(busy.evidence().stream().anyMatch(x -> x.text().endsWith("no core in time; in those intervals the "
+                + "worker host was 96% busy on average, every process on it counted, and its hypervisor stole up to "
+                + "4.0%)")), busy.evidence().toString());
+        assertTrue(busy.suggestions().stream().anyMatch(x -> x.contains("the worker host was 96% busy on average")),
+                busy.suggestions().toString());
+        WindowFigures.Hosts noSteal = new WindowFigures.Hosts(0.3, "w1", 5_000, "", 42_000, 0.5, 0);
+        ResultFile.Diagnosis idle = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
+                true, false, "", 30, 4, 10, 3), HEALTHY.producers(), noSteal, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(idle.evidence().stream().anyMatch(x -> x.text().endsWith("50% busy on average, every process on it "
+                + "counted)")), "no steal: not mentioned; " + idle.evidence());
         // none saturated: no stall sentence either
         ResultFile.Diagnosis calm = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), measured,
                 HEALTHY.consumers(), HEALTHY.brokers()));

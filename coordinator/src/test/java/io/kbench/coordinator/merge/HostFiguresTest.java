@@ -61,6 +61,38 @@ class HostFiguresTest {
         assertEquals(-1, old.figures().stallMicrosMax());
     }
 
+    private static HostSample onHost(double busy, double steal) {
+        return new HostSample(2, 1_000_000, 400_000, 0, 0, 100, 1_000, "", -1, busy, steal);
+    }
+
+    @Test
+    void shouldKeepTheBusiestHostAndTheMostStolenOfAnyWorker() {
+        HostFigures.Accumulator a = new HostFigures.Accumulator();
+        a.add("w1", onHost(0.97, 0.01));
+        a.add("w2", onHost(0.40, 0.06));
+        a.add("w3", cpu(0.3, 0, 100)); // not Linux, or an earlier worker: not measured
+        HostFigures f = a.result();
+        assertEquals(0.97, f.hostBusyMax(), 1e-9, "the busiest host, whatever its worker's own share");
+        assertEquals(0.06, f.hostStealMax(), 1e-9, "another host's steal");
+        HostFigures.Accumulator none = new HostFigures.Accumulator();
+        none.add("w3", cpu(0.3, 0, 100));
+        assertEquals(-1, none.result().hostBusyMax(), "no worker measured it");
+        assertEquals(-1, none.result().hostStealMax());
+        WorkerHostTotals t = new WorkerHostTotals();
+        t.add(onHost(0.50, 0.0));
+        t.add(onHost(1.00, 0.10));
+        t.add(cpu(0.2, 0, 100)); // an interval the host's counters could not be read in: not averaged as 0
+        WorkerHostTotals.Figures tf = t.figures();
+        assertEquals(0.75, tf.hostBusyMean(), 1e-9);
+        assertEquals(1.00, tf.hostBusyMax(), 1e-9);
+        assertEquals(0.05, tf.hostStealMean(), 1e-9);
+        assertEquals(0.10, tf.hostStealMax(), 1e-9);
+        WorkerHostTotals old = new WorkerHostTotals();
+        old.add(cpu(0.2, 0, 100));
+        assertEquals(-1, old.figures().hostBusyMean());
+        assertEquals(-1, old.figures().hostStealMax());
+    }
+
     @Test
     void shouldKeepEachWorkersTotalsOverTheMeasuredIntervalsOnly() {
         IntervalMerger m = new IntervalMerger(List.of("w1", "w2"), SummaryHistograms.from(1_000_000));

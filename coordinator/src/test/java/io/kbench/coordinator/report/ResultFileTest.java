@@ -139,7 +139,8 @@ class ResultFileTest {
                     new io.kbench.protocol.ClientMetricsSample(1, Map.of("batch-size-avg", 100.0)),
                     io.kbench.protocol.ClientMetricsSample.NONE)
                     .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 500_000 + 100_000L * i, 2_000L * i, i,
-                            i == 0 ? -1 : 40_000_000, 1_000_000_000, "", 300L + 1_000L * i));
+                            i == 0 ? -1 : 40_000_000, 1_000_000_000, "", 300L + 1_000L * i, 0.5 + 0.125 * i,
+                            i == 1 ? 0.03125 : 0));
             intervals.addAll(merger.add(s));
         }
         Summary summary = Summary.of(intervals, 1_000_000, 3_000_000, 10_000, merger.summaryHistograms())
@@ -206,10 +207,13 @@ class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 48 : 0);
-        assertTrue(lines.get(0).endsWith(",workerStallMaxMs"), lines.get(0));
-        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lines.get(lines.size() - 1)
-                .substring(lines.get(lines.size() - 1).lastIndexOf(',') + 1)), 1e-9, "the load threads' stall, ms");
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 50 : 0);
+        assertTrue(lines.get(0).endsWith(",workerStallMaxMs,workerHostBusyMax,workerHostStealMax"), lines.get(0));
+        String[] lastRow = lines.get(lines.size() - 1).split(",");
+        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 3]), 1e-9,
+                "the load threads' stall, ms");
+        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 2]), 1e-9, "the host's busy share");
+        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 1]), 1e-9, "the host's stolen share");
     }
 
     @Test

@@ -223,16 +223,23 @@ public final class SnapshotMessages {
         return new io.kbench.protocol.HostSample(h.getProcessors(), h.getWallMicros(), h.getCpuMicros(), h.getGcMicros(),
                 h.getGcCount(), Math.max(-1, h.getHeapAfterGcBytes()), h.getHeapMaxBytes(),
                 shared.length() > 200 ? shared.substring(0, 200) : shared,
-                h.hasStallMicros() && h.getStallMicros() >= 0 ? Math.min(h.getStallMicros(), MAX_STALL_MICROS) : -1);
+                h.hasStallMicros() && h.getStallMicros() >= 0 ? Math.min(h.getStallMicros(), MAX_STALL_MICROS) : -1,
+                h.hasHostBusyShare() ? h.getHostBusyShare() : -1, h.hasHostStealShare() ? h.getHostStealShare() : -1);
     }
 
-    /** The host figures as sent; the stall only when measured (absent: no load thread parked). */
+    /** The host figures as sent; the stall and the host's CPU only when measured (absent: unknown). */
     private static HostMetrics hostMetrics(io.kbench.protocol.HostSample h) {
         HostMetrics.Builder b = HostMetrics.newBuilder().setProcessors(h.processors()).setCpuMicros(h.cpuMicros())
                 .setGcMicros(h.gcMicros()).setGcCount(h.gcCount()).setHeapAfterGcBytes(h.heapAfterGcBytes())
                 .setHeapMaxBytes(h.heapMaxBytes()).setWallMicros(h.wallMicros()).setSharedWith(h.sharedWith());
         if (h.stallMicros() >= 0) {
             b.setStallMicros(h.stallMicros());
+        }
+        if (h.hostBusyShare() >= 0) {
+            b.setHostBusyShare(h.hostBusyShare());
+        }
+        if (h.hostStealShare() >= 0) {
+            b.setHostStealShare(h.hostStealShare());
         }
         return b.build();
     }

@@ -44,6 +44,8 @@ class SnapshotMessagesTest {
 
     private static Snapshot everyFieldSet() {
         Snapshot.Builder b = (Snapshot.Builder) fill(Snapshot.newBuilder(), 0);
+        // shares are 0..1 (a larger one is read as 1): two distinct ones
+        b.setHost(b.getHost().toBuilder().setHostBusyShare(0.375).setHostStealShare(0.0625));
         b.setProducerMetrics(ClientMetrics.newBuilder().setClients(3).putValues("record-queue-time-avg", 1.5));
         b.setConsumerMetrics(ClientMetrics.newBuilder().setClients(2).putValues("fetch-latency-avg", 2.5));
         b.addMetricsDumps(io.kbench.protocol.rpc.ClientMetricsDump.newBuilder().setKind("consumer").setIndex(4)
@@ -148,8 +150,10 @@ class SnapshotMessagesTest {
         IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
                 Map.of(), false, 0, 0, false, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE)
                 .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000, 12_000, 3, 40_000_000, 1_000_000_000,
-                        "coordinator", 27_500));
+                        "coordinator", 27_500, 0.875, 0.0625));
         IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(0.875, back.host().hostBusyShare());
+        assertEquals(0.0625, back.host().hostStealShare());
         assertEquals(s, back);
         assertEquals(0.75, back.host().cpuShare(), 1e-9, "1.5 s of CPU in 1 s on 2 processors");
         assertEquals("coordinator", back.host().sharedWith());
@@ -169,6 +173,19 @@ class SnapshotMessagesTest {
         Snapshot hugeStall = SnapshotMessages.toProto(s).toBuilder()
                 .setHost(SnapshotMessages.toProto(s).getHost().toBuilder().setStallMicros(Long.MAX_VALUE)).build();
         assertEquals(3_600_000_000L, SnapshotMessages.fromProto(hugeStall).host().stallMicros(), "kept as an hour");
+        Snapshot noHostCpu = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().clearHostBusyShare().clearHostStealShare()).build();
+        assertEquals(-1, SnapshotMessages.fromProto(noHostCpu).host().hostBusyShare(), "not Linux, or an older worker");
+        assertEquals(-1, SnapshotMessages.fromProto(noHostCpu).host().hostStealShare());
+        assertTrue(!SnapshotMessages.toProto(noPark).getHost().hasHostBusyShare(), "unknown: not sent");
+        Snapshot nonsense = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().setHostBusyShare(Double.NaN).setHostStealShare(-0.5)).build();
+        assertEquals(-1, SnapshotMessages.fromProto(nonsense).host().hostBusyShare(), "NaN is no share");
+        assertEquals(-1, SnapshotMessages.fromProto(nonsense).host().hostStealShare(), "negative is no share");
+        Snapshot over = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().setHostBusyShare(7).setHostStealShare(Double.POSITIVE_INFINITY)).build();
+        assertEquals(1.0, SnapshotMessages.fromProto(over).host().hostBusyShare(), "at most every processor");
+        assertEquals(-1, SnapshotMessages.fromProto(over).host().hostStealShare());
         Snapshot without = SnapshotMessages.toProto(s).toBuilder().clearHost().build();
         assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(without).host(),
                 "an older worker sends none");

@@ -1,0 +1,58 @@
+package io.kbench.coordinator.diagnosis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.EnumMap;
+import java.util.List;
+
+import io.kbench.coordinator.merge.HostFigures;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.merge.ClientSample;
+import io.kbench.protocol.Counters;
+import io.kbench.protocol.Metric;
+import org.junit.jupiter.api.Test;
+
+/** The worker hosts' figures the diagnosis reads, taken over the measured window. */
+class WindowFiguresTest {
+    private static final long S = 1_000_000;
+    private static final long THRESHOLD = 10_000;
+
+    /** An interval whose publish delay p99 is {@code delayP99} µs, with the hosts' figures given. */
+    private static MergedInterval interval(long i, long delayP99, long stall, double hostBusy, double steal) {
+        EnumMap<Metric, LatencyStats> stats = MergedInterval.noStats();
+        stats.put(Metric.PUBLISH_DELAY, new LatencyStats(1_000, delayP99 / 2.0, 100, 200, 300, delayP99, delayP99,
+                delayP99, delayP99));
+        return new MergedInterval(i, i * S, (i + 1) * S, Counters.ZERO, stats, 1, List.of(), -1, ClientSample.NONE,
+                ClientSample.NONE, new HostFigures(1, 0.3, 0.3, "w1", 0, 0.1, stall, hostBusy, steal));
+    }
+
+    private static final List<ResultFile.Worker> WORKERS = List.of(new ResultFile.Worker("w1", "127.0.0.1:1", 0, 0, 0,
+            0, 0, 1, 0, 1_000, 0, 0, 0, 0, new ResultFile.HostUse(4, 2, 0.3, 0.4, 0, 0, 0, 10, 100, null, 31_000L, 0.7,
+            0.98, 0.01, 0.05)));
+
+    @Test
+    void shouldTakeTheHostsCpuOverTheIntervalsSaturatedByAStallOnly() {
+        WindowFigures.Hosts h = WindowFigures.hosts(WORKERS, List.of(
+                interval(0, 2_000, 4_000, 0.20, 0.00),     // on schedule
+                interval(1, 15_000, 31_000, 0.98, 0.05),  // saturated, stalled
+                interval(2, 12_000, 12_000, 0.90, 0.01),  // saturated, stalled
+                interval(3, 20_000, 2_000, 1.00, 0.30),   // saturated by the loop's own work: not counted
+                interval(4, 3_000, 25_000, 0.99, 0.20)),  // stalled but on schedule: not counted
+                THRESHOLD);
+        assertEquals(0.94, h.stalledHostBusy(), 1e-9, "the mean of 98% and 90%");
+        assertEquals(0.05, h.stalledHostSteal(), 1e-9, "the most of those two");
+        assertEquals(31_000, h.stallMaxMicros(), "the longest stall of the whole window");
+    }
+
+    @Test
+    void shouldSayUnknownWithoutSuchIntervalsOrWithoutTheHostsFigures() {
+        WindowFigures.Hosts none = WindowFigures.hosts(WORKERS, List.of(interval(0, 2_000, 4_000, 0.2, 0)), THRESHOLD);
+        assertEquals(-1, none.stalledHostBusy(), "no interval saturated by a stall");
+        assertEquals(-1, none.stalledHostSteal());
+        WindowFigures.Hosts old = WindowFigures.hosts(WORKERS, List.of(interval(0, 15_000, 31_000, -1, -1)), THRESHOLD);
+        assertEquals(-1, old.stalledHostBusy(), "workers that do not read their host's CPU");
+        assertEquals(-1, old.stalledHostSteal());
+    }
+}
