@@ -41,7 +41,9 @@
 # times of the shell that waited for it: exact, JVM start-up included), and samples every 250 ms of the
 # client processes and the broker, from which the steady-state CPU per message over the middle half of
 # the client's run is taken (start-up and shut-down left out). It prints per case the rates and CPU per
-# message of each side with min/median/max, kbench/tools ratios of the medians (with the range of the
+# message of each side with min/median/max — the broker's both over that middle half and over the whole client
+# run (every message, from the client's start to its exit) — the producer's records per produce request
+# (what the broker's work per message follows), kbench/tools ratios of the medians (with the range of the
 # ratios of runs i, which ran one after the other); for the dist cases also
 # kbench's measured intervals flagged saturated (publish delay p99 above 10 ms) out of all.
 #
@@ -154,6 +156,23 @@ echo "broker at $bootstrap (pid $broker_pid), work directory $work" >&2
 ticks=$(getconf CLK_TCK)
 # user+system ticks of a process (fields 14, 15 of /proc/PID/stat; the command name may hold spaces)
 proc_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+# The broker's CPU ticks so far in two groups of its threads: "REQUESTS JIT" — the request path (the threads named
+# data-plane-kafka-*: network processors and request handlers) and the JIT compiler threads, whose work is the
+# broker compiling for a new client's traffic, not per message. Threads that ended are not counted (neither group's
+# do while the broker runs).
+thread_ticks() {
+  local t c req=0 jit=0 v
+  for t in /proc/"$1"/task/*; do
+    read -r c < "$t/comm" 2>/dev/null || continue
+    v=$(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}') || continue
+    [ -n "$v" ] || continue
+    case "$c" in
+      data-plane*) req=$((req + v)) ;;
+      C1\ Compiler* | C2\ Compiler*) jit=$((jit + v)) ;;
+    esac
+  done
+  echo "$req $jit"
+}
 
 create_topic() {
   java -cp "$tools_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic "$1" \
@@ -198,10 +217,14 @@ results="$work/results.tsv"
 : > "$results"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
 
-# One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED" to the
-# results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others).
+# One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED RPR
+# REQUEST_TICKS JIT_TICKS" to the
+# results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others; RPR: the
+# producer's records per produce request, its records-per-request-avg — kbench's mean over the measured intervals,
+# the tool's at its end (--print-metrics) — "-" where there is no producer metric to read; REQUEST_TICKS and
+# JIT_TICKS: the broker's request threads and JIT compiler threads over the run, thread_ticks).
 run_one() {
-  local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-"
+  local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-" rpr="-" t0 t1
   local samples="$work/samples/$1-$2-$3" props=() warm=0 tool_warm=()
   case "$case" in
     rate50k|dist-rate50k) n=$((50000 * seconds)); rate=50000 ;;
@@ -219,16 +242,19 @@ run_one() {
   sample_pid "$broker_pid" "$samples/broker" &
   sampler=$!
   b0=$(proc_ticks "$broker_pid")
+  t0=$(thread_ticks "$broker_pid")
   if [ "$case" = share ]; then
     n=$((100000 * seconds))
     java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" \
         --record-size 100 --throughput -1 --producer-props "bootstrap.servers=$bootstrap" >> "$LOG" 2>&1
     b0=$(proc_ticks "$broker_pid")
+    t0=$(thread_ticks "$broker_pid")
     local share_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$n" --timeout 120000)
     if [ "$side" = tools ]; then
       java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
           --reset-offsets --to-earliest --group "perf-share-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
       b0=$(proc_ticks "$broker_pid")
+      t0=$(thread_ticks "$broker_pid")
       cpu=$(THREADS_OUT="$samples/threads" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
           org.apache.kafka.tools.ShareConsumerPerformance "${share_common[@]}" --group "perf-share-$topic")
     else
@@ -247,14 +273,20 @@ run_one() {
           --bootstrap-server "$bootstrap" --topic "$topic" --messages "$n" --timeout 120000 > "$samples/consumer.ticks" &
       cons=$!
     fi
-    cpu=$(measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ProducerPerformance \
-        --topic "$topic" --num-records "$n" --record-size 100 --throughput "$rate" "${tool_warm[@]}" \
-        --producer-props "bootstrap.servers=$bootstrap" "${props[@]}")
+    : > "$samples/tool.out"
+    cpu=$(LOG="$samples/tool.out" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+        org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" --record-size 100 \
+        --throughput "$rate" "${tool_warm[@]}" --print-metrics --producer-props "bootstrap.servers=$bootstrap" \
+        "${props[@]}")
+    cat "$samples/tool.out" >> "$LOG"
     if [ -n "$cons" ]; then
       wait "$cons" || true
       cpu=$((cpu + $(cat "$samples/consumer.ticks")))
     fi
-    line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
+    line=$(grep -E '^[0-9]+ records sent' "$samples/tool.out" | tail -1)
+    rpr=$(sed -nE 's/^producer-metrics:records-per-request-avg:\{client-id=[^}]*\} *: *([0-9.]+).*/\1/p' \
+        "$samples/tool.out" | tail -1)
+    [ -n "$rpr" ] || rpr="-"
   elif [ "$case" = rate50k ] || [ "$case" = unthrottled ]; then
     cpu=$(measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" producer-perf --topic "$topic" \
         --num-records "$n" --record-size 100 --throughput "$rate" --bootstrap-server "$bootstrap" \
@@ -303,15 +335,22 @@ EOF
 r = json.load(open(sys.argv[1]))
 m = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
 print("%d/%d" % (sum(1 for i in m if i["saturated"]), len(m)))' "$work/kbench-$topic/result.json")
+    rpr=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+v = [i["client"]["producer"]["records-per-request-avg"] for i in r["intervals"] if not i["warmup"]
+     and (i.get("client") or {}).get("producer") and "records-per-request-avg" in i["client"]["producer"]]
+print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.json")
   fi
   b1=$(proc_ticks "$broker_pid")
+  t1=$(thread_ticks "$broker_pid")
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
   local got what=""
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
   [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] \
     || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
-  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat" >> "$results"
+  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat $rpr $((${t1% *} - ${t0% *})) $((${t1#* } - ${t0#* }))" \
+      >> "$results"
   [ "$sat" = - ] || what=", saturated intervals $sat"
   printf '%-13s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole)%s\n' "$case" "$side" "$i" "${got#* }" \
       "$(echo "$cpu ${got% *} $ticks" | awk '{print $1 / $3 * 1e6 / $2}')" "$what" >&2
@@ -378,6 +417,14 @@ def steady(r):
         out.append(cpu / (rate * (b - a) / 1000.0) * 1e6)
     return out[0], out[1]
 
+def broker_whole(r):
+    """µs of the broker's CPU per message from the client's start to its exit (start-up and drain included)."""
+    return float(r[5]) / ticks * 1e6 / float(r[3]) if float(r[3]) > 0 else float("nan")
+
+def broker_requests(r):
+    """µs of the broker's request threads' CPU per message over the whole client run (nan: not measured)."""
+    return float(r[9]) / ticks * 1e6 / float(r[3]) if len(r) > 9 and float(r[3]) > 0 else float("nan")
+
 def fmt(x):
     return "nan" if x != x else ("{:,.0f}".format(x) if x >= 1000 else "{:.2f}".format(x))
 
@@ -387,10 +434,15 @@ def spread(v):
 print("msg/s: acknowledged records per second as each tool prints it. CPU, µs per message: 'whole' = the client")
 print("process(es) from start to exit, JVM start-up included; 'steady' = the middle half of the client's run")
 print("(consumer, worker and coordinator included where there are); 'broker' = the broker over that same middle")
-print("half. saturated: kbench's measured intervals with publish delay p99 above 10 ms, of all (dist cases).")
+print("half, 'broker whole' = the broker from the client's start to its exit over every message, 'broker req' = its")
+print("request threads (network processors and request handlers) over the same, and 'broker JIT s' the CPU seconds its")
+print("JIT compiler threads spent meanwhile (compiling for the traffic it saw, not per message). rec/req: the")
+print("producer's records per produce request (records-per-request-avg; the broker's work per message falls as it")
+print("rises). saturated: kbench's measured intervals with publish delay p99 above 10 ms, of all (dist cases).")
 print()
-print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %s" % ("case", "side", "runs", "msg/s min / median / max",
-      "whole min/med/max", "steady min/med/max", "broker min/med/max", "saturated"))
+print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %s" % ("case", "side", "runs",
+      "msg/s min / median / max", "whole min/med/max", "steady min/med/max", "broker min/med/max", "broker whole",
+      "broker req", "broker JIT s", "rec/req min/med/max", "saturated"))
 cases = []
 for r in rows:
     if r[0] not in cases:
@@ -403,18 +455,25 @@ for c in cases:
         rate = [float(r[2]) for r in rs]
         whole = [float(r[4]) / ticks * 1e6 / float(r[3]) for r in rs]
         st = [steady(r) for r in rs]
-        med[side] = [statistics.median(v) for v in (rate, whole, [x[0] for x in st], [x[1] for x in st])]
+        bwhole = [broker_whole(r) for r in rs]
+        rpr = [float(r[8]) for r in rs if len(r) > 8 and r[8] != "-"]
+        breq = [broker_requests(r) for r in rs]
+        jit = [float(r[10]) / ticks for r in rs if len(r) > 10]
+        med[side] = [statistics.median(v) for v in (rate, whole, [x[0] for x in st], [x[1] for x in st], bwhole, breq)]
         sat = [r[7] for r in rs if len(r) > 7 and r[7] != "-"]
-        print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %s" % (c, side, len(rs), spread(rate), spread(whole),
-              spread([x[0] for x in st]), spread([x[1] for x in st]), " ".join(sat) or "-"))
+        print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %s" % (c, side, len(rs), spread(rate),
+              spread(whole), spread([x[0] for x in st]), spread([x[1] for x in st]), spread(bwhole), spread(breq),
+              " ".join("%.1f" % x for x in jit) or "-", spread(rpr) if rpr else "-", " ".join(sat) or "-"))
     # pairs: kbench run i and tools run i ran one after the other, so the machine's mood was alike
     ks = sorted((r for r in rows if r[0] == c and r[1] == "kbench"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
     ts = sorted((r for r in rows if r[0] == c and r[1] == "tools"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
     pair = [float(k[2]) / float(t[2]) for k, t in zip(ks, ts) if float(t[2]) > 0]
     pair_cpu = [steady(k)[0] / steady(t)[0] for k, t in zip(ks, ts) if steady(t)[0] > 0]
     pair_broker = [steady(k)[1] / steady(t)[1] for k, t in zip(ks, ts) if steady(t)[1] > 0]
+    pair_bwhole = [broker_whole(k) / broker_whole(t) for k, t in zip(ks, ts) if broker_whole(t) > 0]
+    pair_breq = [broker_requests(k) / broker_requests(t) for k, t in zip(ks, ts) if broker_requests(t) > 0]
     ratios.append((c, [k / t if t else float("nan") for k, t in zip(med["kbench"], med["tools"])],
-                   (pair, pair_cpu, pair_broker)))
+                   (pair, pair_cpu, pair_broker, pair_bwhole, pair_breq)))
 def consumer_threads(r):
     """The share case: CPU µs per record of the consumer's own threads: the Kafka client's background thread and the
     thread that polls it (the tool's pool-N-thread-M, kbench's kbench-consumer-N), each at its last sample."""
@@ -452,9 +511,10 @@ print("kbench / tools, ratio of the medians [range of the ratios of runs i, whic
 def rng(v):
     v = [x for x in v if x == x]
     return "[%.2f-%.2f]" % (min(v), max(v)) if v else "[-]"
-for c, (rate, whole, client, broker), (pair, pair_cpu, pair_broker) in ratios:
-    print("  %-13s rate %.2fx %s   client CPU/msg: whole %.2fx, steady %.2fx %s   broker CPU/msg %.2fx %s"
-          % (c, rate, rng(pair), whole, client, rng(pair_cpu), broker, rng(pair_broker)))
+for c, (rate, whole, client, broker, bwhole, breq), (pair, pair_cpu, pair_broker, pair_bwhole, pair_breq) in ratios:
+    print("  %-13s rate %.2fx %s   client CPU/msg: whole %.2fx, steady %.2fx %s   broker CPU/msg %.2fx %s, whole run "
+          "%.2fx %s, request threads %.2fx %s" % (c, rate, rng(pair), whole, client, rng(pair_cpu), broker, rng(pair_broker),
+                                                 bwhole, rng(pair_bwhole), breq, rng(pair_breq)))
 EOF
 if [ -n "$accuracy" ]; then
   echo
