@@ -125,8 +125,11 @@ EOF
     java ${jvm[@]+"${jvm[@]}"} -jar "$jar" run --workers "$list" --bootstrap-servers "$bootstrap" --output "$work/$name" \
         "$work/$name.yaml" > "$work/$name.log" 2>&1 \
       || { tail -5 "$work/$name.log" >&2; echo "rate-accuracy.sh: the run at $rate msg/s failed" >&2; exit 1; }
-    python3 - "$work/$name/result.json" "$rate" "$run" "$workers" <<'EOF'
+    python3 - "$work/$name/result.json" "$rate" "$run" "$workers" "$here/benchmarks/lib" <<'EOF'
 import json, sys
+sys.dont_write_bytecode = True  # nothing written into the checkout
+sys.path.insert(0, sys.argv[5])
+from stalls import figures
 r = json.load(open(sys.argv[1]))
 rate, run, workers = float(sys.argv[2]), sys.argv[3], sys.argv[4]
 measured = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
@@ -140,26 +143,11 @@ wa = dev(worst_acked["publish"]["acked"], worst_acked["endMillis"] - worst_acked
 span = sum(i["endMillis"] - i["startMillis"] for i in full)
 s = sum(i["publish"]["sent"] for i in full)
 a = sum(i["publish"]["acked"] for i in full)
-# a load thread woke from a park 10 ms or more late (hosts.stallMicrosMax)
-def stall(i):
-    return (i.get("hosts") or {}).get("stallMicrosMax", -1)
-stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
-longest = max([stall(i) for i in measured] + [-1])
-# the whole host's CPU (hosts.hostBusyMax, hostStealMax; schema 12): every process on it, over the window / over
-# the stalled intervals, and the most its hypervisor stole
-def host(i, key):
-    return (i.get("hosts") or {}).get(key)
-def pct(values):
-    v = [x for x in values if x is not None]
-    return "-" if not v else "%.0f%%" % (100.0 * sum(v) / len(v))
-busy = pct([host(i, "hostBusyMax") for i in measured]) + " / " + pct(
-    [host(i, "hostBusyMax") for i in measured if i["saturated"] and stall(i) >= 10000])
-steals = [host(i, "hostStealMax") for i in measured if host(i, "hostStealMax") is not None]
-print("%-10d %4s %8s %30s %30s %12d %10d %9d %14s %22s %10s" % (rate, run, workers,
+stalled, longest, busy, steal = figures(measured)
+print("%-10d %4s %8s %30s %30s %12d %10d %9s %14s %22s %10s" % (rate, run, workers,
       "%+.2f%% (%+.2f%%) [#%d]" % (ws * 100, wa * 100, worst_sent["index"]),
       "%+.3f%% (%+.3f%%)" % (dev(s, span) * 100, dev(a, span) * 100), len(full),
-      sum(1 for i in measured if i["saturated"]), stalled, "-" if longest < 0 else "%.1f" % (longest / 1000.0),
-      busy, "%.1f%%" % (100.0 * max(steals)) if steals else "-"))
+      sum(1 for i in measured if i["saturated"]), stalled, longest, busy, steal))
 EOF
   done
 done

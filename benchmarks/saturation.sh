@@ -157,32 +157,20 @@ for i in $(seq 1 "$runs"); do
     name="$side-$i"
     workload "$name" 5 30
     run "$side" "$name"
-    python3 - "$work/$name/result.json" "$side" "$i" <<'EOF'
+    python3 - "$work/$name/result.json" "$side" "$i" "$here/benchmarks/lib" <<'EOF'
 import json, sys
+sys.dont_write_bytecode = True  # nothing written into the checkout
+sys.path.insert(0, sys.argv[4])
+from stalls import figures
 r = json.load(open(sys.argv[1]))
 measured = [i for i in r["intervals"] if not i["warmup"] and i["startMillis"] < r["measureEndMillis"]]
 sat = sum(1 for i in measured if i["saturated"])
-# the load thread's longest late wake-up from a park (hosts.stallMicrosMax; absent from builds before schema 11)
-def stall(i):
-    return (i.get("hosts") or {}).get("stallMicrosMax", -1)
-stalled = sum(1 for i in measured if i["saturated"] and stall(i) >= 10000)
-longest = max([stall(i) for i in measured] + [-1])
-# the whole host's CPU (hosts.hostBusyMax, hostStealMax; schema 12): busy over the window and in the stalled
-# intervals (every process: the broker, the coordinator, this worker), and the most the hypervisor stole
-def host(i, key):
-    return (i.get("hosts") or {}).get(key)
-def pct(values):
-    v = [x for x in values if x is not None]
-    return "-" if not v else "%.0f%%" % (100.0 * sum(v) / len(v))
-busy = pct([host(i, "hostBusyMax") for i in measured]) + " / " + pct(
-    [host(i, "hostBusyMax") for i in measured if i["saturated"] and stall(i) >= 10000])
-steals = [host(i, "hostStealMax") for i in measured if host(i, "hostStealMax") is not None]
+stalled, longest, busy, steal = figures(measured)
 s = r["summary"]
 d = s["publishDelayMicros"]
 print("%-6s %-4s %12s %9s %14s %18s %14s %22s %10s" % (sys.argv[2], sys.argv[3], "%d of %d" % (sat, len(measured)),
-      stalled if longest >= 0 else "-", "%.1f" % (longest / 1000.0) if longest >= 0 else "-",
-      "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"]), busy,
-      "%.1f%%" % (100.0 * max(steals)) if steals else "-"))
+      stalled, longest, "%.2f / %.2f" % (d["p99"] / 1000.0, d["p999"] / 1000.0), "{:,.1f}".format(s["publishRate"]),
+      busy, steal))
 EOF
   done
 done
