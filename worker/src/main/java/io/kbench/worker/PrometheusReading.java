@@ -40,10 +40,14 @@ final class PrometheusReading {
         return reading.keySet().stream().anyMatch(k -> k.endsWith("PerSec.count") || k.equals("urp"));
     }
 
+    /** Most brokers one JVM is counted as hosting (an endpoint's nonsense stays bounded). */
+    static final int MAX_BROKERS_IN_JVM = 1_000;
+
     static Map<String, Double> of(List<PrometheusText.Sample> samples) {
         Map<String, Double> r = new HashMap<>();
         double wait = 0;
         int processors = 0;
+        java.util.Set<String> brokerIds = new java.util.HashSet<>();
         for (PrometheusText.Sample s : samples) {
             if (!Double.isFinite(s.value())) {
                 continue;
@@ -111,6 +115,14 @@ final class PrometheusReading {
                         r.put("isrExpands.count", s.value());
                     }
                 }
+                // one per broker in the JVM (kafka.server:type=app-info,id=N): several brokers in one JVM (kbench
+                // broker --nodes N) share one metrics registry, so their request handler pools mark one idle meter
+                case "kafka_server_app_info_starttimems" -> {
+                    String id = l.get("id");
+                    if (id != null && brokerIds.size() < MAX_BROKERS_IN_JVM) {
+                        brokerIds.add(id);
+                    }
+                }
                 case "kafka_log_logflushstats_count" -> r.put("logFlush.count", s.value());
                 case "kafka_log_logflushstats_mean" -> r.put("logFlush.mean", s.value());
                 // Strimzi's example rules
@@ -146,6 +158,9 @@ final class PrometheusReading {
         Double any = r.remove("handlerIdle.count.any");
         if (any != null) {
             r.putIfAbsent("handlerIdle.count", any);
+        }
+        if (!brokerIds.isEmpty()) {
+            r.put("handlerIdle.pools", (double) brokerIds.size()); // their mean, as the JMX source reads it
         }
         if (processors > 0) {
             r.put("networkWait.nanos", wait);

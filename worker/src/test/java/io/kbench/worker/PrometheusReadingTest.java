@@ -100,6 +100,32 @@ class PrometheusReadingTest {
     }
 
     @Test
+    void shouldCountTheBrokersOfTheJvmThatShareOneIdleMeter() {
+        // as a kbench broker --nodes 3 with the exporter serves it (recorded): one app-info bean per broker; Kafka's
+        // own app-info metrics (client_id) are another thing
+        String three = """
+                kafka_server_app_info_StartTimeMs{id="1",} 1.795763428631E12
+                kafka_server_app_info_StartTimeMs{id="2",} 1.795763428572E12
+                kafka_server_app_info_StartTimeMs{id="3",} 1.795763428583E12
+                kafka_server_app_info_start_time_ms{client_id="1",} 1.795763428631E12
+                kafka_server_KafkaRequestHandlerPool_Count{name="BrokerRequestHandlerAvgIdlePercent",} 4.5E9
+                """;
+        Map<String, Double> r = PrometheusReading.of(PrometheusText.parse(three));
+        assertEquals(3.0, r.get("handlerIdle.pools"));
+        assertEquals(3.0, PrometheusReading.of(PrometheusText.parse(three + three)).get("handlerIdle.pools"),
+                "the same broker twice is one");
+        assertNull(PrometheusReading.of(PrometheusText.parse(
+                "kafka_server_KafkaRequestHandlerPool_Count{name=\"BrokerRequestHandlerAvgIdlePercent\",} 4.5E9\n"))
+                .get("handlerIdle.pools"), "not exported (Strimzi's rules, an older configuration): one broker is assumed");
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 5_000; i++) {
+            many.append("kafka_server_app_info_StartTimeMs{id=\"").append(i).append("\",} 1\n");
+        }
+        assertEquals(PrometheusReading.MAX_BROKERS_IN_JVM, PrometheusReading.of(PrometheusText.parse(many.toString()))
+                .get("handlerIdle.pools"), "bounded");
+    }
+
+    @Test
     void shouldReadStrimzisExampleRulesAndLeaveOutWhatTheyDrop() {
         Map<String, Double> r = PrometheusReading.of(PrometheusText.parse("""
                 kafka_server_brokertopicmetrics_bytesin_total 5000
