@@ -66,6 +66,11 @@ class TrialVerdictTest {
 
     /** {@code stalls}: per interval, how late the load thread woke from a park (µs); null: not measured. */
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos, long[] stalls) {
+        return judge(t, w, slos, stalls, null);
+    }
+
+    /** {@code hostBusy}: per interval, the busiest worker host's share of CPU time running; null: not measured. */
+    private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos, long[] stalls, double[] hostBusy) {
         List<MergedInterval> intervals = new ArrayList<>();
         Histogram resp = LatencyHistograms.create();
         for (int i = 0; i < N; i++) {
@@ -79,7 +84,8 @@ class TrialVerdictTest {
             intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
                     t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
                     t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
-                    : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i], -1, -1)));
+                    : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i],
+                    hostBusy == null ? -1 : hostBusy[i], -1)));
             if (i >= 2) {
                 resp.recordValueWithCount(8_000, t.acked()[i]);
             }
@@ -143,6 +149,18 @@ class TrialVerdictTest {
         assertTrue(measured.passed(), measured.reasons().toString());
         assertEquals(List.of("2 of 9 interval(s) saturated (publish delay p99 above 10 ms), 1 of them with a load "
                 + "thread woken 10 ms or more late (a pause, or no core in time)"), measured.notes());
+        // and the host's CPU read too: how busy it was in the stalled intervals (the one at 5), not in the others
+        double[] busy = new double[N];
+        Arrays.fill(busy, 0.30);
+        busy[5] = 0.97;
+        busy[8] = 0.99; // saturated, but its stall was under the threshold: not in the mean
+        TrialVerdict crowded = judge(steady().with(t -> {
+            t.delayP99()[5] = 28_000;
+            t.delayP99()[8] = 12_000;
+        }), W, List.of(), stalls, busy);
+        assertEquals(List.of("2 of 9 interval(s) saturated (publish delay p99 above 10 ms), 1 of them with a load "
+                + "thread woken 10 ms or more late (a pause, or no core in time; the host 97% busy in them on average)"),
+                crowded.notes());
         // every interval saturated but the generator on schedule in the window: still noted, not failed
         TrialVerdict all = judge(steady().with(t -> Arrays.fill(t.delayP99(), 15_000)));
         assertTrue(all.passed(), all.reasons().toString());
