@@ -146,13 +146,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             long stalled = window.stream().filter(i -> i.saturatedByStall(saturationMicros)).count();
             boolean measured = window.stream().anyMatch(i -> i.hosts().stallMicrosMax() >= 0);
             // how busy the worker hosts were in those, every process counted (workers that read their host's CPU)
-            java.util.OptionalDouble busy = window.stream().filter(i -> i.saturatedByStall(saturationMicros))
-                    .mapToDouble(i -> i.hosts().hostBusyMax()).filter(b -> b >= 0).average();
+            double busy = MergedInterval.stalledHostBusy(window, saturationMicros);
             notes.add(String.format(Locale.ROOT, "%d of %d interval(s) saturated (publish delay p99 above %d ms)%s",
                     saturated, window.size(), workload.saturationDelayMillis(), measured ? String.format(Locale.ROOT,
                             ", %d of them with a load thread woken %d ms or more late (a pause, or no core in time%s)",
-                            stalled, workload.saturationDelayMillis(), busy.isPresent() ? String.format(Locale.ROOT,
-                                    "; the host %.0f%% busy in them on average", 100 * busy.getAsDouble()) : "") : ""));
+                            stalled, workload.saturationDelayMillis(), busy >= 0 ? String.format(Locale.ROOT,
+                                    "; the host %.0f%% busy in them on average", 100 * busy) : "") : ""));
         }
         if (workload.consumerCount() > 0 && target > 0) {
             String growth = lagGrowth(window, target);

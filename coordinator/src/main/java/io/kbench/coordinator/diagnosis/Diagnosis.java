@@ -81,8 +81,8 @@ public final class Diagnosis {
     }
 
     /**
-     * "; its host was 96% busy on average in those intervals (every process on it), its hypervisor stole up to 3%", as
-     * far as the workers measured it; "" when they did not.
+     * "; in those intervals the worker host was 96% busy on average, every process on it counted, and its hypervisor
+     * stole up to 3.0%" (the steal only when there was any), as far as the workers measured it; "" when they did not.
      */
     static String hostDuringStalls(WindowFigures.Hosts h) {
         if (h.stalledHostBusy() < 0) {

@@ -274,23 +274,17 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
         long gcMax = 0;
         long stallMax = -1;
-        double busySum = 0;
-        int busyN = 0;
         double steal = -1;
         for (MergedInterval i : window) {
             gcMax = Math.max(gcMax, i.hosts().gcMicrosMax());
             stallMax = Math.max(stallMax, i.hosts().stallMicrosMax());
             if (i.saturatedByStall(thresholdMicros)) {
-                if (i.hosts().hostBusyMax() >= 0) {
-                    busySum += i.hosts().hostBusyMax();
-                    busyN++;
-                }
                 steal = Math.max(steal, i.hosts().hostStealMax());
             }
         }
         return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
                 busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax,
-                busyN == 0 ? -1 : busySum / busyN, steal);
+                MergedInterval.stalledHostBusy(window, thresholdMicros), steal);
     }
 
     /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */

@@ -109,6 +109,16 @@ public record MergedInterval(long index, long startMicros, long endMicros, Count
     }
 
     /**
+     * Over the intervals of {@code window} {@link #saturatedByStall saturated by a stall}, the mean of the busiest
+     * worker host's share of CPU time spent running, every process on it counted ({@link HostFigures#hostBusyMax});
+     * -1 when there is no such interval or no worker read its host's CPU in them.
+     */
+    public static double stalledHostBusy(List<MergedInterval> window, long thresholdMicros) {
+        return window.stream().filter(i -> i.saturatedByStall(thresholdMicros)).mapToDouble(i -> i.hosts().hostBusyMax())
+                .filter(b -> b >= 0).average().orElse(-1);
+    }
+
+    /**
      * The intervals of {@code all} (in index order, so in start order) that start in [{@code startMicros},
      * {@code endMicros}): a view, not a copy, found by binary search — a week-long run's spooled list is read, not
      * loaded.

@@ -189,9 +189,9 @@ public final class ResultDocument {
     }
 
     /**
-     * "; the host as a whole (every process) was busy 64% on average, 97% in its worst interval; its hypervisor stole
-     * at most 2%", from the workers that measured it (the busiest host's figures when there are several); "" when none
-     * did.
+     * "; the host as a whole (every process) busy 64% on average, 97% in the worst interval, its hypervisor stole at
+     * most 2.0%", from the workers that measured it ("the busiest host": the mean of the busiest, the worst interval of
+     * any, when there are several); "" when none did.
      */
     private static String hostCpu(List<ResultFile.Worker> known) {
         List<ResultFile.HostUse> measured = known.stream().map(ResultFile.Worker::host)
