@@ -1,11 +1,8 @@
 package io.kbench.worker;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The host's CPU time so far over all its processors, as Linux counts it in the {@code cpu} line of {@code /proc/stat}
@@ -30,33 +27,15 @@ record HostCpuTicks(long busy, long steal, long total) {
     private static final int STEAL = 7;
 
     /**
-     * This host's counters; null where there is no {@code /proc/stat} (not Linux) or it cannot be read or parsed.
-     * Reads only the file's first line (the rest — per-processor lines and the interrupt counts — can be kilobytes).
+     * This host's counters; null where there is no {@code /proc/stat} (not Linux) or it cannot be read or parsed. Only
+     * the file's first line is read (the kernel builds the whole file for any read, so reading less saves nothing).
      */
     static HostCpuTicks read() {
-        try (FileChannel ch = FileChannel.open(PROC_STAT, StandardOpenOption.READ)) {
-            ByteBuffer buf = ByteBuffer.allocate(512);
-            while (buf.hasRemaining() && ch.read(buf) > 0) {
-                if (indexOfNewline(buf) >= 0) {
-                    break;
-                }
-            }
-            int end = indexOfNewline(buf);
-            String first = new String(buf.array(), 0, end >= 0 ? end : buf.position(), StandardCharsets.US_ASCII);
-            return parse(first);
+        try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(PROC_STAT, StandardCharsets.US_ASCII)) {
+            return parse(r.readLine());
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return null;
         }
-    }
-
-    private static int indexOfNewline(ByteBuffer buf) {
-        byte[] a = buf.array();
-        for (int i = 0; i < buf.position(); i++) {
-            if (a[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /**
