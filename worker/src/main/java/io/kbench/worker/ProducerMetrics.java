@@ -75,8 +75,7 @@ public final class ProducerMetrics implements ProducerListener {
     }
 
     /**
-     * The load thread's park of {@code askedNanos} returned {@code lateNanos} later than asked (negative or 0: on
-     * time or early). HOT PATH, once per park (at most one a millisecond): one read, a write only for a new maximum.
+     * The load thread's park returned {@code lateNanos} later than it asked for (negative or 0: on time or early). HOT PATH, once per park (at most one a millisecond): one read, a write only for a new maximum.
      */
     void parked(long lateNanos) {
         long late = Math.max(0, lateNanos);
