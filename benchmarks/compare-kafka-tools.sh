@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # kbench against Kafka's own perf tools, side by side on one broker.
 #
-#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--cases LIST] [--heap SIZE] [--jar KBENCH_JAR]
-#                                     [--keep DIR]
+#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--warmup-seconds S] [--cases LIST] [--heap SIZE]
+#                                     [--jar KBENCH_JAR] [--keep DIR]
 #
 # Fetches kafka-tools of the Kafka version kbench is built with from Maven Central (into a work directory,
 # with Maven), starts one broker (`kbench broker`, a real KRaft broker in its own JVM, on loopback), and runs
-# kbench and the tools alternately — kbench, tools, kbench, tools ... — N times each (default 3) per case.
+# kbench and the tools in N pairs (default 3) per case, the side that goes first alternating from one pair to the
+# next — kbench, tools; tools, kbench; kbench, tools ... — so neither side always meets the broker as the other left it.
 # 100 B records, 1 producer, 6 partitions throughout; "tools" is ProducerPerformance (with
 # ConsumerPerformance beside it where kbench has a consumer).
 #
@@ -33,11 +34,12 @@
 # or worker + coordinator; for the tools the producer's and consumer's. Every client JVM (both sides) gets the
 # same heap: --heap SIZE as -Xms/-Xmx (default: none, the JVM's default heap for all of them), and the options
 # kbench's launcher gives its JVMs (distribution/src/main/dist/bin/jvm-options), the broker's too. Before the
-# first measured run, one short (2-s) run of each side of each case asked for warms the broker up (JIT, page cache)
-# on the paths that case takes; they are not counted. A broker that first meets a kind of traffic compiles for it,
-# and 2 s do not cover all of it: in the first measured `dist` run its JIT threads still spent 1.7–2.1 s (0.1–0.3 s
-# in the later runs of either side; measured). kbench runs first in every pair, so the `broker JIT s` column shows
-# it and `broker req` (the request threads alone) leaves it out.
+# first measured run, one run of each side of each case asked for (--warmup-seconds, default 10) warms the broker up
+# (JIT, page cache) on the paths that case takes; they are not counted, and each prints the CPU seconds the broker's
+# JIT compiler threads spent in it. A broker that first meets a kind of traffic compiles for it: after 2-s warm-up
+# runs its JIT threads still spent 1.7–2.1 s in the first measured `dist` run (0.1–0.3 s in the later runs of
+# either side; measured 2026-11-27, when kbench went first in every pair), which the `broker JIT s` column shows
+# and `broker req` (the request threads alone) leaves out.
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
 #
@@ -57,26 +59,30 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 repeats=3
 seconds=20
+warmup_seconds=10
 all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k share accuracy3"
 cases=$all_cases
 keep=""
 heap=""
 given_jar=""
-usage() { echo "usage: $0 [--repeats N] [--seconds S] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 [--repeats N] [--seconds S] [--warmup-seconds S] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
+    --warmup-seconds) [ $# -ge 2 ] || usage; warmup_seconds=$2; shift 2 ;;
     --cases) [ $# -ge 2 ] || usage; cases=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
     --heap) [ $# -ge 2 ] || usage; heap=$2; shift 2 ;;
     --jar) [ $# -ge 2 ] || usage; given_jar=$2; shift 2 ;;
-    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
     *) echo "compare-kafka-tools.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
 [[ "$repeats" =~ ^[1-9][0-9]?$ ]] || { echo "compare-kafka-tools.sh: --repeats must be 1 to 99, got '$repeats'" >&2; exit 2; }
 [[ "$seconds" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "compare-kafka-tools.sh: --seconds must be 1 to 9999, got '$seconds'" >&2; exit 2; }
+[[ "$warmup_seconds" =~ ^[1-9][0-9]{0,3}$ ]] \
+  || { echo "compare-kafka-tools.sh: --warmup-seconds must be 1 to 9999, got '$warmup_seconds'" >&2; exit 2; }
 [ -n "${cases// /}" ] || { echo "compare-kafka-tools.sh: --cases is empty; allowed: $all_cases" >&2; exit 2; }
 for c in $cases; do
   case " $all_cases " in *" $c "*) ;; *) echo "compare-kafka-tools.sh: unknown case '$c'; allowed: $all_cases" >&2; exit 2 ;; esac
@@ -361,12 +367,14 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
 }
 
 seconds_wanted=$seconds
-seconds=2
-echo "warming the broker up on each case's paths (not counted) ..." >&2
+seconds=$warmup_seconds
+echo "warming the broker up on each case's paths, $warmup_seconds s per side (not counted) ..." >&2
 for c in $cases; do
   [ "$c" != accuracy3 ] || continue
-  run_one "$c" kbench 0 2>/dev/null
-  run_one "$c" tools 0 2>/dev/null
+  for side in kbench tools; do
+    run_one "$c" "$side" 0 2>/dev/null
+    printf 'warm-up %-13s %-7s broker JIT %.1f s\n' "$c" "$side" "$(tail -1 "$results" | awk -v t="$ticks" '{print $11 / t}')" >&2
+  done
 done
 : > "$results"
 seconds=$seconds_wanted
@@ -379,8 +387,13 @@ for c in $cases; do
     continue
   fi
   for i in $(seq 1 "$repeats"); do
-    run_one "$c" kbench "$i"
-    run_one "$c" tools "$i"
+    if [ $((i % 2)) = 1 ]; then
+      run_one "$c" kbench "$i"
+      run_one "$c" tools "$i"
+    else
+      run_one "$c" tools "$i"
+      run_one "$c" kbench "$i"
+    fi
   done
 done
 
