@@ -10,7 +10,7 @@ import io.kbench.driver.ConsumerHandle;
  * held (partitions paused) so nothing is read before the start instant, when the loop releases it. It
  * closes the consumer on its own thread when stopped (Kafka consumers are single-threaded).
  */
-final class ConsumerLoop implements Runnable {
+final class ConsumerLoop implements Runner.Task {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     /** How often lag and client metrics are sampled (on this thread: Kafka consumers are single-threaded). */
     private static final long SAMPLE_NANOS = 200_000_000L;
@@ -51,7 +51,8 @@ final class ConsumerLoop implements Runnable {
         releaseAtNanos = Math.min(releaseAtNanos, nanoTime);
     }
 
-    void stop() {
+    @Override
+    public void stop() {
         stopped = true;
         handle.wakeup();
     }

@@ -33,7 +33,7 @@ import io.kbench.driver.ProducerHandle;
  * {@link Keys} and {@link Payloads} prepared for index {@code i}.
  * {@link #stop()} ends it early from any thread.
  */
-final class ProducerLoop implements Runnable {
+final class ProducerLoop implements Runner.Task {
     /** Minimum park between bursts of due sends. */
     static final long SLICE_NANOS = 1_000_000L;
     /**
@@ -109,7 +109,8 @@ final class ProducerLoop implements Runnable {
         return skippedInWarmup;
     }
 
-    void stop() {
+    @Override
+    public void stop() {
         stopped = true;
     }
 

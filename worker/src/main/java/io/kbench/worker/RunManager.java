@@ -36,6 +36,7 @@ public final class RunManager implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final java.util.function.Function<String, DriverFactory> driverLookup;
     private LoadRun current;
     private volatile RunObserver observer = RunObserver.NONE;
     /** A run being built outside the lock, or null. */
@@ -57,10 +58,22 @@ public final class RunManager implements AutoCloseable {
 
     /** @param nanos the time the runs read and wait on (leases, prepared-run expiry, schedules) */
     public RunManager(String workerId, MicrosClock clock, NanoClock nanos) {
+        this(workerId, clock, nanos, RunManager::driver, true);
+    }
+
+    /**
+     * @param drivers  the driver of a name (a spec's {@code driverName})
+     * @param watchdog check the timeouts every 250 ms of real time; false: only when {@link #checkTimeouts} is called
+     */
+    RunManager(String workerId, MicrosClock clock, NanoClock nanos, java.util.function.Function<String, DriverFactory> drivers,
+               boolean watchdog) {
         this.workerId = workerId;
         this.clock = clock;
         this.nanos = nanos;
-        watchdog.scheduleWithFixedDelay(this::dropAbandoned, 250, 250, TimeUnit.MILLISECONDS);
+        this.driverLookup = drivers;
+        if (watchdog) {
+            this.watchdog.scheduleWithFixedDelay(this::checkTimeouts, 250, 250, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Tells {@code o} of every run prepared from now on. */
@@ -123,7 +136,7 @@ public final class RunManager implements AutoCloseable {
         }
         LoadRun run = null;
         try {
-            DriverFactory factory = driver(spec.driverName());
+            DriverFactory factory = driverLookup.apply(spec.driverName());
             LoadRun built = LoadRun.prepare(workerId, spec, factory, clock, nanos);
             run = built;
             built.observe(observer);
@@ -244,7 +257,11 @@ public final class RunManager implements AutoCloseable {
         return current;
     }
 
-    private void dropAbandoned() {
+    /**
+     * Drops a run prepared but not started within {@link #PREPARED_TIMEOUT_SECONDS} and aborts a running one whose
+     * lease was not renewed for {@link #LEASE_TIMEOUT_MILLIS}, on the worker's {@link NanoClock}.
+     */
+    void checkTimeouts() {
         LoadRun run;
         synchronized (this) {
             run = current;
