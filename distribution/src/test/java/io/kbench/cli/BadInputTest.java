@@ -339,6 +339,16 @@ class BadInputTest {
                         "kbench: WORKERSFILE:3: 'client-2' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
                 Arguments.of(List.of("run", "--workers-file", "NOWORKERS", w), "kbench: --workers-file NOWORKERS: lists no "
                         + "worker; expected one HOST:PORT (or dns:///NAME:PORT) per line, # for comments"),
+                // the perf-tool commands take the same worker options as run
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "1",
+                        "--record-size", "10", "--workers-file", "WORKERSFILE"),
+                        "kbench: WORKERSFILE:3: 'client-2' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
+                Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server", "b:9092",
+                        "--workers", "w1:7070", "--min-workers", "2"),
+                        "kbench: --min-workers 2 needs --wait DURATION (how long to wait for them)"),
+                Arguments.of(List.of("share-consumer-perf", "--topic", "t", "--num-records", "10", "--bootstrap-server",
+                        "b:9092", "--wait", "5s"),
+                        "kbench: --wait waits for the workers of --workers or --workers-file; none are given"),
                 Arguments.of(List.of("run", "--workers", "dns://10.0.0.53/kbench-workers:7070", w), "kbench: --workers: "
                         + "'dns://10.0.0.53/kbench-workers:7070': a DNS server cannot be named; use dns:///NAME:PORT (the "
                         + "system's resolver)"),

@@ -96,8 +96,11 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             description = "kbench: consumers in the group (default: ${DEFAULT-VALUE}).")
     int consumers;
 
-    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
-    List<String> workers = new ArrayList<>();
+    @picocli.CommandLine.Mixin
+    WorkerListOptions workerList = new WorkerListOptions();
+
+    /** The workers, resolved from {@link #workerList}; none: in-process workers. */
+    private List<String> workers = List.of();
 
     @picocli.CommandLine.Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
@@ -138,7 +141,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)");
         }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
-        Inputs.workers(workers);
+        workers = workerList.resolve(System.err); // stdout carries the Kafka tool's lines
         connection.checkTransport(workers);
         if (numRecords < 1 || numRecords > 1_000_000_000_000L) {
             throw new UserException("--num-records must be 1 to 1000000000000, got " + numRecords);

@@ -95,8 +95,11 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             + "--throughput (default: ${DEFAULT-VALUE}).")
     int producers;
 
-    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
-    List<String> workers = new ArrayList<>();
+    @picocli.CommandLine.Mixin
+    WorkerListOptions workerList = new WorkerListOptions();
+
+    /** The workers, resolved from {@link #workerList}; none: in-process workers. */
+    private List<String> workers = List.of();
 
     @picocli.CommandLine.Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
@@ -126,7 +129,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         }
         Inputs.topic("--topic", topic);
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
-        Inputs.workers(workers);
+        workers = workerList.resolve(System.err); // stdout carries the Kafka tool's lines
         connection.checkTransport(workers);
         if (partitions != null && (partitions < 1 || partitions > 100_000)) {
             throw new UserException("--partitions must be 1 to 100000, got " + partitions);

@@ -50,21 +50,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run again what a result recorded: its resolved workload and profile (secrets excepted: give them again with --command-config or --set), its reporting interval, and its cluster (an embedded one of the same size is started again). Flags given now apply on top: --bootstrap-servers, --set, --workers, --driver (replaces the recorded profile).")
     Path repeat;
 
-    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT",
-            description = "Workers to run on, comma-separated (each started with 'kbench worker'); dns:///NAME:PORT stands for every address NAME resolves to (e.g. a Kubernetes headless Service: dns:///kbench-workers.NS.svc:7070).")
-    List<String> workers = new ArrayList<>();
-
-    @Option(names = "--wait", paramLabel = "DURATION",
-            description = "Wait up to DURATION (90s, 5m, 1h) for the workers before the run begins, instead of failing at once: the names are looked up again every second (a Kubernetes headless Service lists a pod once it is ready) until at least --min-workers are listed and every one accepts a connection; given up with one line (exit 3) at the deadline.")
-    String waitFor;
-
-    @Option(names = "--min-workers", paramLabel = "N", defaultValue = "1",
-            description = "With --wait: the fewest workers the run needs (default: ${DEFAULT-VALUE}).")
-    int minWorkers;
-
-    @Option(names = "--workers-file", paramLabel = "FILE",
-            description = "More workers: one HOST:PORT (or dns:///NAME:PORT) per line, # starts a comment.")
-    Path workersFile;
+    @Mixin
+    WorkerListOptions workerList = new WorkerListOptions();
 
     @Option(names = "--driver", paramLabel = "PROFILE",
             description = "Driver profile (YAML) with client tuning and cluster, e.g. deployment/kafka/throughput.yaml; an OpenMessaging Benchmark Kafka driver file is read as it is.")
@@ -74,33 +61,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "Kafka cluster to use; overrides bootstrap.servers of the profile.")
     String bootstrapServers;
 
-    @Option(names = "--broker-jmx", split = ",", paramLabel = "HOST:PORT",
-            description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; a login "
-                    + "with --broker-jmx-password-file, TLS with --broker-jmx-tls), from the first worker, and keep them with the run's figures. The embedded "
-                    + "brokers are read without it. At most 100 sources in all; each must answer before the load starts.")
-    List<String> brokerJmx = new ArrayList<>();
+    @Mixin
+    BrokerSourceOptions brokerOptions = new BrokerSourceOptions();
 
-    @Option(names = "--broker-metrics", split = ",", paramLabel = "URL",
-            description = "Read the brokers' own metrics every interval from their JMX exporter's Prometheus endpoint "
-                    + "(jmx_prometheus_javaagent, e.g. http://broker-1:7071/metrics; the exporter's default naming or "
-                    + "Strimzi's example rules; user:password@ in the URL is sent as basic authentication and never shown), "
-                    + "from the first worker, like --broker-jmx.")
-    List<String> brokerMetrics = new ArrayList<>();
-
-    @Option(names = "--broker-jmx-password-file", paramLabel = "FILE",
-            description = "A JMX password file (the JDK's jmxremote.password format: 'USER PASSWORD') with the login for "
-                    + "the --broker-jmx ports that require one (com.sun.management.jmxremote.authenticate=true). Read "
-                    + "here, sent to the worker that reads the brokers, never shown.")
-    Path brokerJmxPasswordFile;
-
-    @Option(names = "--broker-jmx-tls",
-            description = "The --broker-jmx ports use TLS, registry included (com.sun.management.jmxremote.ssl and "
-                    + "registry.ssl=true). The worker that reads them trusts the brokers' certificates as the JDK's JMX "
-                    + "client does: -Djavax.net.ssl.trustStore=FILE (and a keystore for client authentication) in "
-                    + "KBENCH_JAVA_OPTS on its host.")
-    boolean brokerJmxTls;
-
-    /** --broker-jmx and --broker-metrics, checked. */
+    /** The brokers' metrics sources, checked. */
     private List<String> brokerSources = List.of();
 
     @Option(names = "--output", paramLabel = "DIR",
@@ -144,22 +108,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print each interval as one JSON line on stdout (NDJSON; the objects result.json lists under 'intervals'); everything else goes to stderr.")
     boolean json;
 
-    @Option(names = "--find-max-rate",
-            description = "Find the highest rate the cluster sustains: fixed-rate trials of the workload (each with its warm-up, duration and fresh topics), bracketing then bisecting to --precision. A trial is judged on its measured window: it passes when the load generator sent its target (within 0.5%%) without falling further behind, the cluster acknowledged it, consumer lag did not grow, nothing was lost and every --slo held; saturated intervals are noted, not failures. A failed rate is run again before it is ruled out; the answer says whether the cluster or the load generator was the limit (docs/capacity.md). Without a producerRate in the workload an unthrottled probe comes first. Writes each trial under the output directory and a result.json with 'rateSearch'; exit 0 when a rate passed.")
-    boolean findMaxRate;
-
-    @Option(names = "--slo", paramLabel = "METRIC.QUANTILE<=VALUE",
-            description = {"With --find-max-rate, an objective every trial must meet, repeatable: publishResponse.p99<=50ms,",
-                "endToEnd.p99.9<=200ms (or p999), publishLatency.max<=1s. Metrics: publishLatency, publishResponse, publishDelay, endToEnd, transactionCommit."})
-    List<String> slos = new ArrayList<>();
-
-    @Option(names = "--precision", paramLabel = "PERCENT", defaultValue = "2",
-            description = "With --find-max-rate, stop when the highest passing and the lowest failing rate are this close, 0.1 to 50 (default: ${DEFAULT-VALUE}%%).")
-    String precision;
-
-    @Option(names = "--max-trials", paramLabel = "N", defaultValue = "" + MaxRateSearch.DEFAULT_MAX_TRIALS,
-            description = "With --find-max-rate, the most trials to run, the probe included, 2 to 100 (default: ${DEFAULT-VALUE}).")
-    int maxTrials;
+    @Mixin
+    MaxRateSearchOptions searchOptions = new MaxRateSearchOptions();
 
     @Option(names = "--keep-topics", description = "Leave the run's topics on the cluster afterwards.")
     boolean keepTopics;
@@ -210,8 +160,8 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserException(e.getMessage());
         }
-        if (sweep.findMaxRate() && !findMaxRate) {
-            findMaxRate = true;
+        if (sweep.findMaxRate() && !searchOptions.findMaxRate) {
+            searchOptions.findMaxRate = true;
             System.err.println("the workload asks for the max-rate search (OMB's producerRate: 0): running --find-max-rate");
         }
         Path source = again != null ? again.file() : workloadFile;
@@ -253,41 +203,18 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
-        if (minWorkers < 1 || minWorkers > WorkerAddresses.MAX_WORKERS) {
-            throw new UserException("--min-workers must be 1 to " + WorkerAddresses.MAX_WORKERS + ", got " + minWorkers);
-        }
-        if (waitFor == null && minWorkers > 1) {
-            throw new UserException("--min-workers " + minWorkers + " needs --wait DURATION (how long to wait for them)");
-        }
-        if (waitFor != null && workers.isEmpty() && workersFile == null) {
-            throw new UserException("--wait waits for the workers of --workers or --workers-file; none are given");
-        }
-        if (waitFor != null) {
-            List<String> given = List.copyOf(workers);
-            long waitMillis = WorkerWait.parseMillis(waitFor);
-            try {
-                // until they are there; the lookup below then names what they resolved to
-                WorkerWait.await(() -> WorkerAddresses.expand(given, workersFile, WorkerAddresses.SYSTEM, s -> { }),
-                        a -> WorkerWait.accepts(a, 1_000), minWorkers, waitMillis, human()::println, WorkerWait.SYSTEM);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new UserException("interrupted while waiting for the workers");
-            }
-        }
-        workers = WorkerAddresses.expand(workers, workersFile, WorkerAddresses.SYSTEM, human()::println);
-        Inputs.workers(workers);
+        List<String> workers = workerList.resolve(human());
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();
         for (Sweep.Point p : sweep.points()) {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
-        brokerSources = BrokerSources.check(brokerJmx, brokerMetrics, bootstrap == null && workers.isEmpty(),
-                brokerJmxPasswordFile, brokerJmxTls);
+        brokerSources = brokerOptions.check(bootstrap == null && workers.isEmpty());
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
         }
-        List<Slo> objectives = searchOptions(sweep);
+        List<Slo> objectives = searchOptions.check(sweep, this::matched);
         connection.checkTransport(workers);
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end
@@ -307,7 +234,7 @@ public final class RunCommand implements Callable<Integer> {
             int code;
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
-                code = findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
+                code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
                         : sweep.isSweep() ? runSweep(sweep, resolved, session)
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
@@ -333,62 +260,9 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Checks the max-rate search's options (before anything starts); its objectives. */
-    private List<Slo> searchOptions(Sweep sweep) {
-        if (!findMaxRate) {
-            for (String option : List.of("--slo", "--precision", "--max-trials")) {
-                if (matched(option)) {
-                    throw new UserException(option + " applies only with --find-max-rate");
-                }
-            }
-            return List.of();
-        }
-        if (sweep.isSweep()) {
-            throw new UserException("--find-max-rate searches one workload; this one has a matrix (run the search per "
-                    + "combination with one workload file each)");
-        }
-        if (maxTrials < 2 || maxTrials > 100) {
-            throw new UserException("--max-trials must be 2 to 100, got " + maxTrials);
-        }
-        searchPrecision();
-        List<Slo> objectives = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (String text : slos) {
-            Slo slo;
-            try {
-                slo = Slo.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-            if (!seen.add(slo.metric() + "@" + slo.percentile())) {
-                throw new UserException("--slo '" + text + "': an objective on " + slo.text().split("<")[0]
-                        + " is given twice; keep one");
-            }
-            objectives.add(slo);
-        }
-        MaxRateSearch.check(sweep.base(), objectives);
-        return objectives;
-    }
-
-    /** --precision as a fraction. */
-    private double searchPrecision() {
-        String text = precision.strip();
-        text = text.endsWith("%") ? text.substring(0, text.length() - 1).strip() : text;
-        double p;
-        try {
-            p = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            p = Double.NaN;
-        }
-        if (!(p >= 0.1 && p <= 50)) {
-            throw new UserException("--precision must be a percentage from 0.1 to 50 (e.g. 2 or 2%), got '" + precision + "'");
-        }
-        return p / 100;
-    }
-
     private int searchMaxRate(Workload workload, List<Slo> objectives, Profile profile, Session session) {
         Path base = output != null ? output : RunIds.defaultOutput(workload.name() + "-maxrate", RunIds.next());
-        MaxRateSearch search = new MaxRateSearch(workload, objectives, searchPrecision(), maxTrials, base, human(),
+        MaxRateSearch search = new MaxRateSearch(workload, objectives, searchOptions.precision(), searchOptions.maxTrials, base, human(),
                 new MaxRateSearch.Trials() {
                     @Override
                     public RunController.Outcome run(Workload w, Path dir) {

@@ -108,8 +108,11 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             description = "Format of start.time and end.time (default: ${DEFAULT-VALUE}).")
     String dateFormat;
 
-    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT", description = "kbench: workers to run on.")
-    List<String> workers = new ArrayList<>();
+    @picocli.CommandLine.Mixin
+    WorkerListOptions workerList = new WorkerListOptions();
+
+    /** The workers, resolved from {@link #workerList}; none: in-process workers. */
+    private List<String> workers = List.of();
 
     @picocli.CommandLine.Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
@@ -129,7 +132,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)");
         }
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);
-        Inputs.workers(workers);
+        workers = workerList.resolve(System.err); // stdout carries the Kafka tool's lines
         connection.checkTransport(workers);
         if (group != null && group.isBlank()) {
             throw new UserException("--group cannot be empty");
