@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kbench against Kafka's own perf tools, side by side on one broker.
 #
-#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--warmup-seconds S] [--cases LIST] [--heap SIZE]
+#   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--warmup-seconds S] [--warm-worker] [--cases LIST] [--heap SIZE]
 #                                     [--jar KBENCH_JAR] [--keep DIR]
 #
 # Fetches kafka-tools of the Kafka version kbench is built with from Maven Central (into a work directory,
@@ -40,6 +40,10 @@
 # runs its JIT threads still spent 1.7–2.1 s in the first measured `dist` run (0.1–0.3 s in the later runs of
 # either side; measured 2026-11-27, when kbench went first in every pair), which the `broker JIT s` column shows
 # and `broker req` (the request threads alone) leaves out.
+# The dist cases start a new worker JVM for each run and count its whole CPU, start-up and JIT included, as the
+# tools' JVMs are counted. --warm-worker runs them all on one worker JVM instead — started by the first of them (a
+# warm-up run), counted only while each run lasts — as a `kbench worker` serves run after run on a client host;
+# the tools have no such mode (each run is a new JVM).
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
 #
@@ -60,22 +64,24 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 repeats=3
 seconds=20
 warmup_seconds=10
+warm_worker=0
 all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k share accuracy3"
 cases=$all_cases
 keep=""
 heap=""
 given_jar=""
-usage() { echo "usage: $0 [--repeats N] [--seconds S] [--warmup-seconds S] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 [--repeats N] [--seconds S] [--warmup-seconds S] [--warm-worker] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --warmup-seconds) [ $# -ge 2 ] || usage; warmup_seconds=$2; shift 2 ;;
+    --warm-worker) warm_worker=1; shift ;;
     --cases) [ $# -ge 2 ] || usage; cases=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
     --heap) [ $# -ge 2 ] || usage; heap=$2; shift 2 ;;
     --jar) [ $# -ge 2 ] || usage; given_jar=$2; shift 2 ;;
-    -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
     *) echo "compare-kafka-tools.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -105,6 +111,7 @@ work=${keep:-$(mktemp -d /tmp/kbench-vs-tools.XXXXXX)}
 mkdir -p "$work"
 broker_pid=""
 worker_pid=""
+worker_port=""
 cleanup() {
   if [ -n "$worker_pid" ] && kill -0 "$worker_pid" 2>/dev/null; then
     kill "$worker_pid" 2>/dev/null || true
@@ -189,6 +196,17 @@ create_topic() {
       --partitions 6 --replication-factor 1 > /dev/null
 }
 
+# "TID NAME TICKS" of each JIT compiler thread (C1/C2 CompilerThread) of process PID, now: one awk over its threads'
+# stat files (a thread's name sits in parentheses and may hold spaces; utime and stime are the 12th and 13th fields
+# after it). Cheap enough to run every 250 ms beside a measured process.
+jit_threads() {
+  awk '{ c = 0; for (i = length($0); i > 0; i--) if (substr($0, i, 1) == ")") { c = i; break }
+         o = index($0, "("); name = substr($0, o + 1, c - o - 1)
+         if (name ~ /^C[12] Compiler/) { split(substr($0, c + 2), f, " "); n = split(FILENAME, p, "/")
+           gsub(/ /, "_", name); print p[n - 1], name, f[12] + f[13] } }' /proc/"$1"/task/*/stat
+}
+export -f jit_threads
+
 # Runs "$@" in a shell that samples the command's CPU ticks every 250 ms into FILE ("MILLIS TICKS" lines) while
 # it runs, and afterwards prints that shell's children's ticks (fields 16, 17 of its own /proc/PID/stat): the
 # command's whole user+system time, exactly, start-up and shut-down included. With THREADS_OUT set, each sample
@@ -202,6 +220,7 @@ measured() {
     pid=$!
     while line=$(sed "s/^.*) //" /proc/$pid/stat 2>/dev/null) && [ "${line%% *}" != Z ]; do
       echo "$(date +%s%3N) $(echo "$line" | awk "{print \$12 + \$13}")" >> "$file"
+      [ -z "${JIT_OUT:-}" ] || jit_threads $pid >> "$JIT_OUT" 2>/dev/null || true
       if [ -n "${THREADS_OUT:-}" ]; then
         for t in /proc/$pid/task/*; do
           echo "${t##*/} $(tr " " _ < $t/comm 2>/dev/null) $(sed "s/^.*) //" $t/stat 2>/dev/null | awk "{print \$12 + \$13}")"
@@ -215,12 +234,35 @@ measured() {
 # stdout and stderr apart: a line one of them prints in pieces cannot be cut by the other's
 export LOG="$work/clients.log" LOG_ERR="$work/clients.err"
 
-# Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed).
+# Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed); with a
+# JIT_FILE, also its JIT compiler threads' (jit_threads). Usage: sample_pid PID FILE [JIT_FILE]
 sample_pid() {
   while kill -0 "$1" 2>/dev/null; do
     echo "$(date +%s%3N) $(proc_ticks "$1" 2>/dev/null || echo 0)" >> "$2"
+    [ -z "${3:-}" ] || jit_threads "$1" >> "$3" 2>/dev/null || true
     sleep 0.25
   done
+}
+
+# The client processes' JIT compiler threads' ticks over the run: from the jit-* files of DIR (each client process
+# sampled with jit_threads), per thread its last sample, less its first in FROM_FIRST (the file of a process that
+# ran before the run: the warm worker). Usage: client_jit DIR [FROM_FIRST]
+client_jit() {
+  python3 - "$1" "${2:-}" <<'PY'
+import glob, os, sys
+total = 0
+for f in glob.glob(os.path.join(sys.argv[1], "jit-*")):
+    first, last = {}, {}
+    for line in open(f):
+        p = line.split()
+        if len(p) != 3 or not p[2].isdigit() or not p[1].startswith(("C1_Compiler", "C2_Compiler")):
+            continue
+        first.setdefault(p[0], int(p[2]))
+        last[p[0]] = int(p[2])
+    base = os.path.basename(f) == sys.argv[2]
+    total += sum(v - (first[t] if base else 0) for t, v in last.items())
+print(total)
+PY
 }
 
 results="$work/results.tsv"
@@ -228,11 +270,12 @@ results="$work/results.tsv"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
 
 # One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED RPR
-# REQUEST_TICKS JIT_TICKS" to the
+# REQUEST_TICKS JIT_TICKS CLIENT_JIT_TICKS" to the
 # results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others; RPR: the
 # producer's records per produce request, its records-per-request-avg — kbench's mean over the measured intervals,
 # the tool's at its end (--print-metrics) — "-" where there is no producer metric to read; REQUEST_TICKS and
-# JIT_TICKS: the broker's request threads and JIT compiler threads over the run, thread_ticks).
+# JIT_TICKS: the broker's request threads and JIT compiler threads over the run, thread_ticks; CLIENT_JIT_TICKS: the
+# client processes' JIT compiler threads over the run, client_jit; 0 for the share case).
 run_one() {
   local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-" rpr="-" t0 t1
   local samples="$work/samples/$1-$2-$3" props=() warm=0 tool_warm=()
@@ -279,12 +322,12 @@ run_one() {
     local cons=""
     if has_consumer "$case"; then
       # the consumer's CPU counts as the client's too, as it does in kbench
-      measured "$samples/consumer" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
+      JIT_OUT="$samples/jit-consumer" measured "$samples/consumer" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
           --bootstrap-server "$bootstrap" --topic "$topic" --messages "$n" --timeout 120000 > "$samples/consumer.ticks" &
       cons=$!
     fi
     : > "$samples/tool.out"
-    cpu=$(LOG="$samples/tool.out" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+    cpu=$(LOG="$samples/tool.out" JIT_OUT="$samples/jit-producer" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
         org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" --record-size 100 \
         --throughput "$rate" "${tool_warm[@]}" --print-metrics --producer-props "bootstrap.servers=$bootstrap" \
         "${props[@]}")
@@ -298,23 +341,33 @@ run_one() {
         "$samples/tool.out" | tail -1)
     [ -n "$rpr" ] || rpr="-"
   elif [ "$case" = rate50k ] || [ "$case" = unthrottled ]; then
-    cpu=$(measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" producer-perf --topic "$topic" \
+    cpu=$(JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" producer-perf --topic "$topic" \
         --num-records "$n" --record-size 100 --throughput "$rate" --bootstrap-server "$bootstrap" \
         --output "$work/kbench-$topic")
     line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
   else
-    local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv
+    local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv w0
     ! has_consumer "$case" || consumers=1
     [ "$case" != consumer ] || stamp=false
     for kv in "${props[@]}"; do sets+=(--set "producer.$kv"); done
     if [[ "$case" == dist* ]]; then
-      # a separate worker JVM, as on a client host; its whole CPU (start-up included) counts
-      wport=$(free_port)
-      java "${jvm[@]}" -jar "$kbench_jar" worker --bind 127.0.0.1 --port "$wport" --id w1 > "$samples/worker.log" 2>&1 &
-      wpid=$!
-      worker_pid=$wpid
-      wait_for "$samples/worker.log" "listening" "$wpid" "the worker"
-      sample_pid "$wpid" "$samples/worker" &
+      # a separate worker JVM, as on a client host: a new one for this run, its whole CPU (start-up included)
+      # counted; with --warm-worker the one JVM that served the runs before (the warm-ups first), its CPU during
+      # this run counted
+      if [ "$warm_worker" = 1 ] && [ -n "$worker_pid" ] && kill -0 "$worker_pid" 2>/dev/null; then
+        wpid=$worker_pid
+        wport=$worker_port
+      else
+        wport=$(free_port)
+        java "${jvm[@]}" -jar "$kbench_jar" worker --bind 127.0.0.1 --port "$wport" --id w1 > "$samples/worker.log" 2>&1 &
+        wpid=$!
+        worker_pid=$wpid
+        worker_port=$wport
+        wait_for "$samples/worker.log" "listening" "$wpid" "the worker"
+      fi
+      w0=0
+      [ "$warm_worker" = 0 ] || w0=$(proc_ticks "$wpid")
+      sample_pid "$wpid" "$samples/worker" "$samples/jit-worker" &
       wsampler=$!
       where=(--workers "127.0.0.1:$wport")
     fi
@@ -331,12 +384,17 @@ numRecords: $n
 stampMessages: $stamp
 EOF
     [ "$warm" = 0 ] || echo "warmupRecords: $warm" >> "$work/w.yaml"
-    cpu=$(measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" run "${where[@]}" \
+    cpu=$(JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" run "${where[@]}" \
         --bootstrap-servers "$bootstrap" "${sets[@]}" --output "$work/kbench-$topic" "$work/w.yaml")
     if [ -n "$wpid" ]; then
-      cpu=$((cpu + $(proc_ticks "$wpid")))
-      kill "$wsampler" "$wpid" 2>/dev/null || true
-      wait "$wsampler" "$wpid" 2>/dev/null || true
+      cpu=$((cpu + $(proc_ticks "$wpid") - w0))
+      if [ "$warm_worker" = 1 ]; then
+        kill "$wsampler" 2>/dev/null || true
+        wait "$wsampler" 2>/dev/null || true
+      else
+        kill "$wsampler" "$wpid" 2>/dev/null || true
+        wait "$wsampler" "$wpid" 2>/dev/null || true
+      fi
     fi
     [ -f "$work/kbench-$topic/result.json" ] \
       || { echo "compare-kafka-tools.sh: kbench run wrote no result ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
@@ -359,7 +417,9 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
   [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] \
     || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
-  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat $rpr $((${t1% *} - ${t0% *})) $((${t1#* } - ${t0#* }))" \
+  local cjit
+  cjit=$(client_jit "$samples" "$([ "$warm_worker" = 1 ] && echo jit-worker)")
+  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat $rpr $((${t1% *} - ${t0% *})) $((${t1#* } - ${t0#* })) $cjit" \
       >> "$results"
   [ "$sat" = - ] || what=", saturated intervals $sat"
   printf '%-13s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole)%s\n' "$case" "$side" "$i" "${got#* }" \
@@ -398,7 +458,7 @@ for c in $cases; do
 done
 
 # --- summary -------------------------------------------------------------------------------------------
-echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}"
+echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}; dist worker: $([ "$warm_worker" = 1 ] && echo "one JVM for every run (--warm-worker)" || echo "a new JVM per run")"
 [ ! -s "$results" ] || python3 - "$results" "$ticks" <<'EOF'
 import os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
@@ -456,13 +516,15 @@ print("process(es) from start to exit, JVM start-up included; 'steady' = the mid
 print("(consumer, worker and coordinator included where there are); 'broker' = the broker over that same middle")
 print("half, 'broker whole' = the broker from the client's start to its exit over every message, 'broker req' = its")
 print("request threads (network processors and request handlers) over the same, and 'broker JIT s' the CPU seconds its")
-print("JIT compiler threads spent meanwhile (compiling for the traffic it saw, not per message). rec/req: the")
+print("JIT compiler threads spent meanwhile (compiling for the traffic it saw, not per message); 'client JIT s' the same")
+print("for the client processes (a new JVM compiles its hot code in its first tens of seconds: at 50k msg/s that is")
+print("much of a 20-s run's client CPU). rec/req: the")
 print("producer's records per produce request (records-per-request-avg; the broker's work per message falls as it")
 print("rises). saturated: kbench's measured intervals with publish delay p99 above 10 ms, of all (dist cases).")
 print()
-print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %s" % ("case", "side", "runs",
+print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %-24s %s" % ("case", "side", "runs",
       "msg/s min / median / max", "whole min/med/max", "steady min/med/max", "broker min/med/max", "broker whole",
-      "broker req", "broker JIT s", "rec/req min/med/max", "saturated"))
+      "broker req", "broker JIT s", "client JIT s", "rec/req min/med/max", "saturated"))
 cases = []
 for r in rows:
     if r[0] not in cases:
@@ -479,11 +541,13 @@ for c in cases:
         rpr = [float(r[8]) for r in rs if len(r) > 8 and r[8] != "-"]
         breq = [broker_requests(r) for r in rs]
         jit = [float(r[10]) / ticks for r in rs if len(r) > 10]
+        cjit = [float(r[11]) / ticks for r in rs if len(r) > 11]
         med[side] = [statistics.median(v) for v in (rate, whole, [x[0] for x in st], [x[1] for x in st], bwhole, breq)]
         sat = [r[7] for r in rs if len(r) > 7 and r[7] != "-"]
-        print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %s" % (c, side, len(rs), spread(rate),
+        print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %-24s %s" % (c, side, len(rs), spread(rate),
               spread(whole), spread([x[0] for x in st]), spread([x[1] for x in st]), spread(bwhole), spread(breq),
-              " ".join("%.1f" % x for x in jit) or "-", spread(rpr) if rpr else "-", " ".join(sat) or "-"))
+              " ".join("%.1f" % x for x in jit) or "-", " ".join("%.1f" % x for x in cjit) or "-",
+              spread(rpr) if rpr else "-", " ".join(sat) or "-"))
     # pairs: kbench run i and tools run i ran one after the other, so the machine's mood was alike
     ks = sorted((r for r in rows if r[0] == c and r[1] == "kbench"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
     ts = sorted((r for r in rows if r[0] == c and r[1] == "tools"), key=lambda r: int(r[6].rsplit("-", 1)[1]))
