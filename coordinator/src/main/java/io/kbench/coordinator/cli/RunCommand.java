@@ -13,7 +13,6 @@ import io.kbench.coordinator.dashboard.DashboardState;
 import io.kbench.coordinator.report.JsonLinesReporter;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
-import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.run.FaultInjector;
 import io.kbench.coordinator.run.RunController;
@@ -235,7 +234,9 @@ public final class RunCommand implements Callable<Integer> {
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
-                        : sweep.isSweep() ? runSweep(sweep, resolved, session)
+                        : sweep.isSweep() ? new SweepRun(sweep, output, human(), written).run(
+                                (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), dir, session),
+                                session::interrupted)
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
             if (!written.complete()) {
@@ -316,86 +317,6 @@ public final class RunCommand implements Callable<Integer> {
     /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */
     private java.io.PrintStream human() {
         return json ? System.err : System.out;
-    }
-
-    /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
-    private static long target(Workload w) {
-        return w.producerCount() == 0 ? 0 : w.producerRate();
-    }
-
-    /**
-     * How long the sweep has left from combination {@code i} on: from the second on, the combinations so far took
-     * {@code elapsedSeconds} (prepare and drain included), at that pace; before, the load the plan holds (a timed
-     * combination's warm-up and duration; a record count at its rate), a lower bound.
-     */
-    static String sweepLeft(List<Sweep.Point> points, int i, long elapsedSeconds) {
-        if (i > 0) {
-            long left = elapsedSeconds * (points.size() - i) / i;
-            return String.format(java.util.Locale.ROOT, " — about %s left for the sweep", duration(left));
-        }
-        long load = 0;
-        for (Sweep.Point p : points) {
-            Workload w = p.workload();
-            if (w.numRecords() <= 0) {
-                load += w.warmupSeconds() + (long) w.durationSeconds();
-            } else if (w.producerRate() > 0) {
-                load += w.warmupSeconds() + w.numRecords() / w.producerRate();
-            }
-        }
-        return load == 0 ? "" : String.format(java.util.Locale.ROOT, " — at least %s of load in all", duration(load));
-    }
-
-    private static String duration(long seconds) {
-        return seconds < 60 ? seconds + " s" : seconds < 3600 ? seconds / 60 + " min " + seconds % 60 + " s"
-                : seconds / 3600 + " h " + seconds / 60 % 60 + " min";
-    }
-
-    private int runSweep(Sweep sweep, Profile profile, Session session) {
-        Path base = output != null ? output : RunIds.defaultOutput(sweep.base().name() + "-sweep", RunIds.next());
-        SweepReport report = new SweepReport(sweep.axes());
-        List<Sweep.Point> points = sweep.points();
-        boolean allCompleted = true;
-        long sweepStart = System.nanoTime();
-        for (int i = 0; i < points.size(); i++) {
-            Sweep.Point p = points.get(i);
-            if (session.interrupted()) {
-                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload()), null));
-                allCompleted = false;
-                continue;
-            }
-            human().printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
-                    sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
-            Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
-            try {
-                RunController.Outcome o = runOne(p.workload(), profile.with(p.profileOverrides()), dir, session);
-                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
-                        target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
-                        : o.result().diagnosis().limit()));
-                allCompleted &= o.completed();
-            } catch (UserException e) {
-                // e.g. the cluster refused this combination's settings: record it and go on with the next
-                human().println("combination failed: " + e.getMessage());
-                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload()), null));
-                allCompleted = false;
-            }
-        }
-        report.print(human());
-        try {
-            report.write(base);
-            written.ok("sweep.csv");
-            written.ok("sweep.json");
-        } catch (java.io.IOException | RuntimeException e) {
-            written.failed("sweep.csv and sweep.json", e);
-        }
-        try {
-            report.writeHtml(base, "kbench sweep " + sweep.base().name());
-            written.ok("sweep's report.html");
-            human().println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json") + ", "
-                    + base.resolve("report.html"));
-        } catch (java.io.IOException | RuntimeException e) {
-            written.failed("the sweep's report.html", e);
-        }
-        return allCompleted ? 0 : 1;
     }
 
     private ClientOverrides overrides() {

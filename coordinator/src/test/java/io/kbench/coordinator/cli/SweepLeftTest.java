@@ -18,10 +18,10 @@ class SweepLeftTest {
     @Test
     void shouldBoundTheFirstByTheLoadAndTheRestByThePaceSoFar() {
         List<Sweep.Point> six = List.of(point(5, 30), point(5, 30), point(5, 30), point(5, 30), point(5, 30), point(5, 30));
-        assertEquals(" — at least 3 min 30 s of load in all", RunCommand.sweepLeft(six, 0, 0));
+        assertEquals(" — at least 3 min 30 s of load in all", SweepRun.sweepLeft(six, 0, 0));
         // two combinations took 100 s: four more at 50 s each
-        assertEquals(" — about 3 min 20 s left for the sweep", RunCommand.sweepLeft(six, 2, 100));
-        assertEquals(" — about 40 s left for the sweep", RunCommand.sweepLeft(six, 5, 200));
-        assertEquals(" — about 2 h 0 min left for the sweep", RunCommand.sweepLeft(six, 1, 1440));
+        assertEquals(" — about 3 min 20 s left for the sweep", SweepRun.sweepLeft(six, 2, 100));
+        assertEquals(" — about 40 s left for the sweep", SweepRun.sweepLeft(six, 5, 200));
+        assertEquals(" — about 2 h 0 min left for the sweep", SweepRun.sweepLeft(six, 1, 1440));
     }
 }
