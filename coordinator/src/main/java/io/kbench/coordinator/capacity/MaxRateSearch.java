@@ -12,8 +12,8 @@ import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.TextTable;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOutcome;
 
 /**
  * {@code kbench run --find-max-rate}: fixed-rate trials of a workload, each a complete run with its own warm-up,
@@ -36,14 +36,14 @@ public final class MaxRateSearch {
 
     /** Runs one trial: the workload (at its rate) into {@code dir}. */
     public interface Trials {
-        RunController.Outcome run(Workload workload, Path dir);
+        RunOutcome run(Workload workload, Path dir);
 
         /** True once the user interrupted: no further trial is started. */
         boolean interrupted();
     }
 
     /** What the search found; {@code best} is null when no trial passed. */
-    public record Found(ResultFile.RateSearch search, Path resultFile, RunController.Outcome best) {
+    public record Found(ResultFile.RateSearch search, Path resultFile, RunOutcome best) {
         public boolean found() {
             return search.maxSustainableRate() != null;
         }
@@ -116,7 +116,7 @@ public final class MaxRateSearch {
     }
 
     /** Every trial run, in order, with its verdict. */
-    private record Done(int number, String phase, Workload workload, RunController.Outcome outcome, TrialVerdict verdict,
+    private record Done(int number, String phase, Workload workload, RunOutcome outcome, TrialVerdict verdict,
                         String dirName) { }
 
     public Found run() {
@@ -169,7 +169,7 @@ public final class MaxRateSearch {
         }
         List<ResultFile.Trial> list = new ArrayList<>();
         for (Done d : done) {
-            RunController.Outcome o = d.outcome();
+            RunOutcome o = d.outcome();
             list.add(new ResultFile.Trial(d.number(), d.phase(), d.workload().producerRate(), d.verdict().achieved(),
                     d.verdict().passed(), d.verdict().cause().name(), d.verdict().reasons(), d.verdict().notes(),
                     d.verdict().figures(), o.resultFile() == null ? null : d.dirName() + "/result.json",
@@ -252,7 +252,7 @@ public final class MaxRateSearch {
         out.printf(Locale.ROOT, "%n=== trial %d of at most %d (%s): %s; at most %d s of load left ===%n", number,
                 maxTrials, phase, w.producerRate() < 0 ? "unthrottled"
                         : String.format(Locale.ROOT, "%,d msg/s", w.producerRate()), leftAtMost);
-        RunController.Outcome o;
+        RunOutcome o;
         try {
             o = trials.run(w, dir.resolve(name));
         } catch (UserException e) {

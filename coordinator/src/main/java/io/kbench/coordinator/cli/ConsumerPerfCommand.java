@@ -8,9 +8,9 @@ import java.util.concurrent.Callable;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.ConsumerPerfReporter;
 import io.kbench.coordinator.report.OutputDirectory;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -187,7 +187,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
                 Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
         return Session.runOnce(local, workers, bootstrapServer,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                options(new RunController.Options(output, true, 1_000_000L,
+                options(new RunOptions(output, true, 1_000_000L,
                         spec == null ? List.of() : Provenances.commandLine(spec))),
                 new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat, numRecords, timeoutMs,
                         showDetailedStats ? reportingIntervalMs : 0, printMetrics));
@@ -204,10 +204,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         return names;
     }
 
-    private RunController.Options options(RunController.Options o) {
+    private RunOptions options(RunOptions o) {
         // positioned as the tool's consumer is: the group's committed offsets, else auto.offset.reset (earliest,
         // or latest with --from-latest)
-        RunController.Options out = o.withDrainIdle(timeoutMs * 1000).withConsumersFromCommitted();
+        RunOptions out = o.withDrainIdle(timeoutMs * 1000).withConsumersFromCommitted();
         if (group != null) {
             out = out.withConsumerGroup(group);
         }

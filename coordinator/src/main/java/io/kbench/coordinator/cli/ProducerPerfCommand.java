@@ -8,10 +8,10 @@ import java.util.concurrent.Callable;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProducerPerfReporter;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.PayloadFile;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -193,12 +193,12 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 payloadMonotonic, null, null);
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                dumps(new RunController.Options(output, true, 1_000_000L,
+                dumps(new RunOptions(output, true, 1_000_000L,
                         spec == null ? List.of() : Provenances.commandLine(spec))),
                 new ProducerPerfReporter(System.out, System.err, reportingIntervalMs, warmup, printMetrics));
     }
 
-    private RunController.Options dumps(RunController.Options o) {
+    private RunOptions dumps(RunOptions o) {
         return printMetrics ? o.withClientMetricsDumps() : o;
     }
 }

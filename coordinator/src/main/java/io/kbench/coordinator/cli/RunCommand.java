@@ -15,11 +15,12 @@ import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.run.FaultInjector;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.run.RunIds;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOptions;
+import io.kbench.coordinator.run.RunOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -266,7 +267,7 @@ public final class RunCommand implements Callable<Integer> {
         MaxRateSearch search = new MaxRateSearch(workload, objectives, searchOptions.precision(), searchOptions.maxTrials, base, human(),
                 new MaxRateSearch.Trials() {
                     @Override
-                    public RunController.Outcome run(Workload w, Path dir) {
+                    public RunOutcome run(Workload w, Path dir) {
                         return runOne(w, profile, dir, session);
                     }
 
@@ -292,9 +293,9 @@ public final class RunCommand implements Callable<Integer> {
         return new String[] {host.startsWith("[") ? host.substring(1, host.length() - 1) : host, address.substring(colon + 1)};
     }
 
-    private RunController.Outcome runOne(Workload workload, Profile profile, Path dir, Session session) {
-        RunController.Outcome o = session.run(session.controller(workload, profile,
-                new RunController.Options(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine())
+    private RunOutcome runOne(Workload workload, Profile profile, Path dir, Session session) {
+        RunOutcome o = session.run(session.controller(workload, profile,
+                new RunOptions(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine())
                         .withBrokerSources(session.embedded() ? List.of("local") : brokerSources), reporter));
         written.addAll(o.written(), dir == null || dir.equals(output) ? "" : dir.getFileName() + "/");
         return o;

@@ -12,6 +12,8 @@ import io.kbench.coordinator.rpc.WorkerClient;
 import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOptions;
+import io.kbench.coordinator.run.RunOutcome;
 
 /**
  * The cluster and workers of one command ({@code run}, {@code producer-perf} ...): the given ones, or an
@@ -139,19 +141,19 @@ final class Session implements AutoCloseable {
     }
 
     /** A controller for one run on this session's workers and cluster. */
-    RunController controller(Workload workload, Profile profile, RunController.Options options, RunReporter reporter) {
+    RunController controller(Workload workload, Profile profile, RunOptions options, RunReporter reporter) {
         return new RunController(workload, profile.withBootstrapServers(bootstrap), addresses, security, env.cluster(),
                 options, reporter);
     }
 
-    RunController.Outcome run(RunController controller) {
+    RunOutcome run(RunController controller) {
         current.set(controller);
         return controller.run();
     }
 
     /** One run of {@code workload} in a session of its own; returns the exit code (0 completed, 1 failed). */
     static int runOnce(LocalEnvironment env, List<String> workers, String bootstrap, ClientSecurity security,
-                       Workload workload, Profile profile, RunController.Options options, RunReporter reporter) {
+                       Workload workload, Profile profile, RunOptions options, RunReporter reporter) {
         try (Session session = new Session(env, workers, bootstrap, 1, security, 1, System.err)) {
             return session.run(session.controller(workload, profile, options, reporter)).completed() ? 0 : 1;
         }

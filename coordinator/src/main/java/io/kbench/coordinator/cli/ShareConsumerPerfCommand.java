@@ -9,11 +9,11 @@ import java.util.concurrent.Callable;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ShareConsumerPerfReporter;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.ConsumerProcessing;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.ShareGroups;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -167,7 +167,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
                 numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0,
                 false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, share,
                 ConsumerProcessing.NONE);
-        RunController.Options options = new RunController.Options(output, true, 1_000_000L,
+        RunOptions options = new RunOptions(output, true, 1_000_000L,
                 spec == null ? List.of() : Provenances.commandLine(spec)).withDrainIdle(timeoutMs * 1000);
         if (group != null) {
             options = options.withConsumerGroup(group);

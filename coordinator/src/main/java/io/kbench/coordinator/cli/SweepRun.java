@@ -7,10 +7,10 @@ import java.util.List;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.SweepReport;
 import io.kbench.coordinator.report.Written;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.run.RunIds;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.coordinator.run.RunOutcome;
 
 /**
  * A sweep: the combinations of a workload's matrix run one after the other, each in a directory of its own under the
@@ -20,7 +20,7 @@ final class SweepRun {
     /** Runs one combination into its directory. */
     @FunctionalInterface
     interface Combination {
-        RunController.Outcome run(Sweep.Point point, Path dir);
+        RunOutcome run(Sweep.Point point, Path dir);
     }
 
     private final Sweep sweep;
@@ -96,7 +96,7 @@ final class SweepRun {
                     sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
             Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
             try {
-                RunController.Outcome o = combination.run(p, dir);
+                RunOutcome o = combination.run(p, dir);
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
                         target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
                         : o.result().diagnosis().limit()));

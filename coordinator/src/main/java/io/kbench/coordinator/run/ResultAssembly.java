@@ -106,7 +106,7 @@ final class ResultAssembly {
                         v.untracked() == 0 ? "" : String.format(java.util.Locale.ROOT, ", %,d untracked", v.untracked())));
     }
 
-    RunController.Outcome assemble(Gathered g) {
+    RunOutcome assemble(Gathered g) {
         List<String> issues = new ArrayList<>(g.issues());
         long measureStart = g.merger().measureStartMicros();
         long measureEnd = measureEnd(g, measureStart);
@@ -228,7 +228,7 @@ final class ResultAssembly {
         if (!written.complete()) {
             out.info("could not write every file to " + dir + ": " + written.problem());
         }
-        return new RunController.Outcome(g.error() == null, file, g.error(), summary, result, g.intervals(), measureStart,
+        return new RunOutcome(g.error() == null, file, g.error(), summary, result, g.intervals(), measureStart,
                 measureEnd, written);
     }
 

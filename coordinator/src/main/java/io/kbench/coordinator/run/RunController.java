@@ -18,8 +18,6 @@ import io.kbench.coordinator.ClusterControl;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.merge.IntervalMerger;
-import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
@@ -45,7 +43,7 @@ import io.kbench.protocol.Versions;
  * coordinator, a refused assignment) throw {@link UserException} before any load starts. A failure during the
  * run (a worker's connection lost, a worker aborting, {@code maxSendErrors} exceeded, a fault that failed)
  * stops every other worker at once, writes the results gathered so far with status FAILED and the lost
- * workers named, and returns a failed {@link Outcome}. No worker is left with load running: the run streams
+ * workers named, and returns a failed {@link RunOutcome}. No worker is left with load running: the run streams
  * are their leases, renewed by each worker's {@link WorkerSupervisor}.
  *
  * <p>Threads: {@link #run()} on the caller's thread, which also polls the end condition; snapshots arrive on
@@ -54,8 +52,9 @@ import io.kbench.protocol.Versions;
  * (re-estimates), and {@code kbench-faults} for the workload's faults. Time is the injected
  * {@link CoordinatorClock}.
  *
- * <p>Size: about 300 lines, half of them comments; {@link #run()} is under 30 lines and each step it names
- * is a method of a dozen lines or a class of its own.
+ * <p>Size: under 400 lines, half of them comments (its options and outcome are {@link RunOptions} and
+ * {@link RunOutcome}); {@link #run()} is under 30 lines and each step it names is a method of a dozen lines or a
+ * class of its own.
  */
 public final class RunController {
     /** Pings per worker; the first ones are slow (class loading, JIT), best-of-N keeps the tightest. */
@@ -65,99 +64,12 @@ public final class RunController {
     /** How long a fault under way may take to finish once the run ends (a broker restart is not cut short). */
     private static final Duration FAULT_FINISH = Duration.ofSeconds(120);
 
-    /**
-     * @param outputDir      where result.json goes; null for {@code results/<name>-<runId>}
-     * @param keepTopics     leave the run's topics on the cluster
-     * @param intervalMicros reporting interval
-     */
-    public record Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine,
-                          boolean dumpClientMetrics, long drainIdleMicros, String consumerGroup,
-                          boolean consumersFromCommitted, List<String> brokerSources) {
-        public Options {
-            commandLine = List.copyOf(commandLine);
-            brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
-        }
-
-        /**
-         * These options with the brokers' own metrics read every interval by the first worker: "local" (the
-         * embedded brokers, in the in-process workers' JVM) or JMX HOST:PORT.
-         */
-        public Options withBrokerSources(List<String> sources) {
-            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
-                    consumerGroup, consumersFromCommitted, sources);
-        }
-
-        /** Options whose workers send no client metrics dumps, with the default drain idle bound. */
-        public Options(Path outputDir, boolean keepTopics, long intervalMicros, List<String> commandLine) {
-            this(outputDir, keepTopics, intervalMicros, commandLine, false, 0, null, false, List.of());
-        }
-
-        /** These options with every client's full metrics in the workers' last snapshots (--print-metrics). */
-        public Options withClientMetricsDumps() {
-            return new Options(outputDir, keepTopics, intervalMicros, commandLine, true, drainIdleMicros, consumerGroup,
-                    consumersFromCommitted, brokerSources);
-        }
-
-        /** These options with the drain ending after {@code micros} without progress (0: the default). */
-        public Options withDrainIdle(long micros) {
-            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, micros, consumerGroup,
-                    consumersFromCommitted, brokerSources);
-        }
-
-        /** These options with every consumer in {@code group} instead of a group of kbench's naming. */
-        public Options withConsumerGroup(String group) {
-            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
-                    group, consumersFromCommitted, brokerSources);
-        }
-
-        /**
-         * These options with consumers starting from their group's committed offsets, else as auto.offset.reset
-         * says, as the Kafka tools' consumers do (kbench positions them itself otherwise).
-         */
-        public Options withConsumersFromCommitted() {
-            return new Options(outputDir, keepTopics, intervalMicros, commandLine, dumpClientMetrics, drainIdleMicros,
-                    consumerGroup, true, brokerSources);
-        }
-
-        /** Options without a command line to record (tests, embedded uses). */
-        public Options(Path outputDir, boolean keepTopics, long intervalMicros) {
-            this(outputDir, keepTopics, intervalMicros, List.of());
-        }
-    }
-
-    /**
-     * How the run ended.
-     *
-     * @param completed true when the run ran its course
-     * @param resultFile the result.json written (also for a failed run), or null if it could not be written
-     * @param error      why it failed, or null
-     * @param summary    the run's figures (of what was gathered, for a failed run)
-     * @param result     what result.json holds (also when it could not be written)
-     * @param intervals  every merged interval, warm-up and drain included
-     * @param measureStartMicros end of warm-up, coordinator time
-     * @param measureEndMicros   instant the producers stopped, coordinator time
-     */
-    public record Outcome(boolean completed, Path resultFile, String error, Summary summary,
-                          ResultFile.Run result, List<MergedInterval> intervals,
-                          long measureStartMicros, long measureEndMicros, Written written) {
-        public Outcome {
-            intervals = List.copyOf(intervals);
-            written = written == null ? new Written() : written;
-        }
-
-        /** An outcome whose files were all written (or that wrote none). */
-        public Outcome(boolean completed, Path resultFile, String error, Summary summary, ResultFile.Run result,
-                       List<MergedInterval> intervals, long measureStartMicros, long measureEndMicros) {
-            this(completed, resultFile, error, summary, result, intervals, measureStartMicros, measureEndMicros, null);
-        }
-    }
-
     private final Workload workload;
     private final Profile profile;
     private final List<String> addresses;
     private final Function<String, WorkerClient> connector;
     private final ClusterControl cluster;
-    private final Options options;
+    private final RunOptions options;
     private final RunReporter out;
     private final CoordinatorClock clock;
     /** The run's files: what was written and what could not be. */
@@ -165,7 +77,7 @@ public final class RunController {
     private final AtomicReference<String> failure = new AtomicReference<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    public RunController(Workload workload, Profile profile, List<String> workerAddresses, Options options,
+    public RunController(Workload workload, Profile profile, List<String> workerAddresses, RunOptions options,
                          RunReporter out) {
         this(workload, profile, workerAddresses, ClientSecurity.NONE, null, options, out);
     }
@@ -177,7 +89,7 @@ public final class RunController {
      * @throws UserException when the workload schedules faults this cluster cannot take
      */
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, ClientSecurity security,
-                         ClusterControl cluster, Options options, RunReporter out) {
+                         ClusterControl cluster, RunOptions options, RunReporter out) {
         this(workload, profile, workerAddresses, a -> new WorkerClient(a, security), cluster, options, out,
                 CoordinatorClock.system());
     }
@@ -190,7 +102,7 @@ public final class RunController {
      * @throws UserException when the workload schedules faults this cluster cannot take
      */
     public RunController(Workload workload, Profile profile, List<String> workerAddresses,
-                         Function<String, WorkerClient> connect, ClusterControl cluster, Options options,
+                         Function<String, WorkerClient> connect, ClusterControl cluster, RunOptions options,
                          RunReporter out, CoordinatorClock clock) {
         if (profile.bootstrapServers() == null) {
             throw new IllegalArgumentException("profile without bootstrap servers");
@@ -222,7 +134,7 @@ public final class RunController {
     }
 
     /** Runs the workload: the steps below, in order; see the class comment for what a failure does. */
-    public Outcome run() {
+    public RunOutcome run() {
         String runId = RunIds.next(Instant.EPOCH.plus(clock.micros(), ChronoUnit.MICROS));
         Path dir = options.outputDir() != null ? options.outputDir() : RunIds.defaultOutput(workload.name(), runId);
         // the output directory is made and probed before any worker is contacted: data is never lost to it
@@ -239,7 +151,7 @@ public final class RunController {
         }
     }
 
-    private Outcome run(Workers workers, String runId, Path dir) {
+    private RunOutcome run(Workers workers, String runId, Path dir) {
         Instant startedAt = Instant.EPOCH.plus(clock.micros(), ChronoUnit.MICROS);
         List<WorkerClient.Identity> ids = workers.identify(out::info);
         List<ClockEstimator.WorkerClock> clocks = estimateClocks(workers, ids);

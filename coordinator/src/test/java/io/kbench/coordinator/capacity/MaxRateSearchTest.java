@@ -25,12 +25,12 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
 import io.kbench.coordinator.report.ResultSchema;
-import io.kbench.coordinator.run.RunController;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
+import io.kbench.coordinator.run.RunOutcome;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +73,7 @@ class MaxRateSearchTest {
         }
 
         @Override
-        public RunController.Outcome run(Workload w, Path out) {
+        public RunOutcome run(Workload w, Path out) {
             rates.add(w.producerRate());
             long rate = w.producerRate() < 0 ? Math.min(capacity, generatorMax) : w.producerRate();
             long sendable = Math.min(rate, generatorMax);
@@ -115,7 +115,7 @@ class MaxRateSearchTest {
                     Profile.defaults(), List.of(), List.of("t"), 0, WARMUP * S, (WARMUP + DURATION) * S, intervals,
                     summary, null, 0, List.of(), List.of(), new FaultTimeline(), null, io.kbench.protocol.ShareSpread.NONE);
             try {
-                return new RunController.Outcome(true, ResultDocument.write(out, result), null, summary, result, intervals,
+                return new RunOutcome(true, ResultDocument.write(out, result), null, summary, result, intervals,
                         WARMUP * S, (WARMUP + DURATION) * S);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);

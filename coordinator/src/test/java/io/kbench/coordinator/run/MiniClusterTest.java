@@ -72,7 +72,7 @@ class MiniClusterTest {
     }
 
     /** Runs the workload to its end on the simulated clock; returns the outcome. */
-    private RunController.Outcome run(Workload w) throws InterruptedException {
+    private RunOutcome run(Workload w) throws InterruptedException {
         RunReporter out = new RunReporter() {
             @Override
             public void info(String line) {
@@ -94,8 +94,8 @@ class MiniClusterTest {
         };
         RunController c = new RunController(w, Profile.defaults().withBootstrapServers("sim:9092"), names,
                 a -> new WorkerClient(a, false, InProcessChannelBuilder.forName(a).directExecutor().build()), null,
-                new RunController.Options(dir.resolve("out"), false, 1_000_000), out, clock);
-        AtomicReference<RunController.Outcome> outcome = new AtomicReference<>();
+                new RunOptions(dir.resolve("out"), false, 1_000_000), out, clock);
+        AtomicReference<RunOutcome> outcome = new AtomicReference<>();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
@@ -130,7 +130,7 @@ class MiniClusterTest {
     @Test
     void shouldRunATimedRunAcrossThreeWorkersToItsEndInMilliseconds() throws Exception {
         cluster(3);
-        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\n"));
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 30\n"));
         assertTrue(o.completed(), o.error() + " " + lines);
         assertEquals(3000.0, o.summary().publishRate(), 1.0);
         assertEquals(3000L * 32, o.summary().acked(), "2 s warm-up + 30 s at 3,000 msg/s, all of it");
@@ -165,7 +165,7 @@ class MiniClusterTest {
         cluster(3);
         // a directory where result.json's temporary file goes: the write fails, as on a full disk
         Files.createDirectories(dir.resolve("out/result.json.tmp"));
-        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 3\n"));
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 3\n"));
         assertTrue(o.completed(), o.error() + " " + lines);
         assertFalse(o.written().complete(), "a result that was not written is not a complete outcome");
         String problem = o.written().problem();
@@ -180,7 +180,7 @@ class MiniClusterTest {
     @Test
     void shouldEndARecordCountRunWhenItsProducersAreDone() throws Exception {
         cluster(3);
-        RunController.Outcome o = run(workload(TIMED + "numRecords: 15000\n"));
+        RunOutcome o = run(workload(TIMED + "numRecords: 15000\n"));
         assertTrue(o.completed(), o.error() + " " + lines);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("start ") && l.contains(", 15,000 records at 3,000 msg/s: "
                 + "producers done about ")), lines.toString());
@@ -195,7 +195,7 @@ class MiniClusterTest {
     void shouldFailTheRunAndStopTheOthersWhenAWorkersConnectionBreaks() throws Exception {
         cluster(3);
         workers.get(1).disconnectAt = 5;
-        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\n"));
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 30\n"));
         assertFalse(o.completed());
         assertTrue(o.error().startsWith("lost the connection to worker "), o.error());
         assertEquals(List.of("prepare", "run", "stop (run failed)"), workers.get(0).events);
@@ -211,7 +211,7 @@ class MiniClusterTest {
     void shouldDeclareASilentWorkerLostAndLetItsLeaseExpire() throws Exception {
         cluster(2);
         workers.get(1).silentFrom = 4; // a hung worker: its connection stays open, nothing comes
-        RunController.Outcome o = run(workload(TIMED.replace("3", "2") + "durationSeconds: 30\n"));
+        RunOutcome o = run(workload(TIMED.replace("3", "2") + "durationSeconds: 30\n"));
         assertFalse(o.completed());
         assertTrue(o.error().matches("lost the connection to worker .*: no snapshot for 4\\.\\d s \\(one is due every 1 s\\)"),
                 o.error());
@@ -226,7 +226,7 @@ class MiniClusterTest {
     void shouldFailOnceMoreSendsFailThanMaxSendErrors() throws Exception {
         cluster(3);
         workers.get(2).failFrom = 6;
-        RunController.Outcome o = run(workload(TIMED + "durationSeconds: 30\nmaxSendErrors: 100\n"));
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 30\nmaxSendErrors: 100\n"));
         assertFalse(o.completed());
         assertTrue(o.error().matches("[\\d,]+ sends failed, more than maxSendErrors \\(100\\)"), o.error());
         assertTrue(result().get("summary").get("failed").asLong() > 100);
