@@ -1,0 +1,94 @@
+package io.kbench.worker.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+import io.kbench.protocol.rpc.DriverConfig;
+import io.kbench.protocol.rpc.KeySpec;
+import io.kbench.protocol.rpc.PayloadSpec;
+import io.kbench.protocol.rpc.PrepareRequest;
+import io.kbench.protocol.rpc.ProducerAssignment;
+import io.kbench.protocol.rpc.ShareSettings;
+import io.kbench.worker.RunSpec;
+import io.kbench.worker.WorkerException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** A Prepare request checked and mapped to its run, without gRPC. */
+class PrepareRequestsTest {
+    private static PrepareRequest.Builder valid() {
+        return PrepareRequest.newBuilder().setRunId("r1").setWorkload("wl")
+                .setDriver(DriverConfig.newBuilder().setName("kafka").putCommon("bootstrap.servers", "b:9092"))
+                .addProducers(ProducerAssignment.newBuilder().setProducerIndex(0).setTopic("t").setRatePerSecond(1_000))
+                .setMessageSize(100).setIntervalMicros(1_000_000);
+    }
+
+    @Test
+    void shouldMapAValidRequest() {
+        RunSpec spec = PrepareRequests.toSpec(valid().build(), "10.0.0.1:5000");
+        assertEquals("r1", spec.runId());
+        assertEquals("10.0.0.1:5000", spec.coordinator());
+        assertEquals("kafka", spec.driverName());
+        assertEquals(List.of(new RunSpec.Producer(0, "t", 1_000, 0)), spec.producers());
+        assertEquals(100, spec.messageSize());
+        assertTrue(spec.stampMessages());
+        assertEquals(PrepareRequests.digest(valid().build()), spec.digest());
+    }
+
+    @Test
+    void shouldFingerprintTheRequestNotItsObjectIdentity() {
+        assertEquals(PrepareRequests.digest(valid().build()), PrepareRequests.digest(valid().build()));
+        assertNotEquals(PrepareRequests.digest(valid().build()), PrepareRequests.digest(valid().setMessageSize(101).build()));
+        // map entries in key order: the same map built in another order is the same request
+        PrepareRequest ab = valid().setDriver(DriverConfig.newBuilder().putCommon("a", "1").putCommon("b", "2")).build();
+        PrepareRequest ba = valid().setDriver(DriverConfig.newBuilder().putCommon("b", "2").putCommon("a", "1")).build();
+        assertEquals(PrepareRequests.digest(ab), PrepareRequests.digest(ba));
+    }
+
+    static Stream<Arguments> refusals() {
+        return Stream.of(
+                refused(b -> b.setRunId(""), "run_id is empty"),
+                refused(b -> b.setMessageSize(0), "message_size must be >= 1 (or payload values given) and interval_micros >= 1000"),
+                refused(b -> b.setIntervalMicros(999), "message_size must be >= 1 (or payload values given) and interval_micros >= 1000"),
+                refused(b -> b.setMessageSize(100 * 1024 * 1024 + 1), "message_size must be at most 104857600 bytes and payload values at most 1000000"),
+                refused(b -> b.setPayloads(PayloadSpec.newBuilder().setRandomBytesRatio(1.5)), "random_bytes_ratio must be 0..1, got 1.5"),
+                refused(b -> b.setPayloads(PayloadSpec.newBuilder().setMonotonicProducers(-1)),
+                        "payloads.monotonic_producers must be 0 or more than every producer index, got -1"),
+                refused(b -> b.setKeys(KeySpec.newBuilder().setDistribution(io.kbench.protocol.rpc.KeyDistribution.KEY_RANDOM)),
+                        "keys: count must be >= 1 and zipf_exponent > 0"),
+                refused(b -> b.setProducers(0, ProducerAssignment.newBuilder().setProducerIndex(0).setTopic("t").setRatePerSecond(0)),
+                        "producer 0: rate must be -1 or >= 1, got 0"),
+                refused(b -> b.setProducers(0, ProducerAssignment.newBuilder().setProducerIndex(0).setTopic("t")
+                        .setRatePerSecond(-1).setRecordLimit(-5)), "producer 0: record_limit must be >= 0, got -5"),
+                refused(b -> b.setShare(ShareSettings.newBuilder().setReleasePpm(600_000).setRejectPpm(500_000)),
+                        "share settings out of range: release 600000 and reject 500000 ppm (0 to 1,000,000 together)"),
+                refused(b -> b.setConsumerProcessingMicros(-1), "consumer_processing_micros must be 0 to 60000000, got -1"),
+                refused(b -> b.setVerification(true).setNoStamp(true), "verification needs stamped messages (no_stamp is set)"),
+                refused(b -> b.setWorkload("w".repeat(201)), "workload name longer than 200 characters"),
+                refused(b -> b.addBrokerSources("ftp://admin:s3cret@broker-1:21"),
+                        "broker source must be \"local\", HOST:PORT or an http(s) URL, got \"ftp://broker-1:21\""));
+    }
+
+    private static Arguments refused(UnaryOperator<PrepareRequest.Builder> change, String message) {
+        return Arguments.of(change, message);
+    }
+
+    @ParameterizedTest
+    @MethodSource("refusals")
+    void shouldRefuseAFieldOutOfRangeNamingIt(UnaryOperator<PrepareRequest.Builder> change, String message) {
+        WorkerException e = assertThrows(WorkerException.class,
+                () -> PrepareRequests.toSpec(change.apply(valid()).build(), "c:1"));
+        assertEquals(WorkerException.Kind.INVALID, e.kind());
+        assertEquals(message, e.getMessage());
+        assertFalse(e.getMessage().contains("s3cret"));
+    }
+}
