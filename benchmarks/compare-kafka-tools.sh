@@ -275,7 +275,7 @@ has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) 
 # producer's records per produce request, its records-per-request-avg — kbench's mean over the measured intervals,
 # the tool's at its end (--print-metrics) — "-" where there is no producer metric to read; REQUEST_TICKS and
 # JIT_TICKS: the broker's request threads and JIT compiler threads over the run, thread_ticks; CLIENT_JIT_TICKS: the
-# client processes' JIT compiler threads over the run, client_jit; 0 for the share case).
+# client processes' JIT compiler threads over the run, client_jit).
 run_one() {
   local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-" rpr="-" t0 t1
   local samples="$work/samples/$1-$2-$3" props=() warm=0 tool_warm=()
@@ -308,10 +308,10 @@ run_one() {
           --reset-offsets --to-earliest --group "perf-share-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
       b0=$(proc_ticks "$broker_pid")
       t0=$(thread_ticks "$broker_pid")
-      cpu=$(THREADS_OUT="$samples/threads" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
           org.apache.kafka.tools.ShareConsumerPerformance "${share_common[@]}" --group "perf-share-$topic")
     else
-      cpu=$(THREADS_OUT="$samples/threads" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" \
+      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" \
           share-consumer-perf "${share_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
           --command-property check.crcs=false --output "$work/kbench-$topic")
     fi

@@ -103,6 +103,19 @@ public final class WorkerServer implements AutoCloseable {
         return started;
     }
 
+    /** How an in-process worker's address starts: {@code in-process:NAME}, NAME its in-process server's name. */
+    public static final String IN_PROCESS = "in-process:";
+
+    /**
+     * Starts a worker in this JVM that only this JVM reaches, over gRPC's in-process transport: no socket, and
+     * messages handed over as objects, not serialized (the coordinator's in-process workers). Its address is
+     * {@link #IN_PROCESS} followed by {@code workerId}, which must be unique in the JVM.
+     */
+    public static WorkerServer startInProcess(String workerId, MicrosClock clock) {
+        return start(io.grpc.inprocess.InProcessServerBuilder.forName(IN_PROCESS + workerId)
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES), workerId, clock, null);
+    }
+
     /**
      * Starts a worker on a server {@code builder} made by the caller (the network one above, or gRPC's
      * in-process transport in tests): adds the worker's service, behind the token check when {@code token} is

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What {@code kbench run} starts itself when the user gives no cluster or no workers: an embedded Kafka
- * broker and in-process workers (still reached over real gRPC on loopback). Implemented by the
+ * broker and in-process workers (still reached over real gRPC, on its in-process transport: addresses
+ * {@code in-process:local-N}). Implemented by the
  * distribution, which may depend on the worker and embedded-kafka modules; the coordinator may not.
  */
 public interface LocalEnvironment extends AutoCloseable {

@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
             "",
             "Splits the workload's producers, consumers and rate across the workers, starts them at one instant, merges their histograms every interval and writes result.json.",
             "",
-            "With no --workers, workers run in this process (over gRPC on loopback). With no bootstrap servers (neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded Kafka cluster (KRaft; one node, or --brokers N) is started on loopback for the run and removed afterwards.",
+            "With no --workers, workers run in this process (over gRPC's in-process transport). With no bootstrap servers (neither --bootstrap-servers nor bootstrap.servers in the profile), an embedded Kafka cluster (KRaft; one node, or --brokers N) is started on loopback for the run and removed afterwards.",
             "",
             "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
             "",

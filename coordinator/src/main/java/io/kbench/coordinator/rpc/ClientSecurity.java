@@ -25,7 +25,7 @@ import io.kbench.protocol.PemFiles;
  */
 public record ClientSecurity(ClusterToken token, boolean tls, Path caFile, Path certFile, Path keyFile,
                              String serverName) {
-    /** Plaintext, no token: for in-process workers on loopback. */
+    /** Plaintext, no token: for the in-process workers (in-process transport) and workers on loopback. */
     public static final ClientSecurity NONE = new ClientSecurity(null, false, null, null, null, null);
 
     /**

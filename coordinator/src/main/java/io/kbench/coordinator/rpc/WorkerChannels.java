@@ -25,11 +25,19 @@ public final class WorkerChannels {
 
     private WorkerChannels() { }
 
+    /** How the address of a worker in this JVM starts (the worker's {@code WorkerServer.IN_PROCESS}). */
+    public static final String IN_PROCESS = "in-process:";
+
     /**
-     * @param address  {@code host:port} of the worker
+     * @param address  {@code host:port} of the worker, or {@link #IN_PROCESS}{@code NAME} for one in this JVM
      * @param security token and TLS settings ({@link ClientSecurity#check() checked} by the caller)
      */
     public static ManagedChannel open(String address, ClientSecurity security) {
+        if (address.startsWith(IN_PROCESS)) {
+            // a worker in this JVM (the coordinator's own): gRPC's in-process transport, no socket, no serialization
+            return io.grpc.inprocess.InProcessChannelBuilder.forName(address).maxInboundMessageSize(MAX_INBOUND_BYTES)
+                    .build();
+        }
         NettyChannelBuilder builder = NettyChannelBuilder.forTarget(address);
         if (security.tls()) {
             builder.sslContext(security.sslContext()).useTransportSecurity();
