@@ -85,7 +85,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         OmbFiles.Translation omb = OmbFiles.isOmbWorkload(y) ? OmbFiles.workload(y, path) : OmbFiles.Translation.NONE;
         Node matrix = y.node("matrix");
         y.remove("matrix");
-        Workload base = Workload.parse(y, path, errors);
+        Workload base = WorkloadParser.parse(y, path, errors);
         Map<String, List<ScalarNode>> axes = matrix == null ? Map.of() : axes(y, matrix);
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
@@ -140,7 +140,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                 }
             }
             List<ConfigError> these = new ArrayList<>();
-            Workload w = workloadOverrides.isEmpty() ? base : Workload.parse(y.with(workloadOverrides, these), path, these);
+            Workload w = workloadOverrides.isEmpty() ? base : WorkloadParser.parse(y.with(workloadOverrides, these), path, these);
             pointErrors.addAll(these);
             String label = String.join(", ", values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
             points.add(new Point(label, values, w, profileOverrides));
