@@ -105,7 +105,7 @@ final class InProcessEnvironment implements LocalEnvironment {
                 // socket, Netty's threads or protobuf's encoding in between
                 WorkerServer w = WorkerServer.startInProcess("local-" + i, MicrosClock.SYSTEM);
                 workers.add(w);
-                addresses.add(WorkerServer.IN_PROCESS + "local-" + i);
+                addresses.add(w.address());
             }
             return addresses;
         }

@@ -160,15 +160,14 @@ final class LoadRun {
     }
 
     PrepareStatus status() {
-        boolean[] ready = new boolean[1];
-        List<PrepareStatus.Consumer> cs = clients.consumerStatus(ready);
+        List<PrepareStatus.Consumer> cs = clients.consumerStatus();
         if (state == State.PREPARED) {
             String f = fatal.take();
             if (!f.isEmpty()) {
                 throw new IllegalStateException(f);
             }
         }
-        return new PrepareStatus(ready[0], cs, topicPartitions, cluster);
+        return new PrepareStatus(cs.stream().allMatch(PrepareStatus.Consumer::joined), cs, topicPartitions, cluster);
     }
 
     /**

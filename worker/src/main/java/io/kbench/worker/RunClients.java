@@ -160,16 +160,14 @@ final class RunClients {
         return "kbench-" + spec.runId() + "-" + kind + index;
     }
 
-    /** Every consumer's readiness, in the spec's order; true in {@code ready[0]} when all have joined. */
-    List<PrepareStatus.Consumer> consumerStatus(boolean[] ready) {
+    /** Every consumer's readiness, in the spec's order. */
+    List<PrepareStatus.Consumer> consumerStatus() {
         List<PrepareStatus.Consumer> cs = new ArrayList<>();
-        ready[0] = true;
         for (int i = 0; i < consumerLoops.size(); i++) {
             ConsumerHandle h = consumerLoops.get(i).handle();
             RunSpec.Consumer c = spec.consumers().get(i);
             cs.add(new PrepareStatus.Consumer(c.index(), c.group(), h.assignedPartitions(), h.joined(),
                     consumerLoops.get(i).metrics().joinMicros));
-            ready[0] &= h.joined();
         }
         return cs;
     }

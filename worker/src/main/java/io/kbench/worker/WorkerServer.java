@@ -40,6 +40,8 @@ public final class WorkerServer implements AutoCloseable {
     private final Server server;
     private final RunManager runs;
     private MetricsServer metrics;
+    /** {@code in-process:NAME} for a worker of {@link #startInProcess}, else null. */
+    private volatile String address;
 
     private WorkerServer(Server server, RunManager runs) {
         this.server = server;
@@ -108,12 +110,30 @@ public final class WorkerServer implements AutoCloseable {
 
     /**
      * Starts a worker in this JVM that only this JVM reaches, over gRPC's in-process transport: no socket, and
-     * messages handed over as objects, not serialized (the coordinator's in-process workers). Its address is
-     * {@link #IN_PROCESS} followed by {@code workerId}, which must be unique in the JVM.
+     * messages handed over as objects, not serialized (the coordinator's in-process workers). Its address
+     * ({@link #address()}) is {@link #IN_PROCESS}{@code workerId}, with a number after it when a server of that
+     * name is still registered in this JVM (names must be unique here).
      */
     public static WorkerServer startInProcess(String workerId, MicrosClock clock) {
-        return start(io.grpc.inprocess.InProcessServerBuilder.forName(IN_PROCESS + workerId)
-                .maxInboundMessageSize(MAX_MESSAGE_BYTES), workerId, clock, null);
+        String name = IN_PROCESS + workerId;
+        for (int n = 2; ; n++) {
+            try {
+                WorkerServer w = start(io.grpc.inprocess.InProcessServerBuilder.forName(name)
+                        .maxInboundMessageSize(MAX_MESSAGE_BYTES), workerId, clock, null);
+                w.address = name;
+                return w;
+            } catch (UncheckedIOException e) {
+                if (n > 1_000) {
+                    throw e;
+                }
+                name = IN_PROCESS + workerId + "-" + n; // the name is taken (another server of this JVM holds it)
+            }
+        }
+    }
+
+    /** The in-process address of a worker started by {@link #startInProcess}; null for a network one. */
+    public String address() {
+        return address;
     }
 
     /**
