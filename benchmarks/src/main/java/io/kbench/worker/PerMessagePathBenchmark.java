@@ -3,6 +3,7 @@ package io.kbench.worker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import io.kbench.protocol.MicrosClock;

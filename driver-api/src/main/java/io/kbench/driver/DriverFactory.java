@@ -21,4 +21,16 @@ public interface DriverFactory {
      * @throws DriverException when the configuration is unusable (the message says which key and why)
      */
     Driver create(DriverConfig config);
+
+    /**
+     * Creates a driver for one run whose own time (a producer's wait for room, a consumer's join time, a commit's
+     * latency) is read from, and waited on, {@code clock}: the worker's clock, so that the times the driver reports
+     * are on the same clock as the worker's and a test can drive both. A driver that reads no time of its own may
+     * ignore it (the default).
+     *
+     * @throws DriverException when the configuration is unusable (the message says which key and why)
+     */
+    default Driver create(DriverConfig config, NanoClock clock) {
+        return create(config);
+    }
 }

@@ -3,6 +3,7 @@ package io.kbench.worker;
 import java.time.Duration;
 
 import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.NanoClock;
 
 /**
  * The poll loop of one consumer, on its own thread, from prepare until stop: it polls before the run starts

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.BrokerSample;
 import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.Counters;

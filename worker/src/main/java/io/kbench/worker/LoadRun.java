@@ -8,6 +8,7 @@ import java.util.Map;
 import io.kbench.driver.ClusterFacts;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverFactory;
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.IntervalSnapshot;
@@ -75,7 +76,7 @@ final class LoadRun {
      * @throws io.kbench.driver.DriverException when the cluster is unreachable or refuses
      */
     static LoadRun prepare(String workerId, RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
-        Driver driver = factory.create(spec.driverConfig());
+        Driver driver = factory.create(spec.driverConfig(), nanos);
         try {
             driver.checkReachable(REACH_TIMEOUT);
             List<String> created = List.of();

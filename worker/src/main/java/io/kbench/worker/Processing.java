@@ -2,6 +2,8 @@ package io.kbench.worker;
 
 import java.util.SplittableRandom;
 
+import io.kbench.driver.NanoClock;
+
 /**
  * A consumer's processing time per message ({@code consumerProcessingMillis}, {@code consumerProcessingDistribution}):
  * each message's time is drawn from the distribution (a seeded draw per consumer) and the consumer's thread waits

@@ -2,6 +2,7 @@ package io.kbench.worker;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerListener;
 
 /**

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.kbench.driver.ConsumerHandle;
 import io.kbench.driver.Driver;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerOptions;
 import io.kbench.protocol.ClientMetricsDump;

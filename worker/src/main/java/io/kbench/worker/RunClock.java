@@ -1,5 +1,6 @@
 package io.kbench.worker;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.MicrosClock;
 
 /**

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kbench.driver.DriverException;
 import io.kbench.driver.DriverFactory;
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.MicrosClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

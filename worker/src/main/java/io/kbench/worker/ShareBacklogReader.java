@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.kbench.driver.Driver;
+import io.kbench.driver.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

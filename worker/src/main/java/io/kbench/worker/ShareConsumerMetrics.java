@@ -2,6 +2,7 @@ package io.kbench.worker;
 
 import java.util.SplittableRandom;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.RecordListener;
 import io.kbench.driver.ShareRecordListener;
 import io.kbench.protocol.Counters;

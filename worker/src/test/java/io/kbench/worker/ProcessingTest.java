@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kbench.driver.NanoClock;
 import org.junit.jupiter.api.Test;
 
 /** Each message's processing time: its mean and spread by distribution, and the wait on a manual clock. */

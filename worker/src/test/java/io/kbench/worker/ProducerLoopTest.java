@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.protocol.MicrosClock;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.kbench.driver.ConsumerHandle;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverException;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import io.kbench.driver.ProducerOptions;

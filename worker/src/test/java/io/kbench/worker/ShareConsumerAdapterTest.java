@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 
 import io.kbench.driver.ConsumerHandle;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ShareConsumerHandle;
 import io.kbench.driver.ShareRecordListener;
 import io.kbench.protocol.MicrosClock;

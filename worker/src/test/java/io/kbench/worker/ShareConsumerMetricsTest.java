@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.RecordListener;
 import io.kbench.driver.ShareRecordListener.Acknowledge;
 import io.kbench.protocol.IntervalSnapshot;

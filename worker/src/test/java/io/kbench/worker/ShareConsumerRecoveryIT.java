@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverConfig;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ShareConsumerHandle;
 import io.kbench.driver.ShareRecordListener;
 import io.kbench.driver.TopicSpec;

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.kbench.driver.NanoClock;
+
 /**
  * Simulated time for several threads: it moves only when the test {@linkplain #advance advances} it, and then
  * only once every thread that waits on it is {@linkplain #park parked} until a later instant — from one such

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.kbench.driver.ConsumerHandle;
 import io.kbench.driver.DriverException;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.RecordListener;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,9 +31,16 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
     private volatile boolean holding;
     private Start holdAt = Start.END;
     private final StampedRecord decoded = new StampedRecord();
+    private final NanoClock clock;
 
     KafkaConsumerHandle(Consumer<byte[], byte[]> consumer, String topic) {
+        this(consumer, topic, NanoClock.SYSTEM);
+    }
+
+    /** @param clock the worker's clock, which {@link #joinedNanos} is read from */
+    KafkaConsumerHandle(Consumer<byte[], byte[]> consumer, String topic, NanoClock clock) {
         this.consumer = consumer;
+        this.clock = clock;
         consumer.subscribe(List.of(topic), this);
     }
 
@@ -140,7 +148,7 @@ final class KafkaConsumerHandle implements ConsumerHandle, ConsumerRebalanceList
         }
         assigned = consumer.assignment().size();
         if (!joined) {
-            joinedNanos = System.nanoTime();
+            joinedNanos = clock.nanoTime();
         }
         joined = true;
     }

@@ -14,6 +14,7 @@ import io.kbench.driver.ShareConsumerHandle;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.DriverException;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import io.kbench.driver.ProducerOptions;
@@ -39,17 +40,22 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * sets the client id and group id, and defaults {@code auto.offset.reset=earliest} for consumers (their
  * topics are new, so nothing sent before a late partition assignment is skipped).
  *
+ * <p>Time: its clients' own time (a producer's wait for room, a consumer's join, a share commit's latency) is the
+ * worker's clock, given at creation; the admin calls' deadlines are real time (the Kafka client waits in it).
+ *
  * <p>Threads: called from the worker's control threads; thread-safe (the admin client is).
  */
 final class KafkaDriver implements Driver {
     private final DriverConfig config;
+    private final NanoClock clock;
     private Admin admin;
 
-    KafkaDriver(DriverConfig config) {
+    KafkaDriver(DriverConfig config, NanoClock clock) {
         if (!config.common().containsKey("bootstrap.servers")) {
             throw new DriverException("no bootstrap.servers given for the Kafka driver");
         }
         this.config = config;
+        this.clock = clock;
     }
 
     private synchronized Admin admin() {
@@ -219,7 +225,7 @@ final class KafkaDriver implements Driver {
             long bufferMemory = number(p, ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024);
             long maxBlockMs = number(p, ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
             return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize,
-                    options.stamp(), bufferMemory / 2, maxBlockMs);
+                    options.stamp(), bufferMemory / 2, maxBlockMs, clock);
         } catch (KafkaException e) {
             if (producer != null) {
                 producer.close(Duration.ZERO);
@@ -239,7 +245,7 @@ final class KafkaDriver implements Driver {
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         try {
             return new KafkaConsumerHandle(new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                    topic);
+                    topic, clock);
         } catch (KafkaException e) {
             throw new DriverException("cannot create consumer: " + rootMessage(e), e, false);
         }
@@ -263,7 +269,7 @@ final class KafkaDriver implements Driver {
         p.put("share.acknowledgement.mode", explicit ? "explicit" : "implicit");
         try {
             return new KafkaShareConsumerHandle(new KafkaShareConsumer<>(p, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer()), topic, explicit, commitSync);
+                    new ByteArrayDeserializer()), topic, explicit, commitSync, clock);
         } catch (KafkaException e) {
             throw new DriverException("cannot create share consumer: " + rootMessage(e), e, false);
         }

@@ -3,6 +3,7 @@ package io.kbench.driver.kafka;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverConfig;
 import io.kbench.driver.DriverFactory;
+import io.kbench.driver.NanoClock;
 
 /** Registers the Kafka driver under the name {@code kafka}. Stateless. */
 public final class KafkaDriverFactory implements DriverFactory {
@@ -18,6 +19,11 @@ public final class KafkaDriverFactory implements DriverFactory {
 
     @Override
     public Driver create(DriverConfig config) {
-        return new KafkaDriver(config);
+        return new KafkaDriver(config, NanoClock.SYSTEM);
+    }
+
+    @Override
+    public Driver create(DriverConfig config, NanoClock clock) {
+        return new KafkaDriver(config, clock);
     }
 }

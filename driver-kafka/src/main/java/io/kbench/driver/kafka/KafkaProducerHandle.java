@@ -3,6 +3,7 @@ package io.kbench.driver.kafka;
 import java.time.Duration;
 import java.util.List;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import org.apache.kafka.clients.producer.Callback;
@@ -45,7 +46,8 @@ import org.apache.kafka.common.utils.Utils;
  * would be (publish latency starts before it). The share of time the load thread spent waiting is reported
  * with the client's metrics as {@value #WAIT_RATIO} (per {@link #metrics()} call), next to the client's own
  * {@code bufferpool-wait-ratio}: together they say whether a producer that fell behind its schedule was held
- * back by the cluster (it waited for room) or by its own thread (it did not).
+ * back by the cluster (it waited for room) or by its own thread (it did not). The wait reads and parks on the
+ * worker's {@link NanoClock}, as the metrics' time does, so a test can run it on a manual clock.
  *
  * <p>Threads: {@link #send}, {@link #flush} and {@link #close} on the owning load thread; completions on
  * the producer's sender thread; {@link #metrics()} on one thread at a time (the snapshot thread: its wait ratio is since its previous call).
@@ -100,6 +102,7 @@ final class KafkaProducerHandle implements ProducerHandle {
     /** {@link #metrics()}'s previous reading: when, and {@link #waitedNanos} then (the caller's thread only). */
     private long lastMetricsNanos;
     private long lastWaitedNanos;
+    private final NanoClock clock;
 
     /**
      * @param producerId {@link io.kbench.driver.ProducerOptions#NO_VERIFICATION}, or the id to stamp with
@@ -108,16 +111,19 @@ final class KafkaProducerHandle implements ProducerHandle {
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
                         long producerId, int batchSize) {
-        this(producer, topic, listener, producerId, batchSize, true, 0, 0);
+        this(producer, topic, listener, producerId, batchSize, true, 0, 0, NanoClock.SYSTEM);
     }
 
     /**
      * @param stamp false: records carry no stamp at all (no end-to-end latency, no verification), as the Kafka
      *              tools send them
+     * @param clock the worker's clock: the flow control's wait and the metrics' time
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
-                        long producerId, int batchSize, boolean stamp, long maxOutstandingBytes, long maxWaitMillis) {
+                        long producerId, int batchSize, boolean stamp, long maxOutstandingBytes, long maxWaitMillis,
+                        NanoClock clock) {
         this.producer = producer;
+        this.clock = clock;
         this.maxOutstandingBytes = Math.max(0, maxOutstandingBytes);
         this.maxWaitNanos = Math.max(0, maxWaitMillis) * 1_000_000L;
         this.topic = topic;
@@ -197,12 +203,12 @@ final class KafkaProducerHandle implements ProducerHandle {
      * passed (then the client's own blocking and timeout take over) or the thread is interrupted.
      */
     private void awaitRoom(long cost) {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         long deadline = start + maxWaitNanos;
         while (true) {
             doneSeen = doneCost.get();
             long outstanding = sentCost - doneSeen;
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             if (outstanding + cost <= maxOutstandingBytes || outstanding <= 0 || Thread.currentThread().isInterrupted()
                     || now - deadline > 0) {
                 if (now != start) {
@@ -210,7 +216,7 @@ final class KafkaProducerHandle implements ProducerHandle {
                 }
                 return;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+            clock.park(WAIT_NANOS);
         }
     }
 
@@ -294,7 +300,7 @@ final class KafkaProducerHandle implements ProducerHandle {
     @Override
     public java.util.Map<String, Double> metrics() {
         java.util.Map<String, Double> m = ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         long waited = waitedNanos;
         if (lastMetricsNanos != 0 && now > lastMetricsNanos) {
             m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));

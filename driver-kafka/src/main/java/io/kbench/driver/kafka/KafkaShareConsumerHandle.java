@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kbench.driver.DriverException;
+import io.kbench.driver.NanoClock;
 import io.kbench.driver.ShareConsumerHandle;
 import io.kbench.driver.ShareRecordListener;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -43,15 +44,20 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
     private volatile boolean joined;
     private volatile long joinedNanos;
     private long nextJoinCheck;
+    private final NanoClock clock;
 
     KafkaShareConsumerHandle(ShareConsumer<byte[], byte[]> consumer, String topic, boolean explicit) {
-        this(consumer, topic, explicit, false);
+        this(consumer, topic, explicit, false, NanoClock.SYSTEM);
     }
 
-    /** @param commitSync commit each poll's acknowledgements with {@code commitSync} and time it */
+    /**
+     * @param commitSync commit each poll's acknowledgements with {@code commitSync} and time it
+     * @param clock      the worker's clock: the commit latency and {@link #joinedNanos} are read from it
+     */
     KafkaShareConsumerHandle(ShareConsumer<byte[], byte[]> consumer, String topic, boolean explicit,
-                             boolean commitSync) {
+                             boolean commitSync, NanoClock clock) {
         this.consumer = consumer;
+        this.clock = clock;
         this.explicit = explicit;
         this.commitSync = commitSync;
         consumer.subscribe(List.of(topic));
@@ -97,7 +103,7 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
 
     /** Commits this poll's acknowledgements and tells the listener how long the broker took to confirm them. */
     private void commit(ShareRecordListener listener) {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         Map<org.apache.kafka.common.TopicIdPartition, java.util.Optional<org.apache.kafka.common.KafkaException>> r;
         try {
             r = consumer.commitSync();
@@ -106,7 +112,7 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
         } catch (RuntimeException e) {
             throw new DriverException("share consumer commit failed: " + e.getMessage(), e, false);
         }
-        long took = System.nanoTime() - start;
+        long took = clock.nanoTime() - start;
         boolean failed = false;
         for (java.util.Optional<org.apache.kafka.common.KafkaException> e : r.values()) {
             failed |= e.isPresent();
@@ -115,7 +121,7 @@ final class KafkaShareConsumerHandle implements ShareConsumerHandle {
     }
 
     private void checkJoined(boolean gotRecords) {
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (!gotRecords && now - nextJoinCheck < 0) {
             return;
         }
