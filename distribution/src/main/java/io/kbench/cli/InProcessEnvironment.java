@@ -112,34 +112,6 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
-    public List<String> topicsMatching(String bootstrapServers, java.util.Map<String, String> clientProperties,
-                                       java.util.regex.Pattern regex) {
-        java.util.Map<String, Object> props = new java.util.HashMap<>(clientProperties);
-        props.put("bootstrap.servers", bootstrapServers);
-        org.apache.kafka.clients.admin.Admin admin = null;
-        try {
-            admin = org.apache.kafka.clients.admin.Admin.create(props);
-            return admin.listTopics().names().get(15, java.util.concurrent.TimeUnit.SECONDS).stream()
-                    .filter(t -> regex.matcher(t).matches()).sorted().toList();
-        } catch (java.util.concurrent.TimeoutException e) {
-            String why = io.kbench.driver.kafka.BootstrapProbe.explain(bootstrapServers, 1_000);
-            throw new io.kbench.coordinator.UserException("cannot list the topics of " + bootstrapServers
-                    + ": no broker answered within 15 s" + (why.isEmpty() ? "" : " (" + why + ")"));
-        } catch (java.util.concurrent.ExecutionException | org.apache.kafka.common.KafkaException e) {
-            Throwable t = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new io.kbench.coordinator.UserException("cannot list the topics of " + bootstrapServers + ": "
-                    + t.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.kbench.coordinator.UserException("interrupted");
-        } finally {
-            if (admin != null) {
-                admin.close(java.time.Duration.ofSeconds(2));
-            }
-        }
-    }
-
-    @Override
     public void close() {
         synchronized (workerLock) {
             workers.forEach(WorkerServer::close);

@@ -48,6 +48,16 @@ public interface Driver extends AutoCloseable {
     void deleteTopics(List<String> topics, Duration timeout);
 
     /**
+     * The names of the cluster's topics, internal ones left out, in no particular order.
+     *
+     * @throws DriverException when the cluster refuses the listing or does not answer within {@code timeout}
+     *                         ({@link DriverException#unreachable()})
+     */
+    default List<String> listTopics(Duration timeout) {
+        throw new DriverException("this driver cannot list topics");
+    }
+
+    /**
      * Builds a producer as {@code options} say; a transactional one is ready for
      * {@link ProducerHandle#beginTransaction()}. Completions of its sends are reported to {@code listener}.
      *

@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.kbench.driver.Driver;
 import io.kbench.driver.DriverException;
 import io.kbench.driver.DriverFactory;
 import io.kbench.driver.NanoClock;
@@ -275,6 +276,28 @@ public final class RunManager implements AutoCloseable {
                 && nanos.nanoTime() - run.leaseRenewedNanos() > TimeUnit.MILLISECONDS.toNanos(LEASE_TIMEOUT_MILLIS)) {
             run.abort("lease expired: no renewal from the coordinator at " + run.spec().coordinator() + " for "
                     + LEASE_TIMEOUT_MILLIS / 1000 + " s");
+        }
+    }
+
+    /** Longest a topic listing waits for the cluster. */
+    static final java.time.Duration LIST_TIMEOUT = java.time.Duration.ofSeconds(15);
+
+    /**
+     * The topics of the cluster {@code config} names whose whole name {@code regex} matches, internal ones left out,
+     * sorted: consumer-perf's {@code --include}, resolved on a worker because a worker reaches the brokers (the
+     * coordinator may not). Touches no run: a busy worker answers too.
+     *
+     * @throws WorkerException INVALID for a driver this worker does not have, UNAVAILABLE when the cluster did not
+     *                         answer, FAILED when it refused
+     */
+    public List<String> listTopics(String driverName, io.kbench.driver.DriverConfig config,
+                                   java.util.regex.Pattern regex) {
+        DriverFactory factory = driverLookup.apply(driverName);
+        try (Driver driver = factory.create(config, nanos)) {
+            return driver.listTopics(LIST_TIMEOUT).stream().filter(t -> regex.matcher(t).matches()).sorted().toList();
+        } catch (DriverException e) {
+            throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.FAILED,
+                    e.getMessage(), e);
         }
     }
 

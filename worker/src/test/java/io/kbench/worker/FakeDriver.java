@@ -30,6 +30,9 @@ final class FakeDriver implements Driver, DriverFactory {
     final List<String> deletedTopics = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile int opened;
     volatile int closed;
+    /** The cluster's topics as {@link #listTopics} lists them, and whether the cluster answers that call. */
+    volatile List<String> topics = List.of();
+    volatile boolean unreachable;
 
     FakeDriver(SimClock clock) {
         this.clock = clock;
@@ -67,6 +70,15 @@ final class FakeDriver implements Driver, DriverFactory {
         Map<String, Integer> out = new java.util.LinkedHashMap<>();
         topics.forEach(t -> out.put(t, 1));
         return out;
+    }
+
+    @Override
+    public List<String> listTopics(Duration timeout) {
+        if (unreachable) {
+            throw new io.kbench.driver.DriverException("cannot list the topics of fake:1: no broker answered within "
+                    + timeout.toSeconds() + " s", null, true);
+        }
+        return topics;
     }
 
     @Override

@@ -87,7 +87,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     boolean printMetrics;
 
     @Option(names = "--include", paramLabel = "REGEX", description = "Read every topic whose whole name the Java "
-            + "regex matches, as listed from this host when the run starts (internal topics left out); "
+            + "regex matches, as a worker lists them when the run starts (internal topics left out); "
             + "--num-records counts all of them. kbench gives each topic --consumers consumers of its own (the "
             + "tool: one consumer over all), in one group with --group.")
     String include;
@@ -117,13 +117,12 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if ((topic == null) == (include == null)) {
             throw new UserException("give exactly one of --topic or --include");
         }
-        java.util.regex.Pattern pattern = null;
         if (include != null && include.isEmpty()) {
             throw new UserException("--include cannot be empty: give a regex of topic names (e.g. 'orders-.*')");
         }
         if (include != null) {
             try {
-                pattern = java.util.regex.Pattern.compile(include);
+                java.util.regex.Pattern.compile(include); // checked here, before anything starts; a worker matches it
             } catch (java.util.regex.PatternSyntaxException e) {
                 throw new UserException("--include '" + include + "' is not a Java regex: "
                         + e.getDescription() + " near index " + e.getIndex());
@@ -166,42 +165,44 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }
         Profile profile = overrides.applyTo(Profile.defaults());
-        List<String> topics = topic != null ? List.of(topic) : matching(profile, pattern);
-        if ((long) topics.size() * consumers > Workload.MAX_CONSUMERS) {
-            throw new UserException(String.format("--include '%s' matches %,d topics: with --consumers %d that is more "
-                    + "than %,d consumers", include, topics.size(), consumers, Workload.MAX_CONSUMERS));
+        ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
+                numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);
+        try (Session session = new Session(local, workers, bootstrapServer, 1,
+                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), 1, System.err)) {
+            List<String> topics = topic != null ? List.of(topic) : matching(session, profile);
+            if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+                throw new UserException("--print-metrics prints one block per consumer: at most "
+                        + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
+                        + (long) topics.size() * consumers);
+            }
+            Workload workload = new Workload("consumer-perf-" + (topic != null ? topic : "include"), topics.size(), 1, 1, 0,
+                    1, consumers, Workload.UNTHROTTLED, 0, 0,
+                    numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, topics, true, 0, 0, 0, 0, true,
+                    Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
+            RunOptions runOptions = options(new RunOptions(output, true, 1_000_000L,
+                    spec == null ? List.of() : Provenances.commandLine(spec)));
+            return session.run(session.controller(workload, profile, runOptions, reporter)).completed() ? 0 : 1;
         }
-        if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
-            throw new UserException("--print-metrics prints one block per consumer: at most "
-                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
-                    + (long) topics.size() * consumers);
-        }
-        if (include != null) {
-            System.err.println("--include '" + include + "' matches " + topics.size() + " topic(s): "
-                    + String.join(", ", topics.subList(0, Math.min(20, topics.size())))
-                    + (topics.size() > 20 ? " ..." : ""));
-        }
-        Workload workload = new Workload("consumer-perf-" + (topic != null ? topic : "include"), topics.size(), 1, 1, 0, 1,
-                consumers, Workload.UNTHROTTLED, 0, 0,
-                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, topics, true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
-        return Session.runOnce(local, workers, bootstrapServer,
-                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
-                options(new RunOptions(output, true, 1_000_000L,
-                        spec == null ? List.of() : Provenances.commandLine(spec))),
-                new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat, numRecords, timeoutMs,
-                        showDetailedStats ? reportingIntervalMs : 0, printMetrics));
     }
 
-    /** The topics --include names, listed from this host with the profile's client settings. */
-    private List<String> matching(Profile profile, java.util.regex.Pattern pattern) {
-        java.util.Map<String, String> client = new java.util.HashMap<>(profile.common());
-        client.putAll(profile.admin());
-        List<String> names = local.topicsMatching(bootstrapServer, client, pattern);
-        if (names.isEmpty()) {
+    /**
+     * The topics --include names, listed by a worker (which reaches the brokers; this host may not) with the
+     * profile's client settings; at most as many as there can be consumers for them.
+     */
+    private List<String> matching(Session session, Profile profile) {
+        int most = (int) (Workload.MAX_CONSUMERS / consumers); // at most 100,000: what the worker sends at most
+        io.kbench.coordinator.rpc.WorkerClient.TopicList found = session.topics(profile, include, Math.max(1, most));
+        if (found.matched() == 0) {
             throw new UserException("--include '" + include + "' matches no topic of " + bootstrapServer);
         }
-        return names;
+        if ((long) found.matched() * consumers > Workload.MAX_CONSUMERS) {
+            throw new UserException(String.format("--include '%s' matches %,d topics: with --consumers %d that is more "
+                    + "than %,d consumers", include, found.matched(), consumers, Workload.MAX_CONSUMERS));
+        }
+        List<String> topics = found.names();
+        System.err.println("--include '" + include + "' matches " + topics.size() + " topic(s): "
+                + String.join(", ", topics.subList(0, Math.min(20, topics.size()))) + (topics.size() > 20 ? " ..." : ""));
+        return topics;
     }
 
     private RunOptions options(RunOptions o) {

@@ -18,15 +18,6 @@ public interface LocalEnvironment extends AutoCloseable {
     /** Starts {@code count} workers on loopback and returns their {@code host:port} addresses. */
     List<String> startWorkers(int count);
 
-    /**
-     * The names of the cluster's topics (internal ones left out) that {@code regex} matches whole, sorted, as
-     * this host's admin client with {@code clientProperties} lists them (consumer-perf's {@code --include}).
-     *
-     * @throws io.kbench.coordinator.UserException when the cluster cannot be reached or refuses the listing
-     */
-    List<String> topicsMatching(String bootstrapServers, java.util.Map<String, String> clientProperties,
-                                java.util.regex.Pattern regex);
-
     /** Stops everything started, workers first. */
     @Override
     void close();

@@ -146,6 +146,19 @@ final class Session implements AutoCloseable {
                 options, reporter);
     }
 
+    /**
+     * The cluster's topics whose whole name {@code regex} matches, listed by this session's first worker with the
+     * profile's client settings (a worker reaches the brokers; this host may not): at most {@code limit} names.
+     *
+     * @throws UserException when the worker refuses (exit 2) or it or the cluster does not answer (exit 3)
+     */
+    WorkerClient.TopicList topics(Profile profile, String regex, int limit) {
+        try (WorkerClient client = new WorkerClient(addresses.get(0), security)) {
+            return io.kbench.coordinator.run.Workers.setup(() -> client.listTopics(profile.withBootstrapServers(bootstrap),
+                    regex, limit));
+        }
+    }
+
     RunOutcome run(RunController controller) {
         current.set(controller);
         return controller.run();

@@ -306,6 +306,31 @@ public final class WorkerClient implements AutoCloseable {
                 });
     }
 
+    /** The topics a {@link #listTopics} call found: the first names asked for, sorted, and how many matched in all. */
+    public record TopicList(List<String> names, int matched) { }
+
+    /** Longest a topic listing takes: the worker waits up to 15 s for the cluster. */
+    private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * The cluster's topics (internal ones left out) whose whole name {@code regex} matches, as the worker lists them
+     * with the profile's client settings: at most {@code limit} names, sorted.
+     */
+    public TopicList listTopics(Profile profile, String regex, int limit) {
+        try {
+            io.kbench.protocol.rpc.ListTopicsResponse r = call(LIST_TIMEOUT).listTopics(
+                    io.kbench.protocol.rpc.ListTopicsRequest.newBuilder().setDriver(WorkerMessages.driverConfig(profile))
+                            .setRegex(regex).setLimit(limit).build());
+            return new TopicList(List.copyOf(r.getTopicsList()), r.getMatched());
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+                throw new WorkerCallException(WorkerCallException.Kind.REFUSED, "worker " + address + " cannot list "
+                        + "topics (an older kbench): run the same kbench version on both", e);
+            }
+            throw failure(e, "list topics");
+        }
+    }
+
     /** Releases the run's held consumers (a backlog run). */
     public void startConsumers(String runId) {
         try {

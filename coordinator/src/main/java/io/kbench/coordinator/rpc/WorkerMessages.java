@@ -43,12 +43,17 @@ public final class WorkerMessages {
                 r.getBusyCoordinator(), r.getClockId(), host, new java.util.TreeMap<>(r.getDriversMap()), r.getCommit());
     }
 
+    /** The profile's driver and client settings, bootstrap servers included, as a worker takes them. */
+    static DriverConfig driverConfig(Profile p) {
+        return DriverConfig.newBuilder().setName(p.driver())
+                .putAllCommon(p.common()).putCommon("bootstrap.servers", p.bootstrapServers())
+                .putAllProducer(p.producer()).putAllConsumer(p.consumer()).putAllAdmin(p.admin()).build();
+    }
+
     public static PrepareRequest prepareRequest(WorkerClient.Share share) {
         Profile p = share.profile();
         Plan.ClientSettings clients = share.clients();
-        DriverConfig.Builder driver = DriverConfig.newBuilder().setName(p.driver())
-                .putAllCommon(p.common()).putCommon("bootstrap.servers", p.bootstrapServers())
-                .putAllProducer(p.producer()).putAllConsumer(p.consumer()).putAllAdmin(p.admin());
+        DriverConfig.Builder driver = driverConfig(p).toBuilder();
         if (!p.common().containsKey(METRICS_WINDOW)) {
             String window = Long.toString(clients.metricsWindowMillis());
             if (!p.producer().containsKey(METRICS_WINDOW)) {

@@ -180,6 +180,22 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public List<String> listTopics(Duration timeout) {
+        try {
+            return List.copyOf(admin().listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+            throw new DriverException("cannot list the topics of " + bootstrap() + ": " + rootMessage(e), e, false);
+        } catch (TimeoutException e) {
+            String why = BootstrapProbe.explain(bootstrap(), 1_000);
+            throw new DriverException("cannot list the topics of " + bootstrap() + ": no broker answered within "
+                    + timeout.toSeconds() + " s" + (why.isEmpty() ? "" : " (" + why + ")"), e, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while listing topics", e, false);
+        }
+    }
+
+    @Override
     public io.kbench.driver.ClusterFacts describeCluster(List<String> topics, Duration timeout) {
         return ClusterDescriber.describe(admin(), topics, timeout);
     }

@@ -109,9 +109,8 @@ final class PrepareRequests {
             throw new WorkerException(WorkerException.Kind.INVALID, "consumer_processing_micros must be 0 to "
                     + MAX_PROCESSING_MICROS + ", got " + r.getConsumerProcessingMicros());
         }
-        DriverConfig driver = new DriverConfig(r.getDriver().getCommonMap(), r.getDriver().getProducerMap(),
-                r.getDriver().getConsumerMap(), r.getDriver().getAdminMap());
-        String name = r.getDriver().getName().isEmpty() ? "kafka" : r.getDriver().getName();
+        DriverConfig driver = driverConfig(r.getDriver());
+        String name = driverName(r.getDriver());
         if (r.getVerification() && r.getNoStamp()) {
             throw new WorkerException(WorkerException.Kind.INVALID, "verification needs stamped messages (no_stamp is set)");
         }
@@ -168,5 +167,42 @@ final class PrepareRequests {
         } catch (java.security.NoSuchAlgorithmException | java.io.IOException e) {
             throw new IllegalStateException("cannot fingerprint the prepare request", e);
         }
+    }
+
+    private static DriverConfig driverConfig(io.kbench.protocol.rpc.DriverConfig d) {
+        return new DriverConfig(d.getCommonMap(), d.getProducerMap(), d.getConsumerMap(), d.getAdminMap());
+    }
+
+    private static String driverName(io.kbench.protocol.rpc.DriverConfig d) {
+        return d.getName().isEmpty() ? "kafka" : d.getName();
+    }
+
+    /** Most names one {@code ListTopics} answer carries. */
+    static final int MAX_LISTED_TOPICS = 100_000;
+
+    /** A {@code ListTopics} request, checked: the driver and its settings, the compiled regex, the most names to send. */
+    record TopicQuery(String driverName, DriverConfig config, java.util.regex.Pattern regex, int limit) { }
+
+    /** Checks and maps a {@code ListTopics} request. */
+    static TopicQuery topicQuery(io.kbench.protocol.rpc.ListTopicsRequest r) {
+        if (r.getLimit() < 1 || r.getLimit() > MAX_LISTED_TOPICS) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "limit must be 1 to " + MAX_LISTED_TOPICS + ", got "
+                    + r.getLimit());
+        }
+        if (r.getRegex().isEmpty() || r.getRegex().length() > 10_000) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "regex must be 1 to 10000 characters, got "
+                    + r.getRegex().length());
+        }
+        java.util.regex.Pattern regex;
+        try {
+            regex = java.util.regex.Pattern.compile(r.getRegex());
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "regex is not a Java regular expression: "
+                    + e.getDescription());
+        }
+        if (!r.getDriver().getCommonMap().containsKey("bootstrap.servers")) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "no bootstrap.servers given");
+        }
+        return new TopicQuery(driverName(r.getDriver()), driverConfig(r.getDriver()), regex, r.getLimit());
     }
 }

@@ -2,6 +2,7 @@ package io.kbench.worker.rpc;
 
 import java.net.InetAddress;
 import java.net.SocketAddress;
+import java.util.List;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -183,6 +184,20 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         try {
             runs.stop(request.getRunId(), request.getDeleteTopicsList(), request.getRunFailed());
             response.onNext(StopResponse.getDefaultInstance());
+            response.onCompleted();
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void listTopics(io.kbench.protocol.rpc.ListTopicsRequest request,
+                           StreamObserver<io.kbench.protocol.rpc.ListTopicsResponse> response) {
+        try {
+            PrepareRequests.TopicQuery q = PrepareRequests.topicQuery(request);
+            List<String> names = runs.listTopics(q.driverName(), q.config(), q.regex());
+            response.onNext(io.kbench.protocol.rpc.ListTopicsResponse.newBuilder()
+                    .addAllTopics(names.subList(0, Math.min(q.limit(), names.size()))).setMatched(names.size()).build());
             response.onCompleted();
         } catch (RuntimeException e) {
             response.onError(toStatus(e));
