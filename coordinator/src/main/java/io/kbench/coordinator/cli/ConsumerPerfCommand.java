@@ -175,14 +175,28 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
                         + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
                         + (long) topics.size() * consumers);
             }
-            Workload workload = new Workload("consumer-perf-" + (topic != null ? topic : "include"), topics.size(), 1, 1, 0,
-                    1, consumers, Workload.UNTHROTTLED, 0, 0,
-                    numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, topics, true, 0, 0, 0, 0, true,
-                    Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
+            Workload workload = workload("consumer-perf-" + (topic != null ? topic : "include"), topics, consumers,
+                    numRecords);
             RunOptions runOptions = options(new RunOptions(output, true, 1_000_000L,
                     spec == null ? List.of() : Provenances.commandLine(spec)));
             return session.run(session.controller(workload, profile, runOptions, reporter)).completed() ? 0 : 1;
         }
+    }
+
+    /**
+     * The workload of a read of existing {@code topics}: {@code consumers} consumers of one group per topic,
+     * {@code records} in all; built by the workload parser, so checked as a file's keys are.
+     */
+    static Workload workload(String name, List<String> topics, int consumers, long records) {
+        java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>();
+        keys.put("name", name);
+        keys.put("topicNames", topics);
+        keys.put("existingTopics", true);
+        keys.put("producersPerTopic", 0);
+        keys.put("subscriptionsPerTopic", 1);
+        keys.put("consumersPerSubscription", consumers);
+        keys.put("numRecords", records);
+        return Workload.of("consumer-perf", keys);
     }
 
     /**

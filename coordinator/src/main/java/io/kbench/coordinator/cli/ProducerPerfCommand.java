@@ -185,12 +185,35 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         }
         boolean embedded = bootstrap == null && workers.isEmpty();
         boolean existing = partitions == null && !embedded;
-        Workload workload = new Workload("producer-perf-" + topic, 1, partitions == null ? 1 : partitions,
-                recordSize == null ? 1 : recordSize, producers, 0, 1, rate, 0, 0, numRecords,
-                Workload.KeyDistribution.none, 1000, 1.0, payload, payloadDelimiter, 1.0, List.of(topic), existing, 0, 0, txMillis,
-                warmup, false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(),
-                false, // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
-                payloadMonotonic, null, null);
+        java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>();
+        keys.put("name", "producer-perf-" + topic);
+        keys.put("topicNames", List.of(topic));
+        if (existing) {
+            keys.put("existingTopics", true);
+        } else if (partitions != null) {
+            keys.put("partitionsPerTopic", partitions);
+        }
+        keys.put("producersPerTopic", producers);
+        keys.put("subscriptionsPerTopic", 0);
+        keys.put("producerRate", rate);
+        keys.put("numRecords", numRecords);
+        if (payload != null) {
+            keys.put("payloadFile", payload);
+            keys.put("payloadDelimiter", payloadDelimiter);
+        } else if (recordSize != null) {
+            keys.put("messageSize", recordSize);
+        }
+        if (payloadMonotonic) {
+            keys.put("monotonicPayloads", true);
+        }
+        if (txMillis > 0) {
+            keys.put("transactionMillis", txMillis);
+        }
+        if (warmup > 0) {
+            keys.put("warmupRecords", warmup);
+        }
+        keys.put("stampMessages", false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
+        Workload workload = Workload.of("producer-perf", keys);
         return Session.runOnce(local, workers, bootstrap,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
                 dumps(new RunOptions(output, true, 1_000_000L,

@@ -9,9 +9,7 @@ import java.util.concurrent.Callable;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ShareConsumerPerfReporter;
-import io.kbench.coordinator.workload.ConsumerProcessing;
 import io.kbench.coordinator.workload.Profile;
-import io.kbench.coordinator.workload.ShareGroups;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.coordinator.run.RunOptions;
 import picocli.CommandLine.Command;
@@ -161,12 +159,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
         }
         Profile profile = overrides.applyTo(Profile.defaults());
-        ShareGroups share = new ShareGroups(1, threads, false, 0, 0,
-                Map.of(OFFSET_RESET, fromLatest ? "latest" : "earliest"));
-        Workload workload = new Workload("share-consumer-perf-" + topic, 1, 1, 1, 0, 0, 1, Workload.UNTHROTTLED, 0, 0,
-                numRecords, Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(topic), true, 0, 0, 0, 0,
-                false, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, share,
-                ConsumerProcessing.NONE);
+        Workload workload = workload(topic, threads, numRecords, fromLatest);
         RunOptions options = new RunOptions(output, true, 1_000_000L,
                 spec == null ? List.of() : Provenances.commandLine(spec)).withDrainIdle(timeoutMs * 1000);
         if (group != null) {
@@ -180,5 +173,24 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
                 profile, options, new ShareConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                         numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, showConsumerStats,
                         printMetrics));
+    }
+
+    /**
+     * The workload of a share group of {@code threads} consumers reading {@code records} of an existing topic, from
+     * its beginning or (with {@code fromLatest}) its end; built by the workload parser, so checked as a file's keys are.
+     */
+    static Workload workload(String topic, int threads, long records, boolean fromLatest) {
+        Map<String, Object> keys = new java.util.LinkedHashMap<>();
+        keys.put("name", "share-consumer-perf-" + topic);
+        keys.put("topicNames", List.of(topic));
+        keys.put("existingTopics", true);
+        keys.put("producersPerTopic", 0);
+        keys.put("subscriptionsPerTopic", 0);
+        keys.put("shareGroupsPerTopic", 1);
+        keys.put("consumersPerShareGroup", threads);
+        keys.put("shareGroupConfig", Map.of(OFFSET_RESET, fromLatest ? "latest" : "earliest"));
+        keys.put("numRecords", records);
+        keys.put("verification", false);
+        return Workload.of("share-consumer-perf", keys);
     }
 }

@@ -6,7 +6,10 @@ import java.util.List;
 
 /**
  * The shape of the load: topics, producers, consumers, messages (size or payload file, keys), rate and
- * amount (time or record count). Validated once when loaded ({@link #load}); every instance is valid.
+ * amount (time or record count). Built by the workload parser only, from a file ({@link #load}) or from keys
+ * given in code ({@link #of}: the perf commands), and changed only by the {@code with...} methods, whose callers
+ * check the values (a run's {@code --warmup}/{@code --duration}, the max-rate search's rates): so every instance
+ * outside tests is valid, and a new key touches the parser, not the commands.
  * Size: over 300 lines because it is the record of every workload key with its documentation and its
  * checks, kept in one place so that the schema, the docs and the loader can be compared key by key.
  *
@@ -199,6 +202,27 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return Sweep.load(path).base();
     }
 
+
+    /**
+     * A workload from keys given in code (a perf command's options), read by the same parser as a file, so it is
+     * checked key by key and gets the same defaults. {@code source} names the keys' origin in any error (the
+     * command); a relative {@code payloadFile} is taken from the working directory.
+     *
+     * @param keys workload keys ({@link #KEYS}) to values: numbers, booleans, strings, lists and maps of them
+     * @throws InvalidConfigException listing every problem
+     */
+    public static Workload of(String source, java.util.Map<String, ?> keys) {
+        org.yaml.snakeyaml.DumperOptions dump = new org.yaml.snakeyaml.DumperOptions();
+        dump.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
+        String text = new org.yaml.snakeyaml.Yaml(dump).dump(new java.util.LinkedHashMap<>(keys));
+        List<ConfigError> errors = new java.util.ArrayList<>();
+        YamlMap y = YamlMap.of(source, text, errors);
+        Workload w = WorkloadParser.parse(y, Path.of(source.replaceAll("[^A-Za-z0-9._+-]", "_")), errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidConfigException(errors);
+        }
+        return w;
+    }
 
     /** The payload file's values, or an empty list for generated values. */
     public List<byte[]> payloadValues() {

@@ -70,6 +70,16 @@ final class YamlMap {
         return new YamlMap(file, root, errors);
     }
 
+    /** {@code text}, a YAML mapping, named {@code source} in errors (a workload built from a command's options). */
+    static YamlMap of(String source, String text, List<ConfigError> errors) {
+        Node root = YamlText.compose(source, text);
+        if (!(root instanceof MappingNode)) {
+            throw new InvalidConfigException(List.of(new ConfigError(source, 1, 1,
+                    "expected a mapping of keys to values (key: value lines)")));
+        }
+        return new YamlMap(source, root, errors);
+    }
+
     String file() {
         return file;
     }

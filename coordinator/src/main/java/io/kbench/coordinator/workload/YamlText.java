@@ -58,7 +58,11 @@ final class YamlText {
         } catch (IOException e) {
             throw fail(file, 1, 1, "cannot read: " + e.getMessage());
         }
-        String text = decode(file, bytes);
+        return compose(file, decode(file, bytes));
+    }
+
+    /** The root node of {@code text}, read as a file named {@code file} would be (null for an empty document). */
+    static Node compose(String file, String text) {
         checkCharacters(file, text);
         LoaderOptions options = new LoaderOptions();
         options.setMaxAliasesForCollections(MAX_ALIASES);
