@@ -22,8 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kbench.coordinator.dashboard.DashboardState;
 import io.kbench.coordinator.merge.ClientSample;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Summary;
-import io.kbench.coordinator.report.RunReporter;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.driver.DriverConfig;
 import io.kbench.protocol.Counters;
@@ -142,31 +141,15 @@ class GrafanaDashboardTest {
                 verification: true
                 shareGroupsPerTopic: 1
                 """);
-        DashboardState coordinator = new DashboardState(new RunReporter() {
-            @Override
-            public void info(String line) {
-            }
-
-            @Override
-            public void started(long runStartMicros, long measureStartMicros) {
-            }
-
-            @Override
-            public void interval(MergedInterval interval) {
-            }
-
-            @Override
-            public void summary(String title, Summary summary, int subscriptionsPerTopic) {
-            }
-        });
-        coordinator.begin("r1", Workload.load(yaml));
-        coordinator.workerHeard("w1", 1_000_000);
+        DashboardState coordinator = new DashboardState(event -> { });
+        coordinator.on(new RunEvent.Begin("r1", Workload.load(yaml)));
+        coordinator.on(new RunEvent.WorkerHeard("w1", 1_000_000));
         Map<Metric, Histogram> none = new java.util.EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             none.put(m, LatencyHistograms.create());
         }
-        coordinator.interval(new MergedInterval(0, 0, 1_000_000, new Counters(1, 1, 0, 10, 1, 10, 0, 0),
-                MergedInterval.statsOf(none), 1, List.of(), 0, ClientSample.NONE, ClientSample.NONE));
+        coordinator.on(new RunEvent.Interval(new MergedInterval(0, 0, 1_000_000, new Counters(1, 1, 0, 10, 1, 10, 0, 0),
+                MergedInterval.statsOf(none), 1, List.of(), 0, ClientSample.NONE, ClientSample.NONE)));
         String text = new String(coordinator.metrics(null, 2_000_000).body(), StandardCharsets.UTF_8);
 
         WorkerMetrics worker = new WorkerMetrics("w1");

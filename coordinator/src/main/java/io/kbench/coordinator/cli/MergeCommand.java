@@ -11,6 +11,7 @@ import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ProgressPrinter;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultMerge;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.run.RunIds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,8 +55,8 @@ public final class MergeCommand implements Callable<Integer> {
             throw new UserException("cannot write " + dir.resolve("result.json") + ": " + e.getMessage());
         }
         ProgressPrinter printer = new ProgressPrinter(System.out);
-        printer.summary("kbench merge of " + sources.size() + " results: " + merged.document().status(),
-                merged.summary(), 1);
+        printer.on(new RunEvent.Summarized("kbench merge of " + sources.size() + " results: " + merged.document().status(),
+                merged.summary(), 1));
         printer.info("result: " + file);
         return 0;
     }

@@ -16,6 +16,7 @@ import io.kbench.coordinator.report.ChartSeries;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.LatencyHistograms;
@@ -80,142 +81,133 @@ public final class DashboardState implements RunReporter {
         listeners.forEach(Runnable::run);
     }
 
+    /** Keeps what the page shows from {@code event}, passes the event on to the console, then tells the listeners. */
     @Override
-    public void begin(String id, Workload w) {
-        synchronized (this) {
-            runId = id;
-            workload = ResultDocument.JSON.valueToTree(w);
-            verification = w.verification();
-            share = w.shareGroups().any();
-            shareGroups = w.shareGroups().groupsPerTopic();
-            state = "preparing";
-            reason = null;
-            intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
-            series = null;
-            totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
-            lastEndMicros = 0;
-            cached = null;
-            lastHeard.clear();
-            result = null;
-            metrics.reset();
+    public void on(RunEvent event) {
+        boolean changed;
+        if (event instanceof RunEvent.Begin e) {
+            changed = begin(e.runId(), e.workload());
+        } else if (event instanceof RunEvent.Info e) {
+            changed = onInfo(e.line());
+        } else if (event instanceof RunEvent.SaturationThreshold e) {
+            changed = saturationThreshold(e.micros());
+        } else if (event instanceof RunEvent.Started e) {
+            changed = started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.ClockBound e) {
+            changed = clockBound(e.micros());
+        } else if (event instanceof RunEvent.Faults e) {
+            changed = faults(e.timeline());
+        } else if (event instanceof RunEvent.WorkerHeard e) {
+            changed = workerHeard(e.workerId(), e.micros());
+        } else if (event instanceof RunEvent.IntervalHistograms e) {
+            changed = intervalHistograms(e.histograms());
+        } else if (event instanceof RunEvent.Interval e) {
+            changed = interval(e.interval());
+        } else if (event instanceof RunEvent.Result e) {
+            changed = result(e.result());
+        } else {
+            changed = false;
         }
-        console.begin(id, w);
-        changed();
-    }
-
-    @Override
-    public void info(String line) {
-        console.info(line);
-        if (line.startsWith("run failed: ")) {
-            synchronized (this) {
-                reason = line.substring("run failed: ".length()).replaceFirst("; stopping all workers$", "");
-                state = "failed";
-            }
+        console.on(event);
+        if (changed) {
             changed();
         }
     }
 
-    @Override
-    public void prepared(long prepareStartMicros, long readyMicros, long rebalanceMicros) {
-        console.prepared(prepareStartMicros, readyMicros, rebalanceMicros);
+    private synchronized boolean begin(String id, Workload w) {
+        runId = id;
+        workload = ResultDocument.JSON.valueToTree(w);
+        verification = w.verification();
+        share = w.shareGroups().any();
+        shareGroups = w.shareGroups().groupsPerTopic();
+        state = "preparing";
+        reason = null;
+        intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
+        series = null;
+        totals = new Summary.Accumulator(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+        lastEndMicros = 0;
+        cached = null;
+        lastHeard.clear();
+        result = null;
+        metrics.reset();
+        return true;
     }
 
-    @Override
-    public void saturationThreshold(long micros) {
-        synchronized (this) {
-            saturationMicros = micros;
-            totals = new Summary.Accumulator(measureStartMicros, Long.MAX_VALUE, micros);
+    private synchronized boolean onInfo(String line) {
+        if (!line.startsWith("run failed: ")) {
+            return false;
         }
-        console.saturationThreshold(micros);
+        reason = line.substring("run failed: ".length()).replaceFirst("; stopping all workers$", "");
+        state = "failed";
+        return true;
     }
 
-    @Override
-    public void started(long runStart, long measureStart) {
-        synchronized (this) {
-            runStartMicros = runStart;
-            measureStartMicros = measureStart;
-            totals.measureFrom(measureStart);
-            if (!state.equals("failed")) {
-                state = "warm-up";
-            }
+    private synchronized boolean saturationThreshold(long micros) {
+        saturationMicros = micros;
+        totals = new Summary.Accumulator(measureStartMicros, Long.MAX_VALUE, micros);
+        return false;
+    }
+
+    private synchronized boolean started(long runStart, long measureStart) {
+        runStartMicros = runStart;
+        measureStartMicros = measureStart;
+        totals.measureFrom(measureStart);
+        if (!state.equals("failed")) {
+            state = "warm-up";
         }
-        console.started(runStart, measureStart);
-        changed();
+        return true;
     }
 
-    @Override
-    public void clockBound(long micros) {
-        synchronized (this) {
-            clockBoundMicros = micros;
+    private synchronized boolean clockBound(long micros) {
+        clockBoundMicros = micros;
+        return false;
+    }
+
+    private synchronized boolean faults(FaultTimeline timeline) {
+        faults = timeline;
+        return false;
+    }
+
+    private synchronized boolean workerHeard(String workerId, long micros) {
+        lastHeard.put(workerId, micros);
+        return false;
+    }
+
+    private synchronized boolean intervalHistograms(java.util.EnumMap<Metric, org.HdrHistogram.Histogram> histograms) {
+        metrics.addHistograms(histograms);
+        return false;
+    }
+
+    /** The merge path: a few additions, one conversion and an append; no page is built here. */
+    private synchronized boolean interval(MergedInterval i) {
+        totals.add(i);
+        lastEndMicros = i.endMicros();
+        metrics.add(i, i.saturated(saturationMicros));
+        ResultFile.Interval interval = ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
+                share, faults.downDuring(i.startMicros(), i.endMicros()));
+        if (series == null) {
+            series = HtmlReport.liveSeries(runStartMicros / 1000);
         }
-        console.clockBound(micros);
-    }
-
-    @Override
-    public void faults(FaultTimeline timeline) {
-        synchronized (this) {
-            faults = timeline;
+        series.add(interval);
+        // /api/run keeps the latest LIVE_INTERVALS and the page a fixed number of points (a week-long run's
+        // dashboard must not hold the week); the final report, drawn from the run's result, has every interval
+        intervals.add(new RawValue(json(interval)));
+        if (intervals.size() - intervals.first() > LIVE_INTERVALS + AppendOnlyList.CHUNK) {
+            intervals.keepFrom(intervals.size() - LIVE_INTERVALS);
         }
-        console.faults(timeline);
-    }
-
-    @Override
-    public void workerHeard(String workerId, long micros) {
-        synchronized (this) {
-            lastHeard.put(workerId, micros);
+        if (!state.equals("failed")) {
+            boolean measuring = i.endMicros() > measureStartMicros;
+            sending |= i.counters().sent() > 0;
+            state = !measuring ? "warm-up" : sending && i.counters().sent() == 0 ? "draining" : "measuring";
         }
-        console.workerHeard(workerId, micros);
+        return true;
     }
 
-    @Override
-    public void intervalHistograms(MergedInterval i, java.util.EnumMap<Metric, org.HdrHistogram.Histogram> histograms) {
-        synchronized (this) {
-            metrics.addHistograms(histograms);
-        }
-    }
-
-    @Override
-    public void interval(MergedInterval i) {
-        console.interval(i);
-        synchronized (this) { // the merge path: a few additions, one conversion and an append; no page is built here
-            totals.add(i);
-            lastEndMicros = i.endMicros();
-            metrics.add(i, i.saturated(saturationMicros));
-            ResultFile.Interval interval = ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
-                    share, faults.downDuring(i.startMicros(), i.endMicros()));
-            if (series == null) {
-                series = HtmlReport.liveSeries(runStartMicros / 1000);
-            }
-            series.add(interval);
-            // /api/run keeps the latest LIVE_INTERVALS and the page a fixed number of points (a week-long run's
-            // dashboard must not hold the week); the final report, drawn from the run's result, has every interval
-            intervals.add(new RawValue(json(interval)));
-            if (intervals.size() - intervals.first() > LIVE_INTERVALS + AppendOnlyList.CHUNK) {
-                intervals.keepFrom(intervals.size() - LIVE_INTERVALS);
-            }
-            if (!state.equals("failed")) {
-                boolean measuring = i.endMicros() > measureStartMicros;
-                sending |= i.counters().sent() > 0;
-                state = !measuring ? "warm-up" : sending && i.counters().sent() == 0 ? "draining" : "measuring";
-            }
-        }
-        changed();
-    }
-
-    @Override
-    public void result(ResultFile.Run r) {
-        synchronized (this) {
-            result = r;
-            state = "COMPLETED".equals(r.status()) ? "done" : "failed";
-            reason = r.error();
-        }
-        console.result(r);
-        changed();
-    }
-
-    @Override
-    public void summary(String title, Summary summary, int subscriptionsPerTopic) {
-        console.summary(title, summary, subscriptionsPerTopic);
+    private synchronized boolean result(ResultFile.Run r) {
+        result = r;
+        state = "COMPLETED".equals(r.status()) ? "done" : "failed";
+        reason = r.error();
+        return true;
     }
 
     /** The run's state: preparing, warm-up, measuring, draining, done or failed. */

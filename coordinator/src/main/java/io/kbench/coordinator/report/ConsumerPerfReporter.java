@@ -73,18 +73,32 @@ public final class ConsumerPerfReporter implements RunReporter {
     }
 
     @Override
-    public synchronized void info(String line) {
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Info e) {
+            onInfo(e.line());
+        } else if (event instanceof RunEvent.Prepared e) {
+            prepared(e.prepareStartMicros(), e.readyMicros(), e.rebalanceMicros());
+        } else if (event instanceof RunEvent.Started e) {
+            started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+        } else if (event instanceof RunEvent.ClientMetrics e) {
+            clientMetrics(e.dumps());
+        } else if (event instanceof RunEvent.Summarized e) {
+            summary(e.title(), e.summary(), e.subscriptionsPerTopic());
+        }
+    }
+
+    private synchronized void onInfo(String line) {
         err.println(line);
     }
 
-    @Override
-    public synchronized void prepared(long prepareStart, long ready, long rebalance) {
+    private synchronized void prepared(long prepareStart, long ready, long rebalance) {
         this.prepareStartMicros = prepareStart;
         this.rebalanceMicros = rebalance;
     }
 
-    @Override
-    public synchronized void started(long runStartMicros, long measureStartMicros) {
+    private synchronized void started(long runStartMicros, long measureStartMicros) {
         printHeader();
     }
 
@@ -95,8 +109,7 @@ public final class ConsumerPerfReporter implements RunReporter {
         headerPrinted = true;
     }
 
-    @Override
-    public synchronized void interval(MergedInterval i) {
+    private synchronized void interval(MergedInterval i) {
         if (detailMicros <= 0) {
             return;
         }
@@ -127,15 +140,13 @@ public final class ConsumerPerfReporter implements RunReporter {
         windowBytes = 0;
     }
 
-    @Override
-    public void clientMetrics(List<ClientMetricsDump> dumps) {
+    private void clientMetrics(List<ClientMetricsDump> dumps) {
         if (metrics != null) {
             metrics.add(dumps);
         }
     }
 
-    @Override
-    public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+    private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         printHeader();
         long messages = s.measuredReceived();
         if (s.received() < numRecords) {

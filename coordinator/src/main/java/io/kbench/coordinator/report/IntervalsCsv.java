@@ -1,7 +1,6 @@
 package io.kbench.coordinator.report;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

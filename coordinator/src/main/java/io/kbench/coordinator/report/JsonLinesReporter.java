@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Summary;
 
 /**
  * {@code kbench run --json}: each interval as one JSON line (NDJSON) on {@code out} — the object
@@ -34,41 +33,29 @@ public final class JsonLinesReporter implements RunReporter {
         this.verification = verification;
     }
 
+    /**
+     * Each interval as a JSON line; every other event goes to the human-readable printer whole (its progress lines
+     * are the intervals, so those stay here).
+     */
     @Override
-    public void info(String line) {
-        human.info(line);
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+            return;
+        }
+        synchronized (this) {
+            if (event instanceof RunEvent.SaturationThreshold e) {
+                saturationMicros = e.micros();
+            } else if (event instanceof RunEvent.Started e) {
+                measureStartMicros = e.measureStartMicros();
+            } else if (event instanceof RunEvent.Faults e) {
+                faults = e.timeline();
+            }
+        }
+        human.on(event);
     }
 
-    @Override
-    public void prepared(long prepareStartMicros, long readyMicros, long rebalanceMicros) {
-        human.prepared(prepareStartMicros, readyMicros, rebalanceMicros);
-    }
-
-    @Override
-    public synchronized void saturationThreshold(long micros) {
-        saturationMicros = micros;
-        human.saturationThreshold(micros);
-    }
-
-    @Override
-    public synchronized void started(long runStartMicros, long measureStartMicros) {
-        this.measureStartMicros = measureStartMicros;
-        human.started(runStartMicros, measureStartMicros);
-    }
-
-    @Override
-    public void clockBound(long micros) {
-        human.clockBound(micros);
-    }
-
-    @Override
-    public synchronized void faults(FaultTimeline timeline) {
-        faults = timeline;
-        human.faults(timeline);
-    }
-
-    @Override
-    public synchronized void interval(MergedInterval i) {
+    private synchronized void interval(MergedInterval i) {
         try {
             out.println(ResultDocument.JSON.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
                     .writeValueAsString(ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
@@ -76,10 +63,5 @@ public final class JsonLinesReporter implements RunReporter {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    @Override
-    public void summary(String title, Summary summary, int subscriptionsPerTopic) {
-        human.summary(title, summary, subscriptionsPerTopic);
     }
 }

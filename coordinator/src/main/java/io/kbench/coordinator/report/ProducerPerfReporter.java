@@ -61,12 +61,27 @@ public final class ProducerPerfReporter implements RunReporter {
     }
 
     @Override
-    public synchronized void info(String line) {
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Info e) {
+            onInfo(e.line());
+        } else if (event instanceof RunEvent.Started e) {
+            started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+        } else if (event instanceof RunEvent.ClientMetrics e) {
+            clientMetrics(e.dumps());
+        } else if (event instanceof RunEvent.WholeRun e) {
+            wholeRun(e.title(), e.summary());
+        } else if (event instanceof RunEvent.Summarized e) {
+            summary(e.title(), e.summary(), e.subscriptionsPerTopic());
+        }
+    }
+
+    private synchronized void onInfo(String line) {
         err.println(line);
     }
 
-    @Override
-    public synchronized void started(long runStartMicros, long measureStartMicros) {
+    private synchronized void started(long runStartMicros, long measureStartMicros) {
         if (warmupRecords <= 0) {
             return;
         }
@@ -83,8 +98,7 @@ public final class ProducerPerfReporter implements RunReporter {
         }
     }
 
-    @Override
-    public synchronized void interval(MergedInterval i) {
+    private synchronized void interval(MergedInterval i) {
         Counters c = i.counters();
         LatencyStats lat = i.stats(Metric.PUBLISH_LATENCY);
         if (windowStartMicros < 0) {
@@ -127,20 +141,17 @@ public final class ProducerPerfReporter implements RunReporter {
         windowLatencyMax = 0;
     }
 
-    @Override
-    public void clientMetrics(List<ClientMetricsDump> dumps) {
+    private void clientMetrics(List<ClientMetricsDump> dumps) {
         if (metrics != null) {
             metrics.add(dumps);
         }
     }
 
-    @Override
-    public synchronized void wholeRun(String title, Summary whole) {
+    private synchronized void wholeRun(String title, Summary whole) {
         total(whole.acked(), "", whole);
     }
 
-    @Override
-    public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+    private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         if (warmupRecords > 0) {
             total(s.measuredAcked(), " steady state", s);
         } else {

@@ -32,7 +32,27 @@ public final class ProgressPrinter implements RunReporter {
     }
 
     @Override
-    public synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Begin e) {
+            begin(e.runId(), e.workload());
+        } else if (event instanceof RunEvent.Info e) {
+            onInfo(e.line());
+        } else if (event instanceof RunEvent.SaturationThreshold e) {
+            saturationThreshold(e.micros());
+        } else if (event instanceof RunEvent.Started e) {
+            started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.ClockBound e) {
+            clockBound(e.micros());
+        } else if (event instanceof RunEvent.Faults e) {
+            faults(e.timeline());
+        } else if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+        } else if (event instanceof RunEvent.Summarized e) {
+            summary(e.title(), e.summary(), e.subscriptionsPerTopic());
+        }
+    }
+
+    private synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
         // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
         // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
         // run without producers
@@ -47,8 +67,7 @@ public final class ProgressPrinter implements RunReporter {
         }
     }
 
-    @Override
-    public synchronized void started(long runStart, long measureStart) {
+    private synchronized void started(long runStart, long measureStart) {
         this.runStartMicros = runStart;
         this.measureStartMicros = measureStart;
     }
@@ -71,23 +90,19 @@ public final class ProgressPrinter implements RunReporter {
                 : String.format(Locale.ROOT, " | %d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60);
     }
 
-    @Override
-    public synchronized void saturationThreshold(long micros) {
+    private synchronized void saturationThreshold(long micros) {
         this.saturationMicros = micros;
     }
 
-    @Override
-    public synchronized void clockBound(long micros) {
+    private synchronized void clockBound(long micros) {
         this.clockBoundMicros = micros;
     }
 
-    @Override
-    public synchronized void faults(FaultTimeline timeline) {
+    private synchronized void faults(FaultTimeline timeline) {
         this.faults = timeline;
     }
 
-    @Override
-    public synchronized void interval(MergedInterval i) {
+    private synchronized void interval(MergedInterval i) {
         double secs = i.seconds();
         var c = i.counters();
         LatencyStats lat = i.stats(Metric.PUBLISH_LATENCY);
@@ -135,8 +150,7 @@ public final class ProgressPrinter implements RunReporter {
         }
     }
 
-    @Override
-    public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+    private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         out.println();
         out.println(title);
         out.println(String.format(Locale.ROOT, "  publish : %,d sent, %,d acked, %,d failed; %,.1f msg/s, %.2f MB/s over %.1f s",
@@ -199,8 +213,7 @@ public final class ProgressPrinter implements RunReporter {
         return String.format(Locale.ROOT, "%.0f", m);
     }
 
-    @Override
-    public synchronized void info(String text) {
+    private synchronized void onInfo(String text) {
         out.println(text);
     }
 }

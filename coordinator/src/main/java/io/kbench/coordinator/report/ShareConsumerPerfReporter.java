@@ -74,12 +74,27 @@ public final class ShareConsumerPerfReporter implements RunReporter {
     }
 
     @Override
-    public synchronized void info(String line) {
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Info e) {
+            onInfo(e.line());
+        } else if (event instanceof RunEvent.Started e) {
+            started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+        } else if (event instanceof RunEvent.ClientMetrics e) {
+            clientMetrics(e.dumps());
+        } else if (event instanceof RunEvent.ConsumerTotals e) {
+            consumerTotals(e.totals());
+        } else if (event instanceof RunEvent.Summarized e) {
+            summary(e.title(), e.summary(), e.subscriptionsPerTopic());
+        }
+    }
+
+    private synchronized void onInfo(String line) {
         err.println(line);
     }
 
-    @Override
-    public synchronized void started(long runStartMicros, long measureStartMicros) {
+    private synchronized void started(long runStartMicros, long measureStartMicros) {
         if (startMicros < 0) {
             startMicros = runStartMicros;
         }
@@ -93,8 +108,7 @@ public final class ShareConsumerPerfReporter implements RunReporter {
         headerPrinted = true;
     }
 
-    @Override
-    public synchronized void interval(MergedInterval i) {
+    private synchronized void interval(MergedInterval i) {
         if (detailMicros <= 0) {
             return;
         }
@@ -118,15 +132,13 @@ public final class ShareConsumerPerfReporter implements RunReporter {
         windowBytes = 0;
     }
 
-    @Override
-    public void clientMetrics(List<ClientMetricsDump> dumps) {
+    private void clientMetrics(List<ClientMetricsDump> dumps) {
         if (metrics != null) {
             metrics.add(dumps);
         }
     }
 
-    @Override
-    public synchronized void consumerTotals(List<ConsumerTotal> workerTotals) {
+    private synchronized void consumerTotals(List<ConsumerTotal> workerTotals) {
         for (ConsumerTotal t : workerTotals) {
             if (t.share()) {
                 totals.add(t);
@@ -134,8 +146,7 @@ public final class ShareConsumerPerfReporter implements RunReporter {
         }
     }
 
-    @Override
-    public synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+    private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         printHeader();
         long fetchMs = Math.round(s.measuredSeconds() * 1000);
         long startMillis = (startMicros < 0 ? 0 : startMicros) / 1000;

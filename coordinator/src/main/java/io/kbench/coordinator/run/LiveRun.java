@@ -20,6 +20,7 @@ import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.SummaryHistograms;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.rpc.WorkerClient;
 import io.kbench.coordinator.workload.Workload;
@@ -81,7 +82,7 @@ final class LiveRun {
                         : SummaryHistograms.from(window.measureStartMicros()))
                 .onMerged((m, histograms) -> {
                     hlogs.addMerged(m.startMicros(), m.endMicros(), histograms);
-                    out.intervalHistograms(m, histograms);
+                    out.on(new RunEvent.IntervalHistograms(m, histograms));
                 });
         List<Boolean> producing = plan.workers().stream().map(a -> !a.producers().isEmpty()).toList();
         List<Boolean> consuming = plan.workers().stream().map(a -> !a.consumers().isEmpty()).toList();
@@ -94,7 +95,7 @@ final class LiveRun {
             @Override
             public void clockChanged(int index) {
                 synchronized (clocks) {
-                    out.clockBound(ClockEstimator.endToEndBound(clocks, producing, consuming));
+                    out.on(new RunEvent.ClockBound(ClockEstimator.endToEndBound(clocks, producing, consuming)));
                 }
             }
         };
@@ -115,7 +116,7 @@ final class LiveRun {
                 public void onSnapshot(IntervalSnapshot s) {
                     long now = clock.micros();
                     supervisors.get(index).heard(now);
-                    out.workerHeard(ids.get(index).id(), now);
+                    out.on(new RunEvent.WorkerHeard(ids.get(index).id(), now));
                     accept(c, s);
                 }
 
@@ -147,10 +148,10 @@ final class LiveRun {
             List<MergedInterval> completed = merger.add(s, maxima);
             hlogs.add(s, maxima); // the merger read each histogram's maximum: the log need not decode it again
             if (s.last() && !s.metricsDumps().isEmpty()) {
-                out.clientMetrics(s.metricsDumps());
+                out.on(new RunEvent.ClientMetrics(s.metricsDumps()));
             }
             if (s.last() && !s.consumerTotals().isEmpty()) {
-                out.consumerTotals(s.consumerTotals());
+                out.on(new RunEvent.ConsumerTotals(s.consumerTotals()));
             }
             for (MergedInterval i : completed) {
                 emit(i);
@@ -158,7 +159,7 @@ final class LiveRun {
                 long before = liveAcked.getAndAdd(i.counters().acked());
                 long threshold = workload.warmupRecords();
                 if (threshold > 0 && before < threshold && before + i.counters().acked() >= threshold) {
-                    out.started(window.runStartMicros(), i.endMicros());
+                    out.on(new RunEvent.Started(window.runStartMicros(), i.endMicros()));
                 }
             }
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -168,7 +169,7 @@ final class LiveRun {
 
     private void emit(MergedInterval i) {
         spool.append(i);
-        out.interval(i);
+        out.on(new RunEvent.Interval(i));
     }
 
     /**

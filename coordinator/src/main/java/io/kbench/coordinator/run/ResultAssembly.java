@@ -16,6 +16,7 @@ import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.report.HtmlReport;
 import io.kbench.coordinator.report.IntervalsCsv;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.Written;
 import io.kbench.coordinator.report.ResultDocument;
 import io.kbench.coordinator.report.ResultFile;
@@ -154,12 +155,12 @@ final class ResultAssembly {
         }
         String status = g.error() == null ? "COMPLETED" : "FAILED";
         if (workload.warmupRecords() > 0) {
-            out.wholeRun(String.format("kbench %s %s: %s", workload.name(), g.runId(), status),
+            out.on(new RunEvent.WholeRun(String.format("kbench %s %s: %s", workload.name(), g.runId(), status),
                     Summary.of(g.intervals(), g.window().runStartMicros(), measureEnd,
-                            workload.saturationDelayMillis() * 1000, g.merger().wholeRunHistograms()));
+                            workload.saturationDelayMillis() * 1000, g.merger().wholeRunHistograms())));
         }
-        out.summary(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
-                workload.subscriptionsPerTopic());
+        out.on(new RunEvent.Summarized(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
+                workload.subscriptionsPerTopic()));
         if (shareGroups > 0) {
             // next to the summary's consume line
             out.info(shareLine(summary, shareGroups, g.merger().shareSpread(),
@@ -201,7 +202,7 @@ final class ResultAssembly {
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance(),
                 g.merger().shareSpread()).withDiagnosis(diagnosis);
-        out.result(result);
+        out.on(new RunEvent.Result(result));
         // each file on its own: one that cannot be written does not keep the others from being written
         try {
             file = ResultDocument.write(dir, result);

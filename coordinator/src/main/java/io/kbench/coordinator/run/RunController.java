@@ -21,6 +21,7 @@ import io.kbench.coordinator.merge.IntervalMerger;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.Written;
 import io.kbench.coordinator.report.OutputDirectory;
 import io.kbench.coordinator.report.ResultFile;
@@ -256,7 +257,7 @@ public final class RunController {
     }
 
     private void announce(Plan plan, int workers) {
-        out.begin(plan.runId(), workload);
+        out.on(new RunEvent.Begin(plan.runId(), workload));
         int share = plan.shareConsumerCount();
         out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s)%s, target %s, %d s warm-up + %s",
                 plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount() - share,
@@ -276,7 +277,7 @@ public final class RunController {
         try {
             long rebalanceMicros = preparation.prepare(workers, plan,
                     clocks.stream().map(ClockEstimator.WorkerClock::offset).toList());
-            out.prepared(started, clock.micros(), rebalanceMicros);
+            out.on(new RunEvent.Prepared(started, clock.micros(), rebalanceMicros));
             return rebalanceMicros;
         } catch (RuntimeException e) {
             workers.stopAll(plan.runId(), topicsToDelete(plan), failure.get() != null, Set.of(), new ArrayList<>());
@@ -287,18 +288,18 @@ public final class RunController {
     /** Opens the run streams at the agreed start instant, with a supervisor per worker. */
     private LiveRun start(Workers workers, List<WorkerClient.Identity> ids, List<ClockEstimator.WorkerClock> clocks,
                           Plan plan, RunWindow window, Path dir, FaultTimeline faults) {
-        out.saturationThreshold(workload.saturationDelayMillis() * 1000);
+        out.on(new RunEvent.SaturationThreshold(workload.saturationDelayMillis() * 1000));
         // warm-up by count: lines are warm-up until the interval that completes it (the live run then tells the
         // reporter where measurement starts)
-        out.started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros());
-        out.faults(faults);
+        out.on(new RunEvent.Started(window.runStartMicros(), workload.warmupRecords() > 0 ? Long.MAX_VALUE : window.measureStartMicros()));
+        out.on(new RunEvent.Faults(faults));
         LiveRun live = new LiveRun(workload, plan.runId(), window, workers, ids, clocks, plan,
                 new HistogramLogs(dir, window.runStartMicros(), workload.transactional(),
                         workload.shareGroups().any(), written),
                 new io.kbench.coordinator.merge.IntervalSpool(dir.resolve(".intervals.spool")), out, clock,
                 options.intervalMicros(), failure);
         live.open();
-        out.clockBound(ResultAssembly.clockBound(clocks, plan));
+        out.on(new RunEvent.ClockBound(ResultAssembly.clockBound(clocks, plan)));
         return live;
     }
 

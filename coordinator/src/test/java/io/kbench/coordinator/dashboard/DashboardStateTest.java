@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.Counters;
@@ -30,23 +30,7 @@ class DashboardStateTest {
     @TempDir
     Path dir;
 
-    private static final RunReporter QUIET = new RunReporter() {
-        @Override
-        public void info(String line) {
-        }
-
-        @Override
-        public void started(long runStartMicros, long measureStartMicros) {
-        }
-
-        @Override
-        public void interval(MergedInterval interval) {
-        }
-
-        @Override
-        public void summary(String title, Summary summary, int subscriptionsPerTopic) {
-        }
-    };
+    private static final RunReporter QUIET = event -> { };
 
     private static final Map<Metric, LatencyStats> STATS = stats();
 
@@ -67,9 +51,9 @@ class DashboardStateTest {
     private DashboardState state() throws Exception {
         Path w = Files.writeString(dir.resolve("w.yaml"), "name: long\ndurationSeconds: 604800\nproducerRate: 1000\n");
         DashboardState s = new DashboardState(QUIET);
-        s.begin("r1", Workload.load(w));
-        s.saturationThreshold(10_000);
-        s.started(0, 0);
+        s.on(new RunEvent.Begin("r1", Workload.load(w)));
+        s.on(new RunEvent.SaturationThreshold(10_000));
+        s.on(new RunEvent.Started(0, 0));
         return s;
     }
 
@@ -77,7 +61,7 @@ class DashboardStateTest {
     void shouldPageApiRunAndKeepTheSummaryUpToDateWithoutTheIntervals() throws Exception {
         DashboardState s = state();
         for (int i = 0; i < 2_500; i++) {
-            s.interval(interval(i));
+            s.on(new RunEvent.Interval(interval(i)));
         }
         Map<String, Object> first = s.api(0, 0);
         assertEquals(2_500, first.get("intervalCount"));
@@ -113,7 +97,7 @@ class DashboardStateTest {
         DashboardState s = state();
         int n = 200_000;
         for (int i = 0; i < n; i++) {
-            s.interval(interval(i));
+            s.on(new RunEvent.Interval(interval(i)));
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong builds = new AtomicLong();
@@ -132,7 +116,7 @@ class DashboardStateTest {
         long[] took = new long[300];
         for (int k = 0; k < took.length; k++) {
             long t0 = System.nanoTime();
-            s.interval(interval(n + k));
+            s.on(new RunEvent.Interval(interval(n + k)));
             took[k] = System.nanoTime() - t0;
             Thread.sleep(5); // intervals arrive over time; the pages rebuild after each
         }

@@ -59,9 +59,9 @@ class PerfReportersTest {
         List<MergedInterval> all = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             all.add(second(i, 1000, 2000 + i * 1000, 0));
-            r.interval(all.get(i));
+            r.on(new RunEvent.Interval(all.get(i)));
         }
-        r.summary("t", summary(all, 0, 4000, 5000), 1);
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 4000, 5000), 1));
         List<String> l = lines();
         assertEquals(3, l.size(), l.toString());
         assertEquals("2000 records sent, 1000.0 records/sec (0.10 MB/sec), 2.5 ms avg latency, 3.0 ms max latency.", l.get(0));
@@ -72,17 +72,17 @@ class PerfReportersTest {
     @Test
     void shouldAnnounceTheWarmupMarkTheSteadyStateAndPrintBothTotals() {
         ProducerPerfReporter r = new ProducerPerfReporter(o, e, 1000, 1500, false);
-        r.started(0, Long.MAX_VALUE);
+        r.on(new RunEvent.Started(0, Long.MAX_VALUE));
         List<MergedInterval> all = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             all.add(second(i, 1000, 3000, 0));
-            r.interval(all.get(i));
+            r.on(new RunEvent.Interval(all.get(i)));
             if (i == 1) {
-                r.started(0, 2 * S); // 2000 acked by the end of second 1: the warm-up of 1500 ended there
+                r.on(new RunEvent.Started(0, 2 * S)); // 2000 acked by the end of second 1: the warm-up of 1500 ended there
             }
         }
-        r.wholeRun("t", summary(all, 0, 3000, 4000));
-        r.summary("t", summary(all, 2 * S, 3000, 2000), 1);
+        r.on(new RunEvent.WholeRun("t", summary(all, 0, 3000, 4000)));
+        r.on(new RunEvent.Summarized("t", summary(all, 2 * S, 3000, 2000), 1));
         List<String> l = lines();
         assertEquals("Warmup first 1500 records. Steady state results will print after the complete test summary.", l.get(0));
         assertTrue(l.get(1).startsWith("1000 records sent"), l.toString());
@@ -98,10 +98,10 @@ class PerfReportersTest {
     void shouldPrintOneMetricsBlockPerClientPaddedAsTheTool() {
         ProducerPerfReporter r = new ProducerPerfReporter(o, e, 1000, 0, true);
         List<MergedInterval> all = List.of(second(0, 10, 1000, 0));
-        r.clientMetrics(List.of(new ClientMetricsDump("producer", 1, new TreeMap<>(Map.of("g:a:{client-id=p1}", "1.000"))),
+        r.on(new RunEvent.ClientMetrics(List.of(new ClientMetricsDump("producer", 1, new TreeMap<>(Map.of("g:a:{client-id=p1}", "1.000"))),
                 new ClientMetricsDump("producer", 0, new TreeMap<>(Map.of("g:long-name:{client-id=p0}", "x",
-                        "g:b:{client-id=p0}", "2.500")))));
-        r.summary("t", summary(all, 0, 1000, 10), 1);
+                        "g:b:{client-id=p0}", "2.500"))))));
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 1000, 10), 1));
         List<String> l = lines();
         assertEquals(List.of("", "Metric Name" + " ".repeat(18) + "Value", "g:b:{client-id=p0}         : 2.500",
                 "g:long-name:{client-id=p0} : x", "", "Metric Name" + " ".repeat(10) + "Value", "g:a:{client-id=p1} : 1.000"),
@@ -111,14 +111,14 @@ class PerfReportersTest {
     @Test
     void shouldPrintDetailedRowsPerReportingIntervalWithTheJoinInTheFirst() {
         ConsumerPerfReporter r = new ConsumerPerfReporter(o, e, true, "yyyy", 5000, 10_000, 2000, false);
-        r.prepared(0, 0, 500_000); // the consumers took 0.5 s to join
-        r.started(0, 0);
+        r.on(new RunEvent.Prepared(0, 0, 500_000)); // the consumers took 0.5 s to join
+        r.on(new RunEvent.Started(0, 0));
         List<MergedInterval> all = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             all.add(second(i, 0, 0, 1000));
-            r.interval(all.get(i));
+            r.on(new RunEvent.Interval(all.get(i)));
         }
-        r.summary("t", summary(all, 0, 1, 0), 1);
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 1, 0), 1));
         List<String> l = lines();
         assertEquals(ConsumerPerfReporter.DETAILED_HEADER, l.get(0));
         // 2000 records of 100 B in 2 s, plus the 0.5 s join in the first row's span (not in its fetch time)
@@ -131,7 +131,7 @@ class PerfReportersTest {
     void shouldWarnAsTheToolWhenFewerRecordsWereReadThanAskedFor() {
         ConsumerPerfReporter r = new ConsumerPerfReporter(o, e, false, "yyyy", 5000, 1500, 0, false);
         List<MergedInterval> all = List.of(second(0, 0, 0, 3000));
-        r.summary("t", summary(all, 0, 1, 0), 1);
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 1, 0), 1));
         List<String> l = lines();
         assertEquals("WARNING: Exiting before consuming the expected number of records: timeout (1500 ms) exceeded. "
                 + "You can use the --timeout option to increase the timeout.", l.get(0));
@@ -149,17 +149,17 @@ class PerfReportersTest {
     @Test
     void shouldPrintTheShareToolsPerConsumerLinesWarningRowAndGroupRowsPerInterval() {
         ShareConsumerPerfReporter r = new ShareConsumerPerfReporter(o, e, true, "ss", 10_000, 3000, 2000, true, false);
-        r.started(0, 0);
+        r.on(new RunEvent.Started(0, 0));
         List<MergedInterval> all = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             all.add(shareSecond(i, i == 0 ? 0 : 1000)); // joining takes the first second
-            r.interval(all.get(i));
+            r.on(new RunEvent.Interval(all.get(i)));
         }
         // two workers' totals, one of them with a classic consumer that is not a share consumer's line
-        r.consumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(3, true, 1500, 150_000, "s3"),
-                new io.kbench.protocol.ConsumerTotal(0, false, 99, 9900, "c0")));
-        r.consumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(1, true, 2500, 250_000, "s1")));
-        r.summary("t", summary(all, 0, 1, 0), 1);
+        r.on(new RunEvent.ConsumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(3, true, 1500, 150_000, "s3"),
+                new io.kbench.protocol.ConsumerTotal(0, false, 99, 9900, "c0"))));
+        r.on(new RunEvent.ConsumerTotals(List.of(new io.kbench.protocol.ConsumerTotal(1, true, 2500, 250_000, "s1"))));
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 1, 0), 1));
         List<String> l = lines();
         assertEquals(ShareConsumerPerfReporter.HEADER, l.get(0));
         // a row once 2 s have passed with records in them: the first covers the join and 1,000 records

@@ -21,11 +21,11 @@ class ProgressPrinterTest {
     private static List<String> lines(Workload w, int... endSeconds) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
-        p.begin("r", w);
-        p.started(START, START + w.warmupSeconds() * S);
+        p.on(new RunEvent.Begin("r", w));
+        p.on(new RunEvent.Started(START, START + w.warmupSeconds() * S));
         for (int end : endSeconds) {
-            p.interval(new MergedInterval(end - 1, START + (end - 1) * S, START + end * S, Counters.ZERO,
-                    MergedInterval.noStats(), 1, List.of()));
+            p.on(new RunEvent.Interval(new MergedInterval(end - 1, START + (end - 1) * S, START + end * S, Counters.ZERO,
+                    MergedInterval.noStats(), 1, List.of())));
         }
         return out.toString(StandardCharsets.UTF_8).lines().toList();
     }

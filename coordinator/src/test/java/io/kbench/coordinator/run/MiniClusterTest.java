@@ -19,8 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.rpc.WorkerClient;
 import io.kbench.coordinator.workload.Profile;
@@ -73,23 +72,11 @@ class MiniClusterTest {
 
     /** Runs the workload to its end on the simulated clock; returns the outcome. */
     private RunOutcome run(Workload w) throws InterruptedException {
-        RunReporter out = new RunReporter() {
-            @Override
-            public void info(String line) {
-                lines.add(line);
-            }
-
-            @Override
-            public void started(long runStartMicros, long measureStartMicros) {
-            }
-
-            @Override
-            public void interval(MergedInterval interval) {
-            }
-
-            @Override
-            public void summary(String title, Summary summary, int subscriptionsPerTopic) {
-                lines.add(title);
+        RunReporter out = event -> {
+            if (event instanceof RunEvent.Info e) {
+                lines.add(e.line());
+            } else if (event instanceof RunEvent.Summarized e) {
+                lines.add(e.title());
             }
         };
         RunController c = new RunController(w, Profile.defaults().withBootstrapServers("sim:9092"), names,
