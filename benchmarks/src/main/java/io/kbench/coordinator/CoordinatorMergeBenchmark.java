@@ -105,13 +105,13 @@ public class CoordinatorMergeBenchmark {
     }
 
     private java.nio.file.Path logDir;
-    private io.kbench.coordinator.report.HistogramLogs logs;
+    private io.kbench.coordinator.report.files.HistogramLogs logs;
 
     /** Fresh histogram logs per iteration, removed after it (1,000 workers write ~7 MB a second). */
     @Setup(Level.Iteration)
     public void openLogs() throws java.io.IOException {
         logDir = java.nio.file.Files.createTempDirectory("kbench-jmh-hlog");
-        logs = new io.kbench.coordinator.report.HistogramLogs(logDir, 0, false);
+        logs = new io.kbench.coordinator.report.files.HistogramLogs(logDir, 0, false);
     }
 
     /** Whether the merger hands merged intervals to the logs (set by the benchmark method that runs). */

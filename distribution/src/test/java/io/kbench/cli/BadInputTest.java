@@ -141,7 +141,7 @@ class BadInputTest {
                 Arguments.of(List.of("report", "WORKLOADTEXT"), "kbench: WORKLOADTEXT: workload must be an object, got the "
                         + "string \"not an object\""),
                 Arguments.of(List.of("merge", "GOOD", "NEWER"), "kbench: NEWER: written by a newer kbench (result schema 99; "
-                        + "this kbench reads up to " + io.kbench.coordinator.report.ResultFile.SCHEMA_VERSION + ")"),
+                        + "this kbench reads up to " + io.kbench.coordinator.report.result.ResultFile.SCHEMA_VERSION + ")"),
                 Arguments.of(List.of("compare", "GOOD", "RESULT2", "-o", "PAGEDIR"),
                         "kbench: --output PAGEDIR/report.html: cannot write: a directory is in the way"),
                 Arguments.of(List.of("compare", "GOOD", "RESULT2", "-o", "NOTADIR/x.html"),

@@ -51,7 +51,7 @@ class ProvenanceIT {
                     dir.resolve("first").toString(), workload.toString());
             assertEquals(0, Main.execute(args.toArray(new String[0])));
             JsonNode first = json.readTree(dir.resolve("first/result.json").toFile());
-            assertEquals(io.kbench.coordinator.report.ResultFile.SCHEMA_VERSION, first.get("schemaVersion").asInt());
+            assertEquals(io.kbench.coordinator.report.result.ResultFile.SCHEMA_VERSION, first.get("schemaVersion").asInt());
             JsonNode p = first.get("provenance");
             List<String> recorded = new ArrayList<>();
             p.get("commandLine").forEach(a -> recorded.add(a.asText()));

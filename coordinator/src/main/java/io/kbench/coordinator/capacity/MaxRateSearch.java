@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.HtmlReport;
-import io.kbench.coordinator.report.ResultDocument;
-import io.kbench.coordinator.report.ResultFile;
-import io.kbench.coordinator.report.TextTable;
+import io.kbench.coordinator.report.files.HtmlReport;
+import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.report.result.ResultFile;
+import io.kbench.coordinator.report.console.TextTable;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.coordinator.run.RunOutcome;
 
@@ -66,11 +66,11 @@ public final class MaxRateSearch {
      * @throws UserException when the workload cannot be searched (checked here, before anything runs)
      */
     /** The search's own files (result.json with the search, report.html): written, or why not. */
-    public io.kbench.coordinator.report.Written written() {
+    public io.kbench.coordinator.report.files.Written written() {
         return written;
     }
 
-    private final io.kbench.coordinator.report.Written written = new io.kbench.coordinator.report.Written();
+    private final io.kbench.coordinator.report.files.Written written = new io.kbench.coordinator.report.files.Written();
 
     public MaxRateSearch(Workload workload, List<Slo> slos, double precision, int maxTrials, Path dir, PrintStream out,
                          Trials trials) {

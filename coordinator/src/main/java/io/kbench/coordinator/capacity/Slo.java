@@ -34,10 +34,10 @@ public record Slo(String text, Metric metric, double percentile, long limitMicro
             throw new IllegalArgumentException("--slo '" + given + "': not METRIC.QUANTILE<=VALUE; " + EXAMPLE);
         }
         // the names kbench compare's --fail-if takes
-        Metric metric = io.kbench.coordinator.report.Compare.latencyMetric(m.group(1));
+        Metric metric = io.kbench.coordinator.report.compare.Compare.latencyMetric(m.group(1));
         if (metric == null) {
             throw new IllegalArgumentException("--slo '" + given + "': unknown metric '" + m.group(1) + "'; allowed: "
-                    + String.join(", ", io.kbench.coordinator.report.Compare.latencyNames()));
+                    + String.join(", ", io.kbench.coordinator.report.compare.Compare.latencyNames()));
         }
         double p = percentile(m.group(2));
         if (!(p > 0 && p <= 100)) {

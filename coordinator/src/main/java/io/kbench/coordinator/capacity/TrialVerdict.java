@@ -6,7 +6,7 @@ import java.util.Locale;
 
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.Metric;
 

@@ -10,10 +10,10 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.Compare;
-import io.kbench.coordinator.report.HtmlReport;
-import io.kbench.coordinator.report.ResultDocument;
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.compare.Compare;
+import io.kbench.coordinator.report.files.HtmlReport;
+import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.report.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -101,17 +101,17 @@ public final class CompareCommand implements Callable<Integer> {
             }
             compared.add(new Compare.Side(name, summaries));
         }
-        io.kbench.coordinator.report.CompareFormats.Comparison comparison =
-                new io.kbench.coordinator.report.CompareFormats.Comparison(compared, gates, unfit, warnings);
+        io.kbench.coordinator.report.compare.CompareFormats.Comparison comparison =
+                new io.kbench.coordinator.report.compare.CompareFormats.Comparison(compared, gates, unfit, warnings);
         if (format != Format.text) {
             if (page != null) {
                 ResultInputs.writePage(page, "--output ", "kbench compare", runs);
                 (format == Format.markdown ? System.out : System.err).println("report: " + page);
             }
             System.out.print(switch (format) {
-                case json -> io.kbench.coordinator.report.CompareFormats.json(comparison);
-                case junit -> io.kbench.coordinator.report.CompareFormats.junit(comparison);
-                default -> io.kbench.coordinator.report.CompareFormats.markdown(comparison);
+                case json -> io.kbench.coordinator.report.compare.CompareFormats.json(comparison);
+                case junit -> io.kbench.coordinator.report.compare.CompareFormats.junit(comparison);
+                default -> io.kbench.coordinator.report.compare.CompareFormats.markdown(comparison);
             });
             System.out.flush();
             return comparison.passed() ? ExitCodes.OK : ExitCodes.FAILED;
@@ -135,6 +135,6 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     private static void print(List<List<String>> rows) {
-        io.kbench.coordinator.report.TextTable.lines(rows, i -> i == 0, "", "  ").forEach(System.out::println);
+        io.kbench.coordinator.report.console.TextTable.lines(rows, i -> i == 0, "", "  ").forEach(System.out::println);
     }
 }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.ConsumerPerfReporter;
-import io.kbench.coordinator.report.OutputDirectory;
+import io.kbench.coordinator.report.console.ConsumerPerfReporter;
+import io.kbench.coordinator.report.files.OutputDirectory;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.coordinator.run.RunOptions;
@@ -170,9 +170,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         try (Session session = new Session(local, workers, bootstrapServer, 1,
                 workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), 1, System.err)) {
             List<String> topics = topic != null ? List.of(topic) : matching(session, profile);
-            if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+            if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS) {
                 throw new UserException("--print-metrics prints one block per consumer: at most "
-                        + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
+                        + io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
                         + (long) topics.size() * consumers);
             }
             Workload workload = workload("consumer-perf-" + (topic != null ? topic : "include"), topics, consumers,

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.OutputDirectory;
-import io.kbench.coordinator.report.ProgressPrinter;
-import io.kbench.coordinator.report.ResultDocument;
-import io.kbench.coordinator.report.ResultMerge;
+import io.kbench.coordinator.report.files.OutputDirectory;
+import io.kbench.coordinator.report.console.ProgressPrinter;
+import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.report.compare.ResultMerge;
 import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.run.RunIds;
 import picocli.CommandLine.Command;

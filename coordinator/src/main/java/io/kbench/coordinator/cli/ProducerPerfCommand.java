@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.OutputDirectory;
-import io.kbench.coordinator.report.ProducerPerfReporter;
+import io.kbench.coordinator.report.files.OutputDirectory;
+import io.kbench.coordinator.report.console.ProducerPerfReporter;
 import io.kbench.coordinator.workload.PayloadFile;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
@@ -140,9 +140,9 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         if ((recordSize != null ? 1 : 0) + (payloadFile != null ? 1 : 0) + (payloadMonotonic ? 1 : 0) != 1) {
             throw new UserException("give exactly one of --record-size, --payload-file or --payload-monotonic");
         }
-        if (printMetrics && producers > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+        if (printMetrics && producers > io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS) {
             throw new UserException("--print-metrics prints one block per producer: at most "
-                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " producers with it, got " + producers);
+                    + io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS + " producers with it, got " + producers);
         }
         long warmup = warmupRecords == null ? 0 : warmupRecords;
         if (warmup < 0 || warmup >= numRecords) {

@@ -12,7 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.result.ResultDocument;
 import io.kbench.coordinator.workload.InvalidConfigException;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;

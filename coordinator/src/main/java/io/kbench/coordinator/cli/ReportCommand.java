@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.HtmlReport;
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.files.HtmlReport;
+import io.kbench.coordinator.report.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

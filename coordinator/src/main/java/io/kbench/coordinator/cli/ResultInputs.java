@@ -7,9 +7,9 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.ResultDocument;
-import io.kbench.coordinator.report.ResultFile;
-import io.kbench.coordinator.report.ResultMerge;
+import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.report.result.ResultFile;
+import io.kbench.coordinator.report.compare.ResultMerge;
 import io.kbench.protocol.BoundedFiles;
 
 /** The result.json files that report, compare and merge read: found, each once, parsed strictly. */
@@ -199,9 +199,9 @@ final class ResultInputs {
     }
 
     /** Writes the page, or says in one line why it could not be written. */
-    static void writePage(Path target, String flag, String title, java.util.List<io.kbench.coordinator.report.HtmlReport.Named> runs) {
+    static void writePage(Path target, String flag, String title, java.util.List<io.kbench.coordinator.report.files.HtmlReport.Named> runs) {
         try {
-            io.kbench.coordinator.report.HtmlReport.write(target, title, runs);
+            io.kbench.coordinator.report.files.HtmlReport.write(target, title, runs);
         } catch (IOException | RuntimeException e) {
             String why = e instanceof java.nio.file.NoSuchFileException ? "its directory does not exist"
                     : e instanceof java.nio.file.AccessDeniedException ? "permission denied"

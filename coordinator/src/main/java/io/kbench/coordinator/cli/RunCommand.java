@@ -10,9 +10,9 @@ import io.kbench.coordinator.capacity.MaxRateSearch;
 import io.kbench.coordinator.capacity.Slo;
 import io.kbench.coordinator.dashboard.DashboardServer;
 import io.kbench.coordinator.dashboard.DashboardState;
-import io.kbench.coordinator.report.JsonLinesReporter;
-import io.kbench.coordinator.report.OutputDirectory;
-import io.kbench.coordinator.report.ProgressPrinter;
+import io.kbench.coordinator.report.console.JsonLinesReporter;
+import io.kbench.coordinator.report.files.OutputDirectory;
+import io.kbench.coordinator.report.console.ProgressPrinter;
 import io.kbench.coordinator.rpc.ClientSecurity;
 import io.kbench.coordinator.run.FaultInjector;
 import io.kbench.coordinator.run.RunIds;
@@ -313,7 +313,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Every file this command wrote or could not write (runs, sweep tables, the search's result). */
-    private final io.kbench.coordinator.report.Written written = new io.kbench.coordinator.report.Written();
+    private final io.kbench.coordinator.report.files.Written written = new io.kbench.coordinator.report.files.Written();
 
     /** Where lines for people go: stdout, or stderr when stdout carries --json's data. */
     private java.io.PrintStream human() {

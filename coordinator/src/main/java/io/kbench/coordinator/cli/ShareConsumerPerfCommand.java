@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.OutputDirectory;
-import io.kbench.coordinator.report.ShareConsumerPerfReporter;
+import io.kbench.coordinator.report.files.OutputDirectory;
+import io.kbench.coordinator.report.console.ShareConsumerPerfReporter;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.coordinator.run.RunOptions;
@@ -142,9 +142,9 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("--threads must be 1 to 10000, got " + threads);
         }
         Inputs.consumerTool(timeoutMs, reportingIntervalMs, fetchSize, socketBufferSize, dateFormat);
-        if (printMetrics && threads > io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS) {
+        if (printMetrics && threads > io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS) {
             throw new UserException("--print-metrics prints one block per share consumer: at most "
-                    + io.kbench.coordinator.report.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got " + threads);
+                    + io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got " + threads);
         }
         if (output != null) {
             OutputDirectory.prepare(output, "--output");

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.SweepReport;
-import io.kbench.coordinator.report.Written;
+import io.kbench.coordinator.report.files.SweepReport;
+import io.kbench.coordinator.report.files.Written;
 import io.kbench.coordinator.run.RunIds;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;

@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.kbench.coordinator.UserException;
-import io.kbench.coordinator.report.ResultDocument;
+import io.kbench.coordinator.report.result.ResultDocument;
 import io.kbench.protocol.metrics.MetricFamilies;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

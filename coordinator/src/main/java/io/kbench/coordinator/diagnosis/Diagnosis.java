@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.result.ResultFile;
 
 /**
  * What limited a run, named from its measured window's figures ({@link WindowFigures}) by the rules of

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.result.ResultFile;
 
 /** A diagnosis as the console prints it after the summary: the limit, its evidence, what to turn next. Pure. */
 public final class DiagnosisText {

@@ -6,7 +6,7 @@ import java.util.Map;
 import io.kbench.coordinator.capacity.TrialVerdict;
 import io.kbench.coordinator.merge.BrokerWindow;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Workload;
 

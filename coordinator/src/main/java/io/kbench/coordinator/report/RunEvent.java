@@ -6,6 +6,7 @@ import java.util.List;
 import io.kbench.coordinator.FaultTimeline;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.ConsumerTotal;

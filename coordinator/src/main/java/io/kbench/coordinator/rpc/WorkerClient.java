@@ -79,7 +79,7 @@ public final class WorkerClient implements AutoCloseable {
      * driver described it.
      */
     public record Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions,
-                            io.kbench.coordinator.report.ResultFile.Cluster cluster) {
+                            io.kbench.coordinator.report.result.ResultFile.Cluster cluster) {
         /** Readiness without cluster facts. */
         public Readiness(boolean ready, List<ConsumerReadiness> consumers, Map<String, Integer> topicPartitions) {
             this(ready, consumers, topicPartitions, null);

@@ -152,16 +152,16 @@ public final class WorkerMessages {
     }
 
     /** The cluster facts a worker sent; whether kbench started the cluster is not the worker's to say. */
-    static io.kbench.coordinator.report.ResultFile.Cluster cluster(io.kbench.protocol.rpc.ClusterFacts c) {
-        List<io.kbench.coordinator.report.ResultFile.Broker> brokers = new ArrayList<>();
+    static io.kbench.coordinator.report.result.ResultFile.Cluster cluster(io.kbench.protocol.rpc.ClusterFacts c) {
+        List<io.kbench.coordinator.report.result.ResultFile.Broker> brokers = new ArrayList<>();
         for (io.kbench.protocol.rpc.BrokerFacts b : c.getBrokersList()) {
-            brokers.add(new io.kbench.coordinator.report.ResultFile.Broker(b.getId(), b.getEndpoint(), b.getRack(),
+            brokers.add(new io.kbench.coordinator.report.result.ResultFile.Broker(b.getId(), b.getEndpoint(), b.getRack(),
                     new java.util.TreeMap<>(b.getConfigsMap())));
         }
-        java.util.Map<String, io.kbench.coordinator.report.ResultFile.Topic> topics = new java.util.TreeMap<>();
-        c.getTopicsMap().forEach((name, t) -> topics.put(name, new io.kbench.coordinator.report.ResultFile.Topic(
+        java.util.Map<String, io.kbench.coordinator.report.result.ResultFile.Topic> topics = new java.util.TreeMap<>();
+        c.getTopicsMap().forEach((name, t) -> topics.put(name, new io.kbench.coordinator.report.result.ResultFile.Topic(
                 t.getPartitions(), t.getReplicationFactor(), new java.util.TreeMap<>(t.getConfigsMap()))));
-        return new io.kbench.coordinator.report.ResultFile.Cluster(false, 0, c.getClusterId(),
+        return new io.kbench.coordinator.report.result.ResultFile.Cluster(false, 0, c.getClusterId(),
                 new java.util.TreeMap<>(c.getFeaturesMap()), brokers, topics, c.getError().isEmpty() ? null : c.getError());
     }
 

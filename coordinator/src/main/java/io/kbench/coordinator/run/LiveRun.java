@@ -19,7 +19,7 @@ import io.kbench.coordinator.merge.IntervalSpool;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.SummaryHistograms;
 import io.kbench.coordinator.plan.Plan;
-import io.kbench.coordinator.report.HistogramLogs;
+import io.kbench.coordinator.report.files.HistogramLogs;
 import io.kbench.coordinator.report.RunEvent;
 import io.kbench.coordinator.report.RunReporter;
 import io.kbench.coordinator.rpc.WorkerClient;

@@ -30,7 +30,7 @@ final class Preparation {
     private final CoordinatorClock clock;
     private final Supplier<String> failure;
     private final java.util.function.Consumer<String> note;
-    private io.kbench.coordinator.report.ResultFile.Cluster cluster;
+    private io.kbench.coordinator.report.result.ResultFile.Cluster cluster;
     private boolean dumpClientMetrics;
 
     /** @param failure the run's failure so far (Ctrl-C during prepare), or null */
@@ -103,7 +103,7 @@ final class Preparation {
     }
 
     /** The cluster as the worker that created or checked the topics described it; null before or without. */
-    io.kbench.coordinator.report.ResultFile.Cluster cluster() {
+    io.kbench.coordinator.report.result.ResultFile.Cluster cluster() {
         return cluster;
     }
 

@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
-import io.kbench.coordinator.report.ResultFile;
-import io.kbench.coordinator.report.Written;
+import io.kbench.coordinator.report.result.ResultFile;
+import io.kbench.coordinator.report.files.Written;
 
 /**
  * How a run ended: what {@link RunController#run()} returns.

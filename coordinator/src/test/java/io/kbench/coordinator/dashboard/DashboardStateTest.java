@@ -75,7 +75,7 @@ class DashboardStateTest {
         assertEquals(100, ((List<?>) last.get("intervals")).size());
         assertNull(last.get("nextSince"));
         assertEquals(2_400, new com.fasterxml.jackson.databind.ObjectMapper().readTree(io.kbench.coordinator.report
-                .ResultDocument.JSON.writeValueAsString(last)).get("intervals").get(0).get("index").asInt(),
+                .result.ResultDocument.JSON.writeValueAsString(last)).get("intervals").get(0).get("index").asInt(),
                 "each interval as result.json has it");
         assertEquals(0, ((List<?>) s.api(0, 99_999).get("intervals")).size(), "past the end: nothing, not an error");
         assertEquals(kept, s.api(0, -5).get("since"), "a negative index reads from the first kept");
@@ -138,7 +138,7 @@ class DashboardStateTest {
         assertEquals(first, api.get("since"), "an index before the kept ones reads from the first kept");
         com.fasterxml.jackson.databind.JsonNode page = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(s.reportJson(0)).get("runs").get(0);
-        assertTrue(page.get("t").size() <= io.kbench.coordinator.report.HtmlReport.MAX_POINTS,
+        assertTrue(page.get("t").size() <= io.kbench.coordinator.report.files.HtmlReport.MAX_POINTS,
                 "the live page draws the whole run in a bounded number of points: " + page.get("t").size());
         assertEquals(n + took.length, page.get("t").get(page.get("t").size() - 1).asDouble(),
                 "the last point ends with the last interval");

@@ -8,7 +8,7 @@ import java.util.List;
 import io.kbench.coordinator.merge.HostFigures;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
-import io.kbench.coordinator.report.ResultFile;
+import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.merge.ClientSample;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.Metric;

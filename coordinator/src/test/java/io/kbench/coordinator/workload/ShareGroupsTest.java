@@ -69,7 +69,7 @@ class ShareGroupsTest {
                   share.delivery.count.limit: 3
                 shareCommit: sync
                 """);
-        com.fasterxml.jackson.databind.JsonNode j = io.kbench.coordinator.report.ResultDocument.JSON.valueToTree(w);
+        com.fasterxml.jackson.databind.JsonNode j = io.kbench.coordinator.report.result.ResultDocument.JSON.valueToTree(w);
         java.util.List<String> keys = new java.util.ArrayList<>();
         j.fieldNames().forEachRemaining(keys::add);
         for (String k : keys) {

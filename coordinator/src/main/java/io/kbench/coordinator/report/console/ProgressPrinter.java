@@ -1,0 +1,221 @@
+package io.kbench.coordinator.report.console;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+import io.kbench.coordinator.FaultTimeline;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.MergedInterval;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.RunEvent;
+import io.kbench.coordinator.report.RunReporter;
+import io.kbench.protocol.Metric;
+
+/**
+ * Console output: one line per merged interval while the run goes, and the final summary. Rates are per
+ * second over the interval; MB is 1,048,576 bytes, as the Kafka tools print it; latencies in milliseconds.
+ *
+ * <p>Threads: called from gRPC threads as intervals complete; synchronized so lines never interleave.
+ */
+public final class ProgressPrinter implements RunReporter {
+    private static final double MB = 1024.0 * 1024.0;
+
+    private final PrintStream out;
+    private long runStartMicros;
+    private long measureStartMicros;
+    private long saturationMicros = Long.MAX_VALUE;
+    private long clockBoundMicros;
+    private FaultTimeline faults = new FaultTimeline();
+    /** The producers' planned sending time from the start (µs); -1 when not known. */
+    private long plannedMicros = -1;
+
+    public ProgressPrinter(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void on(RunEvent event) {
+        if (event instanceof RunEvent.Begin e) {
+            begin(e.runId(), e.workload());
+        } else if (event instanceof RunEvent.Info e) {
+            onInfo(e.line());
+        } else if (event instanceof RunEvent.SaturationThreshold e) {
+            saturationThreshold(e.micros());
+        } else if (event instanceof RunEvent.Started e) {
+            started(e.runStartMicros(), e.measureStartMicros());
+        } else if (event instanceof RunEvent.ClockBound e) {
+            clockBound(e.micros());
+        } else if (event instanceof RunEvent.Faults e) {
+            faults(e.timeline());
+        } else if (event instanceof RunEvent.Interval e) {
+            interval(e.interval());
+        } else if (event instanceof RunEvent.Summarized e) {
+            summary(e.title(), e.summary(), e.subscriptionsPerTopic());
+        }
+    }
+
+    private synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
+        // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
+        // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
+        // run without producers
+        if (w.producerCount() == 0) {
+            plannedMicros = -1;
+        } else if (w.numRecords() <= 0) {
+            plannedMicros = (w.warmupSeconds() + (long) w.durationSeconds()) * 1_000_000L;
+        } else if (w.producerRate() > 0) {
+            plannedMicros = w.warmupSeconds() * 1_000_000L + w.numRecords() * 1_000_000L / w.producerRate();
+        } else {
+            plannedMicros = -1;
+        }
+    }
+
+    private synchronized void started(long runStart, long measureStart) {
+        this.runStartMicros = runStart;
+        this.measureStartMicros = measureStart;
+    }
+
+    /**
+     * " | 12 s left" at the end of an interval in which the producers had planned sending (0 s for the last such),
+     * " | draining" for the intervals after; "" when not known.
+     */
+    private String timeLeft(long startMicros, long endMicros) {
+        if (plannedMicros < 0 || runStartMicros == 0) {
+            return "";
+        }
+        long plannedEnd = runStartMicros + plannedMicros;
+        if (startMicros >= plannedEnd) {
+            return " | draining";
+        }
+        long left = Math.max(0, plannedEnd - endMicros);
+        long s = (left + 999_999) / 1_000_000;
+        return s < 3600 ? String.format(Locale.ROOT, " | %d s left", s)
+                : String.format(Locale.ROOT, " | %d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60);
+    }
+
+    private synchronized void saturationThreshold(long micros) {
+        this.saturationMicros = micros;
+    }
+
+    private synchronized void clockBound(long micros) {
+        this.clockBoundMicros = micros;
+    }
+
+    private synchronized void faults(FaultTimeline timeline) {
+        this.faults = timeline;
+    }
+
+    private synchronized void interval(MergedInterval i) {
+        double secs = i.seconds();
+        var c = i.counters();
+        LatencyStats lat = i.stats(Metric.PUBLISH_LATENCY);
+        LatencyStats resp = i.stats(Metric.PUBLISH_RESPONSE);
+        LatencyStats e2e = i.stats(Metric.END_TO_END);
+        String phase = i.startMicros() < measureStartMicros ? " warmup" : "";
+        StringBuilder notes = new StringBuilder();
+        if (c.failed() > 0) {
+            notes.append(String.format(Locale.ROOT, " | %,d failed", c.failed()));
+        }
+        for (String down : faults.downDuring(i.startMicros(), i.endMicros())) {
+            notes.append(" | ").append(down);
+        }
+        if (c.lost() + c.duplicated() + c.outOfOrder() > 0) {
+            notes.append(String.format(Locale.ROOT, " | %,d lost %,d dup %,d out-of-order", c.lost(), c.duplicated(),
+                    c.outOfOrder()));
+        }
+        if (c.shareDelivered() > 0 || c.shareAccepted() > 0 || i.shareBacklog() > 0) {
+            notes.append(String.format(Locale.ROOT, " | share %,9.0f dlv/s %,9.0f acc/s%s dlv p99 %s acc p99 %s ms%s",
+                    c.shareDelivered() / secs, c.shareAccepted() / secs,
+                    c.shareRedelivered() > 0 ? String.format(Locale.ROOT, " %,d redelivered", c.shareRedelivered()) : "",
+                    ms(i.stats(Metric.SHARE_DELIVERY).p99()), ms(i.stats(Metric.SHARE_ACCEPT).p99()),
+                    i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
+        }
+        if (i.saturated(saturationMicros)) {
+            long stall = i.hosts().stallMicrosMax();
+            double busy = i.hosts().hostBusyMax();
+            double steal = i.hosts().hostStealMax();
+            notes.append(String.format(Locale.ROOT, " | GENERATOR SATURATED (publish delay p99 %s ms%s%s)",
+                    ms(i.stats(Metric.PUBLISH_DELAY).p99()),
+                    stall < 0 ? "" : "; a load thread woke " + ms(stall) + " ms late",
+                    busy < 0 ? "" : String.format(Locale.ROOT, "; host %.0f%% busy%s", 100 * busy,
+                            steal >= 0.0005 ? String.format(Locale.ROOT, ", %.1f%% stolen", 100 * steal) : "")));
+        }
+        notes.append(timeLeft(i.startMicros(), i.endMicros()));
+        out.println(String.format(Locale.ROOT,
+                "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",
+                (i.endMicros() - runStartMicros) / 1e6, phase,
+                c.acked() / secs, c.ackedBytes() / MB / secs, ms(lat.p50()), ms(lat.p99()), ms(resp.p99()),
+                c.received() / secs, c.receivedBytes() / MB / secs, ms(e2e.p50()), ms(e2e.p99()),
+                clockBoundMicros > 0 ? " ±" + ms(clockBoundMicros) : "",
+                i.consumerLag() > 0 ? String.format(Locale.ROOT, " lag %,d", i.consumerLag()) : "", notes));
+        for (String e : i.errors()) {
+            out.println("        error: " + e);
+        }
+    }
+
+    private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
+        out.println();
+        out.println(title);
+        out.println(String.format(Locale.ROOT, "  publish : %,d sent, %,d acked, %,d failed; %,.1f msg/s, %.2f MB/s over %.1f s",
+                s.sent(), s.acked(), s.failed(), s.publishRate(), s.publishMBps(), s.measuredSeconds()));
+        out.println(String.format(Locale.ROOT, "  consume : %,d received (%d subscription(s) per topic); %,.1f msg/s, %.2f MB/s",
+                s.received(), subscriptionsPerTopic, s.consumeRate(), s.consumeMBps()));
+        out.println(String.format(Locale.ROOT, "  %-17s %11s %9s %9s %9s %9s %9s %9s %9s %9s",
+                "latency (ms)", "count", "mean", "p50", "p75", "p95", "p99", "p99.9", "p99.99", "max"));
+        row("publish latency", s.stats(Metric.PUBLISH_LATENCY));
+        row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
+        row("publish delay", s.stats(Metric.PUBLISH_DELAY));
+        row("end-to-end", s.stats(Metric.END_TO_END));
+        if (s.endToEndUncertaintyMicros() > 0 && s.stats(Metric.END_TO_END).count() > 0) {
+            out.println(String.format(Locale.ROOT, "  end-to-end p99 = %s ms ± %s ms (clock offset bound across workers)",
+                    ms(s.stats(Metric.END_TO_END).p99()), ms(s.endToEndUncertaintyMicros())));
+        }
+        if (s.stats(Metric.TRANSACTION_COMMIT).count() > 0) {
+            row("txn commit", s.stats(Metric.TRANSACTION_COMMIT));
+        }
+        if (s.stats(Metric.SHARE_DELIVERY).count() > 0 || s.stats(Metric.SHARE_ACCEPT).count() > 0) {
+            row("share delivery", s.stats(Metric.SHARE_DELIVERY));
+            row("share accept", s.stats(Metric.SHARE_ACCEPT));
+        }
+        if (s.stats(Metric.SHARE_COMMIT).count() > 0) {
+            row("share commit", s.stats(Metric.SHARE_COMMIT));
+        }
+        if (s.verification() != null) {
+            Summary.Verification v = s.verification();
+            out.println(String.format(Locale.ROOT, "  verification: %,d lost, %,d duplicated, %,d out of order%s",
+                    v.lost(), v.duplicated(), v.outOfOrder(),
+                    v.untracked() > 0 ? String.format(Locale.ROOT, " (%,d untracked)", v.untracked()) : ""));
+        }
+        if (s.saturatedIntervals() > 0) {
+            out.println(String.format(Locale.ROOT, "  %,d measured interval(s) GENERATOR SATURATED: the load generator fell "
+                    + "behind its schedule (publish delay p99 above %s); their response times include its backlog",
+                    s.saturatedIntervals(), saturationMicros == Long.MAX_VALUE ? "each run's threshold" // a merge
+                            : ms(saturationMicros) + " ms"));
+        }
+        if (s.clamped() > 0 || s.negativeEndToEnd() > 0) {
+            out.println(String.format(Locale.ROOT, "  %,d samples above the 1 h histogram range (clamped), %,d negative end-to-end samples (recorded as 0)",
+                    s.clamped(), s.negativeEndToEnd()));
+        }
+    }
+
+    private void row(String name, LatencyStats l) {
+        out.println(String.format(Locale.ROOT, "  %-17s %,11d %9s %9s %9s %9s %9s %9s %9s %9s", name, l.count(),
+                ms(Math.round(l.mean())), ms(l.p50()), ms(l.p75()), ms(l.p95()), ms(l.p99()), ms(l.p999()),
+                ms(l.p9999()), ms(l.max())));
+    }
+
+    /** Microseconds as milliseconds with 2 decimals below 100 ms, 1 below 10 s, none above. */
+    public static String ms(long micros) {
+        double m = micros / 1000.0;
+        if (m < 100) {
+            return String.format(Locale.ROOT, "%.2f", m);
+        }
+        if (m < 10_000) {
+            return String.format(Locale.ROOT, "%.1f", m);
+        }
+        return String.format(Locale.ROOT, "%.0f", m);
+    }
+
+    private synchronized void onInfo(String text) {
+        out.println(text);
+    }
+}

@@ -1,0 +1,306 @@
+package io.kbench.coordinator.report.files;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.report.result.ResultFile;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code report.html}: one self-contained page (uPlot and the data inlined; nothing is fetched when it is
+ * opened) with a run's charts — publish/consume rate against the target, latency percentiles over time,
+ * the percentile distribution of each metric from the exact merged histograms, consumer lag, client
+ * metrics — its summary and per-worker tables; warm-up, saturated and broker-down intervals are shaded.
+ * Several results are overlaid on the same charts. The page records what it drew (points per chart, script
+ * errors) in {@code #kbench-selfcheck}, which the browser test reads.
+ */
+public final class HtmlReport {
+    static final String UPLOT_VERSION = "1.6.30";
+    private static final String UPLOT = "META-INF/resources/webjars/uplot/" + UPLOT_VERSION + "/";
+    /** The latency metrics charted, with their titles (transaction commit only when a run has any). */
+    private static final Map<Metric, String> TITLES = Map.of(
+            Metric.PUBLISH_LATENCY, "Publish latency (send → ack)",
+            Metric.PUBLISH_RESPONSE, "Publish response time (intended send → ack)",
+            Metric.PUBLISH_DELAY, "Publish delay (intended send → send)",
+            Metric.END_TO_END, "End-to-end latency (intended send → received)",
+            Metric.TRANSACTION_COMMIT, "Transaction commit",
+            Metric.SHARE_DELIVERY, "Share group: first delivery (intended send → delivered)",
+            Metric.SHARE_ACCEPT, "Share group: accepted (intended send → processed and accepted)",
+            Metric.SHARE_COMMIT, "Share group: acknowledgement commit (commitSync of a poll's acknowledgements)");
+    /** Client metrics charted over time: Kafka's name, title, unit. */
+    private static final List<String[]> CLIENT = List.of(
+            new String[] {"record-queue-time-avg", "Producer record-queue-time-avg", "ms"},
+            new String[] {"batch-size-avg", "Producer batch-size-avg", "bytes"},
+            new String[] {"request-latency-avg", "Producer request-latency-avg", "ms"});
+    /** Points of a distribution: x = 10^(k/10) = 1 / (1 - percentile), from 0% to 99.999%. */
+    static final int DISTRIBUTION_POINTS = 51;
+    /** Most points a time chart gets; longer runs are drawn in buckets of intervals. */
+    public static final int MAX_POINTS = 2000;
+    /** The client metrics' keys, in {@link #CLIENT}'s order. */
+    static final List<String> CLIENT_KEYS = CLIENT.stream().map(c -> c[0]).toList();
+
+    private HtmlReport() { }
+
+    /** A result to draw and the name it goes by on the page. */
+    public record Named(String name, ResultFile.Run run) { }
+
+    /** Writes the page for {@code runs} (overlaid) to {@code file}. */
+    public static Path write(Path file, String title, List<Named> runs) throws IOException {
+        return AtomicFile.write(file, render(title, runs));
+    }
+
+    /** The page for {@code runs}, overlaid. */
+    public static String render(String title, List<Named> runs) {
+        return page(data(title, runs, null));
+    }
+
+    /**
+     * What the page draws, as the JSON it embeds (and the dashboard serves).
+     *
+     * @param live the dashboard's state of a run under way ({@code state}, {@code reason}, {@code workers},
+     *             {@code clockBoundMicros}), or null for a finished report
+     */
+    public static Map<String, Object> data(String title, List<Named> runs, Map<String, Object> live) {
+        return data(title, runs, null, live);
+    }
+
+    /**
+     * The live dashboard's data: {@code run} without its intervals, drawn from {@code series}, which the dashboard
+     * builds as intervals arrive (see {@link #liveSeries}).
+     */
+    public static Map<String, Object> liveData(String title, Named run, ChartSeries series, Map<String, Object> live) {
+        return data(title, List.of(run), series, live);
+    }
+
+    /** The series the live page is drawn from, started at the run's start. */
+    public static ChartSeries liveSeries(long runStartMillis) {
+        return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS);
+    }
+
+    private static Map<String, Object> data(String title, List<Named> runs, ChartSeries series, Map<String, Object> live) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("title", title);
+        List<Map<String, String>> metrics = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            boolean any = runs.stream().anyMatch(n -> stats(n.run().summary(), m).count() > 0);
+            boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT
+                    || m == Metric.SHARE_COMMIT;
+            if (!optional || any) {
+                metrics.add(Map.of("id", m.key(), "title", TITLES.get(m)));
+            }
+        }
+        data.put("metrics", metrics);
+        List<Map<String, String>> client = new ArrayList<>();
+        for (String[] c : CLIENT) {
+            client.add(Map.of("id", c[0], "title", c[1], "unit", c[2]));
+        }
+        data.put("clientMetrics", client);
+        data.put("runs", runs.stream().map(n -> runData(n, series)).toList());
+        if (live != null) {
+            data.put("live", live);
+        }
+        return data;
+    }
+
+    /** The page around {@code data} (see {@link #data}). */
+    public static String page(Map<String, Object> data) {
+        try {
+            return page(String.valueOf(data.get("title")), ResultDocument.JSON.writer().writeValueAsString(data));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The page titled {@code title} around {@code json}, the page data (see {@link #data}) as JSON. */
+    public static String page(String title, String json) {
+        // inside <script>: no "<" at all (it can only stand in strings: an error text, an issue), so no text
+        // can end the element or open a comment
+        json = json.replace("<", "\\u003c");
+        // the data goes in last: nothing it contains is taken for a marker
+        return template()
+                .replace("/*TITLE*/", escape(title))
+                .replace("/*UPLOT_VERSION*/", UPLOT_VERSION)
+                .replace("/*UPLOT_LICENSE*/", resource(UPLOT + "LICENSE").replace("--", "- -"))
+                .replace("/*UPLOT_CSS*/", resource(UPLOT + "dist/uPlot.min.css"))
+                .replace("/*UPLOT_JS*/", resource(UPLOT + "dist/uPlot.iife.min.js").replace("</script", "<\\/script"))
+                .replace("/*DATA*/", json);
+    }
+
+    private static LatencyStats stats(ResultFile.Summary s, Metric m) {
+        return switch (m) {
+            case PUBLISH_LATENCY -> s.publishLatencyMicros();
+            case PUBLISH_RESPONSE -> s.publishResponseMicros();
+            case PUBLISH_DELAY -> s.publishDelayMicros();
+            case END_TO_END -> {
+                ResultFile.EndToEnd e = s.endToEndLatencyMicros();
+                yield new LatencyStats(e.count(), e.mean(), e.p50(), e.p75(), e.p95(), e.p99(), e.p999(), e.p9999(), e.max());
+            }
+            case TRANSACTION_COMMIT -> s.transactionCommitMicros();
+            case SHARE_DELIVERY -> s.share() == null ? LatencyStats.EMPTY : s.share().deliveryLatencyMicros();
+            case SHARE_ACCEPT -> s.share() == null ? LatencyStats.EMPTY : s.share().acceptLatencyMicros();
+            case SHARE_COMMIT -> s.share() == null || s.share().commitLatencyMicros() == null ? LatencyStats.EMPTY
+                    : s.share().commitLatencyMicros();
+        };
+    }
+
+    /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
+    /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits. */
+    static Map<String, Object> diagnosisData(ResultFile.Diagnosis diagnosis) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("limit", diagnosis.limit());
+        d.put("strength", diagnosis.strength());
+        d.put("evidence", diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList());
+        d.put("suggestions", diagnosis.suggestions());
+        d.put("also", diagnosis.alsoLimitedBy().stream().map(l -> String.format(Locale.ROOT, "%s (strength %.2f): %s",
+                l.limit(), l.strength(), l.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
+                        .collect(java.util.stream.Collectors.joining("; ")))).toList());
+        return d;
+    }
+
+    /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */
+    static Map<String, Object> searchData(ResultFile.RateSearch search) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("outcome", search.outcome());
+        d.put("maxSustainableRate", search.maxSustainableRate());
+        d.put("limitedBy", search.limitedBy());
+        d.put("confidence", search.confidence());
+        d.put("slos", search.slos());
+        List<List<String>> rows = new ArrayList<>();
+        for (ResultFile.Trial t : search.trials()) {
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(t.number()));
+            row.add(t.phase());
+            row.add(t.targetRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d", t.targetRate()));
+            row.add(String.format(Locale.ROOT, "%,.0f", t.achievedRate()));
+            row.add(t.slos().stream().map(f -> String.format(Locale.ROOT, "%s: %.2f ms%s", f.slo(), f.valueMicros() / 1000.0,
+                    f.held() ? "" : " !")).collect(java.util.stream.Collectors.joining("; ")));
+            row.add(t.passed() ? "pass" : t.cause() == null ? "fail" : "fail (" + t.cause() + ")");
+            row.add(String.join("; ", t.reasons()));
+            row.add(t.notes() == null ? "" : String.join("; ", t.notes()));
+            row.add(t.limitedBy() == null ? "" : t.limitedBy());
+            rows.add(row);
+        }
+        d.put("trials", rows);
+        return d;
+    }
+
+    static Map<String, Object> runData(Named n, ChartSeries series) {
+        ResultFile.Run r = n.run();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("name", n.name());
+        d.put("status", r.status());
+        long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
+        d.put("target", target < 0 ? null : target);
+        ResultFile.Summary s = r.summary();
+        ResultFile.ShareVerification sv = s.share() == null ? null : s.share().verification();
+        d.put("header", String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s%s",
+                r.runId(), r.workload() == null ? "?" : r.workload().path("name").asText(), r.startedAt(),
+                target < 0 ? "unthrottled" : String.format("target %,d msg/s", target),
+                s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
+                s.verification() == null ? "" : String.format(" · verification: %,d lost, %,d duplicated, %,d out of order",
+                        s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
+                sv == null ? "" : String.format(" · share groups: %,d lost, %,d duplicated (order not checked)",
+                        sv.lost(), sv.duplicated()),
+                r.error() == null ? "" : " · " + r.error()));
+        if (r.rateSearch() != null) {
+            d.put("rateSearch", searchData(r.rateSearch()));
+        }
+        if (r.diagnosis() != null) {
+            d.put("diagnosis", diagnosisData(r.diagnosis()));
+        }
+        ChartSeries charts = series;
+        if (charts == null) {
+            List<ResultFile.Interval> all = r.intervals();
+            // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
+            // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
+            charts = ChartSeries.fixed(r.startMillis(), CLIENT_KEYS, MAX_POINTS, all.size());
+            for (ResultFile.Interval i : all) {
+                charts.add(i);
+            }
+        }
+        charts.into(d, target, r.measureEndMillis());
+        Map<String, Object> distribution = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            String encoded = r.histograms() == null ? null : r.histograms().get(m.key());
+            Histogram h = encoded == null ? LatencyHistograms.create()
+                    : LatencyHistograms.decode(Base64.getDecoder().decode(encoded));
+            distribution.put(m.key(), distribution(h));
+        }
+        d.put("distribution", distribution);
+        Map<String, Object> sum = new LinkedHashMap<>();
+        sum.put("publishRate", s.publishRate());
+        sum.put("consumeRate", s.consumeRate());
+        sum.put("pubP99", s.publishLatencyMicros().p99() / 1000.0);
+        sum.put("respP99", s.publishResponseMicros().p99() / 1000.0);
+        sum.put("e2eP50", s.endToEndLatencyMicros().p50() / 1000.0);
+        sum.put("e2eP99", s.endToEndLatencyMicros().p99() / 1000.0);
+        sum.put("e2eP999", s.endToEndLatencyMicros().p999() / 1000.0);
+        sum.put("clockBound", s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0);
+        sum.put("saturated", s.saturatedIntervals());
+        sum.put("lost", s.verification() == null ? null : s.verification().lost());
+        sum.put("duplicated", s.verification() == null ? null : s.verification().duplicated());
+        sum.put("outOfOrder", s.verification() == null ? null : s.verification().outOfOrder());
+        sum.put("shareAcceptRate", s.share() == null ? null : s.share().acceptRate());
+        sum.put("shareRedelivered", s.share() == null ? null : s.share().redelivered());
+        d.put("summary", sum);
+        d.put("workers", r.workers() == null ? List.of() : r.workers());
+        d.put("issues", r.issues() == null ? List.of() : r.issues());
+        return d;
+    }
+
+    /**
+     * The percentile distribution of {@code h}: {@link #DISTRIBUTION_POINTS} points at x = 10^(k/10), the
+     * percentile 100 (1 - 1/x), from 0% to 99.999%; y the histogram's own value at that percentile, in ms
+     * (at least 0.001 ms, as the page's log scale needs). Empty histograms give no points.
+     */
+    static Map<String, List<Double>> distribution(Histogram h) {
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        if (h.getTotalCount() > 0) {
+            for (int k = 0; k < DISTRIBUTION_POINTS; k++) {
+                double at = Math.pow(10, k / 10.0);
+                x.add(at);
+                y.add(Math.max(0.001, h.getValueAtPercentile(percentileAt(at)) / 1000.0));
+            }
+        }
+        return Map.of("x", x, "y", y);
+    }
+
+    /** The percentile shown at x on the distribution axis. */
+    static double percentileAt(double x) {
+        return 100.0 * (1.0 - 1.0 / x);
+    }
+
+    private static String template() {
+        return resource("io/kbench/coordinator/report/files/report.html");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("/*", "/&#42;");
+    }
+}

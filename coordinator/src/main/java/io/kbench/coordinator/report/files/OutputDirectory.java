@@ -1,0 +1,86 @@
+package io.kbench.coordinator.report.files;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.kbench.coordinator.UserException;
+
+/**
+ * The directory results go to, made ready before any worker or cluster is contacted: created, and probed
+ * with a file written and removed, so that a run never loses its data to a directory found unwritable at its
+ * end. Threads: the command's thread.
+ */
+public final class OutputDirectory {
+    private OutputDirectory() { }
+
+    /**
+     * Creates {@code dir} if needed and checks that a file can be written in it.
+     *
+     * @param what the option or purpose that named it, for the message (e.g. "--output")
+     * @return true when this call created the directory
+     * @throws UserException one line: what is wrong with the directory
+     */
+    public static boolean prepare(Path dir, String what) {
+        boolean existed = Files.isDirectory(dir);
+        if (existed) {
+            String kept = earlierResults(dir);
+            if (kept != null) {
+                throw new UserException(what + " " + dir + ": holds the results of an earlier run (" + kept
+                        + "); kbench never writes over them: give a new directory, or move them away first");
+            }
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (FileAlreadyExistsException e) {
+            throw new UserException(what + " " + dir + ": " + e.getFile() + " exists and is not a directory");
+        } catch (IOException | SecurityException e) {
+            throw new UserException(what + " " + dir + ": cannot create the directory (" + reason(e) + ")");
+        }
+        try {
+            Path probe = Files.createTempFile(dir, ".kbench-write-check", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | SecurityException e) {
+            throw new UserException(what + " " + dir + ": cannot write files there (" + reason(e) + ")");
+        }
+        return !existed;
+    }
+
+    /** Files a run, sweep or search writes: a directory holding one of them holds results. */
+    private static final java.util.List<String> RESULT_FILES = java.util.List.of("result.json", "sweep.json",
+            "sweep.csv", "intervals.csv");
+
+    /** The first result file found in {@code dir} (a name), or null when it holds none. */
+    static String earlierResults(Path dir) {
+        for (String name : RESULT_FILES) {
+            if (Files.exists(dir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return name;
+            }
+        }
+        try (var logs = Files.newDirectoryStream(dir, "*.hlog")) {
+            for (Path p : logs) {
+                return p.getFileName().toString();
+            }
+        } catch (IOException ignored) {
+            // an unreadable directory is reported by the write check below
+        }
+        return null;
+    }
+
+    /** Removes {@code dir} if it is empty (a run that ended before writing anything); quietly. */
+    public static void removeIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException ignored) {
+            // left as it is
+        }
+    }
+
+    private static String reason(Exception e) {
+        String type = e.getClass().getSimpleName().replace("Exception", "");
+        return e.getMessage() == null ? type : type + ": " + e.getMessage();
+    }
+}

@@ -1,0 +1,218 @@
+package io.kbench.coordinator.report.files;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.merge.Summary;
+import io.kbench.coordinator.report.console.TextTable;
+import io.kbench.protocol.Metric;
+
+/**
+ * The comparison of a sweep's combinations: one row each with the target rate, throughput, publish latency
+ * p50/p99/p99.9, publish response p99, end-to-end p99 and the saturated intervals, printed as a table and
+ * written as {@code sweep.csv} and {@code sweep.json}. A combination that did not sustain its target over the
+ * measured window — less than 99.5% of it acknowledged, or more than 1/0.995 of it (a backlog from before the
+ * window sent in it) — is marked "fell behind": its rate and response times are not those of a sustained load.
+ * Saturated intervals are counted beside it and do not mark a combination by themselves: a pause of the
+ * generator's host saturates an interval of a rate the cluster sustains (the response times include it).
+ * Each row also names what limited its run (docs/diagnosis.md). Latencies are in milliseconds in the table and CSV,
+ * microseconds in the JSON.
+ */
+public final class SweepReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * One combination's outcome; {@code summary} is null when it produced no figures.
+     *
+     * @param targetRate the combination's target in msg/s, -1 unthrottled, 0 without producers
+     * @param limitedBy  what limited its run (its result's {@code diagnosis.limit}; null when not diagnosed)
+     */
+    public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
+                      String limitedBy) { }
+
+    /** Share of the target a combination must achieve not to be marked. */
+    static final double ACHIEVED = 0.995;
+
+    private final List<String> axes;
+    private final List<Row> rows = new ArrayList<>();
+
+    public SweepReport(List<String> axes) {
+        this.axes = List.copyOf(axes);
+    }
+
+    public void add(Row row) {
+        rows.add(row);
+    }
+
+    public List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    private static final String[] FIGURES = {"status", "target msg/s", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms",
+        "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind", "limited by"};
+
+    private List<String> figures(Row r) {
+        List<String> f = new ArrayList<>();
+        f.add(r.status());
+        f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
+        Summary s = r.summary();
+        if (s == null) {
+            for (int i = 2; i < FIGURES.length - 1; i++) {
+                f.add("");
+            }
+            f.add(limited(r));
+            return f;
+        }
+        LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
+        f.add(String.format(Locale.ROOT, "%.1f", s.publishRate()));
+        f.add(String.format(Locale.ROOT, "%.2f", s.publishMBps()));
+        f.add(ms(lat.p50()));
+        f.add(ms(lat.p99()));
+        f.add(ms(lat.p999()));
+        f.add(ms(s.stats(Metric.PUBLISH_RESPONSE).p99()));
+        f.add(ms(s.stats(Metric.END_TO_END).p99()));
+        f.add(Long.toString(s.saturatedIntervals()));
+        f.add(fellBehind(r));
+        f.add(limited(r));
+        return f;
+    }
+
+    private static String limited(Row r) {
+        return r.limitedBy() == null ? "" : r.limitedBy();
+    }
+
+    /** Why a combination counts as fallen behind, or "" when it kept its schedule. */
+    static String fellBehind(Row r) {
+        Summary s = r.summary();
+        if (s == null) {
+            return "";
+        }
+        if (r.targetRate() > 0 && s.publishRate() < ACHIEVED * r.targetRate()) {
+            return String.format(Locale.ROOT, "YES: %.1f%% of target", 100 * s.publishRate() / r.targetRate());
+        }
+        if (r.targetRate() > 0 && s.publishRate() > r.targetRate() / ACHIEVED) {
+            return String.format(Locale.ROOT, "YES: %.1f%% of target (a backlog from before the window sent in it)",
+                    100 * s.publishRate() / r.targetRate());
+        }
+        return "";
+    }
+
+    private static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
+    }
+
+    /** Prints the comparison table. */
+    public void print(PrintStream out) {
+        List<List<String>> table = new ArrayList<>();
+        List<String> header = new ArrayList<>(axes);
+        header.addAll(List.of(FIGURES));
+        table.add(header);
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            axes.forEach(a -> line.add(r.values().get(a)));
+            line.addAll(figures(r));
+            table.add(line);
+        }
+        out.println();
+        out.println("sweep: " + rows.size() + " combination(s)");
+        TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
+    }
+
+    /**
+     * Writes the sweep's {@code report.html} into {@code dir}: each headline figure against the combinations
+     * (throughput and target; publish latency, response time and end-to-end p99 as one line each; saturated
+     * intervals) and the full table, each row linking to its combination's own report.
+     */
+    public Path writeHtml(Path dir, String title) throws IOException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Row r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("label", String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()));
+            m.put("values", r.values());
+            m.put("status", r.status());
+            m.put("target", r.targetRate() < 0 ? null : r.targetRate() == 0 ? null : (Object) r.targetRate());
+            Summary s = r.summary();
+            m.put("publishRate", s == null ? null : s.publishRate());
+            m.put("pubP99", s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0);
+            m.put("respP99", s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0);
+            m.put("e2eP99", s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0);
+            m.put("saturated", s == null ? null : s.saturatedIntervals());
+            m.put("fellBehind", fellBehind(r));
+            m.put("limitedBy", limited(r));
+            Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
+            m.put("report", page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString());
+            out.add(m);
+        }
+        Map<String, Object> sweep = new LinkedHashMap<>();
+        sweep.put("axes", axes);
+        sweep.put("rows", out);
+        sweep.put("charts", List.of(
+                Map.of("id", "rate", "title", "Publish rate against target", "unit", "msg/s", "series", List.of(
+                        Map.of("label", "publish msg/s", "key", "publishRate"),
+                        Map.of("label", "target", "key", "target", "dash", List.of(6, 4)))),
+                Map.of("id", "latency", "title", "p99 latencies (log scale)", "unit", "ms", "log", true, "series", List.of(
+                        Map.of("label", "publish latency p99", "key", "pubP99"),
+                        Map.of("label", "publish response p99", "key", "respP99"),
+                        Map.of("label", "end-to-end p99", "key", "e2eP99"))),
+                Map.of("id", "saturated", "title", "Saturated intervals", "unit", "intervals", "series", List.of(
+                        Map.of("label", "saturated", "key", "saturated")))));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("title", title);
+        data.put("sweep", sweep);
+        Path file = dir.resolve("report.html");
+        Files.writeString(file, HtmlReport.page(data));
+        return file;
+    }
+
+    /** Writes {@code sweep.csv} and {@code sweep.json} into {@code dir}. */
+    public void write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<String> header = new ArrayList<>(axes);
+        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms",
+                "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "limitedBy", "result"));
+        List<List<String>> csv = new ArrayList<>();
+        csv.add(header);
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            axes.forEach(a -> line.add(r.values().get(a)));
+            line.addAll(figures(r));
+            line.add(r.result() == null ? "" : r.result().toString());
+            csv.add(line);
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("values", r.values());
+            j.put("status", r.status());
+            j.put("targetRate", r.targetRate());
+            j.put("result", r.result() == null ? null : r.result().toString());
+            j.put("limitedBy", r.limitedBy());
+            if (r.summary() != null) {
+                Summary s = r.summary();
+                j.put("publishRate", s.publishRate());
+                j.put("publishMBps", s.publishMBps());
+                j.put("consumeRate", s.consumeRate());
+                j.put("publishLatencyMicros", s.stats(Metric.PUBLISH_LATENCY));
+                j.put("publishResponseMicros", s.stats(Metric.PUBLISH_RESPONSE));
+                j.put("endToEndLatencyMicros", s.stats(Metric.END_TO_END));
+                j.put("saturatedIntervals", s.saturatedIntervals());
+                j.put("fellBehind", !fellBehind(r).isEmpty());
+            }
+            json.add(j);
+        }
+        Files.writeString(dir.resolve("sweep.csv"), new CsvMapper().writeValueAsString(csv));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("axes", axes);
+        doc.put("runs", json);
+        JSON.writeValue(dir.resolve("sweep.json").toFile(), doc);
+    }
+}

@@ -1,0 +1,114 @@
+package io.kbench.coordinator.report.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kbench.coordinator.report.result.ResultDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CompareTest {
+    /** A result's summary with the headline figures (shared with CompareFormatsTest). */
+    static JsonNode summary(double rate, long e2eP99Micros) {
+        ObjectNode s = ResultDocument.JSON.createObjectNode();
+        s.put("publishRate", rate).put("consumeRate", rate).put("failed", 0).put("saturatedIntervals", 0);
+        s.putObject("endToEndLatencyMicros").put("p50", e2eP99Micros / 2).put("p99", e2eP99Micros).put("p999", e2eP99Micros * 2);
+        s.putObject("publishLatencyMicros").put("p50", 1000).put("p99", 2000);
+        s.putObject("publishResponseMicros").put("p99", 3000).put("p999", 4000);
+        return s;
+    }
+
+    private static Compare.Side side(String name, JsonNode... s) {
+        return new Compare.Side(name, List.of(s));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+        // expression; baseline rate; baseline e2e p99 µs; candidate rate; candidate e2e p99 µs; breached
+        "publishRate < -10%; 10000; 5000; 9100; 5000; false",
+        "publishRate < -10%; 10000; 5000; 8999; 5000; true",
+        "endToEnd.p99 > 50ms; 10000; 5000; 10000; 50000; false",
+        "endToEnd.p99 > 50ms; 10000; 5000; 10000; 50001; true",
+        "endToEndLatencyMicros.p99 > +5%; 10000; 40000; 10000; 42000; false",
+        "endToEndLatencyMicros.p99 > +5%; 10000; 40000; 10000; 42001; true",
+        "endToEnd.p99.9 > 1s; 10000; 5000; 10000; 400000; false",
+        "endToEnd.p99.9 > 1s; 10000; 5000; 10000; 600000; true",
+        "publishRate < 20000; 30000; 5000; 19999.5; 5000; true",
+    })
+    void shouldJudgeTheLastSideAgainstTheBaseline(String expr, double baseRate, long baseE2e, double rate, long e2e,
+                                                  boolean breached) {
+        Compare.Gate g = Compare.Gate.parse(expr);
+        List<String> lines = Compare.breaches(List.of(side("a", summary(baseRate, baseE2e)), side("b", summary(rate, e2e))),
+                List.of(g));
+        assertEquals(breached ? 1 : 0, lines.size(), lines.toString());
+        if (breached) {
+            assertTrue(lines.get(0).startsWith("breached: " + expr.strip()), lines.get(0));
+        }
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = ';', value = {
+        "publishRate <= 10; not FIGURE OP LIMIT",
+        "bogus.p99 > 5ms; unknown figure 'bogus.p99'",
+        "endToEnd.p99 > 50; is a time: give a unit",
+        "publishRate < 10ms; is not a time",
+        "publishRate < 10%; a relative limit needs its sign",
+        "''; not FIGURE OP LIMIT",
+    })
+    void shouldRefuseMalformedExpressionsWithOneLine(String expr, String says) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compare.Gate.parse(expr));
+        assertTrue(e.getMessage().contains(says), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count());
+    }
+
+    @Test
+    void shouldTellADifferenceBeyondTheNoiseOfRepeatsFromOneWithin() {
+        Compare.Side base = side("base", summary(10_000, 10_000), summary(10_200, 10_400), summary(9_800, 9_600));
+        Compare.Side same = side("same", summary(10_100, 10_100), summary(9_900, 9_900));
+        Compare.Side slower = side("slower", summary(8_000, 20_000), summary(8_100, 20_500));
+        List<List<String>> t = Compare.table(List.of(base, same, slower), List.of());
+        List<String> rate = t.stream().filter(r -> r.get(0).equals("publish msg/s")).findFirst().orElseThrow();
+        assertEquals("10000.0 ±2.0%", rate.get(1));
+        assertEquals("+0.0% (within noise)", rate.get(3));
+        assertEquals("-19.5% (beyond noise)", rate.get(5));
+        List<String> e2e = t.stream().filter(r -> r.get(0).equals("e2e p99 ms")).findFirst().orElseThrow();
+        assertEquals("+102.5% (beyond noise)", e2e.get(5));
+        List<List<String>> single = Compare.table(List.of(side("a", summary(100, 1000)), side("b", summary(90, 1000))),
+                List.of(Compare.Gate.parse("publishLatency.p75 > 1ms")));
+        assertEquals("-10.0%", single.get(1).get(3), "no repeats: no noise verdict");
+        assertEquals("publishLatencyMicros.p75", single.get(single.size() - 1).get(0), "a gate's figure gets a row");
+    }
+
+    @Test
+    void shouldCompareAndGateTheShareGroupsFiguresOnlyWhereThereAreAny() {
+        JsonNode plain = summary(1000, 1000);
+        ObjectNode withShare = (ObjectNode) summary(1000, 1000);
+        withShare.putObject("share").put("rate", 900).put("acceptRate", 880).put("redelivered", 12).put("unsettled", 0)
+                .putObject("acceptLatencyMicros").put("p99", 250_000);
+        ObjectNode slower = withShare.deepCopy();
+        ((ObjectNode) slower.get("share")).put("acceptRate", 700);
+        List<List<String>> none = Compare.table(List.of(side("a", plain), side("b", plain)), List.of());
+        assertTrue(none.stream().noneMatch(r -> r.get(0).startsWith("share")), "no share rows without share groups");
+        List<List<String>> t = Compare.table(List.of(side("a", withShare), side("b", slower)), List.of());
+        List<String> accepted = t.stream().filter(r -> r.get(0).equals("share accepted/s")).findFirst().orElseThrow();
+        assertEquals("880.0", accepted.get(1));
+        assertEquals("-20.5%", accepted.get(3));
+        List<String> p99 = t.stream().filter(r -> r.get(0).equals("share acc p99 ms")).findFirst().orElseThrow();
+        assertEquals("250.00", p99.get(1));
+        assertEquals(List.of(), Compare.breaches(List.of(side("a", withShare), side("b", withShare)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))));
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", slower)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size());
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", slower)),
+                List.of(Compare.Gate.parse("share.acceptLatencyMicros.p99 > 200ms"))).size());
+        assertThrows(IllegalArgumentException.class, () -> Compare.Gate.parse("share.bogus > 1"));
+        assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", plain)),
+                List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size(), "a figure that went away breaches");
+    }
+}

@@ -1,0 +1,87 @@
+package io.kbench.coordinator.report.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.report.result.ResultFile;
+import org.junit.jupiter.api.Test;
+
+class ChartSeriesTest {
+    private static final List<String> KEYS = List.of("batch-size-avg");
+
+    /** Interval k: rate k, p99 k µs (a stall of 1 s at {@code stall}), batch-size-avg 2k, saturated when k % 7 == 0. */
+    private static ResultFile.Interval interval(int k, int stall) {
+        long p99 = k == stall ? 1_000_000 : k;
+        LatencyStats s = new LatencyStats(10, k, k, k, k, p99, p99, p99, p99);
+        return new ResultFile.Interval(k, 1000L * k, 1000L * (k + 1), false, k % 7 == 0, 1,
+                new ResultFile.Publish(k, k, 0, k, k, 0, s, s, s),
+                new ResultFile.Consume(k, k, k, 0, s, (long) k),
+                null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of(), null, List.of());
+    }
+
+    private static Map<String, Object> data(ChartSeries s) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        s.into(d, 100, Long.MAX_VALUE);
+        return d;
+    }
+
+    @Test
+    void shouldKeepAtMostMaxPointsWhateverTheLengthAndMergeExactly() {
+        ChartSeries growing = ChartSeries.growing(0, KEYS, 10);
+        int n = 1_000;
+        for (int k = 0; k < n; k++) {
+            growing.add(interval(k, 777));
+            assertTrue(growing.size() <= 10, "at most 10 points after " + (k + 1) + ": " + growing.size());
+        }
+        assertEquals(128, growing.intervalsPerPoint(), "doubled until 1,000 intervals fit in 10 points");
+        // the same bucket size chosen up front gives the same figures: merging pairs is exact
+        ChartSeries same = ChartSeries.fixed(0, KEYS, 8, 1024);
+        for (int k = 0; k < n; k++) {
+            same.add(interval(k, 777));
+        }
+        assertEquals(128, same.intervalsPerPoint());
+        assertEquals(String.valueOf(data(same).get("latency")) + data(same).get("publishRate") + data(same).get("client")
+                + data(same).get("lag") + data(same).get("t"), String.valueOf(data(growing).get("latency"))
+                + data(growing).get("publishRate") + data(growing).get("client") + data(growing).get("lag") + data(growing).get("t"));
+        Map<String, Object> d = data(growing);
+        @SuppressWarnings("unchecked") List<Double> rate = (List<Double>) d.get("publishRate");
+        @SuppressWarnings("unchecked") List<Double> t = (List<Double>) d.get("t");
+        assertEquals(8, rate.size(), "1,000 = 7 x 128 + 104");
+        assertEquals((0 + 127) / 2.0, rate.get(0), 1e-9, "the average of intervals 0..127");
+        assertEquals((896 + 999) / 2.0, rate.get(7), 1e-9, "the last, partial bucket averages its own 104");
+        assertEquals(128.0, t.get(0), "a point sits at its bucket's end (s since the run's start)");
+        assertEquals(1000.0, t.get(7));
+        @SuppressWarnings("unchecked") Map<String, Map<String, List<Double>>> latency =
+                (Map<String, Map<String, List<Double>>>) d.get("latency");
+        assertEquals(1000.0, latency.get("publishLatencyMicros").get("p99").get(777 / 128), "a stall stays visible (ms)");
+        assertEquals(0.767, latency.get("publishLatencyMicros").get("p99").get(5), 1e-9, "else the worst of the bucket");
+        @SuppressWarnings("unchecked") Map<String, List<Double>> client = (Map<String, List<Double>>) d.get("client");
+        assertEquals(2 * 63.5, client.get("batch-size-avg").get(0), 1e-9, "client figures averaged");
+        @SuppressWarnings("unchecked") List<Long> lag = (List<Long>) d.get("lag");
+        assertEquals(127L, lag.get(0), "lag at its worst");
+        @SuppressWarnings("unchecked") Map<String, List<double[]>> bands = (Map<String, List<double[]>>) d.get("bands");
+        assertEquals(1, bands.get("saturated").size(), "every bucket holds a saturated interval: one band");
+        assertEquals(0.0, bands.get("saturated").get(0)[0]);
+        assertEquals(1000.0, bands.get("saturated").get(0)[1]);
+    }
+
+    @Test
+    void shouldDrawTheTargetOnlyWhileTheProducersSendAndNothingWhenUnthrottled() {
+        ChartSeries s = ChartSeries.fixed(0, KEYS, 100, 10);
+        for (int k = 0; k < 10; k++) {
+            s.add(interval(k, -1));
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        s.into(d, 100, 8_000);
+        assertEquals(java.util.Arrays.asList(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, null, null), d.get("targetSeries"));
+        s.into(d, -1, 8_000);
+        assertTrue(((List<?>) d.get("targetSeries")).stream().allMatch(java.util.Objects::isNull));
+        @SuppressWarnings("unchecked") Map<String, List<double[]>> bands = (Map<String, List<double[]>>) d.get("bands");
+        assertEquals(2, bands.get("saturated").size(), "intervals 0 and 7, apart");
+    }
+}
