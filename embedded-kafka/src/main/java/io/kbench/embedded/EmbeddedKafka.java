@@ -1,14 +1,10 @@
 package io.kbench.embedded;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +21,6 @@ import java.util.stream.Stream;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -175,7 +170,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (b.scramUser != null) {
             clients.put("security.protocol", "SASL_PLAINTEXT");
             clients.put("sasl.mechanism", SCRAM_MECHANISM);
-            clients.put("sasl.jaas.config", jaas(b.scramUser, b.scramPassword));
+            clients.put("sasl.jaas.config", NodeConfigs.jaas(b.scramUser, b.scramPassword));
         }
         EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>(), clients);
         try {
@@ -195,23 +190,11 @@ public final class EmbeddedKafka implements AutoCloseable {
             for (int i = 0; i < b.nodes; i++) {
                 int nodeId = i + 1;
                 int[] p = ports.get(i);
-                Properties props = nodeConfig(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters.toString(), rf);
-                List<String> scram = new ArrayList<>();
-                if (b.scramUser != null) {
-                    String listener = "SASL_PLAINTEXT";
-                    props.setProperty("listeners", listener + "://" + b.host + ":" + p[0] + ",CONTROLLER://" + b.host + ":" + p[1]);
-                    props.setProperty("advertised.listeners", listener + "://" + b.host + ":" + p[0]);
-                    props.setProperty("inter.broker.listener.name", listener);
-                    props.setProperty("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:PLAINTEXT");
-                    props.setProperty("sasl.enabled.mechanisms", SCRAM_MECHANISM);
-                    props.setProperty("sasl.mechanism.inter.broker.protocol", SCRAM_MECHANISM);
-                    props.setProperty("listener.name.sasl_plaintext." + SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT)
-                            + ".sasl.jaas.config", jaas(BROKER_USER, b.brokerPassword));
-                    scram.add(SCRAM_MECHANISM + "=[name=" + BROKER_USER + ",password=" + b.brokerPassword + "]");
-                    scram.add(SCRAM_MECHANISM + "=[name=" + b.scramUser + ",password=" + b.scramPassword + "]");
-                }
+                Properties props = NodeConfigs.plaintext(dir.resolve("node-" + nodeId), b.host, nodeId, p[0], p[1], voters.toString(), rf);
+                List<String> scram = b.scramUser == null ? List.of() : NodeConfigs.scram(props, b.host, p[0], p[1],
+                        BROKER_USER, b.brokerPassword, b.scramUser, b.scramPassword);
                 props.putAll(b.overrides);
-                format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId, scram);
+                NodeConfigs.format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId, scram);
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
                     server.startup();
@@ -230,60 +213,6 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             throw new IllegalStateException("embedded Kafka failed to start: " + rootMessage(e), e);
-        }
-    }
-
-    private static Properties nodeConfig(Path logDir, String host, int nodeId, int port, int controllerPort,
-                                         String voters, short rf) {
-        Properties p = new Properties();
-        p.setProperty("process.roles", "broker,controller");
-        p.setProperty("node.id", Integer.toString(nodeId));
-        p.setProperty("controller.quorum.voters", voters);
-        p.setProperty("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
-        p.setProperty("controller.listener.names", "CONTROLLER");
-        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        p.setProperty("log.dirs", logDir.toString());
-        p.setProperty("offsets.topic.replication.factor", Short.toString(rf));
-        p.setProperty("offsets.topic.num.partitions", "5");
-        p.setProperty("transaction.state.log.replication.factor", Short.toString(rf));
-        p.setProperty("transaction.state.log.min.isr", "1");
-        p.setProperty("transaction.state.log.num.partitions", "5");
-        p.setProperty("share.coordinator.state.topic.replication.factor", Short.toString(rf));
-        p.setProperty("share.coordinator.state.topic.min.isr", "1");
-        // a run's consumers join a new group within milliseconds of each other: waiting 100 ms for them lets one
-        // rebalance assign them all, where with 0 the first joins alone and the others' join rebalances the group
-        // again, which the first learns of only at its next heartbeat (classic protocol: up to 3 s later)
-        p.setProperty("group.initial.rebalance.delay.ms", "100");
-        p.setProperty("auto.create.topics.enable", "false");
-        p.setProperty("num.partitions", "1");
-        p.setProperty("default.replication.factor", Short.toString(rf));
-        return p;
-    }
-
-    private static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
-    private static void format(Path propsFile, Properties props, String clusterId, List<String> scram) throws IOException {
-        try (OutputStream out = Files.newOutputStream(propsFile)) {
-            props.store(out, "kbench embedded node");
-        }
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int rc;
-        try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", propsFile.toString()));
-            for (String credential : scram) {
-                args.add("--add-scram");
-                args.add(credential);
-            }
-            rc = StorageTool.execute(args.toArray(new String[0]), ps);
-        }
-        if (rc != 0) {
-            throw new IllegalStateException("formatting " + propsFile + " failed (" + rc + "): "
-                    + captured.toString(StandardCharsets.UTF_8).trim());
         }
     }
 
