@@ -14,6 +14,10 @@ import io.kbench.coordinator.report.result.ResultFile;
  * that decided it and the settings to turn next; several may fire, strongest first (strength: how far past its
  * threshold the deciding figure is, from 0 at the threshold to 1 at the figure's extreme). No rule firing names
  * {@link #NONE} when the run kept up with its target, {@link #UNKNOWN} when it did not (or had no target). Pure.
+ *
+ * <p>Size: over 400 lines because the rules are one method ({@link #of}), in the order docs/diagnosis.md gives
+ * them: a later rule reads what an earlier one found (a broker limit takes the producers' waits and the
+ * consumers' growing lag as its own evidence instead of naming them limits of their own).
  */
 public final class Diagnosis {
     public static final String NONE = "none";

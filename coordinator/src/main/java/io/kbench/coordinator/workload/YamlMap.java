@@ -21,8 +21,9 @@ import org.yaml.snakeyaml.nodes.Tag;
  * loaders: they read every field they know, then call {@link #rejectUnknown} so a typo is an error that
  * names the closest known key.
  *
- * <p>Not thread-safe; one instance per file read. Size: just over 300 lines, one typed accessor per kind of
- * value (integer, long, number, boolean, string, list, map, enum) with the same location-keeping pattern.
+ * <p>Not thread-safe; one instance per file read. Size: about 410 lines, one typed accessor per kind of value
+ * (integer, long, number, boolean, string, list, map, enum) with the same location-keeping pattern; split, the
+ * pattern would live in several places.
  */
 final class YamlMap {
     private final String file;

@@ -1,12 +1,10 @@
 package io.kbench.coordinator.report.files;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.protocol.Metric;
 
@@ -27,7 +25,7 @@ import io.kbench.protocol.Metric;
 public final class ChartSeries {
     /** The latency metrics charted and their percentiles (max over the bucket of each). */
     static final List<String> QUANTILES = List.of("p50", "p99", "p999", "max");
-    private static final Metric[] METRICS = Metric.values();
+    static final Metric[] METRICS = Metric.values();
     /** Broker rates charted: summed over sources, averaged over a bucket (bytes/s). */
     static final List<String> BROKER_RATES = List.of("bytesInPerSec", "bytesOutPerSec", "replicationBytesInPerSec");
     /** Broker idle shares charted: the lowest source, the lowest interval of a bucket. */
@@ -42,7 +40,7 @@ public final class ChartSeries {
     private final int maxPoints;
     private final boolean growing;
     private int per;
-    private final List<Point> points = new ArrayList<>();
+    private final List<ChartPoint> points = new ArrayList<>();
 
     private ChartSeries(long runStartMillis, List<String> clientKeys, int maxPoints, int per, boolean growing) {
         if (maxPoints < 2 || per < 1) {
@@ -78,12 +76,12 @@ public final class ChartSeries {
 
     /** Adds the next interval (intervals come in order). */
     public void add(ResultFile.Interval i) {
-        Point last = points.isEmpty() ? null : points.get(points.size() - 1);
+        ChartPoint last = points.isEmpty() ? null : points.get(points.size() - 1);
         if (last == null || last.n >= per) {
             if (growing && points.size() == maxPoints) {
                 coarsen();
             }
-            last = new Point(clientKeys.size());
+            last = new ChartPoint(clientKeys.size());
             points.add(last);
         }
         last.add(i, clientKeys);
@@ -92,7 +90,7 @@ public final class ChartSeries {
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
     public ChartSeries copy() {
         ChartSeries c = new ChartSeries(runStartMillis, clientKeys, maxPoints, per, growing);
-        for (Point p : points) {
+        for (ChartPoint p : points) {
             c.points.add(p.copy());
         }
         return c;
@@ -100,9 +98,9 @@ public final class ChartSeries {
 
     /** Halves the points: each pair becomes one of twice the intervals. */
     private void coarsen() {
-        List<Point> merged = new ArrayList<>(points.size() / 2 + 1);
+        List<ChartPoint> merged = new ArrayList<>(points.size() / 2 + 1);
         for (int k = 0; k < points.size(); k += 2) {
-            Point a = points.get(k);
+            ChartPoint a = points.get(k);
             if (k + 1 < points.size()) {
                 a.merge(points.get(k + 1));
             }
@@ -134,7 +132,7 @@ public final class ChartSeries {
             Map<String, List<Double>> q = new LinkedHashMap<>();
             for (int k = 0; k < QUANTILES.size(); k++) {
                 List<Double> values = new ArrayList<>(points.size());
-                for (Point p : points) {
+                for (ChartPoint p : points) {
                     long v = p.latency[m * QUANTILES.size() + k];
                     values.add(v < 0 ? null : v / 1000.0);
                 }
@@ -145,7 +143,7 @@ public final class ChartSeries {
         Map<String, List<Double>> client = new LinkedHashMap<>();
         for (int c = 0; c < clientKeys.size(); c++) {
             List<Double> values = new ArrayList<>(points.size());
-            for (Point p : points) {
+            for (ChartPoint p : points) {
                 values.add(p.clientN[c] == 0 ? null : p.clientSum[c] / p.clientN[c]);
             }
             client.put(clientKeys.get(c), values);
@@ -155,7 +153,7 @@ public final class ChartSeries {
                 "hostStealMax")) {
             hosts.put(k, new ArrayList<>(points.size()));
         }
-        for (Point p : points) {
+        for (ChartPoint p : points) {
             boolean known = p.hostN > 0;
             hosts.get("cpuMean").add(known ? 100 * p.cpuMeanSum / p.hostN : null);
             hosts.get("cpuMax").add(known ? 100 * p.cpuMax : null);
@@ -168,21 +166,21 @@ public final class ChartSeries {
         Map<String, List<Double>> brokers = new LinkedHashMap<>();
         for (int k = 0; k < BROKER_RATES.size(); k++) {
             List<Double> values = new ArrayList<>(points.size());
-            for (Point p : points) {
+            for (ChartPoint p : points) {
                 values.add(p.brokerN == 0 ? null : p.brokerRates[k] / p.brokerN / (1024 * 1024));
             }
             brokers.put(BROKER_RATES.get(k), values);
         }
         for (int k = 0; k < BROKER_IDLE.size(); k++) {
             List<Double> values = new ArrayList<>(points.size());
-            for (Point p : points) {
+            for (ChartPoint p : points) {
                 values.add(p.brokerN == 0 || Double.isNaN(p.brokerIdle[k]) ? null : 100 * p.brokerIdle[k]);
             }
             brokers.put(BROKER_IDLE.get(k), values);
         }
         for (int k = 0; k < BROKER_TIMES.size(); k++) {
             List<Double> values = new ArrayList<>(points.size());
-            for (Point p : points) {
+            for (ChartPoint p : points) {
                 values.add(p.brokerN == 0 || Double.isNaN(p.brokerTimes[k]) ? null : p.brokerTimes[k]);
             }
             brokers.put(BROKER_TIMES.get(k), values);
@@ -191,7 +189,7 @@ public final class ChartSeries {
         bands.put("warmup", new ArrayList<>());
         bands.put("saturated", new ArrayList<>());
         bands.put("brokerDown", new ArrayList<>());
-        for (Point p : points) {
+        for (ChartPoint p : points) {
             t.add((p.endMillis - runStartMillis) / 1000.0);
             publish.add(p.publishSum / p.n);
             consume.add(p.consumeSum / p.n);
@@ -235,196 +233,4 @@ public final class ChartSeries {
         }
     }
 
-    /** One bucket: sums and worsts of its intervals. */
-    private static final class Point {
-        int n;
-        long startMillis;
-        long endMillis;
-        double publishSum;
-        double consumeSum;
-        /** Intervals with share consumers' figures, and their rates summed. */
-        int shareN;
-        double shareDeliverSum;
-        double shareAcceptSum;
-        long lag = -1;
-        long shareBacklog = -1;
-        /** Per metric, per quantile: the worst in the bucket in µs, -1 while none had samples. */
-        final long[] latency = new long[METRICS.length * QUANTILES.size()];
-        final double[] clientSum;
-        final int[] clientN;
-        boolean warmup;
-        boolean saturated;
-        boolean brokerDown;
-        /** Intervals with worker host figures: their mean CPU shares summed; the worst CPU, GC and heap. */
-        int hostN;
-        double cpuMeanSum;
-        double cpuMax;
-        long gcMicrosMax;
-        double heapMax = -1;
-        long stallMicrosMax = -1;
-        double hostBusyMax = -1;
-        double hostStealMax = -1;
-        /** Intervals with brokers' figures: rates summed over sources and intervals; idle at its lowest; times worst. */
-        int brokerN;
-        final double[] brokerRates = new double[BROKER_RATES.size()];
-        final double[] brokerIdle = {Double.NaN, Double.NaN};
-        final double[] brokerTimes = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
-
-        Point(int clientKeys) {
-            Arrays.fill(latency, -1);
-            clientSum = new double[clientKeys];
-            clientN = new int[clientKeys];
-        }
-
-        void add(ResultFile.Interval i, List<String> clientKeys) {
-            if (n == 0) {
-                startMillis = i.startMillis();
-            }
-            n++;
-            endMillis = i.endMillis();
-            publishSum += i.publish().rate();
-            consumeSum += i.consume().rate();
-            if (i.share() != null) {
-                shareN++;
-                shareDeliverSum += i.share().rate();
-                shareAcceptSum += i.share().acceptRate();
-                if (i.share().backlog() != null) {
-                    shareBacklog = Math.max(shareBacklog, i.share().backlog());
-                }
-            }
-            if (i.consume().lag() != null) {
-                lag = Math.max(lag, i.consume().lag());
-            }
-            for (int m = 0; m < METRICS.length; m++) {
-                LatencyStats s = stats(i, METRICS[m]);
-                if (s != null && s.count() > 0) {
-                    int at = m * QUANTILES.size();
-                    latency[at] = Math.max(latency[at], s.p50());
-                    latency[at + 1] = Math.max(latency[at + 1], s.p99());
-                    latency[at + 2] = Math.max(latency[at + 2], s.p999());
-                    latency[at + 3] = Math.max(latency[at + 3], s.max());
-                }
-            }
-            Map<String, Double> producer = i.client() == null ? null : i.client().producer();
-            if (producer != null) {
-                for (int c = 0; c < clientKeys.size(); c++) {
-                    Double v = producer.get(clientKeys.get(c));
-                    if (v != null) {
-                        clientSum[c] += v;
-                        clientN[c]++;
-                    }
-                }
-            }
-            warmup |= i.warmup();
-            saturated |= i.saturated();
-            brokerDown |= i.faults() != null && !i.faults().isEmpty();
-            if (i.brokers() != null && !i.brokers().isEmpty()) {
-                boolean any = false;
-                for (ResultFile.BrokerFigures b : i.brokers()) {
-                    if (b.figures() == null || b.figures().isEmpty()) {
-                        continue;
-                    }
-                    any = true;
-                    for (int k = 0; k < BROKER_RATES.size(); k++) {
-                        brokerRates[k] += b.figures().getOrDefault(BROKER_RATES.get(k), 0.0);
-                    }
-                    for (int k = 0; k < BROKER_IDLE.size(); k++) {
-                        brokerIdle[k] = worst(brokerIdle[k], b.figures().get(BROKER_IDLE.get(k)), false);
-                    }
-                    for (int k = 0; k < BROKER_TIMES.size(); k++) {
-                        brokerTimes[k] = worst(brokerTimes[k], b.figures().get(BROKER_TIMES.get(k)), true);
-                    }
-                }
-                brokerN += any ? 1 : 0;
-            }
-            ResultFile.Hosts h = i.hosts();
-            if (h != null) {
-                hostN++;
-                cpuMeanSum += h.cpuMean();
-                cpuMax = Math.max(cpuMax, h.cpuMax());
-                gcMicrosMax = Math.max(gcMicrosMax, h.gcMicrosMax());
-                if (h.heapAfterGcMax() != null) {
-                    heapMax = Math.max(heapMax, h.heapAfterGcMax());
-                }
-                if (h.stallMicrosMax() != null) {
-                    stallMicrosMax = Math.max(stallMicrosMax, h.stallMicrosMax());
-                }
-                if (h.hostBusyMax() != null) {
-                    hostBusyMax = Math.max(hostBusyMax, h.hostBusyMax());
-                }
-                if (h.hostStealMax() != null) {
-                    hostStealMax = Math.max(hostStealMax, h.hostStealMax());
-                }
-            }
-        }
-
-        Point copy() {
-            Point c = new Point(clientSum.length);
-            c.merge(this);
-            c.startMillis = startMillis;
-            return c;
-        }
-
-        /** Takes in the next bucket {@code b}. */
-        void merge(Point b) {
-            n += b.n;
-            endMillis = b.endMillis;
-            publishSum += b.publishSum;
-            consumeSum += b.consumeSum;
-            shareN += b.shareN;
-            shareDeliverSum += b.shareDeliverSum;
-            shareAcceptSum += b.shareAcceptSum;
-            lag = Math.max(lag, b.lag);
-            shareBacklog = Math.max(shareBacklog, b.shareBacklog);
-            for (int k = 0; k < latency.length; k++) {
-                latency[k] = Math.max(latency[k], b.latency[k]);
-            }
-            for (int c = 0; c < clientSum.length; c++) {
-                clientSum[c] += b.clientSum[c];
-                clientN[c] += b.clientN[c];
-            }
-            warmup |= b.warmup;
-            saturated |= b.saturated;
-            brokerDown |= b.brokerDown;
-            brokerN += b.brokerN;
-            for (int k = 0; k < brokerRates.length; k++) {
-                brokerRates[k] += b.brokerRates[k];
-            }
-            for (int k = 0; k < brokerIdle.length; k++) {
-                brokerIdle[k] = worst(brokerIdle[k], Double.isNaN(b.brokerIdle[k]) ? null : b.brokerIdle[k], false);
-            }
-            for (int k = 0; k < brokerTimes.length; k++) {
-                brokerTimes[k] = worst(brokerTimes[k], Double.isNaN(b.brokerTimes[k]) ? null : b.brokerTimes[k], true);
-            }
-            hostN += b.hostN;
-            cpuMeanSum += b.cpuMeanSum;
-            cpuMax = Math.max(cpuMax, b.cpuMax);
-            gcMicrosMax = Math.max(gcMicrosMax, b.gcMicrosMax);
-            heapMax = Math.max(heapMax, b.heapMax);
-            stallMicrosMax = Math.max(stallMicrosMax, b.stallMicrosMax);
-            hostBusyMax = Math.max(hostBusyMax, b.hostBusyMax);
-            hostStealMax = Math.max(hostStealMax, b.hostStealMax);
-        }
-
-        /** The worse of {@code current} (NaN: none yet) and {@code v} (null: none): the higher, or the lower. */
-        private static double worst(double current, Double v, boolean higher) {
-            if (v == null) {
-                return current;
-            }
-            return Double.isNaN(current) ? v : higher ? Math.max(current, v) : Math.min(current, v);
-        }
-
-        private static LatencyStats stats(ResultFile.Interval i, Metric m) {
-            return switch (m) {
-                case PUBLISH_LATENCY -> i.publish().latencyMicros();
-                case PUBLISH_RESPONSE -> i.publish().responseMicros();
-                case PUBLISH_DELAY -> i.publish().delayMicros();
-                case END_TO_END -> i.consume().endToEndLatencyMicros();
-                case TRANSACTION_COMMIT -> null;
-                case SHARE_DELIVERY -> i.share() == null ? null : i.share().deliveryLatencyMicros();
-                case SHARE_ACCEPT -> i.share() == null ? null : i.share().acceptLatencyMicros();
-                case SHARE_COMMIT -> i.share() == null ? null : i.share().commitLatencyMicros();
-            };
-        }
-    }
 }

@@ -17,6 +17,9 @@ import io.kbench.coordinator.merge.LatencyStats;
  *
  * <p>Times ending in {@code Millis} are epoch milliseconds in coordinator time; latencies are microseconds;
  * MB is 1,048,576 bytes.
+ *
+ * <p>Size: over 400 lines because it is every type of the file, in one place and in the file's order; that is
+ * what lets a reader, and the tests, hold it against the schema and docs/results.md object by object.
  */
 public final class ResultFile {
     /**
