@@ -363,7 +363,7 @@ class BadInputTest {
                         + "common.sasl.jaas.config; give it again with --command-config FILE or --set KEY=VALUE (or the whole "
                         + "profile with --driver)"),
                 Arguments.of(List.of("run", "--repeat", "TAMPERED"), "kbench: TAMPERED: its workload is not valid for this "
-                        + "kbench: r8.workload.yaml:2:18: durationSeconds is -5; allowed: 1 to 604800"),
+                        + "kbench: durationSeconds is -5; allowed: 1 to 604800"),
                 Arguments.of(List.of("report", "MISSING"), "kbench: MISSING: file not found"),
                 Arguments.of(List.of("report", "RESULT", "RESULT"), "kbench: RESULT: given twice"),
                 Arguments.of(List.of("report", "RESULT"), "kbench: RESULT: summary.sent is missing"),

@@ -1,8 +1,5 @@
 package io.kbench.coordinator.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,8 +13,7 @@ import io.kbench.coordinator.report.result.ResultDocument;
 import io.kbench.coordinator.workload.InvalidConfigException;
 import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
+import io.kbench.coordinator.workload.Workload;
 
 /**
  * {@code kbench run --repeat RESULT.json}: the resolved workload and profile a result recorded, read back
@@ -54,37 +50,20 @@ final class Repeat {
         if (embedded) {
             p.remove("bootstrap.servers"); // that broker is gone: start an embedded one again
         }
-        Path dir;
+        Sweep sweep;
+        Profile prof;
+        String part = "workload";
         try {
-            dir = Files.createTempDirectory("kbench-repeat-");
-        } catch (IOException e) {
-            throw new UserException("cannot create a temporary directory for the repeated run's inputs: " + e.getMessage());
+            sweep = Sweep.of(Workload.of("workload", explicit(workload)));
+            part = "profile";
+            prof = Profile.of("profile", p);
+        } catch (InvalidConfigException e) {
+            // read from memory, not from a file: the problems have no line, and each names its key
+            throw new UserException(file + ": its " + part + " is not valid for this kbench: " + String.join("; ",
+                    e.errors().stream().map(io.kbench.coordinator.workload.ConfigError::message).toList()));
         }
-        try {
-            Path w = write(dir.resolve(runId.replaceAll("[^A-Za-z0-9-]", "_") + ".workload.yaml"),
-                    explicit(workload, dir));
-            Path pr = write(dir.resolve(runId.replaceAll("[^A-Za-z0-9-]", "_") + ".profile.yaml"), p);
-            Sweep sweep;
-            Profile prof;
-            try {
-                sweep = Sweep.load(w);
-                prof = Profile.load(pr);
-            } catch (InvalidConfigException e) {
-                throw new UserException(file + ": its " + (e.getMessage().contains(".profile.yaml") ? "profile" : "workload")
-                        + " is not valid for this kbench: " + e.getMessage().replace(dir + java.io.File.separator, ""));
-            }
-            return new Inputs(file, runId, sweep, prof, interval(result), embedded
-                    ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0);
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.deleteIfExists(f);
-                }
-                Files.deleteIfExists(dir);
-            } catch (IOException e) {
-                // a temporary directory left behind
-            }
-        }
+        return new Inputs(file, runId, sweep, prof, interval(result), embedded
+                ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0);
     }
 
     /**
@@ -92,9 +71,9 @@ final class Repeat {
      * and some defaults (an empty topicNames, numRecords 0) are not valid as given values; a key at its
      * default is left out, so the file means the same.
      */
-    private static Map<String, Object> explicit(JsonNode workload, Path dir) {
-        Path minimal = write(dir.resolve("defaults.yaml"), Map.of("name", "defaults", "durationSeconds", 1));
-        JsonNode defaults = ResultDocument.JSON.valueToTree(Sweep.load(minimal).base());
+    private static Map<String, Object> explicit(JsonNode workload) {
+        JsonNode defaults = ResultDocument.JSON.valueToTree(Workload.of("defaults", Map.of("name", "defaults",
+                "durationSeconds", 1)));
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : plain(workload).entrySet()) {
             String key = e.getKey();
@@ -149,16 +128,5 @@ final class Repeat {
         Map<String, Object> m = ResultDocument.JSON.convertValue(node, LinkedHashMap.class);
         m.values().removeIf(java.util.Objects::isNull);
         return m;
-    }
-
-    private static Path write(Path file, Map<String, Object> content) {
-        DumperOptions o = new DumperOptions();
-        o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-        o.setSplitLines(false);
-        try {
-            return Files.writeString(file, new Yaml(o).dump(content));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -2,11 +2,18 @@ package io.kbench.coordinator.workload;
 
 /**
  * One problem in a workload or profile file, at a position: printed as
- * {@code file:line:column: message}. Line and column are 1-based.
+ * {@code file:line:column: message}. Line and column are 1-based; 0 for keys given in code, which have no
+ * position ({@link Workload#of}, {@link Profile#of}): printed as {@code source: message}.
  */
 public record ConfigError(String file, int line, int column, String message) {
     @Override
     public String toString() {
-        return file + ":" + line + ":" + column + ": " + message;
+        return line <= 0 ? file + ": " + message : file + ":" + line + ":" + column + ": " + message;
+    }
+
+    /** Keys given in code: the same problems, without the positions of the text they were written into. */
+    static InvalidConfigException positionless(InvalidConfigException e) {
+        return new InvalidConfigException(e.errors().stream().map(c -> new ConfigError(c.file(), 0, 0, c.message()))
+                .toList());
     }
 }

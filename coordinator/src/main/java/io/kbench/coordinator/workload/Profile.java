@@ -81,7 +81,27 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         if (OmbFiles.isOmbDriver(y)) {
             OmbFiles.driver(y, path).notes().forEach(notes);
         }
-        String name = y.string("name", path.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
+        return parse(y, path.getFileName().toString().replaceFirst("\\.ya?ml$", ""), errors);
+    }
+
+    /**
+     * A profile from keys given in code (a recorded result's profile), read with the same checks and defaults as a
+     * file's; {@code source} names their origin in any error.
+     *
+     * @param keys profile keys ({@link #KEYS}) to values; the sections as maps of property to value
+     * @throws InvalidConfigException listing every problem as {@code source: message}
+     */
+    public static Profile of(String source, Map<String, ?> keys) {
+        List<ConfigError> errors = new ArrayList<>();
+        try {
+            return parse(YamlMap.of(source, YamlText.dump(keys), errors), "profile", errors);
+        } catch (InvalidConfigException e) {
+            throw ConfigError.positionless(e);
+        }
+    }
+
+    private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors) {
+        String name = y.string("name", defaultName);
         String driver = y.string("driver", "kafka");
         if (!driver.equals("kafka")) {
             y.errorAt("driver", "unknown driver '" + driver + "'; allowed: kafka");

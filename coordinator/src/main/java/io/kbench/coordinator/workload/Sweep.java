@@ -70,6 +70,11 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         return new Sweep(f.apply(base), axes, ps, notes, findMaxRate);
     }
 
+    /** One workload as a sweep of a single combination (what a file without a matrix loads as). */
+    public static Sweep of(Workload workload) {
+        return new Sweep(workload, List.of(), List.of(new Point("", Map.of(), workload, Map.of())), List.of(), false);
+    }
+
     public boolean isSweep() {
         return !axes.isEmpty();
     }

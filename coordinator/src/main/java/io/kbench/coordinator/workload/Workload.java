@@ -209,19 +209,20 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
      * command); a relative {@code payloadFile} is taken from the working directory.
      *
      * @param keys workload keys ({@link #KEYS}) to values: numbers, booleans, strings, lists and maps of them
-     * @throws InvalidConfigException listing every problem
+     * @throws InvalidConfigException listing every problem as {@code source: message} (keys have no line)
      */
     public static Workload of(String source, java.util.Map<String, ?> keys) {
-        org.yaml.snakeyaml.DumperOptions dump = new org.yaml.snakeyaml.DumperOptions();
-        dump.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
-        String text = new org.yaml.snakeyaml.Yaml(dump).dump(new java.util.LinkedHashMap<>(keys));
         List<ConfigError> errors = new java.util.ArrayList<>();
-        YamlMap y = YamlMap.of(source, text, errors);
-        Workload w = WorkloadParser.parse(y, Path.of(source.replaceAll("[^A-Za-z0-9._+-]", "_")), errors);
-        if (!errors.isEmpty()) {
-            throw new InvalidConfigException(errors);
+        try {
+            YamlMap y = YamlMap.of(source, YamlText.dump(keys), errors);
+            Workload w = WorkloadParser.parse(y, Path.of(source.replaceAll("[^A-Za-z0-9._+-]", "_")), errors);
+            if (!errors.isEmpty()) {
+                throw new InvalidConfigException(errors);
+            }
+            return w;
+        } catch (InvalidConfigException e) {
+            throw ConfigError.positionless(e);
         }
-        return w;
     }
 
     /** The payload file's values, or an empty list for generated values. */

@@ -61,6 +61,14 @@ final class YamlText {
         return compose(file, decode(file, bytes));
     }
 
+    /** {@code keys} as the YAML text of a file that gives them (block style). */
+    static String dump(java.util.Map<String, ?> keys) {
+        org.yaml.snakeyaml.DumperOptions options = new org.yaml.snakeyaml.DumperOptions();
+        options.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
+        options.setSplitLines(false); // a long value stays one line, as given
+        return new Yaml(options).dump(new java.util.LinkedHashMap<>(keys));
+    }
+
     /** The root node of {@code text}, read as a file named {@code file} would be (null for an empty document). */
     static Node compose(String file, String text) {
         checkCharacters(file, text);
