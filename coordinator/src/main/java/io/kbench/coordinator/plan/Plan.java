@@ -104,20 +104,4 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
         }
         return -1;
     }
-
-    /**
-     * This plan with every consumer in {@code group} (consumer-perf's {@code --group}); meant for a plan of one
-     * subscription, whose consumers share one group anyway.
-     */
-    public Plan withConsumerGroup(String group) {
-        List<WorkerAssignment> ws = workers.stream().map(w -> new WorkerAssignment(w.worker(), w.producers(),
-                w.consumers().stream().map(c -> new ConsumerTask(c.index(), c.topic(), group, c.share())).toList())).toList();
-        return new Plan(runId, topics, ws, clients);
-    }
-
-    /** This plan with consumers positioned by their group's committed offsets (consumer-perf). */
-    public Plan withConsumersFromCommitted() {
-        return new Plan(runId, topics, workers, new ClientSettings(clients.consumersFromBeginning(),
-                clients.holdConsumers(), clients.metricsWindowMillis(), true));
-    }
 }

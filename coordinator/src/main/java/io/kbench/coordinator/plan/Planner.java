@@ -33,6 +33,25 @@ public final class Planner {
      * @see #plan(Workload, int, String)
      */
     public static Plan plan(Workload workload, int workers, String runId, long intervalMicros) {
+        return plan(workload, workers, runId, intervalMicros, Consumers.PER_RUN);
+    }
+
+    /**
+     * What a command fixes about the consumers beyond its workload: one group for all of them (consumer-perf's and
+     * share-consumer-perf's {@code --group}; null: a group per subscription, named after the run), and whether they
+     * start at their group's committed offsets (consumer-perf) rather than the log's start or end.
+     */
+    public record Consumers(String group, boolean fromCommitted) {
+        /** A group per subscription, named after the run, positioned by the run. */
+        public static final Consumers PER_RUN = new Consumers(null, false);
+    }
+
+    /**
+     * The whole plan, the consumers' groups and start included: nothing is patched after planning.
+     *
+     * @see #plan(Workload, int, String, long)
+     */
+    public static Plan plan(Workload workload, int workers, String runId, long intervalMicros, Consumers given) {
         if (workers < 1) {
             throw new IllegalArgumentException("at least one worker is needed");
         }
@@ -65,7 +84,7 @@ public final class Planner {
         for (int t = 0; t < topics.size(); t++) {
             Plan.Topic topic = topics.get(t);
             for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
-                String group = prefix + "-t" + t + "-s" + s;
+                String group = given.group() != null ? given.group() : prefix + "-t" + t + "-s" + s;
                 for (int c = 0; c < workload.consumersPerSubscription(); c++) {
                     consumers.get(next).add(new Plan.ConsumerTask(index++, topic.name(), group));
                     next = (next + 1) % workers;
@@ -74,7 +93,7 @@ public final class Planner {
             // share groups after the classic ones, spread over the workers the same way (a group's consumers
             // on several workers read the group's records together)
             for (int s = 0; s < workload.shareGroups().groupsPerTopic(); s++) {
-                String group = prefix + "-t" + t + "-sg" + s;
+                String group = given.group() != null ? given.group() : prefix + "-t" + t + "-sg" + s;
                 for (int c = 0; c < workload.shareGroups().consumersPerGroup(); c++) {
                     consumers.get(next).add(new Plan.ConsumerTask(index++, topic.name(), group, true));
                     next = (next + 1) % workers;
@@ -86,7 +105,7 @@ public final class Planner {
             out.add(new Plan.WorkerAssignment(w, producers.get(w), consumers.get(w)));
         }
         Plan.ClientSettings clients = new Plan.ClientSettings(workload.producerCount() == 0,
-                workload.consumerBacklogRecords() > 0, Math.max(1, intervalMicros / 1000));
+                workload.consumerBacklogRecords() > 0, Math.max(1, intervalMicros / 1000), given.fromCommitted());
         return new Plan(runId, topics, out, clients);
     }
 }

@@ -156,13 +156,8 @@ public final class RunController {
         Instant startedAt = Instant.EPOCH.plus(clock.micros(), ChronoUnit.MICROS);
         List<WorkerClient.Identity> ids = workers.identify(out::info);
         List<ClockEstimator.WorkerClock> clocks = estimateClocks(workers, ids);
-        Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros());
-        if (options.consumerGroup() != null) {
-            plan = plan.withConsumerGroup(options.consumerGroup());
-        }
-        if (options.consumersFromCommitted()) {
-            plan = plan.withConsumersFromCommitted();
-        }
+        Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros(),
+                new Planner.Consumers(options.consumerGroup(), options.consumersFromCommitted()));
         announce(plan, workers.size());
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get,
                 out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources());

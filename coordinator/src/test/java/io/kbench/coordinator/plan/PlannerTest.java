@@ -139,8 +139,12 @@ class PlannerTest {
             long share = a.consumers().stream().filter(Plan.ConsumerTask::share).count();
             assertEquals(4, share, "12 share consumers over 3 workers, round robin");
         }
-        assertTrue(plan.withConsumerGroup("g").workers().stream().flatMap(a -> a.consumers().stream())
-                .filter(Plan.ConsumerTask::share).count() == 12, "a renamed group keeps its consumers' kind");
+        Plan named = Planner.plan(w, 3, "r", 1_000_000, new Planner.Consumers("g", true));
+        assertTrue(named.workers().stream().flatMap(a -> a.consumers().stream())
+                .filter(Plan.ConsumerTask::share).count() == 12, "a group given keeps its consumers' kind");
+        assertTrue(named.workers().stream().flatMap(a -> a.consumers().stream()).allMatch(c -> c.group().equals("g")),
+                "every consumer in the group given");
+        assertTrue(named.clients().consumersFromCommitted() && !plan.clients().consumersFromCommitted());
         // the one worker that reads the groups' backlog gets all four, each with its topic
         assertEquals(java.util.Map.of("kbench-r-t0-sg0", "kbench-r-t0", "kbench-r-t0-sg1", "kbench-r-t0",
                 "kbench-r-t1-sg0", "kbench-r-t1", "kbench-r-t1-sg1", "kbench-r-t1"), plan.shareGroupTopics());
