@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.kbench.coordinator.ClockEstimator;
 import io.kbench.coordinator.merge.IntervalMerger;
@@ -46,7 +45,7 @@ final class LiveRun {
     private final List<WorkerClient.Identity> ids;
     private final RunReporter out;
     private final CoordinatorClock clock;
-    private final AtomicReference<String> failure;
+    private final RunFailure failure;
     private final IntervalMerger merger;
     private final HistogramLogs hlogs;
     /** Each interval's figures (not its histograms) for result.json, appended as the merger hands them out. */
@@ -64,7 +63,7 @@ final class LiveRun {
      */
     LiveRun(Workload workload, String runId, RunWindow window, Workers workers, List<WorkerClient.Identity> ids,
             List<ClockEstimator.WorkerClock> clocks, Plan plan, HistogramLogs hlogs, IntervalSpool spool, RunReporter out,
-            CoordinatorClock clock, long intervalMicros, AtomicReference<String> failure) {
+            CoordinatorClock clock, long intervalMicros, RunFailure failure) {
         this.spool = spool;
         this.workload = workload;
         this.runId = runId;
@@ -125,7 +124,7 @@ final class LiveRun {
                     if (connectionLost) {
                         loseWorker(index, reason);
                     } else {
-                        failure.compareAndSet(null, reason);
+                        failure.fail(reason);
                         supervisors.get(index).streamClosed();
                     }
                     ended.countDown();
@@ -163,7 +162,7 @@ final class LiveRun {
                 }
             }
         } catch (IllegalArgumentException | UncheckedIOException e) {
-            failure.compareAndSet(null, "worker " + from.address() + ": " + e.getMessage());
+            failure.fail("worker " + from.address() + ": " + e.getMessage());
         }
     }
 
@@ -177,7 +176,7 @@ final class LiveRun {
      * intervals stop waiting for it.
      */
     private void loseWorker(int index, String reason) {
-        failure.compareAndSet(null, reason);
+        failure.fail(reason);
         supervisors.get(index).lost();
         if (lost.putIfAbsent(index, reason) == null) {
             workers.get(index).abandon();
@@ -189,7 +188,7 @@ final class LiveRun {
     EndCondition.Totals totals() {
         var t = merger.totals();
         // a share group is done with a message once it accepted or rejected it: the drain counts those with receipts
-        return new EndCondition.Totals(failure.get(), t.acked(), t.failed(),
+        return new EndCondition.Totals(failure.reason(), t.acked(), t.failed(),
                 t.received() + t.shareAccepted() + t.shareRejected(), merger.allProducersDone(), releaseMicros != 0);
     }
 
@@ -197,16 +196,12 @@ final class LiveRun {
      * Releases the held consumers of a backlog run.
      *
      * @param acked messages acknowledged as last reported (for the line that says so)
-     * @param note  an issue to report, or null
      */
-    void releaseConsumers(long acked, String note, List<String> issues) {
+    void releaseConsumers(long acked) {
         releaseMicros = clock.micros();
-        if (note != null) {
-            issues.add(note);
-        }
         String failed = workers.releaseConsumers(runId);
         if (failed != null) {
-            failure.compareAndSet(null, failed);
+            failure.fail(failed);
         }
         out.info(String.format("backlog built (%,d of %,d messages acknowledged, as last reported); consumers start reading",
                 acked, workload.consumerBacklogRecords()));
@@ -226,9 +221,12 @@ final class LiveRun {
      * Stops every reachable worker (a graceful stop lets each send its last snapshot; a failed run stops at
      * once), waits for the run streams to close and cancels those that stay open, which ends those workers'
      * leases; then stops renewing.
+     *
+     * @return what went wrong while stopping: a worker that did not stop, streams that stayed open
      */
-    void stop(List<String> deleteTopics, List<String> issues) {
-        workers.stopAll(runId, deleteTopics, failure.get() != null, lost.keySet(), issues);
+    List<String> stop(List<String> deleteTopics) {
+        List<String> issues = new java.util.ArrayList<>(workers.stopAll(runId, deleteTopics, failure.failed(),
+                lost.keySet()));
         try {
             if (!ended.await(STREAM_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 issues.add("some workers did not close their run stream within " + STREAM_CLOSE_WAIT.toSeconds()
@@ -241,6 +239,7 @@ final class LiveRun {
         } finally {
             closeSupervisors();
         }
+        return issues;
     }
 
     /** Stops every supervisor (also when the run ended with an exception). */
@@ -248,11 +247,10 @@ final class LiveRun {
         supervisors.forEach(WorkerSupervisor::close);
     }
 
-    /** Flushes the merger's last intervals and closes the histogram logs; the merger's issues go first. */
-    IntervalMerger finish(List<String> issues) {
+    /** Flushes the merger's last intervals and closes the histogram logs; returns the merger (and its issues). */
+    IntervalMerger finish() {
         merger.finish().forEach(this::emit);
         hlogs.close();
-        issues.addAll(0, merger.issues());
         return merger;
     }
 

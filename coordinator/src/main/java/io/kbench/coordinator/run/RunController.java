@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import io.kbench.coordinator.ClockEstimator;
@@ -75,7 +74,7 @@ public final class RunController {
     private final CoordinatorClock clock;
     /** The run's files: what was written and what could not be. */
     private final Written written = new Written();
-    private final AtomicReference<String> failure = new AtomicReference<>();
+    private final RunFailure failure = new RunFailure();
     private final CountDownLatch done = new CountDownLatch(1);
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, RunOptions options,
@@ -126,7 +125,7 @@ public final class RunController {
      * with status FAILED and {@code reason}. Returns at once; see {@link #awaitDone}.
      */
     public void interrupt(String reason) {
-        failure.compareAndSet(null, reason);
+        failure.fail(reason);
     }
 
     /** Waits until {@link #run()} has returned (results written), at most {@code millis}. */
@@ -159,7 +158,7 @@ public final class RunController {
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros(),
                 new Planner.Consumers(options.consumerGroup(), options.consumersFromCommitted()));
         announce(plan, workers.size());
-        Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::get,
+        Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::reason,
                 out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources());
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
@@ -168,15 +167,21 @@ public final class RunController {
         out.info(eta(window));
         FaultTimeline faults = new FaultTimeline();
         LiveRun live = start(workers, ids, clocks, plan, window, dir, faults);
-        List<String> issues = new ArrayList<>();
+        List<String> ended;
         String error;
+        List<String> stopping;
         try {
-            supervise(live, window, faults, issues);
-            error = stop(live, plan, issues);
+            ended = supervise(live, window, faults);
+            error = failure.reason();
+            stopping = stop(live, plan);
         } finally {
             live.closeSupervisors();
         }
-        IntervalMerger merger = live.finish(issues);
+        IntervalMerger merger = live.finish();
+        // the merger's issues first (what the figures lack), then how the run ended and stopped, then the spool's
+        List<String> issues = new ArrayList<>(merger.issues());
+        issues.addAll(ended);
+        issues.addAll(stopping);
         if (live.spoolProblem() != null) {
             issues.add(live.spoolProblem());
         }
@@ -275,7 +280,7 @@ public final class RunController {
             out.on(new RunEvent.Prepared(started, clock.micros(), rebalanceMicros));
             return rebalanceMicros;
         } catch (RuntimeException e) {
-            workers.stopAll(plan.runId(), topicsToDelete(plan), failure.get() != null, Set.of(), new ArrayList<>());
+            workers.stopAll(plan.runId(), topicsToDelete(plan), failure.failed(), Set.of());
             throw e;
         }
     }
@@ -301,12 +306,16 @@ public final class RunController {
     /**
      * Until the {@link EndCondition} says the run is over: polls the merged totals, releases a backlog run's
      * consumers when due, and carries out the workload's faults on a loop of their own.
+     *
+     * @return the notes worth an issue on the way (a backlog released late, the run out of time, consumers that
+     *         never drained ...); a failure is {@link #failure}'s
      */
-    private void supervise(LiveRun live, RunWindow window, FaultTimeline timeline, List<String> issues) {
+    private List<String> supervise(LiveRun live, RunWindow window, FaultTimeline timeline) {
         Loop faults = workload.faults().isEmpty() ? null : Loop.start("kbench-faults", FaultInjector.TURN, clock,
                 new FaultInjector(workload.faults(), cluster, window.runStartMicros(), timeline, clock, out::info,
-                        reason -> failure.compareAndSet(null, reason))::turn,
-                e -> failure.compareAndSet(null, "faults: " + e));
+                        failure::fail)::turn,
+                e -> failure.fail("faults: " + e));
+        List<String> notes = new ArrayList<>();
         try {
             EndCondition.Rules rules = EndCondition.Rules.of(workload, window.plannedEndMicros());
             if (options.drainIdleMicros() > 0) {
@@ -320,16 +329,21 @@ public final class RunController {
                 drain = d.drain();
                 switch (d.action()) {
                     case CONTINUE -> { }
-                    case RELEASE_CONSUMERS -> live.releaseConsumers(totals.acked(), d.note(), issues);
+                    case RELEASE_CONSUMERS -> {
+                        if (d.note() != null) {
+                            notes.add(d.note());
+                        }
+                        live.releaseConsumers(totals.acked());
+                    }
                     case END -> {
                         if (d.note() != null) {
-                            issues.add(d.note());
+                            notes.add(d.note());
                         }
-                        return;
+                        return notes;
                     }
                     case FAIL -> {
-                        failure.compareAndSet(null, d.note());
-                        return;
+                        failure.fail(d.note());
+                        return notes;
                     }
                 }
             }
@@ -345,15 +359,13 @@ public final class RunController {
      * Stops the workers (at once when the run failed, letting consumers drain otherwise) and deletes the run's
      * topics unless kept.
      *
-     * @return the run's failure as decided before stopping, or null (what happens while stopping is an issue)
+     * @return what went wrong while stopping (issues; the run's failure was decided before)
      */
-    private String stop(LiveRun live, Plan plan, List<String> issues) {
-        String error = failure.get();
-        if (error != null) {
-            out.info("run failed: " + error + "; stopping all workers");
+    private List<String> stop(LiveRun live, Plan plan) {
+        if (failure.failed()) {
+            out.info("run failed: " + failure.reason() + "; stopping all workers");
         }
-        live.stop(topicsToDelete(plan), issues);
-        return error;
+        return live.stop(topicsToDelete(plan));
     }
 
     private List<String> topicsToDelete(Plan plan) {
@@ -365,7 +377,7 @@ public final class RunController {
             clock.sleep(d);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            failure.compareAndSet(null, "interrupted");
+            failure.fail("interrupted");
         }
     }
 

@@ -104,13 +104,13 @@ public final class Workers implements AutoCloseable {
 
     /**
      * Stops the run on every worker not in {@code lost} (their connection is gone; their lease ends the load),
-     * in parallel; the first reachable worker deletes {@code deleteTopics}. A worker that fails to stop is
-     * added to {@code issues}, unless it was lost meanwhile (then it is reported as lost).
+     * in parallel; the first reachable worker deletes {@code deleteTopics}.
      *
      * @param runFailed the workers stop at once instead of letting consumers drain
+     * @return a line per worker that failed to stop, unless it was lost meanwhile (then it is reported as lost)
      */
-    public void stopAll(String runId, List<String> deleteTopics, boolean runFailed, Set<Integer> lost,
-                        List<String> issues) {
+    public List<String> stopAll(String runId, List<String> deleteTopics, boolean runFailed, Set<Integer> lost) {
+        List<String> issues = new ArrayList<>();
         List<CompletableFuture<Void>> stops = new ArrayList<>();
         List<Integer> stopped = new ArrayList<>();
         boolean deleting = false;
@@ -133,6 +133,7 @@ public final class Workers implements AutoCloseable {
                 }
             }
         }
+        return issues;
     }
 
     /** Closes every run stream from this side (their workers abort). */
