@@ -16,6 +16,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.console.TextTable;
+import io.kbench.coordinator.report.result.SweepFile;
 import io.kbench.protocol.Metric;
 
 /**
@@ -183,36 +184,22 @@ public final class SweepReport {
                 "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "limitedBy", "result"));
         List<List<String>> csv = new ArrayList<>();
         csv.add(header);
-        List<Map<String, Object>> json = new ArrayList<>();
+        List<SweepFile.Combination> json = new ArrayList<>();
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
             line.addAll(figures(r));
             line.add(r.result() == null ? "" : r.result().toString());
             csv.add(line);
-            Map<String, Object> j = new LinkedHashMap<>();
-            j.put("values", r.values());
-            j.put("status", r.status());
-            j.put("targetRate", r.targetRate());
-            j.put("result", r.result() == null ? null : r.result().toString());
-            j.put("limitedBy", r.limitedBy());
-            if (r.summary() != null) {
-                Summary s = r.summary();
-                j.put("publishRate", s.publishRate());
-                j.put("publishMBps", s.publishMBps());
-                j.put("consumeRate", s.consumeRate());
-                j.put("publishLatencyMicros", s.stats(Metric.PUBLISH_LATENCY));
-                j.put("publishResponseMicros", s.stats(Metric.PUBLISH_RESPONSE));
-                j.put("endToEndLatencyMicros", s.stats(Metric.END_TO_END));
-                j.put("saturatedIntervals", s.saturatedIntervals());
-                j.put("fellBehind", !fellBehind(r).isEmpty());
-            }
-            json.add(j);
+            Summary s = r.summary();
+            json.add(new SweepFile.Combination(r.values(), r.status(), r.targetRate(),
+                    r.result() == null ? null : r.result().toString(), r.limitedBy(),
+                    s == null ? null : s.publishRate(), s == null ? null : s.publishMBps(),
+                    s == null ? null : s.consumeRate(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
+                    s == null ? null : s.stats(Metric.PUBLISH_RESPONSE), s == null ? null : s.stats(Metric.END_TO_END),
+                    s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }
         Files.writeString(dir.resolve("sweep.csv"), new CsvMapper().writeValueAsString(csv));
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("axes", axes);
-        doc.put("runs", json);
-        JSON.writeValue(dir.resolve("sweep.json").toFile(), doc);
+        JSON.writeValue(dir.resolve("sweep.json").toFile(), new SweepFile(axes, json));
     }
 }
