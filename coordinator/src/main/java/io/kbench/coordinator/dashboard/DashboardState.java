@@ -225,45 +225,60 @@ public final class DashboardState implements RunReporter {
     static final int API_PAGE = 250;
 
     /**
+     * The answer of {@code /api/run}, as it is written (JSON, keys in this order).
+     *
+     * @param runId            the run shown ("" before the first)
+     * @param state            preparing, warm-up, measuring, draining, done or failed
+     * @param reason           why it failed, or null
+     * @param workers          each worker heard from, with the seconds since its last snapshot
+     * @param clockBoundMicros the bound on the clock error of end-to-end samples
+     * @param intervalCount    intervals merged so far
+     * @param firstKept        the index of the oldest interval still kept (the latest {@link #LIVE_INTERVALS} are)
+     * @param since            the index of the first interval in this answer
+     * @param nextSince        where the next page starts, or null when none is left
+     * @param intervals        at most {@link #API_PAGE} intervals, each as result.json has it
+     */
+    public record ApiRun(String runId, String state, String reason, List<WorkerHeard> workers, long clockBoundMicros,
+                         int intervalCount, int firstKept, int since, Integer nextSince, List<RawValue> intervals) { }
+
+    /** A worker in {@link ApiRun}: its id and the seconds since its last snapshot. */
+    public record WorkerHeard(String id, double ageSeconds) { }
+
+    /**
      * {@code /api/run}: state, workers' health, clock bound, and the intervals from index {@code since}, at most
      * {@link #API_PAGE} of them, with {@code intervalCount} and {@code nextSince} (null when none are left).
      */
-    public Map<String, Object> api(long nowMicros, int since) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    public ApiRun api(long nowMicros, int since) {
+        String id;
+        String st;
+        String why;
+        List<WorkerHeard> heard;
+        long bound;
         AppendOnlyList<RawValue> all;
         synchronized (this) {
-            m.put("runId", runId);
-            m.put("state", state);
-            m.put("reason", reason);
-            m.put("workers", workers(nowMicros));
-            m.put("clockBoundMicros", clockBoundMicros);
+            id = runId;
+            st = state;
+            why = reason;
+            heard = workers(nowMicros);
+            bound = clockBoundMicros;
             all = intervals;
         }
         int count = all.size();
         int from = Math.min(Math.max(all.first(), since), count);
         int to = (int) Math.min(count, (long) from + API_PAGE);
-        m.put("intervalCount", count);
-        m.put("firstKept", all.first());
-        m.put("since", from);
-        m.put("nextSince", to < count ? to : null);
-        m.put("intervals", all.view(from, to));
-        return m;
+        return new ApiRun(id, st, why, heard, bound, count, all.first(), from, to < count ? to : null, all.view(from, to));
+    }
+
+    /** Each worker heard from, with the seconds since its last snapshot; under the lock. */
+    private List<WorkerHeard> workers(long nowMicros) {
+        List<WorkerHeard> out = new ArrayList<>();
+        lastHeard.forEach((w, at) -> out.add(new WorkerHeard(w, Math.max(0, nowMicros - at) / 1e6)));
+        return out;
     }
 
     /** {@code /api/run} from the first interval. */
-    public Map<String, Object> api(long nowMicros) {
+    public ApiRun api(long nowMicros) {
         return api(nowMicros, 0);
-    }
-
-    private List<Map<String, Object>> workers(long nowMicros) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        lastHeard.forEach((id, at) -> {
-            Map<String, Object> w = new LinkedHashMap<>();
-            w.put("id", id);
-            w.put("ageSeconds", Math.max(0, nowMicros - at) / 1e6);
-            out.add(w);
-        });
-        return out;
     }
 
     /** {@code /metrics}: the run's merged figures, in the format {@code accept} asks for. */

@@ -63,22 +63,27 @@ class DashboardStateTest {
         for (int i = 0; i < 2_500; i++) {
             s.on(new RunEvent.Interval(interval(i)));
         }
-        Map<String, Object> first = s.api(0, 0);
-        assertEquals(2_500, first.get("intervalCount"));
-        int kept = (int) first.get("firstKept");
+        DashboardState.ApiRun first = s.api(0, 0);
+        assertEquals(2_500, first.intervalCount());
+        int kept = first.firstKept();
         assertTrue(kept >= 2_500 - DashboardState.LIVE_INTERVALS - AppendOnlyList.CHUNK && kept <= 2_500 - DashboardState.LIVE_INTERVALS,
                 "the latest intervals are kept: from " + kept);
-        assertEquals(kept, first.get("since"), "an index before the kept ones reads from the first kept");
-        assertEquals(DashboardState.API_PAGE, ((List<?>) first.get("intervals")).size());
-        assertEquals(kept + DashboardState.API_PAGE, first.get("nextSince"));
-        Map<String, Object> last = s.api(0, 2_400);
-        assertEquals(100, ((List<?>) last.get("intervals")).size());
-        assertNull(last.get("nextSince"));
+        assertEquals(kept, first.since(), "an index before the kept ones reads from the first kept");
+        assertEquals(DashboardState.API_PAGE, first.intervals().size());
+        assertEquals(kept + DashboardState.API_PAGE, first.nextSince());
+        DashboardState.ApiRun last = s.api(0, 2_400);
+        assertEquals(100, last.intervals().size());
+        assertNull(last.nextSince());
         assertEquals(2_400, new com.fasterxml.jackson.databind.ObjectMapper().readTree(io.kbench.coordinator.report
                 .result.ResultDocument.JSON.writeValueAsString(last)).get("intervals").get(0).get("index").asInt(),
                 "each interval as result.json has it");
-        assertEquals(0, ((List<?>) s.api(0, 99_999).get("intervals")).size(), "past the end: nothing, not an error");
-        assertEquals(kept, s.api(0, -5).get("since"), "a negative index reads from the first kept");
+        List<String> keys = new ArrayList<>();
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(io.kbench.coordinator.report.result.ResultDocument.JSON
+                .writeValueAsString(last)).fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("runId", "state", "reason", "workers", "clockBoundMicros", "intervalCount", "firstKept",
+                "since", "nextSince", "intervals"), keys, "the keys docs/results.md lists, in its order");
+        assertEquals(0, s.api(0, 99_999).intervals().size(), "past the end: nothing, not an error");
+        assertEquals(kept, s.api(0, -5).since(), "a negative index reads from the first kept");
         String json = s.reportJson(0);
         List<com.fasterxml.jackson.databind.JsonNode> rates = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
                 .findValues("publishRate");
@@ -130,12 +135,12 @@ class DashboardStateTest {
                 p99 / 1e6, took[took.length - 1] / 1e6, took.length, builds.get());
         assertTrue(builds.get() >= 20, "the pages were read meanwhile: " + builds.get());
         assertTrue(p99 < 50_000_000L, "merge path p99 " + p99 / 1e6 + " ms");
-        Map<String, Object> api = s.api(0, 0);
-        assertEquals(n + took.length, api.get("intervalCount"));
-        int first = (int) api.get("firstKept");
+        DashboardState.ApiRun api = s.api(0, 0);
+        assertEquals(n + took.length, api.intervalCount());
+        int first = api.firstKept();
         assertTrue(n + took.length - first <= DashboardState.LIVE_INTERVALS + AppendOnlyList.CHUNK,
                 "the live state keeps the latest intervals only: from " + first);
-        assertEquals(first, api.get("since"), "an index before the kept ones reads from the first kept");
+        assertEquals(first, api.since(), "an index before the kept ones reads from the first kept");
         com.fasterxml.jackson.databind.JsonNode page = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(s.reportJson(0)).get("runs").get(0);
         assertTrue(page.get("t").size() <= io.kbench.coordinator.report.files.HtmlReport.MAX_POINTS,
