@@ -344,6 +344,10 @@ public final class E2eLatencyCommand implements Callable<Integer> {
 
     /** Creates the topic with 1 partition and replication factor 1 when it is missing, as the tool does. */
     private void ensureTopic(Args a, Properties base) {
+        String nobody = io.kbench.driver.kafka.BootstrapProbe.nothingListening(a.brokers(), 1_000);
+        if (nobody != null) {
+            throw UserException.unreachable("cannot reach Kafka at " + a.brokers() + ": " + nobody);
+        }
         Admin admin = null;
         try {
             admin = Admin.create(base);

@@ -54,6 +54,36 @@ public final class BootstrapProbe {
 
     static final String ACCEPTS = "TCP connections accepted";
 
+    /** Outcomes that say nothing listens at an address now: waiting for a broker to answer there is pointless. */
+    private static final java.util.Set<String> NOTHING_THERE = java.util.Set.of("connection refused", "unknown host",
+            "not HOST:PORT");
+
+    /**
+     * Before a client waits for a broker: the refusal clause when no bootstrap address can answer at all — every one
+     * refused the connection, or does not resolve — else null (something accepted, or an address did not answer
+     * within {@code timeoutMillis}, which a firewall or a slow network also does: the client's own wait decides
+     * then). A refused connection comes back at once, so a cluster that is not there is said in milliseconds.
+     */
+    public static String nothingListening(String bootstrap, int timeoutMillis) {
+        if (bootstrap == null || bootstrap.isBlank()) {
+            return null;
+        }
+        List<String> found = new ArrayList<>();
+        int probed = 0;
+        for (String raw : bootstrap.split(",")) {
+            String a = raw.strip();
+            if (a.isEmpty() || probed++ == MAX) {
+                continue;
+            }
+            String outcome = probe(a, timeoutMillis);
+            if (!NOTHING_THERE.contains(outcome)) {
+                return null;
+            }
+            found.add(outcome + " at " + a);
+        }
+        return found.isEmpty() ? null : String.join("; ", found);
+    }
+
     /** One address's outcome in a few words. */
     static String probe(String address, int timeoutMillis) {
         int colon = address.lastIndexOf(':');

@@ -78,6 +78,11 @@ final class KafkaDriver implements Driver {
 
     @Override
     public void checkReachable(Duration timeout) {
+        String nobody = BootstrapProbe.nothingListening(bootstrap(), 1_000);
+        if (nobody != null) {
+            // not worth the client's wait: nothing can answer at any bootstrap address now
+            throw new DriverException("cannot reach Kafka at " + bootstrap() + ": " + nobody, null, true);
+        }
         try {
             admin().describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -181,6 +186,10 @@ final class KafkaDriver implements Driver {
 
     @Override
     public List<String> listTopics(Duration timeout) {
+        String nobody = BootstrapProbe.nothingListening(bootstrap(), 1_000);
+        if (nobody != null) {
+            throw new DriverException("cannot list the topics of " + bootstrap() + ": " + nobody, null, true);
+        }
         try {
             return List.copyOf(admin().listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {

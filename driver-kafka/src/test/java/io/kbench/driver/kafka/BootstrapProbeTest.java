@@ -29,6 +29,12 @@ class BootstrapProbeTest {
             assertTrue(both.contains("advertised.listeners"), both);
             assertEquals("connection refused at 127.0.0.1:" + closed, BootstrapProbe.explain("127.0.0.1:" + closed, 1_000));
             assertEquals("", BootstrapProbe.explain(" ", 1_000));
+            // before a client waits: nothing listening anywhere is said at once; one address that accepts is enough
+            // to let the client try
+            assertEquals("connection refused at 127.0.0.1:" + closed + "; not HOST:PORT at nohost",
+                    BootstrapProbe.nothingListening("127.0.0.1:" + closed + ",nohost", 1_000));
+            assertEquals(null, BootstrapProbe.nothingListening("127.0.0.1:" + closed + "," + listening, 1_000));
+            assertEquals(null, BootstrapProbe.nothingListening(" ", 1_000));
         }
     }
 }
