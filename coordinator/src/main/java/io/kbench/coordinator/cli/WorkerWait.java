@@ -113,10 +113,13 @@ final class WorkerWait {
      * @throws UserException what is wrong and what is allowed
      */
     static long parseMillis(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})([smh])").matcher(text.strip());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh])").matcher(text.strip());
         if (!m.matches()) {
             throw new UserException("--wait '" + text + "': a whole number of seconds, minutes or hours, e.g. 90s, 5m, "
                     + "1h");
+        }
+        if (m.group(1).length() > 6) { // a number of that many digits is more than a day in any unit
+            throw new UserException("--wait '" + text + "': 1 s to 24 h");
         }
         long n = Long.parseLong(m.group(1)) * switch (m.group(2)) {
             case "s" -> 1_000L;

@@ -77,6 +77,11 @@ class WorkerWaitTest {
         for (String bad : Set.of("", "5", "-5m", "5 min", "0s", "25h", "9999999s", "1.5m")) {
             assertThrows(UserException.class, () -> WorkerWait.parseMillis(bad), bad);
         }
+        // too long is said as too long, however many digits, not as a format error
+        for (String tooLong : List.of("25h", "999999999h", "99999999999999999999999s")) {
+            assertEquals("--wait '" + tooLong + "': 1 s to 24 h",
+                    assertThrows(UserException.class, () -> WorkerWait.parseMillis(tooLong)).getMessage());
+        }
     }
 
     @Test
