@@ -1,15 +1,12 @@
 package io.kbench.coordinator.report.console;
 
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Locale;
 
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.RunEvent;
-import io.kbench.coordinator.report.RunReporter;
-import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.Counters;
 import io.kbench.protocol.Metric;
 
@@ -26,14 +23,11 @@ import io.kbench.protocol.Metric;
  * warm-up count was acknowledged (the tool switches at the record itself). With {@code --print-metrics}:
  * each producer's metrics after the totals.
  */
-public final class ProducerPerfReporter implements RunReporter {
+public final class ProducerPerfReporter extends ToolLinesReporter {
     private static final double MB = 1024.0 * 1024.0;
 
-    private final PrintStream out;
-    private final PrintStream err;
     private final long warmupRecords;
     private final long windowMicros;
-    private final MetricsDumpPrinter metrics;
     // the window being gathered
     private long windowStartMicros = -1;
     private long windowAcked;
@@ -55,32 +49,22 @@ public final class ProducerPerfReporter implements RunReporter {
      */
     public ProducerPerfReporter(PrintStream out, PrintStream err, long reportingMillis, long warmupRecords,
                                 boolean printMetrics) {
-        this.out = out;
-        this.err = err;
+        super(out, err, printMetrics);
         this.windowMicros = reportingMillis * 1000;
         this.warmupRecords = warmupRecords;
-        this.metrics = printMetrics ? new MetricsDumpPrinter() : null;
     }
 
     @Override
-    public void on(RunEvent event) {
-        if (event instanceof RunEvent.Info e) {
-            onInfo(e.line());
-        } else if (event instanceof RunEvent.Started e) {
+    protected void event(RunEvent event) {
+        if (event instanceof RunEvent.Started e) {
             started(e.runStartMicros(), e.measureStartMicros());
         } else if (event instanceof RunEvent.Interval e) {
             interval(e.interval());
-        } else if (event instanceof RunEvent.ClientMetrics e) {
-            clientMetrics(e.dumps());
         } else if (event instanceof RunEvent.WholeRun e) {
             wholeRun(e.title(), e.summary());
         } else if (event instanceof RunEvent.Summarized e) {
             summary(e.title(), e.summary(), e.subscriptionsPerTopic());
         }
-    }
-
-    private synchronized void onInfo(String line) {
-        err.println(line);
     }
 
     private synchronized void started(long runStartMicros, long measureStartMicros) {
@@ -141,12 +125,6 @@ public final class ProducerPerfReporter implements RunReporter {
         windowBytes = 0;
         windowLatencySum = 0;
         windowLatencyMax = 0;
-    }
-
-    private void clientMetrics(List<ClientMetricsDump> dumps) {
-        if (metrics != null) {
-            metrics.add(dumps);
-        }
     }
 
     private synchronized void wholeRun(String title, Summary whole) {

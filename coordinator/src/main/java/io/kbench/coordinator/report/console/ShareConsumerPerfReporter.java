@@ -12,8 +12,6 @@ import java.util.Locale;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.RunEvent;
-import io.kbench.coordinator.report.RunReporter;
-import io.kbench.protocol.ClientMetricsDump;
 import io.kbench.protocol.ConsumerTotal;
 
 /**
@@ -30,29 +28,22 @@ import io.kbench.protocol.ConsumerTotal;
  * share consumer 0; the tool prints a row per consumer, numbered from 1). With fewer records than asked, the tool's
  * timeout warning. With {@code --print-metrics}: each share consumer's metrics after the row.
  */
-public final class ShareConsumerPerfReporter implements RunReporter {
+public final class ShareConsumerPerfReporter extends ToolLinesReporter {
     private static final double MB = 1024.0 * 1024.0;
     static final String HEADER = "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, "
             + "fetch.time.ms";
 
-    private final PrintStream out;
-    private final PrintStream err;
     private final boolean header;
     private final DateTimeFormatter dates;
     private final long numRecords;
     private final long timeoutMs;
-    private final long detailMicros;
     private final boolean consumerStats;
-    private final MetricsDumpPrinter metrics;
     private final List<ConsumerTotal> totals = new ArrayList<>();
     private long startMicros = -1;
     private boolean headerPrinted;
     // --show-detailed-stats: the window being gathered and the totals so far
-    private long windowStartMicros = -1;
-    private long windowRecords;
-    private long windowBytes;
-    private long totalRecords;
-    private long totalBytes;
+    /** The detailed rows' window; null without them. */
+    private final DetailRows rows;
 
     /**
      * @param numRecords    records asked for (the timeout warning is printed when fewer were delivered)
@@ -64,36 +55,26 @@ public final class ShareConsumerPerfReporter implements RunReporter {
     public ShareConsumerPerfReporter(PrintStream out, PrintStream err, boolean header, String dateFormat,
                                      long numRecords, long timeoutMs, long detailMillis, boolean consumerStats,
                                      boolean printMetrics) {
-        this.out = out;
-        this.err = err;
+        super(out, err, printMetrics);
         this.header = header;
         this.dates = DateTimeFormatter.ofPattern(dateFormat).withZone(ZoneId.systemDefault());
         this.numRecords = numRecords;
         this.timeoutMs = timeoutMs;
-        this.detailMicros = detailMillis * 1000;
+        this.rows = detailMillis > 0 ? new DetailRows(detailMillis * 1000) : null;
         this.consumerStats = consumerStats;
-        this.metrics = printMetrics ? new MetricsDumpPrinter() : null;
     }
 
     @Override
-    public void on(RunEvent event) {
-        if (event instanceof RunEvent.Info e) {
-            onInfo(e.line());
-        } else if (event instanceof RunEvent.Started e) {
+    protected void event(RunEvent event) {
+        if (event instanceof RunEvent.Started e) {
             started(e.runStartMicros(), e.measureStartMicros());
         } else if (event instanceof RunEvent.Interval e) {
             interval(e.interval());
-        } else if (event instanceof RunEvent.ClientMetrics e) {
-            clientMetrics(e.dumps());
         } else if (event instanceof RunEvent.ConsumerTotals e) {
             consumerTotals(e.totals());
         } else if (event instanceof RunEvent.Summarized e) {
             summary(e.title(), e.summary(), e.subscriptionsPerTopic());
         }
-    }
-
-    private synchronized void onInfo(String line) {
-        err.println(line);
     }
 
     private synchronized void started(long runStartMicros, long measureStartMicros) {
@@ -111,33 +92,16 @@ public final class ShareConsumerPerfReporter implements RunReporter {
     }
 
     private synchronized void interval(MergedInterval i) {
-        if (detailMicros <= 0) {
+        if (rows == null || !rows.add(i.startMicros(), i.endMicros(), i.counters().shareDelivered(),
+                i.counters().shareDeliveredBytes())) {
             return;
         }
-        if (windowStartMicros < 0) {
-            windowStartMicros = i.startMicros();
-        }
-        windowRecords += i.counters().shareDelivered();
-        windowBytes += i.counters().shareDeliveredBytes();
-        totalRecords += i.counters().shareDelivered();
-        totalBytes += i.counters().shareDeliveredBytes();
-        long elapsedMicros = i.endMicros() - windowStartMicros;
-        if (elapsedMicros < detailMicros || windowRecords == 0) {
-            return; // as the tool: a row once an interval has passed and records came in it
-        }
-        double elapsedMs = elapsedMicros / 1000.0;
+        double elapsedMs = (i.endMicros() - rows.windowStartMicros()) / 1000.0;
         out.print(String.format(Locale.ROOT, "%s, %s, %.4f, %.4f, %.4f, %d, %d for share consumer 0%n",
-                date(windowStartMicros), date(i.endMicros()), totalBytes / MB, 1000.0 * (windowBytes / MB) / elapsedMs,
-                1000.0 * windowRecords / elapsedMs, totalRecords, Math.round(elapsedMs)));
-        windowStartMicros = i.endMicros();
-        windowRecords = 0;
-        windowBytes = 0;
-    }
-
-    private void clientMetrics(List<ClientMetricsDump> dumps) {
-        if (metrics != null) {
-            metrics.add(dumps);
-        }
+                date(rows.windowStartMicros()), date(i.endMicros()), rows.totalBytes() / MB,
+                1000.0 * (rows.windowBytes() / MB) / elapsedMs, 1000.0 * rows.windowRecords() / elapsedMs,
+                rows.totalRecords(), Math.round(elapsedMs)));
+        rows.rowPrinted(i.endMicros());
     }
 
     private synchronized void consumerTotals(List<ConsumerTotal> workerTotals) {
