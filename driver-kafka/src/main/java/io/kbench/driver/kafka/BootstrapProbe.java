@@ -68,20 +68,49 @@ public final class BootstrapProbe {
         if (bootstrap == null || bootstrap.isBlank()) {
             return null;
         }
-        List<String> found = new ArrayList<>();
-        int probed = 0;
+        List<String> addresses = new ArrayList<>();
         for (String raw : bootstrap.split(",")) {
-            String a = raw.strip();
-            if (a.isEmpty() || probed++ == MAX) {
-                continue;
+            if (!raw.isBlank()) {
+                addresses.add(raw.strip());
             }
+        }
+        if (addresses.size() > MAX) {
+            return null; // not all of them probed: the client decides
+        }
+        List<String> found = new ArrayList<>();
+        for (String a : addresses) {
             String outcome = probe(a, timeoutMillis);
-            if (!NOTHING_THERE.contains(outcome)) {
+            // a name may stand for several hosts (the client tries every one): refused means refused by all of them
+            if (!NOTHING_THERE.contains(outcome) || outcome.equals("connection refused") && !allRefuse(a, timeoutMillis)) {
                 return null;
             }
             found.add(outcome + " at " + a);
         }
         return found.isEmpty() ? null : String.join("; ", found);
+    }
+
+    /** True when every address {@code hostPort}'s host resolves to (at most {@link #MAX}) refuses a connection. */
+    static boolean allRefuse(String hostPort, int timeoutMillis) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = hostPort.substring(0, colon).replaceAll("^\\[|]$", "");
+        int port = Integer.parseInt(hostPort.substring(colon + 1));
+        java.net.InetAddress[] all;
+        try {
+            all = java.net.InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            return false;
+        }
+        for (int i = 0; i < Math.min(all.length, MAX); i++) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(all[i], port), timeoutMillis);
+                return false;
+            } catch (ConnectException e) {
+                // refused: try the next
+            } catch (IOException e) {
+                return false; // timed out or unreachable: not known to be refused
+            }
+        }
+        return all.length <= MAX;
     }
 
     /** One address's outcome in a few words. */

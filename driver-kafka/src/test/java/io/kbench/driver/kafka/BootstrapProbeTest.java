@@ -35,6 +35,12 @@ class BootstrapProbeTest {
                     BootstrapProbe.nothingListening("127.0.0.1:" + closed + ",nohost", 1_000));
             assertEquals(null, BootstrapProbe.nothingListening("127.0.0.1:" + closed + "," + listening, 1_000));
             assertEquals(null, BootstrapProbe.nothingListening(" ", 1_000));
+            // a name stands for every address it resolves to (localhost: 127.0.0.1 and ::1), as the client tries them all
+            assertTrue(BootstrapProbe.allRefuse("127.0.0.1:" + closed, 1_000));
+            assertTrue(!BootstrapProbe.allRefuse("localhost:" + open.getLocalPort(), 1_000));
+            // more addresses than are probed: the client decides
+            assertEquals(null, BootstrapProbe.nothingListening(String.join(",", java.util.Collections.nCopies(
+                    BootstrapProbe.MAX + 1, "127.0.0.1:" + closed)), 1_000));
         }
     }
 }
