@@ -14,6 +14,7 @@ import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.files.ChartSeries;
 import io.kbench.coordinator.report.files.HtmlReport;
+import io.kbench.coordinator.report.files.PageData;
 import io.kbench.coordinator.report.result.ResultDocument;
 import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.report.RunEvent;
@@ -238,11 +239,9 @@ public final class DashboardState implements RunReporter {
      * @param nextSince        where the next page starts, or null when none is left
      * @param intervals        at most {@link #API_PAGE} intervals, each as result.json has it
      */
-    public record ApiRun(String runId, String state, String reason, List<WorkerHeard> workers, long clockBoundMicros,
-                         int intervalCount, int firstKept, int since, Integer nextSince, List<RawValue> intervals) { }
-
-    /** A worker in {@link ApiRun}: its id and the seconds since its last snapshot. */
-    public record WorkerHeard(String id, double ageSeconds) { }
+    public record ApiRun(String runId, String state, String reason, List<PageData.Worker> workers,
+                         long clockBoundMicros, int intervalCount, int firstKept, int since, Integer nextSince,
+                         List<RawValue> intervals) { }
 
     /**
      * {@code /api/run}: state, workers' health, clock bound, and the intervals from index {@code since}, at most
@@ -252,7 +251,7 @@ public final class DashboardState implements RunReporter {
         String id;
         String st;
         String why;
-        List<WorkerHeard> heard;
+        List<PageData.Worker> heard;
         long bound;
         AppendOnlyList<RawValue> all;
         synchronized (this) {
@@ -270,9 +269,9 @@ public final class DashboardState implements RunReporter {
     }
 
     /** Each worker heard from, with the seconds since its last snapshot; under the lock. */
-    private List<WorkerHeard> workers(long nowMicros) {
-        List<WorkerHeard> out = new ArrayList<>();
-        lastHeard.forEach((w, at) -> out.add(new WorkerHeard(w, Math.max(0, nowMicros - at) / 1e6)));
+    private List<PageData.Worker> workers(long nowMicros) {
+        List<PageData.Worker> out = new ArrayList<>();
+        lastHeard.forEach((w, at) -> out.add(new PageData.Worker(w, Math.max(0, nowMicros - at) / 1e6)));
         return out;
     }
 
@@ -331,9 +330,9 @@ public final class DashboardState implements RunReporter {
 
     private Cached rebuild(long nowMicros) {
         String name;
-        Map<String, Object> live = null;
+        PageData.Live live = null;
         ResultFile.Run run;
-        Map<String, Object> data;
+        PageData data;
         ChartSeries drawn = null;
         String st;
         int count;
@@ -344,11 +343,7 @@ public final class DashboardState implements RunReporter {
             if (result != null) {
                 run = result;
             } else {
-                live = new LinkedHashMap<>();
-                live.put("state", state);
-                live.put("reason", reason);
-                live.put("workers", workers(nowMicros));
-                live.put("clockBoundMicros", clockBoundMicros);
+                live = new PageData.Live(state, reason, workers(nowMicros), clockBoundMicros);
                 run = partial();
                 // a copy of at most MAX_POINTS small points: the page is drawn from it outside the lock
                 drawn = series == null ? HtmlReport.liveSeries(runStartMicros / 1000) : series.copy();
@@ -362,7 +357,7 @@ public final class DashboardState implements RunReporter {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("the dashboard's data cannot be written as JSON", e);
         }
-        Cached built = new Cached(count, st, live == null, json, HtmlReport.page(String.valueOf(data.get("title")), json));
+        Cached built = new Cached(count, st, live == null, json, HtmlReport.page(data.title(), json));
         synchronized (this) {
             if (intervals.size() == count && state.equals(st)) {
                 cached = built;

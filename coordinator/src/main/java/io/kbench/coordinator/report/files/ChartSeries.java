@@ -112,13 +112,13 @@ public final class ChartSeries {
     }
 
     /**
-     * The series as the page takes them into a run's data: {@code intervalsPerPoint}, {@code t} (seconds since the
+     * The series as the page draws them ({@link PageData.Charts}): {@code intervalsPerPoint}, {@code t} (seconds since the
      * run's start, at each point's end), {@code publishRate}, {@code consumeRate}, {@code shareDeliverRate} and
      * {@code shareAcceptRate} (null where no interval had share consumers), {@code targetSeries} ({@code
      * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag}, {@code shareBacklog} (the share groups' backlog, null where not read),
      * {@code latency} (ms), {@code client} and {@code bands}.
      */
-    public void into(Map<String, Object> d, long target, long measureEndMillis) {
+    public PageData.Charts charts(long target, long measureEndMillis) {
         List<Double> t = new ArrayList<>(points.size());
         List<Double> publish = new ArrayList<>(points.size());
         List<Double> consume = new ArrayList<>(points.size());
@@ -204,20 +204,8 @@ public final class ChartSeries {
             band(bands.get("saturated"), p.saturated, from, to);
             band(bands.get("brokerDown"), p.brokerDown, from, to);
         }
-        d.put("intervalsPerPoint", per);
-        d.put("t", t);
-        d.put("publishRate", publish);
-        d.put("consumeRate", consume);
-        d.put("shareDeliverRate", shareDeliver);
-        d.put("shareAcceptRate", shareAccept);
-        d.put("targetSeries", targetSeries);
-        d.put("lag", lag);
-        d.put("shareBacklog", shareBacklog);
-        d.put("latency", latency);
-        d.put("client", client);
-        d.put("hosts", hosts);
-        d.put("brokers", brokers);
-        d.put("bands", bands);
+        return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, shareBacklog,
+                latency, client, hosts, brokers, bands);
     }
 
     /** Adds [from, to] to the shaded spans when {@code on}, joined to the previous span when they touch. */

@@ -74,7 +74,7 @@ public final class HtmlReport {
      * @param live the dashboard's state of a run under way ({@code state}, {@code reason}, {@code workers},
      *             {@code clockBoundMicros}), or null for a finished report
      */
-    public static Map<String, Object> data(String title, List<Named> runs, Map<String, Object> live) {
+    public static PageData data(String title, List<Named> runs, PageData.Live live) {
         return data(title, runs, null, live);
     }
 
@@ -82,7 +82,7 @@ public final class HtmlReport {
      * The live dashboard's data: {@code run} without its intervals, drawn from {@code series}, which the dashboard
      * builds as intervals arrive (see {@link #liveSeries}).
      */
-    public static Map<String, Object> liveData(String title, Named run, ChartSeries series, Map<String, Object> live) {
+    public static PageData liveData(String title, Named run, ChartSeries series, PageData.Live live) {
         return data(title, List.of(run), series, live);
     }
 
@@ -91,35 +91,27 @@ public final class HtmlReport {
         return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS);
     }
 
-    private static Map<String, Object> data(String title, List<Named> runs, ChartSeries series, Map<String, Object> live) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("title", title);
-        List<Map<String, String>> metrics = new ArrayList<>();
+    private static PageData data(String title, List<Named> runs, ChartSeries series, PageData.Live live) {
+        List<PageData.Heading> metrics = new ArrayList<>();
         for (Metric m : Metric.values()) {
             boolean any = runs.stream().anyMatch(n -> stats(n.run().summary(), m).count() > 0);
             boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT
                     || m == Metric.SHARE_COMMIT;
             if (!optional || any) {
-                metrics.add(Map.of("id", m.key(), "title", TITLES.get(m)));
+                metrics.add(new PageData.Heading(m.key(), TITLES.get(m)));
             }
         }
-        data.put("metrics", metrics);
-        List<Map<String, String>> client = new ArrayList<>();
+        List<PageData.ClientHeading> client = new ArrayList<>();
         for (String[] c : CLIENT) {
-            client.add(Map.of("id", c[0], "title", c[1], "unit", c[2]));
+            client.add(new PageData.ClientHeading(c[0], c[1], c[2]));
         }
-        data.put("clientMetrics", client);
-        data.put("runs", runs.stream().map(n -> runData(n, series)).toList());
-        if (live != null) {
-            data.put("live", live);
-        }
-        return data;
+        return new PageData(title, metrics, client, runs.stream().map(n -> runData(n, series)).toList(), live);
     }
 
     /** The page around {@code data} (see {@link #data}). */
-    public static String page(Map<String, Object> data) {
+    public static String page(PageData data) {
         try {
-            return page(String.valueOf(data.get("title")), ResultDocument.JSON.writer().writeValueAsString(data));
+            return page(data.title(), ResultDocument.JSON.writer().writeValueAsString(data));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -159,26 +151,17 @@ public final class HtmlReport {
 
     /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
     /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits. */
-    static Map<String, Object> diagnosisData(ResultFile.Diagnosis diagnosis) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("limit", diagnosis.limit());
-        d.put("strength", diagnosis.strength());
-        d.put("evidence", diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList());
-        d.put("suggestions", diagnosis.suggestions());
-        d.put("also", diagnosis.alsoLimitedBy().stream().map(l -> String.format(Locale.ROOT, "%s (strength %.2f): %s",
-                l.limit(), l.strength(), l.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
-                        .collect(java.util.stream.Collectors.joining("; ")))).toList());
-        return d;
+    static PageData.Diagnosis diagnosisData(ResultFile.Diagnosis diagnosis) {
+        return new PageData.Diagnosis(diagnosis.limit(), diagnosis.strength(),
+                diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList(),
+                diagnosis.suggestions(), diagnosis.alsoLimitedBy().stream().map(l -> String.format(Locale.ROOT,
+                        "%s (strength %.2f): %s", l.limit(), l.strength(), l.evidence().stream()
+                                .map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
+                                .collect(java.util.stream.Collectors.joining("; ")))).toList());
     }
 
     /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */
-    static Map<String, Object> searchData(ResultFile.RateSearch search) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("outcome", search.outcome());
-        d.put("maxSustainableRate", search.maxSustainableRate());
-        d.put("limitedBy", search.limitedBy());
-        d.put("confidence", search.confidence());
-        d.put("slos", search.slos());
+    static PageData.Search searchData(ResultFile.RateSearch search) {
         List<List<String>> rows = new ArrayList<>();
         for (ResultFile.Trial t : search.trials()) {
             List<String> row = new ArrayList<>();
@@ -194,20 +177,16 @@ public final class HtmlReport {
             row.add(t.limitedBy() == null ? "" : t.limitedBy());
             rows.add(row);
         }
-        d.put("trials", rows);
-        return d;
+        return new PageData.Search(search.outcome(), search.maxSustainableRate(), search.limitedBy(), search.confidence(),
+                search.slos(), rows);
     }
 
-    static Map<String, Object> runData(Named n, ChartSeries series) {
+    static PageData.Run runData(Named n, ChartSeries series) {
         ResultFile.Run r = n.run();
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("name", n.name());
-        d.put("status", r.status());
         long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
-        d.put("target", target < 0 ? null : target);
         ResultFile.Summary s = r.summary();
         ResultFile.ShareVerification sv = s.share() == null ? null : s.share().verification();
-        d.put("header", String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s%s",
+        String header = String.format("run %s · workload %s · started %s · %s · clock bound ±%.3f ms%s%s%s",
                 r.runId(), r.workload() == null ? "?" : r.workload().path("name").asText(), r.startedAt(),
                 target < 0 ? "unthrottled" : String.format("target %,d msg/s", target),
                 s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
@@ -215,13 +194,7 @@ public final class HtmlReport {
                         s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
                 sv == null ? "" : String.format(" · share groups: %,d lost, %,d duplicated (order not checked)",
                         sv.lost(), sv.duplicated()),
-                r.error() == null ? "" : " · " + r.error()));
-        if (r.rateSearch() != null) {
-            d.put("rateSearch", searchData(r.rateSearch()));
-        }
-        if (r.diagnosis() != null) {
-            d.put("diagnosis", diagnosisData(r.diagnosis()));
-        }
+                r.error() == null ? "" : " · " + r.error());
         ChartSeries charts = series;
         if (charts == null) {
             List<ResultFile.Interval> all = r.intervals();
@@ -232,34 +205,26 @@ public final class HtmlReport {
                 charts.add(i);
             }
         }
-        charts.into(d, target, r.measureEndMillis());
-        Map<String, Object> distribution = new LinkedHashMap<>();
+        Map<String, Map<String, List<Double>>> distribution = new LinkedHashMap<>();
         for (Metric m : Metric.values()) {
             String encoded = r.histograms() == null ? null : r.histograms().get(m.key());
             Histogram h = encoded == null ? LatencyHistograms.create()
                     : LatencyHistograms.decode(Base64.getDecoder().decode(encoded));
             distribution.put(m.key(), distribution(h));
         }
-        d.put("distribution", distribution);
-        Map<String, Object> sum = new LinkedHashMap<>();
-        sum.put("publishRate", s.publishRate());
-        sum.put("consumeRate", s.consumeRate());
-        sum.put("pubP99", s.publishLatencyMicros().p99() / 1000.0);
-        sum.put("respP99", s.publishResponseMicros().p99() / 1000.0);
-        sum.put("e2eP50", s.endToEndLatencyMicros().p50() / 1000.0);
-        sum.put("e2eP99", s.endToEndLatencyMicros().p99() / 1000.0);
-        sum.put("e2eP999", s.endToEndLatencyMicros().p999() / 1000.0);
-        sum.put("clockBound", s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0);
-        sum.put("saturated", s.saturatedIntervals());
-        sum.put("lost", s.verification() == null ? null : s.verification().lost());
-        sum.put("duplicated", s.verification() == null ? null : s.verification().duplicated());
-        sum.put("outOfOrder", s.verification() == null ? null : s.verification().outOfOrder());
-        sum.put("shareAcceptRate", s.share() == null ? null : s.share().acceptRate());
-        sum.put("shareRedelivered", s.share() == null ? null : s.share().redelivered());
-        d.put("summary", sum);
-        d.put("workers", r.workers() == null ? List.of() : r.workers());
-        d.put("issues", r.issues() == null ? List.of() : r.issues());
-        return d;
+        PageData.Summary sum = new PageData.Summary(s.publishRate(), s.consumeRate(),
+                s.publishLatencyMicros().p99() / 1000.0, s.publishResponseMicros().p99() / 1000.0,
+                s.endToEndLatencyMicros().p50() / 1000.0, s.endToEndLatencyMicros().p99() / 1000.0,
+                s.endToEndLatencyMicros().p999() / 1000.0, s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
+                s.saturatedIntervals(), s.verification() == null ? null : s.verification().lost(),
+                s.verification() == null ? null : s.verification().duplicated(),
+                s.verification() == null ? null : s.verification().outOfOrder(),
+                s.share() == null ? null : s.share().acceptRate(), s.share() == null ? null : s.share().redelivered());
+        return new PageData.Run(n.name(), r.status(), target < 0 ? null : target, header,
+                r.rateSearch() == null ? null : searchData(r.rateSearch()),
+                r.diagnosis() == null ? null : diagnosisData(r.diagnosis()), charts.charts(target, r.measureEndMillis()),
+                distribution, sum, r.workers() == null ? List.of() : r.workers(),
+                r.issues() == null ? List.of() : r.issues());
     }
 
     /**
@@ -277,7 +242,10 @@ public final class HtmlReport {
                 y.add(Math.max(0.001, h.getValueAtPercentile(percentileAt(at)) / 1000.0));
             }
         }
-        return Map.of("x", x, "y", y);
+        Map<String, List<Double>> d = new LinkedHashMap<>();
+        d.put("x", x);
+        d.put("y", y);
+        return d;
     }
 
     /** The percentile shown at x on the distribution axis. */

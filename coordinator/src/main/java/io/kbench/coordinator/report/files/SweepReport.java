@@ -5,11 +5,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
@@ -136,44 +136,52 @@ public final class SweepReport {
      * intervals) and the full table, each row linking to its combination's own report.
      */
     public Path writeHtml(Path dir, String title) throws IOException {
-        List<Map<String, Object>> out = new ArrayList<>();
+        List<SweepPage.Row> out = new ArrayList<>();
         for (Row r : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("label", String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()));
-            m.put("values", r.values());
-            m.put("status", r.status());
-            m.put("target", r.targetRate() < 0 ? null : r.targetRate() == 0 ? null : (Object) r.targetRate());
             Summary s = r.summary();
-            m.put("publishRate", s == null ? null : s.publishRate());
-            m.put("pubP99", s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0);
-            m.put("respP99", s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0);
-            m.put("e2eP99", s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0);
-            m.put("saturated", s == null ? null : s.saturatedIntervals());
-            m.put("fellBehind", fellBehind(r));
-            m.put("limitedBy", limited(r));
             Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
-            m.put("report", page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString());
-            out.add(m);
+            out.add(new SweepPage.Row(String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()), r.values(),
+                    r.status(), r.targetRate() <= 0 ? null : r.targetRate(), s == null ? null : s.publishRate(),
+                    s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0,
+                    s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0,
+                    s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0, s == null ? null : s.saturatedIntervals(),
+                    fellBehind(r), limited(r),
+                    page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString()));
         }
-        Map<String, Object> sweep = new LinkedHashMap<>();
-        sweep.put("axes", axes);
-        sweep.put("rows", out);
-        sweep.put("charts", List.of(
-                Map.of("id", "rate", "title", "Publish rate against target", "unit", "msg/s", "series", List.of(
-                        Map.of("label", "publish msg/s", "key", "publishRate"),
-                        Map.of("label", "target", "key", "target", "dash", List.of(6, 4)))),
-                Map.of("id", "latency", "title", "p99 latencies (log scale)", "unit", "ms", "log", true, "series", List.of(
-                        Map.of("label", "publish latency p99", "key", "pubP99"),
-                        Map.of("label", "publish response p99", "key", "respP99"),
-                        Map.of("label", "end-to-end p99", "key", "e2eP99"))),
-                Map.of("id", "saturated", "title", "Saturated intervals", "unit", "intervals", "series", List.of(
-                        Map.of("label", "saturated", "key", "saturated")))));
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("title", title);
-        data.put("sweep", sweep);
+        SweepPage data = new SweepPage(title, new SweepPage.Sweep(axes, out, List.of(
+                new SweepPage.Chart("rate", "Publish rate against target", "msg/s", null, List.of(
+                        new SweepPage.Series("publish msg/s", "publishRate", null),
+                        new SweepPage.Series("target", "target", List.of(6, 4)))),
+                new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, List.of(
+                        new SweepPage.Series("publish latency p99", "pubP99", null),
+                        new SweepPage.Series("publish response p99", "respP99", null),
+                        new SweepPage.Series("end-to-end p99", "e2eP99", null))),
+                new SweepPage.Chart("saturated", "Saturated intervals", "intervals", null, List.of(
+                        new SweepPage.Series("saturated", "saturated", null))))));
         Path file = dir.resolve("report.html");
-        Files.writeString(file, HtmlReport.page(data));
+        Files.writeString(file, HtmlReport.page(title, io.kbench.coordinator.report.result.ResultDocument.JSON.writer()
+                .writeValueAsString(data)));
         return file;
+    }
+
+    /**
+     * What a sweep's report page draws (the JSON it embeds): each combination's headline figures and the charts of
+     * them against the combinations.
+     */
+    record SweepPage(String title, Sweep sweep) {
+        record Sweep(List<String> axes, List<Row> rows, List<Chart> charts) { }
+
+        /** A combination: its label, values and figures (ms, msg/s; null where it has none) and its own page. */
+        record Row(String label, Map<String, String> values, String status, Long target, Double publishRate,
+                   Double pubP99, Double respP99, Double e2eP99, Long saturated, String fellBehind, String limitedBy,
+                   String report) { }
+
+        /** A chart: its series by the row key each draws; {@code log} for a log scale. */
+        record Chart(String id, String title, String unit, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean log,
+                     List<Series> series) { }
+
+        /** A series: its label, the row key it draws, its dash pattern (none: solid). */
+        record Series(String label, String key, @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> dash) { }
     }
 
     /** Writes {@code sweep.csv} and {@code sweep.json} into {@code dir}. */

@@ -3,7 +3,6 @@ package io.kbench.coordinator.report.files;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,10 +23,8 @@ class ChartSeriesTest {
                 null, 0, 0, new ResultFile.Client(Map.of("batch-size-avg", 2.0 * k), null), List.of(), List.of(), null, List.of());
     }
 
-    private static Map<String, Object> data(ChartSeries s) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        s.into(d, 100, Long.MAX_VALUE);
-        return d;
+    private static PageData.Charts data(ChartSeries s) {
+        return s.charts(100, Long.MAX_VALUE);
     }
 
     @Test
@@ -45,26 +42,25 @@ class ChartSeriesTest {
             same.add(interval(k, 777));
         }
         assertEquals(128, same.intervalsPerPoint());
-        assertEquals(String.valueOf(data(same).get("latency")) + data(same).get("publishRate") + data(same).get("client")
-                + data(same).get("lag") + data(same).get("t"), String.valueOf(data(growing).get("latency"))
-                + data(growing).get("publishRate") + data(growing).get("client") + data(growing).get("lag") + data(growing).get("t"));
-        Map<String, Object> d = data(growing);
-        @SuppressWarnings("unchecked") List<Double> rate = (List<Double>) d.get("publishRate");
-        @SuppressWarnings("unchecked") List<Double> t = (List<Double>) d.get("t");
+        assertEquals(String.valueOf(data(same).latency()) + data(same).publishRate() + data(same).client()
+                + data(same).lag() + data(same).t(), String.valueOf(data(growing).latency())
+                + data(growing).publishRate() + data(growing).client() + data(growing).lag() + data(growing).t());
+        PageData.Charts d = data(growing);
+        List<Double> rate = d.publishRate();
+        List<Double> t = d.t();
         assertEquals(8, rate.size(), "1,000 = 7 x 128 + 104");
         assertEquals((0 + 127) / 2.0, rate.get(0), 1e-9, "the average of intervals 0..127");
         assertEquals((896 + 999) / 2.0, rate.get(7), 1e-9, "the last, partial bucket averages its own 104");
         assertEquals(128.0, t.get(0), "a point sits at its bucket's end (s since the run's start)");
         assertEquals(1000.0, t.get(7));
-        @SuppressWarnings("unchecked") Map<String, Map<String, List<Double>>> latency =
-                (Map<String, Map<String, List<Double>>>) d.get("latency");
+        Map<String, Map<String, List<Double>>> latency = d.latency();
         assertEquals(1000.0, latency.get("publishLatencyMicros").get("p99").get(777 / 128), "a stall stays visible (ms)");
         assertEquals(0.767, latency.get("publishLatencyMicros").get("p99").get(5), 1e-9, "else the worst of the bucket");
-        @SuppressWarnings("unchecked") Map<String, List<Double>> client = (Map<String, List<Double>>) d.get("client");
+        Map<String, List<Double>> client = d.client();
         assertEquals(2 * 63.5, client.get("batch-size-avg").get(0), 1e-9, "client figures averaged");
-        @SuppressWarnings("unchecked") List<Long> lag = (List<Long>) d.get("lag");
+        List<Long> lag = d.lag();
         assertEquals(127L, lag.get(0), "lag at its worst");
-        @SuppressWarnings("unchecked") Map<String, List<double[]>> bands = (Map<String, List<double[]>>) d.get("bands");
+        Map<String, List<double[]>> bands = d.bands();
         assertEquals(1, bands.get("saturated").size(), "every bucket holds a saturated interval: one band");
         assertEquals(0.0, bands.get("saturated").get(0)[0]);
         assertEquals(1000.0, bands.get("saturated").get(0)[1]);
@@ -76,12 +72,10 @@ class ChartSeriesTest {
         for (int k = 0; k < 10; k++) {
             s.add(interval(k, -1));
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        s.into(d, 100, 8_000);
-        assertEquals(java.util.Arrays.asList(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, null, null), d.get("targetSeries"));
-        s.into(d, -1, 8_000);
-        assertTrue(((List<?>) d.get("targetSeries")).stream().allMatch(java.util.Objects::isNull));
-        @SuppressWarnings("unchecked") Map<String, List<double[]>> bands = (Map<String, List<double[]>>) d.get("bands");
+        PageData.Charts d = s.charts(100, 8_000);
+        assertEquals(java.util.Arrays.asList(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, null, null), d.targetSeries());
+        assertTrue(s.charts(-1, 8_000).targetSeries().stream().allMatch(java.util.Objects::isNull));
+        Map<String, List<double[]>> bands = d.bands();
         assertEquals(2, bands.get("saturated").size(), "intervals 0 and 7, apart");
     }
 }

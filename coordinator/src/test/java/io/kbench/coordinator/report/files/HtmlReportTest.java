@@ -136,4 +136,33 @@ class HtmlReportTest {
                 "the text itself is kept, as data");
         assertTrue(html.contains("<title>a &lt;/title&gt; b</title>"));
     }
+
+    @Test
+    void shouldWriteThePageDataFromItsRecordsKeyForKey() throws Exception {
+        ResultFile.Run run = ResultFileTest.run();
+        JsonNode page = data(HtmlReport.render("t", List.of(new HtmlReport.Named("one", run))));
+        assertEquals(components(PageData.class, "live"), names(page), "a finished report has no live state");
+        JsonNode r = page.get("runs").get(0);
+        List<String> expected = new java.util.ArrayList<>();
+        for (String c : components(PageData.Run.class)) {
+            if (c.equals("charts")) {
+                expected.addAll(components(PageData.Charts.class)); // unwrapped into the run
+            } else if (!(c.equals("rateSearch") && run.rateSearch() == null || c.equals("diagnosis") && run.diagnosis() == null)) {
+                expected.add(c); // those two only when the run has them
+            }
+        }
+        assertEquals(expected, names(r));
+        assertEquals(components(PageData.Summary.class), names(r.get("summary")));
+    }
+
+    private static List<String> components(Class<? extends Record> type, String... leftOut) {
+        return java.util.Arrays.stream(type.getRecordComponents()).map(java.lang.reflect.RecordComponent::getName)
+                .filter(n -> !List.of(leftOut).contains(n)).toList();
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> out = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
 }
