@@ -39,16 +39,16 @@ class WorkerPrepareIT {
 
     @Test
     void shouldAnswerIdentifyAsBusyWhileAPrepareWaitsForKafka() throws Exception {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closedPort = s.getLocalPort(); // nobody listens there once closed: reaching Kafka takes its full timeout
-        }
-        try (WorkerServer worker = WorkerServer.start("127.0.0.1", 0, "w-prep", MicrosClock.SYSTEM)) {
+        // a port that takes connections and never answers (no broker behind it): reaching Kafka there takes the
+        // client's full timeout; a closed port would be refused at once (the driver probes it first)
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             WorkerServer worker = WorkerServer.start("127.0.0.1", 0, "w-prep", MicrosClock.SYSTEM)) {
+            int silentPort = silent.getLocalPort();
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", worker.port()).usePlaintext().build();
             try {
                 long started = System.nanoTime();
                 ListenableFuture<PrepareResponse> slow = WorkerGrpc.newFutureStub(channel)
-                        .prepare(prepare("run-slow", "127.0.0.1:" + closedPort, 100));
+                        .prepare(prepare("run-slow", "127.0.0.1:" + silentPort, 100));
                 WorkerGrpc.WorkerBlockingStub quick = WorkerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
                 IdentifyResponse id = quick.identify(identify());
                 while (id.getBusyRunId().isEmpty()) {
@@ -67,13 +67,13 @@ class WorkerPrepareIT {
                 assertFalse(slow.isDone(), "the prepare should still be reaching Kafka");
                 assertFalse(quick.prepareStatus(status("run-slow")).getReady());
                 StatusRuntimeException busy = assertThrows(StatusRuntimeException.class,
-                        () -> quick.prepare(prepare("run-other", "127.0.0.1:" + closedPort, 100)));
+                        () -> quick.prepare(prepare("run-other", "127.0.0.1:" + silentPort, 100)));
                 assertEquals(Status.Code.FAILED_PRECONDITION, busy.getStatus().getCode());
                 assertTrue(busy.getStatus().getDescription().contains("busy with run run-slow"), busy.getMessage());
 
                 Exception failed = assertThrows(Exception.class, () -> slow.get(60, TimeUnit.SECONDS));
                 assertEquals(Status.Code.UNAVAILABLE, Status.fromThrowable(failed).getCode(), failed.toString());
-                System.out.printf("prepare against a closed port failed after %.1f s; Identify kept answering%n",
+                System.out.printf("prepare against a silent port failed after %.1f s; Identify kept answering%n",
                         (System.nanoTime() - started) / 1e9);
                 assertEquals("", quick.identify(identify()).getBusyRunId(), "free again once the prepare failed");
             } finally {
