@@ -29,7 +29,6 @@ import io.kbench.protocol.Counters;
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
-import io.kbench.worker.Keys;
 import io.kbench.worker.RunSpec;
 import io.kbench.worker.WorkerMetrics;
 import org.HdrHistogram.Histogram;
@@ -154,8 +153,9 @@ class GrafanaDashboardTest {
 
         WorkerMetrics worker = new WorkerMetrics("w1");
         RunSpec spec = new RunSpec("r1", "c:1", "names", 0, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
-                Map.of()), List.of(), List.of(new RunSpec.Producer(0, "t", 100, 0)), List.of(), 10, 1_000_000, List.of(),
-                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, true, true, "d");
+                Map.of()), List.of(), List.of(), List.of(new RunSpec.Producer(0, "t", 100, 0)), List.of(), 1_000_000,
+                RunSpec.Values.generated(10, 0), RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END,
+                RunSpec.Transactions.NONE, true, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
         worker.prepared(spec, () -> Counters.ZERO);
         byte[] e = new byte[0];
         worker.snapshot(spec, new IntervalSnapshot("w1", 0, 0, 1_000_000, Counters.ZERO,

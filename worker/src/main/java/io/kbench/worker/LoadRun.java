@@ -186,9 +186,9 @@ final class LoadRun {
         long endNanos = clock.localNanos(endCoordinatorMicros);
         long measureNanos = measureStartCoordinatorMicros > startCoordinatorMicros
                 ? clock.localNanos(measureStartCoordinatorMicros) : startNanos;
-        if (!spec.holdConsumers()) {
-            if (measureStartCoordinatorMicros > startCoordinatorMicros && !spec.consumersFromBeginning()
-                    && !spec.consumersFromCommitted()) {
+        if (!spec.consumerStart().hold()) {
+            if (measureStartCoordinatorMicros > startCoordinatorMicros && !spec.consumerStart().fromBeginning()
+                    && !spec.consumerStart().fromCommitted()) {
                 // consumers that read what is produced now: the window's end-to-end latency is its own messages'
                 clients.measureConsumersFrom(measureStartCoordinatorMicros);
             }

@@ -56,11 +56,13 @@ final class RunClients {
     RunClients(RunSpec spec, Driver driver, RunClock clock, ErrorSlot sendErrors, ErrorSlot fatal) {
         this.spec = spec;
         this.fatal = fatal;
-        Payloads payloads = spec.monotonicProducers() > 0 ? null : spec.payloads().isEmpty()
-                ? Payloads.generate(spec.messageSize(), spec.randomBytesRatio(), spec.runId().hashCode())
-                : Payloads.of(spec.payloads());
+        RunSpec.Values values = spec.values();
+        Payloads payloads = values.monotonicProducers() > 0 ? null : values.payloads().isEmpty()
+                ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode())
+                : Payloads.of(values.payloads());
         // one key table for all of this worker's producers; each producer reads it from its own offset
-        Keys workerKeys = Keys.of(spec.keys(), spec.keyCount(), spec.zipfExponent(), spec.runId().hashCode());
+        Keys workerKeys = Keys.of(spec.keys().distribution(), spec.keys().count(), spec.keys().zipfExponent(),
+                spec.runId().hashCode());
         try {
             configureShareGroups(driver, spec);
             for (RunSpec.Consumer c : spec.consumers()) {
@@ -75,9 +77,9 @@ final class RunClients {
                 producerHandles.add(handle);
                 Keys keys = workerKeys.forProducer(spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
-                        p.ratePerSecond(), p.recordLimit(), spec.monotonicProducers() > 0
-                                ? Payloads.monotonic(p.index(), spec.monotonicProducers()) : payloads,
-                        keys, spec.transactionRecords(), spec.transactionMillis(), fatal));
+                        p.ratePerSecond(), p.recordLimit(), values.monotonicProducers() > 0
+                                ? Payloads.monotonic(p.index(), values.monotonicProducers()) : payloads,
+                        keys, spec.transactions().records(), spec.transactions().millis(), fatal));
                 producerMetrics.add(metrics);
             }
         } catch (RuntimeException e) {
@@ -105,7 +107,7 @@ final class RunClients {
             String id = clientId("s", c.index());
             handle = new ShareConsumerAdapter(driver.createShareConsumer(c.topic(), c.group(), id,
                     s.explicit(), s.commitSync()), shareMetrics);
-            if (spec.consumersFromBeginning()) {
+            if (spec.consumerStart().fromBeginning()) {
                 handle.hold(ConsumerHandle.Start.BEGINNING); // reads what is there: from the start on
             }
             shareConsumers.add(shareMetrics);
@@ -116,8 +118,8 @@ final class RunClients {
             handle = driver.createConsumer(c.topic(), c.group(), id);
             consumerTotals.add(() -> new ConsumerTotal(c.index(), false,
                     metrics.received.get(), metrics.receivedBytes.get(), id));
-            handle.hold(spec.consumersFromCommitted() ? ConsumerHandle.Start.COMMITTED
-                    : spec.consumersFromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
+            handle.hold(spec.consumerStart().fromCommitted() ? ConsumerHandle.Start.COMMITTED
+                    : spec.consumerStart().fromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
         }
         ConsumerLoop loop = new ConsumerLoop("consumer " + c.index(), handle, metrics, fatal, created, clock.nanoClock());
         if (spec.dumpClientMetrics()) {

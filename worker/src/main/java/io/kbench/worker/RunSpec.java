@@ -6,7 +6,10 @@ import io.kbench.driver.DriverConfig;
 import io.kbench.driver.TopicSpec;
 
 /**
- * A worker's share of one run, as the coordinator assigned it (the plain form of a PrepareRequest).
+ * A worker's share of one run, as the coordinator assigned it (the plain form of a PrepareRequest). Settings that
+ * belong together are a record each ({@link Values}, {@link KeyChoice}, {@link ConsumerStart}, {@link Transactions},
+ * {@link ConsumerWork}, {@link Share}): a new setting goes into its group, and only that group's few constructions
+ * change.
  *
  * @param runId             unique run id
  * @param coordinator       who asked (address), for "busy" messages
@@ -15,67 +18,96 @@ import io.kbench.driver.TopicSpec;
  * @param driverName        driver to load, e.g. "kafka"
  * @param driverConfig      client configuration
  * @param createTopics      topics this worker creates first (empty for all but one worker)
+ * @param existingTopics    topics this worker checks exist (instead of creating topics)
  * @param producers         producers to run here
  * @param consumers         consumers to run here
- * @param messageSize       value size in bytes of generated payloads
  * @param intervalMicros    reporting interval
- * @param payloads          explicit values (cycled), or empty to generate them
- * @param randomBytesRatio  fraction of each generated value that is random
- * @param keys              how keys are chosen
- * @param keyCount          number of distinct keys
- * @param zipfExponent      exponent for Zipf keys
- * @param existingTopics    topics this worker checks exist (instead of creating topics)
- * @param consumersFromBeginning consumers read from the beginning at the start (catch-up), else from the end
- * @param holdConsumers     consumers stay held after the start until {@link LoadRun#startConsumers()}
- * @param transactionRecords commit a transaction after this many messages (0: not by count)
- * @param transactionMillis commit a transaction once open this long (0: not by time); both 0: no transactions
+ * @param values            the message values the producers send
+ * @param keys              how message keys are chosen
+ * @param consumerStart     where consumers begin reading, and whether they wait for a release
+ * @param transactions      when transactional producers commit (both 0: not transactional)
  * @param verification      stamp producer ids and sequence numbers; consumers verify them
  * @param stampMessages     records carry the end-to-end stamp (false: plain records, as the Kafka tools send)
- * @param monotonicProducers when > 0, values are message numbers in decimal (producer p's i-th message: p + i
- *                          times this, the run's producer count), as kafka-producer-perf-test --payload-monotonic
- * @param consumersFromCommitted consumers start from their group's committed offsets, else as the client's
- *                          auto.offset.reset says (overrides consumersFromBeginning)
- * @param dumpClientMetrics the last snapshot carries every client's full metrics (the tools' --print-metrics)
  * @param digest            fingerprint of the request this spec came from: a repeated Prepare of the same run
  *                          must carry the same
+ * @param dumpClientMetrics the last snapshot carries every client's full metrics (the tools' --print-metrics)
  * @param brokerSources     brokers whose own metrics this worker reads (PrepareRequest.broker_sources)
  * @param share             how the share consumers ({@link Consumer#share()}) read
- * @param consumerProcessingMicros time every consumer spends on each message it receives, on average
- * @param consumerProcessingDistribution how each message's time is drawn around that mean
+ * @param consumerWork      the time every consumer spends on each message it receives
  */
 public record RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
-                      DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
-                      List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
-                      double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
-                      List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
-                      long transactionRecords, long transactionMillis, boolean verification,
-                      boolean stampMessages, String digest, int monotonicProducers, boolean dumpClientMetrics,
-                      boolean consumersFromCommitted, List<String> brokerSources, Share share,
-                      long consumerProcessingMicros, Processing.Distribution consumerProcessingDistribution) {
+                      DriverConfig driverConfig, List<TopicSpec> createTopics, List<String> existingTopics,
+                      List<Producer> producers, List<Consumer> consumers, long intervalMicros, Values values,
+                      KeyChoice keys, ConsumerStart consumerStart, Transactions transactions, boolean verification,
+                      boolean stampMessages, String digest, boolean dumpClientMetrics, List<String> brokerSources,
+                      Share share, ConsumerWork consumerWork) {
     public RunSpec {
         share = share == null ? Share.NONE : share;
-        consumerProcessingDistribution = consumerProcessingDistribution == null ? Processing.Distribution.FIXED
-                : consumerProcessingDistribution;
+        consumerWork = consumerWork == null ? ConsumerWork.NONE : consumerWork;
+        keys = keys == null ? KeyChoice.NONE : keys;
+        consumerStart = consumerStart == null ? ConsumerStart.AT_END : consumerStart;
+        transactions = transactions == null ? Transactions.NONE : transactions;
         brokerSources = brokerSources == null ? List.of() : List.copyOf(brokerSources);
         createTopics = List.copyOf(createTopics);
         producers = List.copyOf(producers);
         consumers = List.copyOf(consumers);
-        payloads = List.copyOf(payloads);
         existingTopics = List.copyOf(existingTopics);
     }
 
-    /** A spec with generated or explicit values and no metrics dumps. */
-    public RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
-                   DriverConfig driverConfig, List<TopicSpec> createTopics, List<Producer> producers,
-                   List<Consumer> consumers, int messageSize, long intervalMicros, List<byte[]> payloads,
-                   double randomBytesRatio, Keys.Distribution keys, int keyCount, double zipfExponent,
-                   List<String> existingTopics, boolean consumersFromBeginning, boolean holdConsumers,
-                   long transactionRecords, long transactionMillis, boolean verification,
-                   boolean stampMessages, String digest) {
-        this(runId, coordinator, workload, clockOffsetMicros, driverName, driverConfig, createTopics, producers, consumers,
-                messageSize, intervalMicros, payloads, randomBytesRatio, keys, keyCount, zipfExponent, existingTopics,
-                consumersFromBeginning, holdConsumers, transactionRecords, transactionMillis, verification, stampMessages,
-                digest, 0, false, false, List.of(), Share.NONE, 0, Processing.Distribution.FIXED);
+    /**
+     * The values producers send: generated, {@code messageSize} bytes each with {@code randomBytesRatio} of them
+     * random; or {@code payloads}, cycled; or, with {@code monotonicProducers} above 0, each message's number in
+     * decimal (producer p's i-th message: p + i times this, the run's producer count), as kafka-producer-perf-test's
+     * --payload-monotonic.
+     */
+    public record Values(int messageSize, List<byte[]> payloads, double randomBytesRatio, int monotonicProducers) {
+        public Values {
+            payloads = List.copyOf(payloads);
+        }
+
+        /** Generated values of {@code size} bytes, {@code randomBytesRatio} of each random. */
+        public static Values generated(int size, double randomBytesRatio) {
+            return new Values(size, List.of(), randomBytesRatio, 0);
+        }
+    }
+
+    /** How message keys are chosen: the distribution, the number of distinct keys, Zipf's exponent. */
+    public record KeyChoice(Keys.Distribution distribution, int count, double zipfExponent) {
+        /** No keys. */
+        public static final KeyChoice NONE = new KeyChoice(Keys.Distribution.NONE, 0, 0);
+    }
+
+    /**
+     * Where consumers begin reading at the start instant.
+     *
+     * @param fromBeginning the log's beginning (a catch-up run), else its end
+     * @param hold          stay held after the start until {@link LoadRun#startConsumers()} (a backlog run)
+     * @param fromCommitted the group's committed offsets, else as the client's auto.offset.reset says (overrides
+     *                      fromBeginning)
+     */
+    public record ConsumerStart(boolean fromBeginning, boolean hold, boolean fromCommitted) {
+        /** At the log's end, released at the start instant. */
+        public static final ConsumerStart AT_END = new ConsumerStart(false, false, false);
+    }
+
+    /** Transactional producers commit after {@code records} messages or {@code millis} open (0: not by that). */
+    public record Transactions(long records, long millis) {
+        /** Not transactional. */
+        public static final Transactions NONE = new Transactions(0, 0);
+
+        public boolean any() {
+            return records > 0 || millis > 0;
+        }
+    }
+
+    /** The time every consumer spends on each message it receives: the mean, and how each is drawn around it. */
+    public record ConsumerWork(long meanMicros, Processing.Distribution distribution) {
+        /** No processing time. */
+        public static final ConsumerWork NONE = new ConsumerWork(0, Processing.Distribution.FIXED);
+
+        public ConsumerWork {
+            distribution = distribution == null ? Processing.Distribution.FIXED : distribution;
+        }
     }
 
     /** The nonce in this run's producer ids (see {@link SequenceTracker#producerId}). */
@@ -85,13 +117,13 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
 
     /** Consumer {@code index}'s processing time per message (seeded per run and consumer). */
     Processing processing(int index) {
-        return new Processing(consumerProcessingMicros, consumerProcessingDistribution,
+        return new Processing(consumerWork.meanMicros(), consumerWork.distribution(),
                 runNonce() * 131L + index + 0x5DEECE66DL);
     }
 
     /** True when producers are transactional. */
     public boolean transactional() {
-        return transactionRecords > 0 || transactionMillis > 0;
+        return transactions.any();
     }
 
     /**

@@ -63,9 +63,10 @@ class WorkerLifecycleTest {
 
     private static RunSpec spec(String runId, long rate) {
         return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), Map.of(), Map.of(), Map.of()),
-                List.of(new TopicSpec("t", 1, 1, Map.of())), List.of(new RunSpec.Producer(0, "t", rate, 0)),
-                List.of(new RunSpec.Consumer(0, "t", "g")), 100, 1_000_000, List.of(), 0, Keys.Distribution.NONE, 0,
-                0, List.of(), false, false, 0, 0, true, true, "digest-" + runId);
+                List.of(new TopicSpec("t", 1, 1, Map.of())), List.of(), List.of(new RunSpec.Producer(0, "t", rate, 0)),
+                List.of(new RunSpec.Consumer(0, "t", "g")), 1_000_000, RunSpec.Values.generated(100, 0),
+                RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END, RunSpec.Transactions.NONE, true, true,
+                "digest-" + runId, false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
     }
 
     /** Coordinator time (µs) {@code nanosFromNow} of simulated time from now. */

@@ -21,8 +21,9 @@ class WorkerMetricsTest {
             producers.add(new RunSpec.Producer(i, "t", rates[i], 0));
         }
         return new RunSpec(runId, "coord:1", "wl", 2_000, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
-                Map.of()), List.of(), producers, List.of(new RunSpec.Consumer(0, "t", "g")), 100, 1_000_000, List.of(),
-                0, Keys.Distribution.NONE, 0, 0, List.of(), false, false, 0, 0, false, true, "d");
+                Map.of()), List.of(), List.of(), producers, List.of(new RunSpec.Consumer(0, "t", "g")), 1_000_000,
+                RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END,
+                RunSpec.Transactions.NONE, false, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
     }
 
     private static IntervalSnapshot snapshot(long seq, long sent, long... latencyMicros) {

@@ -131,19 +131,22 @@ final class PrepareRequests {
                         + "http(s) URL, got \"" + (shown.length() > 100 ? shown.substring(0, 100) + "..." : shown) + "\"");
             }
         }
-        return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics, producers,
-                consumers, r.getMessageSize(), r.getIntervalMicros(), payloads, ratio, keys, r.getKeys().getCount(),
-                r.getKeys().getZipfExponent(), r.getExistingTopicsList(),
-                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING,
-                r.getHoldConsumers(), r.getTransactionRecords(), r.getTransactionMillis(), r.getVerification(),
-                !r.getNoStamp(), digest(r), r.getPayloads().getMonotonicProducers(), r.getDumpClientMetrics(),
-                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED,
-                r.getBrokerSourcesList(), share, r.getConsumerProcessingMicros(),
+        RunSpec.Values values = new RunSpec.Values(r.getMessageSize(), payloads, ratio,
+                r.getPayloads().getMonotonicProducers());
+        RunSpec.ConsumerStart start = new RunSpec.ConsumerStart(
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING, r.getHoldConsumers(),
+                r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED);
+        RunSpec.ConsumerWork work = new RunSpec.ConsumerWork(r.getConsumerProcessingMicros(),
                 switch (r.getConsumerProcessingDistribution()) {
                     case PROCESSING_UNIFORM -> io.kbench.worker.Processing.Distribution.UNIFORM;
                     case PROCESSING_EXPONENTIAL -> io.kbench.worker.Processing.Distribution.EXPONENTIAL;
                     default -> io.kbench.worker.Processing.Distribution.FIXED;
                 });
+        return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics,
+                r.getExistingTopicsList(), producers, consumers, r.getIntervalMicros(), values,
+                new RunSpec.KeyChoice(keys, r.getKeys().getCount(), r.getKeys().getZipfExponent()), start,
+                new RunSpec.Transactions(r.getTransactionRecords(), r.getTransactionMillis()), r.getVerification(),
+                !r.getNoStamp(), digest(r), r.getDumpClientMetrics(), r.getBrokerSourcesList(), share, work);
     }
 
     /** Most share groups one worker reads the backlog of (a run's most groups). */

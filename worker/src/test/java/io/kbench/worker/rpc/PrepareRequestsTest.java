@@ -39,7 +39,7 @@ class PrepareRequestsTest {
         assertEquals("10.0.0.1:5000", spec.coordinator());
         assertEquals("kafka", spec.driverName());
         assertEquals(List.of(new RunSpec.Producer(0, "t", 1_000, 0)), spec.producers());
-        assertEquals(100, spec.messageSize());
+        assertEquals(100, spec.values().messageSize());
         assertTrue(spec.stampMessages());
         assertEquals(PrepareRequests.digest(valid().build()), spec.digest());
     }
