@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 
-import io.kbench.driver.NanoClock;
+import io.kbench.driver.ManualNanoClock;
 import io.kbench.protocol.IntervalSnapshot;
 import io.kbench.protocol.LatencyHistograms;
 import io.kbench.protocol.Metric;
@@ -13,18 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** What a producer records, paced and unthrottled, as the snapshot carries it. */
 class ProducerMetricsTest {
-    private long now;
-    private final NanoClock clock = new NanoClock() {
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void park(long nanos) {
-            now += nanos;
-        }
-    };
+    private final ManualNanoClock clock = new ManualNanoClock(0);
 
     private IntervalSnapshot oneInterval(boolean paced) {
         ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), paced);
@@ -32,7 +21,7 @@ class ProducerMetricsTest {
             long intended = i * 1_000_000L;
             long sent = intended + (paced ? 300_000 : 0); // sent 300 µs late when paced
             m.onSent(paced ? intended : sent, sent);
-            now = sent + 2_000_000 + i * 1_000;           // acknowledged 2 ms (+ i µs) after the send
+            clock.set(sent + 2_000_000 + i * 1_000); // acknowledged 2 ms (+ i µs) after the send
             m.onAck(paced ? intended : sent, sent, 100);
         }
         return new Snapshotter("w", List.of(m), List.of(), List.of()).harvest(0, 0, 1_000_000, false, 0, false, "");
@@ -58,15 +47,15 @@ class ProducerMetricsTest {
         m.measureFrom(measure);
         // intended in the warm-up, acknowledged in it: timed as always
         m.onSent(100, 200);
-        now = 500_000_000L;
+        clock.set(500_000_000L);
         m.onAck(100, 200, 100);
         // intended in the warm-up (0.9 s), sent late and acknowledged after it: latency yes, response no
         m.onSent(900_000_000L, 1_200_000_000L);
-        now = 1_300_000_000L;
+        clock.set(1_300_000_000L);
         m.onAck(900_000_000L, 1_200_000_000L, 100);
         // intended in the window: timed
         m.onSent(1_250_000_000L, 1_250_000_000L);
-        now = 1_260_000_000L;
+        clock.set(1_260_000_000L);
         m.onAck(1_250_000_000L, 1_250_000_000L, 100);
         IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of()).harvest(0, 0, 1_000_000, false, 0,
                 false, "");

@@ -7,12 +7,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.kbench.driver.ConsumerHandle;
 import io.kbench.driver.Driver;
 import io.kbench.driver.DriverException;
-import io.kbench.driver.NanoClock;
+import io.kbench.driver.ManualNanoClock;
 import io.kbench.driver.ProducerHandle;
 import io.kbench.driver.ProducerListener;
 import io.kbench.driver.ProducerOptions;
@@ -23,20 +22,11 @@ import org.junit.jupiter.api.Test;
 class ShareBacklogReaderTest {
     private static final long INTERVAL_MICROS = 1_000_000;
 
-    /** A clock that only moves when the reader waits (by as long as it waits); the test reads it. */
-    private static final class SimulatedClock implements NanoClock {
-        final AtomicLong now = new AtomicLong(1_000_000_000L);
-
-        @Override
-        public long nanoTime() {
-            return now.get();
-        }
-
-        @Override
-        public void park(long nanos) {
-            now.addAndGet(nanos);
-            Thread.onSpinWait();
-        }
+    /** A clock that only moves when the reader waits (by as long as it waits, yielding the core); the test reads it. */
+    private static ManualNanoClock simulated() {
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+        clock.onPark(nanos -> Thread.onSpinWait());
+        return clock;
     }
 
     /** Answers the backlog from a script, one answer per read; fails where the script says -2. */
@@ -103,7 +93,7 @@ class ShareBacklogReaderTest {
 
     @Test
     void shouldGiveTheLastReadingWhileFreshAndNotKnownOnceStaleOrFailed() throws Exception {
-        SimulatedClock clock = new SimulatedClock();
+        ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(120, -2);
         ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g1", "t1", "g2", "t2"), INTERVAL_MICROS, clock, "run");
         assertEquals(-1, r.latest(clock.nanoTime()), "nothing read yet");
@@ -122,7 +112,7 @@ class ShareBacklogReaderTest {
 
     @Test
     void shouldCallAReadingOlderThanTwoIntervalsNotKnown() throws Exception {
-        SimulatedClock clock = new SimulatedClock();
+        ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(7);
         ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
         r.start();
@@ -137,7 +127,7 @@ class ShareBacklogReaderTest {
 
     @Test
     void shouldReadAfreshForTheLastSnapshotOnTheCallersThread() {
-        SimulatedClock clock = new SimulatedClock();
+        ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(42, -2);
         ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
         assertEquals(42, r.readNow(), "never started: read on this thread");

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.kbench.driver.NanoClock;
+import io.kbench.driver.ManualNanoClock;
 import io.kbench.driver.ProducerListener;
 import io.kbench.driver.ProducerOptions;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -328,33 +328,11 @@ class KafkaProducerHandleTest {
         }
     }
 
-    /**
-     * Manual time: {@link #park} moves the time on by what was asked and runs {@link #onPark} (a test's way to
-     * complete sends while the handle waits), so the flow control's waits are exact and take no real time.
-     */
-    static final class ManualClock implements NanoClock {
-        long now = 1_000_000_000L;
-        int parks;
-        Runnable onPark = () -> { };
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void park(long nanos) {
-            now += nanos;
-            parks++;
-            onPark.run();
-        }
-    }
-
     @Test
     void shouldWaitForCompletionsOnceTheOutstandingBoundIsReachedInsteadOfFillingTheClientsBuffer() {
         MockProducer<byte[], byte[]> mock = producer(false);
         Seen seen = new Seen();
-        ManualClock clock = new ManualClock();
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
         long cost = 100 + KafkaProducerHandle.RECORD_OVERHEAD;
         // room for 3 records of 100 bytes; a wait of at most 10 s
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384, false,
@@ -363,26 +341,26 @@ class KafkaProducerHandleTest {
         for (int i = 0; i < 3; i++) {
             h.send(null, new byte[100], 0, i, i);
         }
-        assertEquals(0, clock.parks, "three fit: no wait");
-        clock.now += 4_000_000; // 4 ms of sending
+        assertEquals(0, clock.parks(), "three fit: no wait");
+        clock.advance(4_000_000); // 4 ms of sending
         // the fourth waits: the 50th look finds one completed, room for one more
-        clock.onPark = () -> {
+        clock.onPark(nanos -> {
             assertEquals(3, mock.history().size(), "nothing sent while waiting");
-            if (clock.parks == 50) {
+            if (clock.parks() == 50) {
                 assertTrue(mock.completeNext());
             }
-        };
+        });
         h.send(null, new byte[100], 0, 3, 3);
         assertEquals(4, mock.history().size(), "the fourth went once one completed");
-        assertEquals(50, clock.parks);
+        assertEquals(50, clock.parks());
         // waited 50 x 20 us = 1 ms of the 5 ms since the first reading
         assertEquals(0.2, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), 1e-9);
-        clock.now += 1_000_000;
+        clock.advance(1_000_000);
         assertEquals(0.0, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), "no wait since the previous reading");
         // a failed send frees its room too: no wait
         assertTrue(mock.errorNext(new RuntimeException("broker said no")));
         h.send(null, new byte[100], 0, 4, 4);
-        assertEquals(50, clock.parks);
+        assertEquals(50, clock.parks());
         assertEquals(5, mock.history().size());
         assertEquals(1, seen.errors.size());
     }
@@ -390,34 +368,34 @@ class KafkaProducerHandleTest {
     @Test
     void shouldGiveUpWaitingAfterMaxBlockAndLetTheClientDecide() {
         MockProducer<byte[], byte[]> mock = producer(false);
-        ManualClock clock = new ManualClock();
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
                 false, 1, 200, clock);
         h.send(null, new byte[100], 0, 0, 0); // alone above the bound: nothing outstanding, so it goes
-        assertEquals(0, clock.parks);
-        long start = clock.now;
+        assertEquals(0, clock.parks());
+        long start = clock.nanoTime();
         h.send(null, new byte[100], 0, 1, 1);
         assertEquals(2, mock.history().size(), "sent after the wait: the client's own max.block.ms decides now");
         // the first look past the 200-ms deadline gives up: 10,001 parks of 20 us
-        assertEquals(200_020_000L, clock.now - start);
-        assertEquals(10_001, clock.parks);
+        assertEquals(200_020_000L, clock.nanoTime() - start);
+        assertEquals(10_001, clock.parks());
     }
 
     @Test
     void shouldStopWaitingWhenTheLoadThreadIsInterrupted() {
         MockProducer<byte[], byte[]> mock = producer(false);
-        ManualClock clock = new ManualClock();
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
                 false, 1, 60_000, clock);
         h.send(null, new byte[100], 0, 0, 0);
-        clock.onPark = () -> {
-            if (clock.parks == 3) {
+        clock.onPark(nanos -> {
+            if (clock.parks() == 3) {
                 Thread.currentThread().interrupt();
             }
-        };
+        });
         try {
             h.send(null, new byte[100], 0, 1, 1);
-            assertEquals(3, clock.parks, "the look after the interrupt returns");
+            assertEquals(3, clock.parks(), "the look after the interrupt returns");
         } finally {
             Thread.interrupted(); // the handle leaves the flag for the caller; clear it for the next test
         }
