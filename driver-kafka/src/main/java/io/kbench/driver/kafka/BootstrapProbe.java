@@ -60,7 +60,7 @@ public final class BootstrapProbe {
 
     /**
      * Before a client waits for a broker: the refusal clause when no bootstrap address can answer at all — every one
-     * refused the connection, or does not resolve — else null (something accepted, or an address did not answer
+     * refused the connection or does not resolve, and at least one refused — else null (something accepted, or an address did not answer
      * within {@code timeoutMillis}, which a firewall or a slow network also does: the client's own wait decides
      * then). A refused connection comes back at once, so a cluster that is not there is said in milliseconds.
      */
@@ -78,15 +78,18 @@ public final class BootstrapProbe {
             return null; // not all of them probed: the client decides
         }
         List<String> found = new ArrayList<>();
+        boolean refused = false;
         for (String a : addresses) {
             String outcome = probe(a, timeoutMillis);
             // a name may stand for several hosts (the client tries every one): refused means refused by all of them
             if (!NOTHING_THERE.contains(outcome) || outcome.equals("connection refused") && !allRefuse(a, timeoutMillis)) {
                 return null;
             }
+            refused |= outcome.equals("connection refused");
             found.add(outcome + " at " + a);
         }
-        return found.isEmpty() ? null : String.join("; ", found);
+        // none resolving at all is the client's to say (it refuses such a bootstrap list as a setting)
+        return refused ? String.join("; ", found) : null;
     }
 
     /** True when every address {@code hostPort}'s host resolves to (at most {@link #MAX}) refuses a connection. */

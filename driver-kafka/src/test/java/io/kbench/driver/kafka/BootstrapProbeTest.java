@@ -35,6 +35,8 @@ class BootstrapProbeTest {
                     BootstrapProbe.nothingListening("127.0.0.1:" + closed + ",nohost", 1_000));
             assertEquals(null, BootstrapProbe.nothingListening("127.0.0.1:" + closed + "," + listening, 1_000));
             assertEquals(null, BootstrapProbe.nothingListening(" ", 1_000));
+            assertEquals(null, BootstrapProbe.nothingListening("nohost", 1_000),
+                    "nothing that resolves at all: the client refuses that list itself, as a setting");
             // a name stands for every address it resolves to (localhost: 127.0.0.1 and ::1), as the client tries them all
             assertTrue(BootstrapProbe.allRefuse("127.0.0.1:" + closed, 1_000));
             assertTrue(!BootstrapProbe.allRefuse("localhost:" + open.getLocalPort(), 1_000));
