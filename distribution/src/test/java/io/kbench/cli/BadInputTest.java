@@ -247,6 +247,9 @@ class BadInputTest {
                         "127.0.0.1:9092"), "kbench: --include cannot be empty: give a regex of topic names (e.g. 'orders-.*')"),
                 Arguments.of(List.of("consumer-perf", "--num-records", "10", "--bootstrap-server", "127.0.0.1:9092"),
                         "kbench: give exactly one of --topic or --include"),
+                Arguments.of(List.of("consumer-perf", "--include", "t".repeat(10_001), "--num-records", "10",
+                        "--bootstrap-server", "127.0.0.1:9092"), "kbench: --include is 10001 characters long; at most 10000 "
+                        + "(a worker matches it against every topic name)"),
                 Arguments.of(List.of("consumer-perf", "--include", "t[", "--num-records", "10", "--bootstrap-server",
                         "127.0.0.1:9092"), "kbench: --include 't[' is not a Java regex: Unclosed character class near index 1"),
                 Arguments.of(List.of("e2e-latency", "127.0.0.1:9092", "t", "100", "0", "10"),

@@ -108,6 +108,9 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
     Path output;
 
+    /** Longest --include regex: what a worker takes (PrepareRequests' ListTopics limit). */
+    static final int MAX_INCLUDE = 10_000;
+
     public ConsumerPerfCommand(LocalEnvironment local) {
         this.local = local;
     }
@@ -119,6 +122,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         }
         if (include != null && include.isEmpty()) {
             throw new UserException("--include cannot be empty: give a regex of topic names (e.g. 'orders-.*')");
+        }
+        if (include != null && include.length() > MAX_INCLUDE) {
+            throw new UserException("--include is " + include.length() + " characters long; at most " + MAX_INCLUDE
+                    + " (a worker matches it against every topic name)");
         }
         if (include != null) {
             try {
