@@ -182,7 +182,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
                         + io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got "
                         + (long) topics.size() * consumers);
             }
-            Workload workload = workload("consumer-perf-" + (topic != null ? topic : "include"), topics, consumers,
+            Workload workload = workload(Workload.nameFor("consumer-perf-", topic != null ? topic : "include"), topics, consumers,
                     numRecords);
             RunOptions runOptions = options(new RunOptions(output, true, 1_000_000L,
                     spec == null ? List.of() : Provenances.commandLine(spec)));

@@ -186,7 +186,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         boolean embedded = bootstrap == null && workers.isEmpty();
         boolean existing = partitions == null && !embedded;
         java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>();
-        keys.put("name", "producer-perf-" + topic);
+        keys.put("name", Workload.nameFor("producer-perf-", topic));
         keys.put("topicNames", List.of(topic));
         if (existing) {
             keys.put("existingTopics", true);

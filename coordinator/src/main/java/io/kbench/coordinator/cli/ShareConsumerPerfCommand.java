@@ -181,7 +181,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
      */
     static Workload workload(String topic, int threads, long records, boolean fromLatest) {
         Map<String, Object> keys = new java.util.LinkedHashMap<>();
-        keys.put("name", "share-consumer-perf-" + topic);
+        keys.put("name", Workload.nameFor("share-consumer-perf-", topic));
         keys.put("topicNames", List.of(topic));
         keys.put("existingTopics", true);
         keys.put("producersPerTopic", 0);

@@ -225,6 +225,18 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         }
     }
 
+    /** Longest workload name (it names the results directory). */
+    public static final int MAX_NAME = 100;
+
+    /**
+     * The name of a workload a command builds for {@code subject} (a topic): {@code prefix + subject}, cut to
+     * {@link #MAX_NAME} characters. Topic names use only characters a name may, but run to 249.
+     */
+    public static String nameFor(String prefix, String subject) {
+        String name = prefix + subject;
+        return name.length() <= MAX_NAME ? name : name.substring(0, MAX_NAME);
+    }
+
     /** The payload file's values, or an empty list for generated values. */
     public List<byte[]> payloadValues() {
         if (payloadFile == null) {

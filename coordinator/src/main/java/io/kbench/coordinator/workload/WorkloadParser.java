@@ -272,5 +272,6 @@ final class WorkloadParser {
         return out;
     }
 
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,"
+            + (Workload.MAX_NAME - 1) + "}");
 }

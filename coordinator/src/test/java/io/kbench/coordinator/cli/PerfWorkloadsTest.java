@@ -58,4 +58,14 @@ class PerfWorkloadsTest {
                 () -> ShareConsumerPerfCommand.workload("scp", 1, 0, false));
         assertTrue(e.getMessage().contains("numRecords"), e.getMessage());
     }
+
+    @Test
+    void aLongTopicNameStillMakesAValidWorkloadName() {
+        String topic = "t".repeat(249); // the longest topic name Kafka allows
+        Workload w = ShareConsumerPerfCommand.workload(topic, 1, 10, false);
+        assertEquals(Workload.MAX_NAME, w.name().length());
+        assertTrue(w.name().startsWith("share-consumer-perf-ttt"), w.name());
+        assertEquals(List.of(topic), w.topicNames(), "the topic itself is kept whole");
+        assertEquals("producer-perf-t", Workload.nameFor("producer-perf-", "t"));
+    }
 }
