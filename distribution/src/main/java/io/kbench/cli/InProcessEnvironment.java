@@ -30,36 +30,9 @@ final class InProcessEnvironment implements LocalEnvironment {
         sayShared();
         synchronized (brokerLock) {
             kafka = EmbeddedKafka.builder().nodes(brokers).start();
-            warmUpGroupCoordinator(kafka.bootstrapServers(), kafka.clientConfig());
+            io.kbench.embedded.GroupCoordinatorWarmUp.start(kafka);
             return kafka.bootstrapServers();
         }
-    }
-
-    /**
-     * Has the new cluster create its consumer offsets topic now, in the background, by looking up a group's
-     * coordinator: a broker creates that topic when the first group needs it, and a run's consumers would
-     * otherwise wait for it (and for its partitions to load) while the run prepares. Made while the coordinator
-     * identifies its workers and the first worker creates the run's topics; a failure is ignored (the consumers
-     * then create it, as on any cluster). A daemon thread: it never holds the process.
-     */
-    private static void warmUpGroupCoordinator(String bootstrap, java.util.Map<String, String> clientConfig) {
-        Thread t = new Thread(() -> {
-            java.util.Map<String, Object> props = new java.util.HashMap<>(clientConfig);
-            props.put("bootstrap.servers", bootstrap);
-            org.apache.kafka.clients.admin.Admin admin = null;
-            try {
-                admin = org.apache.kafka.clients.admin.Admin.create(props);
-                admin.describeConsumerGroups(List.of("kbench-warm-up")).all().get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // the run's consumers create the topic themselves
-            } finally {
-                if (admin != null) {
-                    admin.close(java.time.Duration.ofSeconds(1));
-                }
-            }
-        }, "kbench-group-coordinator-warm-up");
-        t.setDaemon(true);
-        t.start();
     }
 
     /** Serialized, and reading the flag inside: whichever of broker and workers starts last leaves the full answer. */

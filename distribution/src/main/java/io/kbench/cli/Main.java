@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.cli.CompareCommand;
 import io.kbench.coordinator.cli.ConsumerPerfCommand;
+import io.kbench.coordinator.cli.E2eLatencyCommand;
 import io.kbench.coordinator.cli.ExitCodes;
 import io.kbench.coordinator.cli.ShareConsumerPerfCommand;
 import io.kbench.coordinator.cli.MergeCommand;
@@ -145,7 +146,7 @@ public final class Main {
         cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
         cli.addSubcommand("share-consumer-perf", new ShareConsumerPerfCommand(new InProcessEnvironment()));
-        cli.addSubcommand("e2e-latency", new E2eLatencyCommand());
+        cli.addSubcommand("e2e-latency", new E2eLatencyCommand(new InProcessEnvironment()));
         cli.addSubcommand("broker", new BrokerCommand());
         cli.addSubcommand("completion", new CompletionCommand());
         cli.addSubcommand("help", new CommandLine.HelpCommand());

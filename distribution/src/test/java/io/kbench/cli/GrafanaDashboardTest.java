@@ -155,7 +155,7 @@ class GrafanaDashboardTest {
         RunSpec spec = new RunSpec("r1", "c:1", "names", 0, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
                 Map.of()), List.of(), List.of(), List.of(new RunSpec.Producer(0, "t", 100, 0)), List.of(), 1_000_000,
                 RunSpec.Values.generated(10, 0), RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END,
-                RunSpec.Transactions.NONE, true, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
+                RunSpec.Transactions.NONE, true, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE, false);
         worker.prepared(spec, () -> Counters.ZERO);
         byte[] e = new byte[0];
         worker.snapshot(spec, new IntervalSnapshot("w1", 0, 0, 1_000_000, Counters.ZERO,

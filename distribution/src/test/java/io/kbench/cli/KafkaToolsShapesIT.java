@@ -195,6 +195,32 @@ class KafkaToolsShapesIT {
         assertTrue(positional.get(positional.size() - 1).matches("Percentiles: 50th = \\d+, 99th = \\d+, 99\\.9th = \\d+"),
                 positional.toString());
         assertFalse(positional.get(0).startsWith("Topic"), "the topic exists now: " + positional);
+        // the tool's key and header sizes reach the records themselves
+        kbench("e2e-latency", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "e2e-keyed", "--num-records", "20",
+                "--producer-acks", "1", "--record-size", "100", "--record-key-size", "8", "--num-headers", "2",
+                "--record-header-key-size", "3", "--record-header-size", "5");
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            org.apache.kafka.common.TopicPartition p = new org.apache.kafka.common.TopicPartition("e2e-keyed", 0);
+            c.assign(List.of(p));
+            c.seekToBeginning(List.of(p));
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (read.size() < 20 && System.nanoTime() < deadline) {
+                c.poll(java.time.Duration.ofMillis(200)).forEach(read::add);
+            }
+            assertEquals(20, read.size());
+            for (var r : read) {
+                assertTrue(new String(r.key(), StandardCharsets.US_ASCII).matches("([A-Z])\\1{7}"), "key of 8 letters");
+                assertEquals(100, r.value().length);
+                List<String> headers = java.util.Arrays.stream(r.headers().toArray())
+                        .map(h -> h.key() + "=" + new String(h.value(), StandardCharsets.US_ASCII)).toList();
+                assertEquals(2, headers.size(), headers.toString());
+                assertTrue(headers.stream().allMatch(h -> h.matches("([A-Z])\\1{2}=([A-Z])\\2{4}")), headers.toString());
+            }
+        }
     }
 
     /** The lines with the topic's name replaced by {@code TOPIC} (each test's tool and kbench use their own). */

@@ -21,7 +21,8 @@ import java.util.Objects;
  * bytes read since the start, in the last snapshot only (empty in the others); {@code shareBacklog} the share groups'
  * backlog as this worker read it (-1: it reads none, or it is not known); {@code shareDeliveries} the records its
  * share consumers were delivered over the interval, as sequence ranges ({@link ShareDeliveries#NONE} without
- * verification or share consumers).
+ * verification or share consumers); {@code roundTrips} the sampled round trips of a closed-loop run
+ * ({@link RoundTripSample}; empty otherwise).
  */
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
@@ -30,10 +31,11 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                                java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
                                java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
                                java.util.List<ConsumerTotal> consumerTotals, long shareBacklog,
-                               ShareDeliveries shareDeliveries) {
+                               ShareDeliveries shareDeliveries, java.util.List<RoundTripSample> roundTrips) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        roundTrips = roundTrips == null ? java.util.List.of() : java.util.List.copyOf(roundTrips);
         shareDeliveries = shareDeliveries == null ? ShareDeliveries.NONE : shareDeliveries;
         consumerTotals = consumerTotals == null ? java.util.List.of() : java.util.List.copyOf(consumerTotals);
         shareBacklog = Math.max(-1, shareBacklog);
@@ -67,35 +69,42 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                             java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
         this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
                 lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
-                shareSpread, java.util.List.of(), -1, ShareDeliveries.NONE);
+                shareSpread, java.util.List.of(), -1, ShareDeliveries.NONE, java.util.List.of());
     }
 
     /** This snapshot with its share consumers' spread. */
     public IntervalSnapshot withShareSpread(ShareSpread spread) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog, shareDeliveries);
+                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
     }
 
     /** This snapshot with the share groups' backlog its worker read (-1: none). */
     public IntervalSnapshot withShareBacklog(long backlog) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog, shareDeliveries);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog, shareDeliveries, roundTrips);
     }
 
     /** This snapshot with what its worker's share consumers were delivered over the interval. */
     public IntervalSnapshot withShareDeliveries(ShareDeliveries deliveries) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, deliveries);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, deliveries, roundTrips);
+    }
+
+    /** This snapshot with the round trips its worker sampled over the interval. */
+    public IntervalSnapshot withRoundTrips(java.util.List<RoundTripSample> samples) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, samples);
     }
 
     /** This snapshot with each of its worker's consumers' totals (the last snapshot). */
     public IntervalSnapshot withConsumerTotals(java.util.List<ConsumerTotal> totals) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, totals, shareBacklog, shareDeliveries);
+                metricsDumps, host, brokers, shareSpread, totals, shareBacklog, shareDeliveries, roundTrips);
     }
 
     /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
@@ -112,21 +121,21 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
+                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
     }
 
     /** This snapshot with the brokers' figures its worker read. */
     public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
+                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries);
+                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -173,7 +182,8 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && producerMetrics.equals(s.producerMetrics) && consumerMetrics.equals(s.consumerMetrics)
                 && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers)
                 && shareSpread.equals(s.shareSpread) && consumerTotals.equals(s.consumerTotals)
-                && shareBacklog == s.shareBacklog && shareDeliveries.equals(s.shareDeliveries))) {
+                && shareBacklog == s.shareBacklog && shareDeliveries.equals(s.shareDeliveries)
+                && roundTrips.equals(s.roundTrips))) {
             return false;
         }
         for (Metric m : Metric.values()) {

@@ -26,6 +26,8 @@ public final class ConsumerMetrics implements RecordListener {
     volatile java.util.Map<String, Double> clientMetrics = java.util.Map.of();
     /** Microseconds from building the consumer to its first assignment; 0 until joined. */
     volatile long joinMicros;
+    /** The closed loop this consumer is one end of, or null; set before its thread starts. */
+    private RoundTrip roundTrip;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
 
@@ -42,6 +44,11 @@ public final class ConsumerMetrics implements RecordListener {
         this.clock = clock;
         this.tracker = tracker;
         this.processing = processing;
+    }
+
+    /** Makes this consumer one end of {@code loop} (a round-trip run); called before its thread starts. */
+    void closedLoop(RoundTrip loop) {
+        this.roundTrip = loop;
     }
 
     /** Sets the end of a timed warm-up (see the class comment), coordinator µs. */
@@ -63,6 +70,9 @@ public final class ConsumerMetrics implements RecordListener {
     // HOT PATH
     @Override
     public void onRecord(int valueBytes, long stampMicros, int partition, long producerId, long sequence) {
+        if (roundTrip != null) {
+            roundTrip.read(clock.nanoClock().nanoTime());
+        }
         received.add(1);
         receivedBytes.add(valueBytes);
         if (stampMicros != NO_STAMP) {

@@ -125,7 +125,7 @@ final class IntervalStream implements Runner.Task {
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                     startMicros + (seq + 1) * spec.intervalMicros(), clients.producersDone(), producersDoneMicros(),
                     false, sendErrors.take()).withHost(host.sample()).withBrokers(readBrokers())
-                    .withShareBacklog(readBacklog()));
+                    .withShareBacklog(readBacklog()).withRoundTrips(clients.takeRoundTrips()));
             nextSequence = seq + 1;
             String f = fatal.take();
             if (!f.isEmpty()) {
@@ -184,7 +184,8 @@ final class IntervalStream implements Runner.Task {
         String f = fatal.take();
         IntervalSnapshot last = snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                 Math.max(startMicros + seq * spec.intervalMicros(), clock.coordinatorMicrosNow()),
-                clients.producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f);
+                clients.producersDone(), producersDoneMicros(), true, f.isEmpty() ? error : f)
+                .withRoundTrips(clients.takeRoundTrips());
         HostSampler h = host;
         if (h != null) {
             last = last.withHost(h.sample()).withBrokers(readBrokers())

@@ -84,6 +84,39 @@ public final class Keys {
         return new Keys(sequence, false, count, 0, null);
     }
 
+    /** Most bytes {@link #sized} keeps in distinct keys, whatever their size. */
+    static final int SIZED_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * Keys of {@code size} bytes each, as Kafka's EndToEndLatency sends them: one random capital letter repeated. Up
+     * to 26 distinct keys (fewer when 26 would take more than {@link #SIZED_BYTES}), in a sequence drawn from
+     * {@code seed}; each producer reads it from its own offset ({@link #forProducer}).
+     */
+    public static Keys sized(int size, long seed) {
+        if (size < 1) {
+            throw new IllegalArgumentException("key size must be >= 1, got " + size);
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        int distinct = Math.max(1, Math.min(26, SIZED_BYTES / size));
+        byte[][] keys = new byte[distinct][];
+        for (int i = 0; i < distinct; i++) {
+            keys[i] = new byte[size];
+            java.util.Arrays.fill(keys[i], (byte) ('A' + i));
+        }
+        byte[][] sequence = new byte[SEQUENCE_LENGTH][];
+        for (int i = 0; i < sequence.length; i++) {
+            sequence[i] = keys[random.nextInt(distinct)];
+        }
+        return new Keys(sequence, false, distinct, 0, null);
+    }
+
+    /** {@code length} copies of one random capital letter (Kafka's EndToEndLatency's keys, values and headers). */
+    static byte[] letters(SplittableRandom random, int length) {
+        byte[] b = new byte[length];
+        java.util.Arrays.fill(b, (byte) ('A' + random.nextInt(26)));
+        return b;
+    }
+
     /**
      * This worker's keys as one producer sends them: round-robin from key 0, random and Zipf from an offset
      * into the shared sequence chosen by {@code producerSeed}, so producers do not send the same key at once.

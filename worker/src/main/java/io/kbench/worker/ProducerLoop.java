@@ -24,6 +24,9 @@ import io.kbench.driver.ProducerHandle;
  *
  * <p>Unthrottled (rate -1), it sends back to back and a message's intended time is its send time.
  *
+ * <p>In a closed loop ({@link #closedLoop}, a round-trip run) it sends one message, waits until the worker's consumer
+ * read it back and its send was acknowledged, then sends the next; a message's intended time is its send time.
+ *
  * <p>Transactional, it opens a transaction before a message when none is open and commits it after
  * {@code transactionRecords} messages or once it has been open {@code transactionMillis} (checked per message
  * and after every park), recording each commit's duration; the last transaction is committed at the end.
@@ -67,6 +70,8 @@ final class ProducerLoop implements Runner.Task {
     private volatile boolean stopped;
     private volatile boolean done;
     private volatile long doneNanos;
+    /** The closed loop this producer is one end of; null: it is not. */
+    private RoundTrip roundTrip;
 
     ProducerLoop(String name, ProducerHandle handle, ProducerMetrics metrics, RunClock clock, long ratePerSecond,
                  long recordLimit, Payloads payloads, Keys keys, long transactionRecords, long transactionMillis,
@@ -105,6 +110,11 @@ final class ProducerLoop implements Runner.Task {
         }
     }
 
+    /** Makes this loop one end of {@code loop} (a round-trip run); called before the thread starts. */
+    void closedLoop(RoundTrip loop) {
+        this.roundTrip = loop;
+    }
+
     /** Messages skipped at the end of the warm-up because the loop was behind its schedule then. */
     long skippedInWarmup() {
         return skippedInWarmup;
@@ -123,7 +133,7 @@ final class ProducerLoop implements Runner.Task {
     public void run() {
         try {
             parkUntil(startNanos);
-            if (ratePerSecond < 0) {
+            if (ratePerSecond < 0 || roundTrip != null) {
                 sendUnthrottled();
             } else {
                 sendOnSchedule();
@@ -147,16 +157,23 @@ final class ProducerLoop implements Runner.Task {
         return doneNanos;
     }
 
-    // HOT PATH
+    // HOT PATH. In a closed loop, each message is sent once the previous one came back (see {@link RoundTrip}).
     private void sendUnthrottled() {
         NanoClock nanos = clock.nanoClock();
         long end = endNanos;
+        RoundTrip loop = roundTrip;
         for (long index = 0; index < limit && !stopped; index++) {
             long now = nanos.nanoTime();
             if (now >= end) {
                 return;
             }
+            if (loop != null) {
+                loop.sending(index, now);
+            }
             send(index, now, now);
+            if (loop != null && !loop.await(index, metrics.acked::get, metrics.failed::get, () -> stopped)) {
+                return;
+            }
         }
     }
 

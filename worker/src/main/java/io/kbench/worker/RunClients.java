@@ -42,10 +42,17 @@ final class RunClients {
     final List<ConsumerMetrics> consumerMetrics = new ArrayList<>();
     /** The share consumers' own figures (their loops are among {@link #consumerLoops}). */
     final List<ShareConsumerMetrics> shareConsumers = new ArrayList<>();
+    /** The round trips sampled since the last call (a round-trip run); empty otherwise. */
+    List<io.kbench.protocol.RoundTripSample> takeRoundTrips() {
+        return roundTrip == null ? List.of() : roundTrip.takeSamples();
+    }
+
     /** Each consumer's records and bytes so far, for the last snapshot; one per consumer, in the spec's order. */
     private final List<Supplier<ConsumerTotal>> consumerTotals = new ArrayList<>();
     private final List<Runner> producerRunners = new ArrayList<>();
     private final List<Runner> consumerRunners = new ArrayList<>();
+    /** The closed loop of a round-trip run ({@link RunSpec#roundTrip()}); null otherwise. */
+    private final RoundTrip roundTrip;
 
     /**
      * Builds every client of {@code spec}; consumers start polling at once. A failure closes what was built.
@@ -61,8 +68,11 @@ final class RunClients {
                 ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode())
                 : Payloads.of(values.payloads());
         // one key table for all of this worker's producers; each producer reads it from its own offset
-        Keys workerKeys = Keys.of(spec.keys().distribution(), spec.keys().count(), spec.keys().zipfExponent(),
-                spec.runId().hashCode());
+        this.roundTrip = spec.roundTrip() ? new RoundTrip(clock.nanoClock(), fatal) : null;
+        Keys workerKeys = spec.keys().distribution() == Keys.Distribution.NONE && spec.keys().size() > 0
+                ? Keys.sized(spec.keys().size(), spec.runId().hashCode())
+                : Keys.of(spec.keys().distribution(), spec.keys().count(), spec.keys().zipfExponent(), spec.runId().hashCode());
+        List<io.kbench.driver.MessageHeader> headers = values.headers().generate(spec.runId().hashCode() * 17L);
         try {
             configureShareGroups(driver, spec);
             for (RunSpec.Consumer c : spec.consumers()) {
@@ -73,13 +83,16 @@ final class RunClients {
                 ProducerHandle handle = driver.createProducer(new ProducerOptions(p.topic(), clientId("p", p.index()),
                         spec.transactional() ? "kbench-" + spec.runId() + "-p" + p.index() : null,
                         spec.verification() ? SequenceTracker.producerId(spec.runNonce(), p.index())
-                                : ProducerOptions.NO_VERIFICATION, spec.stampMessages()), metrics);
+                                : ProducerOptions.NO_VERIFICATION, spec.stampMessages(), headers), metrics);
                 producerHandles.add(handle);
                 Keys keys = workerKeys.forProducer(spec.runId().hashCode() * 31L + p.index());
                 producerLoops.add(new ProducerLoop("producer " + p.index(), handle, metrics, clock,
                         p.ratePerSecond(), p.recordLimit(), values.monotonicProducers() > 0
                                 ? Payloads.monotonic(p.index(), values.monotonicProducers()) : payloads,
                         keys, spec.transactions().records(), spec.transactions().millis(), fatal));
+                if (roundTrip != null) {
+                    producerLoops.get(producerLoops.size() - 1).closedLoop(roundTrip);
+                }
                 producerMetrics.add(metrics);
             }
         } catch (RuntimeException e) {
@@ -120,6 +133,9 @@ final class RunClients {
                     metrics.received.get(), metrics.receivedBytes.get(), id));
             handle.hold(spec.consumerStart().fromCommitted() ? ConsumerHandle.Start.COMMITTED
                     : spec.consumerStart().fromBeginning() ? ConsumerHandle.Start.BEGINNING : ConsumerHandle.Start.END);
+        }
+        if (roundTrip != null) {
+            metrics.closedLoop(roundTrip);
         }
         ConsumerLoop loop = new ConsumerLoop("consumer " + c.index(), handle, metrics, fatal, created, clock.nanoClock());
         if (spec.dumpClientMetrics()) {

@@ -34,13 +34,14 @@ import io.kbench.driver.TopicSpec;
  * @param brokerSources     brokers whose own metrics this worker reads (PrepareRequest.broker_sources)
  * @param share             how the share consumers ({@link Consumer#share()}) read
  * @param consumerWork      the time every consumer spends on each message it receives
+ * @param roundTrip         a closed loop between this worker's one producer and one consumer ({@link RoundTrip})
  */
 public record RunSpec(String runId, String coordinator, String workload, long clockOffsetMicros, String driverName,
                       DriverConfig driverConfig, List<TopicSpec> createTopics, List<String> existingTopics,
                       List<Producer> producers, List<Consumer> consumers, long intervalMicros, Values values,
                       KeyChoice keys, ConsumerStart consumerStart, Transactions transactions, boolean verification,
                       boolean stampMessages, String digest, boolean dumpClientMetrics, List<String> brokerSources,
-                      Share share, ConsumerWork consumerWork) {
+                      Share share, ConsumerWork consumerWork, boolean roundTrip) {
     public RunSpec {
         share = share == null ? Share.NONE : share;
         consumerWork = consumerWork == null ? ConsumerWork.NONE : consumerWork;
@@ -58,11 +59,18 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
      * The values producers send: generated, {@code messageSize} bytes each with {@code randomBytesRatio} of them
      * random; or {@code payloads}, cycled; or, with {@code monotonicProducers} above 0, each message's number in
      * decimal (producer p's i-th message: p + i times this, the run's producer count), as kafka-producer-perf-test's
-     * --payload-monotonic.
+     * --payload-monotonic. Every message carries {@code headers} besides them.
      */
-    public record Values(int messageSize, List<byte[]> payloads, double randomBytesRatio, int monotonicProducers) {
+    public record Values(int messageSize, List<byte[]> payloads, double randomBytesRatio, int monotonicProducers,
+                         Headers headers) {
         public Values {
             payloads = List.copyOf(payloads);
+            headers = headers == null ? Headers.NONE : headers;
+        }
+
+        /** Values without headers of their own. */
+        public Values(int messageSize, List<byte[]> payloads, double randomBytesRatio, int monotonicProducers) {
+            this(messageSize, payloads, randomBytesRatio, monotonicProducers, Headers.NONE);
         }
 
         /** Generated values of {@code size} bytes, {@code randomBytesRatio} of each random. */
@@ -71,10 +79,37 @@ public record RunSpec(String runId, String coordinator, String workload, long cl
         }
     }
 
-    /** How message keys are chosen: the distribution, the number of distinct keys, Zipf's exponent. */
-    public record KeyChoice(Keys.Distribution distribution, int count, double zipfExponent) {
+    /**
+     * Headers every message carries (Kafka's EndToEndLatency's {@code --num-headers}): {@code count} of them, each a key
+     * of {@code keySize} and a value of {@code valueSize} random capital letters ({@code -1}: a null value).
+     */
+    public record Headers(int count, int keySize, int valueSize) {
+        public static final Headers NONE = new Headers(0, 0, 0);
+
+        /** The headers, drawn from {@code seed}: one letter repeated per key and per value, as the tool's. */
+        public List<io.kbench.driver.MessageHeader> generate(long seed) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            List<io.kbench.driver.MessageHeader> out = new java.util.ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                String key = new String(Keys.letters(random, keySize), java.nio.charset.StandardCharsets.US_ASCII);
+                out.add(new io.kbench.driver.MessageHeader(key, valueSize < 0 ? null : Keys.letters(random, valueSize)));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * How message keys are chosen: the distribution, the number of distinct keys, Zipf's exponent; with no
+     * distribution, {@code size} above 0 gives every message a key of that many bytes ({@link Keys#sized}).
+     */
+    public record KeyChoice(Keys.Distribution distribution, int count, double zipfExponent, int size) {
         /** No keys. */
-        public static final KeyChoice NONE = new KeyChoice(Keys.Distribution.NONE, 0, 0);
+        public static final KeyChoice NONE = new KeyChoice(Keys.Distribution.NONE, 0, 0, 0);
+
+        /** Keys of a distribution. */
+        public KeyChoice(Keys.Distribution distribution, int count, double zipfExponent) {
+            this(distribution, count, zipfExponent, 0);
+        }
     }
 
     /**

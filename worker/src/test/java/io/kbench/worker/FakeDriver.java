@@ -33,6 +33,8 @@ final class FakeDriver implements Driver, DriverFactory {
     /** The cluster's topics as {@link #listTopics} lists them, and whether the cluster answers that call. */
     volatile List<String> topics = List.of();
     volatile boolean unreachable;
+    /** The most messages one poll returned. */
+    volatile int largestPoll;
 
     FakeDriver(SimClock clock) {
         this.clock = clock;
@@ -152,6 +154,7 @@ final class FakeDriver implements Driver, DriverFactory {
                     position = log.size();
                 }
                 if (!batch.isEmpty()) {
+                    largestPoll = Math.max(largestPoll, batch.size());
                     listener.onPollReturned();
                     for (Message m : batch) {
                         listener.onRecord(m.valueBytes(), m.stampMicros(), 0, m.producerId(), m.sequence());

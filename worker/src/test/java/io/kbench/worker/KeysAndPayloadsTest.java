@@ -23,6 +23,21 @@ class KeysAndPayloadsTest {
     }
 
     @Test
+    void shouldGiveEveryMessageAKeyOfTheSizeAsTheToolsLettersAndBoundTheirMemory() {
+        Keys k = Keys.sized(5, 1);
+        Map<String, Integer> counts = histogram(k, Keys.SEQUENCE_LENGTH);
+        assertEquals(26, counts.size(), "A to Z: " + counts.keySet());
+        assertTrue(counts.keySet().stream().allMatch(s -> s.matches("([A-Z])\\1{4}")), counts.keySet().toString());
+        assertEquals(5, k.forProducer(7).keyFor(3).length);
+        Keys big = Keys.sized(1024 * 1024, 1);
+        assertEquals(4, histogram(big, 1000).size(), "26 keys of 1 MiB would be 26 MiB: 4 MiB of them");
+        List<io.kbench.driver.MessageHeader> h = new io.kbench.worker.RunSpec.Headers(3, 2, -1).generate(9);
+        assertEquals(3, h.size());
+        assertTrue(h.stream().allMatch(x -> x.key().matches("([A-Z])\\1") && x.value() == null), h.toString());
+        assertEquals(List.of(), io.kbench.worker.RunSpec.Headers.NONE.generate(9));
+    }
+
+    @Test
     void shouldCycleKeysExactlyInRoundRobin() {
         Map<String, Integer> counts = histogram(Keys.of(Keys.Distribution.ROUND_ROBIN, 7, 0, 1), 7 * 1000);
         assertEquals(7, counts.size());

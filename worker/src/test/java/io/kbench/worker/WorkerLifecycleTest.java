@@ -62,11 +62,15 @@ class WorkerLifecycleTest {
     }
 
     private static RunSpec spec(String runId, long rate) {
+        return spec(runId, rate, 0, false);
+    }
+
+    private static RunSpec spec(String runId, long rate, long limit, boolean roundTrip) {
         return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), Map.of(), Map.of(), Map.of()),
-                List.of(new TopicSpec("t", 1, 1, Map.of())), List.of(), List.of(new RunSpec.Producer(0, "t", rate, 0)),
+                List.of(new TopicSpec("t", 1, 1, Map.of())), List.of(), List.of(new RunSpec.Producer(0, "t", rate, limit)),
                 List.of(new RunSpec.Consumer(0, "t", "g")), 1_000_000, RunSpec.Values.generated(100, 0),
                 RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END, RunSpec.Transactions.NONE, true, true,
-                "digest-" + runId, false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
+                "digest-" + runId, false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE, roundTrip);
     }
 
     /** Coordinator time (µs) {@code nanosFromNow} of simulated time from now. */
@@ -115,6 +119,30 @@ class WorkerLifecycleTest {
         assertEquals("", manager.busyRunId(), "the worker is free");
         manager.stop("run-1", List.of("t"), false); // a repeated stop is harmless
         assertEquals(1, driver.closed);
+    }
+
+    @Test
+    void shouldRunAClosedLoopWithOneMessageInFlightAndSendTheFirstMessagesRoundTrip() throws Exception {
+        manager.prepare(spec("run-rt", -1, 12, true));
+        Sink sink = new Sink();
+        long start = at(100 * MS);
+        manager.run("run-rt", start, 0, start + 60_000_000, sink);
+        for (int s = 0; s < 100 && driver.appended() < 12; s++) {
+            clock.advance(50 * MS, RUN_THREADS);
+            assertTrue(manager.renewLease("run-rt"));
+        }
+        clock.advance(SECOND, RUN_THREADS); // the last one comes back, an interval ends
+        manager.stop("run-rt", List.of(), false);
+        assertNull(sink.aborted);
+        assertEquals(12, driver.appended(), "unthrottled, yet only its 12: one at a time, each after the last came back");
+        assertEquals(1, driver.largestPoll, "never two messages in flight");
+        assertEquals(12, sink.snapshots.stream().mapToLong(s -> s.counters().received()).sum());
+        List<io.kbench.protocol.RoundTripSample> samples = sink.snapshots.stream()
+                .flatMap(s -> s.roundTrips().stream()).toList();
+        assertEquals(1, samples.size(), "message 0's, as the tool prints every 1000th: " + samples);
+        assertEquals(0, samples.get(0).index());
+        // sent at the start, read by the consumer's next poll on the simulated clock: 0 to 100 ms later
+        assertTrue(samples.get(0).latencyMicros() > 0 && samples.get(0).latencyMicros() <= 100_000, samples.toString());
     }
 
     @Test

@@ -23,7 +23,7 @@ class WorkerMetricsTest {
         return new RunSpec(runId, "coord:1", "wl", 2_000, "kafka", new DriverConfig(Map.of(), Map.of(), Map.of(),
                 Map.of()), List.of(), List.of(), producers, List.of(new RunSpec.Consumer(0, "t", "g")), 1_000_000,
                 RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE, RunSpec.ConsumerStart.AT_END,
-                RunSpec.Transactions.NONE, false, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE);
+                RunSpec.Transactions.NONE, false, true, "d", false, List.of(), RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE, false);
     }
 
     private static IntervalSnapshot snapshot(long seq, long sent, long... latencyMicros) {

@@ -92,6 +92,10 @@ public final class MaxRateSearch {
         if (w.producerCount() == 0) {
             throw new UserException("--find-max-rate varies the producers' rate; this workload has no producers");
         }
+        if (w.roundTrip()) {
+            throw new UserException("--find-max-rate varies the producers' rate; a roundTrip workload has none (one "
+                    + "message in flight at a time)");
+        }
         if (w.numRecords() > 0) {
             throw new UserException("--find-max-rate needs a timed workload (durationSeconds): every trial runs the same "
                     + "length; this one sends numRecords");

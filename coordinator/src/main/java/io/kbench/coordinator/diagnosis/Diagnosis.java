@@ -30,10 +30,11 @@ public final class Diagnosis {
     public static final String DISK = "broker-disk";
     public static final String CONSUMERS = "consumers";
     public static final String SEND_ERRORS = "send-errors";
+    public static final String ROUND_TRIP = "round-trip";
 
     /** Every name a diagnosis can give, in the order ties are broken. */
     public static final List<String> NAMES = List.of(SEND_ERRORS, GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS,
-            NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, NONE, UNKNOWN);
+            NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, ROUND_TRIP, NONE, UNKNOWN);
 
     /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
     public static final double HANDLER_IDLE = 0.2;
@@ -95,6 +96,27 @@ public final class Diagnosis {
         return String.format(Locale.ROOT, "; in those intervals the worker host was %.0f%% busy on average, every "
                 + "process on it counted%s", 100 * h.stalledHostBusy(), h.stalledHostSteal() > 0
                 ? String.format(Locale.ROOT, ", and its hypervisor stole up to %.1f%%", 100 * h.stalledHostSteal()) : "");
+    }
+
+    /**
+     * The diagnosis of a closed-loop window ({@code roundTrip}): its pace is its own round trip, by construction — one
+     * message in flight, each sent once the last came back — so no cluster or client figure is its limit.
+     *
+     * @param ackedRate msg/s acknowledged over the window
+     * @param endToEnd  the window's round trips (send -> read back), µs
+     * @param acked     the window's send -> ack latency, µs
+     */
+    public static ResultFile.Diagnosis roundTrip(double ackedRate, io.kbench.coordinator.merge.LatencyStats endToEnd,
+                                                 io.kbench.coordinator.merge.LatencyStats acked) {
+        List<ResultFile.Evidence> e = List.of(
+                new ResultFile.Evidence("roundTripMs", round(endToEnd.mean() / 1000), null, null, String.format(Locale.ROOT,
+                        "one message in flight (roundTrip): each was sent once the previous one had been read back; "
+                                + "a round trip took %.3f ms on average (send -> ack %.3f ms of it)",
+                        endToEnd.mean() / 1000, acked.mean() / 1000)),
+                new ResultFile.Evidence("ackedRate", round(ackedRate), null, null, String.format(Locale.ROOT,
+                        "%,.0f msg/s: one message per %.3f ms, the round trip and the loop's own turn — a latency probe's "
+                                + "pace, not the cluster's capacity", ackedRate, ackedRate > 0 ? 1000 / ackedRate : 0)));
+        return new ResultFile.Diagnosis(ROUND_TRIP, 1.0, e, List.of(Suggestions.ROUND_TRIP), List.of());
     }
 
     /** The diagnosis of a window. */

@@ -34,6 +34,10 @@ final class Suggestions {
                     + "answer before it fails; max.block.ms: how long send() blocks for metadata",
             "the other figures of a window with failures describe a cluster that was not serving: measure again once "
                     + "it is");
+    /** A closed loop's one suggestion: it measures latency, so its rate is no answer to "how much". */
+    static final String ROUND_TRIP = "this measures one message's latency, not capacity: for how much the cluster "
+            + "takes, run an open-loop workload (producerRate, or kbench run --find-max-rate); for the latency under load, "
+            + "run kbench e2e-latency on a topic of its own while that run loads the cluster";
     static final List<String> DISK = List.of(
             "faster disks, or more brokers and partitions to spread the appends over",
             "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",

@@ -81,6 +81,9 @@ public final class Planner {
             }
         }
         index = 0;
+        if (workload.roundTrip()) {
+            next = 0; // both ends of the closed loop on one worker: it times the round trip on one clock
+        }
         for (int t = 0; t < topics.size(); t++) {
             Plan.Topic topic = topics.get(t);
             for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {

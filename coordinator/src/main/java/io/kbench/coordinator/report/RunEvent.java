@@ -16,7 +16,8 @@ import org.HdrHistogram.Histogram;
 /**
  * What happens in a run, as its {@link RunReporter}s hear of it, roughly in this order: {@link Begin}, {@link Info}
  * lines throughout, {@link Prepared}, {@link SaturationThreshold}, {@link Started}, {@link Faults},
- * {@link ClockBound} (again whenever it changes), then per snapshot {@link WorkerHeard} and per merged interval
+ * {@link ClockBound} (again whenever it changes), then per snapshot {@link WorkerHeard} (and {@link RoundTrips}) and per
+ * merged interval
  * {@link IntervalHistograms} and {@link Interval}; at the end {@link ClientMetrics} and {@link ConsumerTotals} (per
  * worker, when asked for), {@link WholeRun}, {@link Summarized} and {@link Result}. A reporter that passes events on
  * passes the event itself, so none is dropped on the way.
@@ -52,6 +53,16 @@ public sealed interface RunEvent {
 
     /** The run's fault timeline: intervals in which a broker was down may be marked. */
     record Faults(FaultTimeline timeline) implements RunEvent { }
+
+    /**
+     * The round trips of a closed-loop run ({@code roundTrip}) that a snapshot of {@code workerId} carried: those of
+     * messages 0, 1000, 2000 ... completed in its interval, in order.
+     */
+    record RoundTrips(String workerId, List<io.kbench.protocol.RoundTripSample> samples) implements RunEvent {
+        public RoundTrips {
+            samples = List.copyOf(samples);
+        }
+    }
 
     /** A snapshot of {@code workerId} arrived at {@code micros} (coordinator time). */
     record WorkerHeard(String workerId, long micros) implements RunEvent { }

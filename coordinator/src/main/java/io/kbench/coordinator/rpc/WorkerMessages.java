@@ -81,6 +81,7 @@ public final class WorkerMessages {
                 .setTransactionMillis(w.transactionMillis())
                 .setVerification(w.verification())
                 .setNoStamp(!w.stampMessages())
+                .setRoundTrip(w.roundTrip())
                 .setDumpClientMetrics(share.dumpClientMetrics())
                 .addAllBrokerSources(share.brokerSources())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
@@ -88,7 +89,9 @@ public final class WorkerMessages {
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
                     case random -> KeyDistribution.KEY_RANDOM;
                     case zipf -> KeyDistribution.KEY_ZIPF;
-                }).setCount(w.keys()).setZipfExponent(w.zipfExponent()));
+                }).setCount(w.keys()).setZipfExponent(w.zipfExponent()).setSize(w.keysAndHeaders().keySize()))
+                .setHeaders(io.kbench.protocol.rpc.HeaderSpec.newBuilder().setCount(w.keysAndHeaders().headersPerMessage())
+                        .setKeySize(w.keysAndHeaders().headerKeySize()).setValueSize(w.keysAndHeaders().headerValueSize()));
         for (Plan.Topic t : share.createTopics()) {
             b.addCreateTopics(TopicSpec.newBuilder().setName(t.name()).setPartitions(t.partitions())
                     .setReplicationFactor(p.replicationFactor()).putAllConfig(p.topic()));

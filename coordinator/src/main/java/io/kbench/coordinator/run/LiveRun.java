@@ -116,6 +116,9 @@ final class LiveRun {
                     long now = clock.micros();
                     supervisors.get(index).heard(now);
                     out.on(new RunEvent.WorkerHeard(ids.get(index).id(), now));
+                    if (!s.roundTrips().isEmpty()) {
+                        out.on(new RunEvent.RoundTrips(ids.get(index).id(), s.roundTrips()));
+                    }
                     accept(c, s);
                 }
 

@@ -243,6 +243,10 @@ final class ResultAssembly {
         if (measureEnd <= measureStart || g.intervals().isEmpty()) {
             return null;
         }
+        if (workload.roundTrip()) {
+            return io.kbench.coordinator.diagnosis.Diagnosis.roundTrip(summary.publishRate(),
+                    summary.stats(io.kbench.protocol.Metric.END_TO_END), summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY));
+        }
         io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
                 g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,

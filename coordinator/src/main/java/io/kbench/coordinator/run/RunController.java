@@ -208,7 +208,8 @@ public final class RunController {
             return start + String.format(", %,d records at %,d msg/s: producers done about %s", workload.numRecords(),
                     workload.producerRate(), at.apply(eta));
         }
-        return start + String.format(", %,d records unthrottled: no estimate of the end", workload.numRecords());
+        return start + String.format(", %,d records %s: no estimate of the end", workload.numRecords(),
+                workload.roundTrip() ? "one at a time" : "unthrottled");
     }
 
     /** The build, command line, hosts and cluster this run's figures come from. */
@@ -263,7 +264,7 @@ public final class RunController {
                 plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount() - share,
                 share == 0 ? "" : String.format(", %d share consumer(s) in %d share group(s)%s", share,
                         workload.topics() * workload.shareGroups().groupsPerTopic(), perWorker(plan)),
-                workload.producerCount() == 0 ? "consumers only"
+                workload.producerCount() == 0 ? "consumers only" : workload.roundTrip() ? "round trip, one message in flight"
                         : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())

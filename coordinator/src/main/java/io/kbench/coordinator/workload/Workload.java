@@ -54,6 +54,9 @@ import java.util.List;
  *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
  * @param shareGroups              share groups (KIP-932) reading each topic, next to the classic subscriptions
  * @param consumerProcessing       time every consumer, classic or share, spends on each message it receives
+ * @param roundTrip                a closed loop, as Kafka's EndToEndLatency: the one producer sends a message only once
+ *                                 the one consumer read the previous one back (one message in flight; no rate)
+ * @param keysAndHeaders           sized keys and headers every message carries (Kafka's EndToEndLatency's)
  */
 public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
@@ -64,11 +67,14 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                        long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
                        List<Fault> faults, boolean stampMessages, boolean monotonicPayloads,
                        @com.fasterxml.jackson.annotation.JsonUnwrapped ShareGroups shareGroups,
-                       @com.fasterxml.jackson.annotation.JsonUnwrapped ConsumerProcessing consumerProcessing) {
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped ConsumerProcessing consumerProcessing,
+                       boolean roundTrip,
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped KeysAndHeaders keysAndHeaders) {
 
     public Workload {
         shareGroups = shareGroups == null ? ShareGroups.NONE : shareGroups;
         consumerProcessing = consumerProcessing == null ? ConsumerProcessing.NONE : consumerProcessing;
+        keysAndHeaders = keysAndHeaders == null ? KeysAndHeaders.NONE : keysAndHeaders;
         topicNames = List.copyOf(topicNames);
         faults = List.copyOf(faults);
     }
@@ -82,7 +88,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
             "warmupRecords", "verification", "saturationDelayMillis", "maxSendErrors", "faults", "stampMessages",
             "monotonicPayloads", "consumerProcessingMillis", "consumerProcessingDistribution", "shareGroupsPerTopic",
             "consumersPerShareGroup",
-            "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "shareCommit", "matrix");
+            "shareAcknowledgement", "shareReleaseRatio", "shareRejectRatio", "shareGroupConfig", "shareCommit", "keySize", "headersPerMessage", "headerKeySize",
+            "headerValueSize", "roundTrip", "matrix");
 
     /** Keys of one entry of {@code faults}. */
     public static final List<String> FAULT_KEYS = List.of("at", "action", "broker");
@@ -121,7 +128,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
                 consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
-                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, ConsumerProcessing.NONE);
+                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, ConsumerProcessing.NONE, false,
+                KeysAndHeaders.NONE);
     }
 
     /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
@@ -131,7 +139,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
                 saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessing);
+                consumerProcessing, roundTrip, keysAndHeaders);
     }
 
     /** This workload with other share groups ({@link ShareGroups#NONE}: none); a file sets them by its keys. */
@@ -141,7 +149,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 keys, zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
                 saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, share,
-                consumerProcessing);
+                consumerProcessing, roundTrip, keysAndHeaders);
     }
 
     /** This timed workload with another warm-up and measured duration (seconds). */
@@ -151,7 +159,7 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
                 zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
                 consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
                 saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessing);
+                consumerProcessing, roundTrip, keysAndHeaders);
     }
 
     /** True when producers are transactional. */

@@ -47,7 +47,7 @@ final class WorkloadParser {
             y.errorAt("partitionsPerTopic", "partitionsPerTopic cannot be set with existingTopics: the topics have theirs");
         }
         int partitions = (int) y.integer("partitionsPerTopic", 1, 1, 100_000, "1 to 100000");
-        int size = (int) y.integer("messageSize", 1024, 1, 100 * 1024 * 1024, "1 to 104857600 bytes");
+        int size = (int) y.integer("messageSize", 1024, 0, 100 * 1024 * 1024, "0 to 104857600 bytes");
         int producers = (int) y.integer("producersPerTopic", 1, 0, 10_000, "0 to 10000");
         int subscriptions = (int) y.integer("subscriptionsPerTopic", 1, 0, 1_000, "0 to 1000");
         int consumers = (int) y.integer("consumersPerSubscription", 1, 1, 10_000, "1 to 10000");
@@ -154,7 +154,10 @@ final class WorkloadParser {
                 y.errorAt(key, key + " needs producers (to build the backlog) and consumers (to read it)");
             }
             if (y.has("consumerBacklogBytes")) {
-                backlog = Math.max(1, (backlogBytes + size - 1) / size);
+                if (size == 0) {
+                    y.errorAt(key, "with messageSize 0 give consumerBacklogRecords (no number of empty values makes bytes)");
+                }
+                backlog = Math.max(1, (backlogBytes + Math.max(1, size) - 1) / Math.max(1, size));
                 if (payloadFile != null) {
                     y.errorAt(key, "with a payloadFile give consumerBacklogRecords (the values' sizes vary)");
                 }
@@ -219,6 +222,39 @@ final class WorkloadParser {
                         + "consumer cannot be held (it has no partitions of its own to pause)");
             }
         }
+        KeysAndHeaders keysAndHeaders = KeysAndHeaders.parse(y, keyDistribution != Workload.KeyDistribution.none);
+        boolean roundTrip = y.bool("roundTrip", false);
+        if (roundTrip) {
+            List<String> here = new ArrayList<>();
+            if (topics != 1 || producers != 1 || subscriptions != 1 || consumers != 1) {
+                here.add(String.format("%d topic(s) x %d producer(s), %d subscription(s) x %d consumer(s)", topics,
+                        producers, subscriptions, consumers));
+            }
+            if (y.has("producerRate") && rate != Workload.UNTHROTTLED) {
+                here.add("producerRate " + rate);
+            }
+            if (share.any()) {
+                here.add("share groups");
+            }
+            if (txRecords > 0 || txMillis > 0) {
+                here.add("transactions");
+            }
+            if (y.has("consumerBacklogRecords") || y.has("consumerBacklogBytes")) {
+                here.add("a consumer backlog");
+            }
+            if (processingMillis > 0) {
+                here.add("consumer processing time");
+            }
+            if (!stamp) {
+                here.add("stampMessages: false");
+            }
+            if (!here.isEmpty()) {
+                y.errorAt("roundTrip", "roundTrip keeps one message in flight between one producer and one consumer: it "
+                        + "needs 1 topic, 1 producer, 1 subscription of 1 consumer and stamped messages, without "
+                        + "producerRate, share groups, transactions, a backlog or processing time; here: "
+                        + String.join(", ", here));
+            }
+        }
         y.rejectUnknown(Workload.KEYS, "workload", Profile.KEYS, "driver profile",
                 "put it in the profile given with --driver (deployment/kafka/*.yaml), or give it with --set KEY=VALUE",
                 "give it with --driver, and a workload (workloads/*.yaml) as the argument");
@@ -229,7 +265,8 @@ final class WorkloadParser {
                 y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
                 zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
                 txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic,
-                share, new ConsumerProcessing(Math.round(processingMillis * 1000), processingDistribution));
+                share, new ConsumerProcessing(Math.round(processingMillis * 1000), processingDistribution), roundTrip,
+                keysAndHeaders);
     }
 
     /**

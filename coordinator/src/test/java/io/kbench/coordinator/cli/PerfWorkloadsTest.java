@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.kbench.coordinator.workload.ConsumerProcessing;
 import io.kbench.coordinator.workload.InvalidConfigException;
+import io.kbench.coordinator.workload.KeysAndHeaders;
 import io.kbench.coordinator.workload.ShareGroups;
 import io.kbench.coordinator.workload.Workload;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class PerfWorkloadsTest {
         assertEquals(new Workload("consumer-perf-include", 2, 1, 1024, 0, 1, 3, Workload.UNTHROTTLED, 0, 0, 70_000,
                 Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of("orders-1", "orders-2"), true, 0, 0, 0,
                 0, true, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false,
-                ShareGroups.NONE, ConsumerProcessing.NONE), w);
+                ShareGroups.NONE, ConsumerProcessing.NONE, false, KeysAndHeaders.NONE), w);
         assertEquals(6, w.consumerCount());
         assertEquals(0, w.producerCount());
     }
@@ -37,7 +38,7 @@ class PerfWorkloadsTest {
                 Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of("scp"), true, 0, 0, 0, 0, false,
                 Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false,
                 new ShareGroups(1, 4, false, 0, 0, Map.of(ShareConsumerPerfCommand.OFFSET_RESET, "earliest")),
-                ConsumerProcessing.NONE), w);
+                ConsumerProcessing.NONE, false, KeysAndHeaders.NONE), w);
         assertEquals("latest", ShareConsumerPerfCommand.workload("scp", 4, 20_000, true).shareGroups().groupConfigs()
                 .get(ShareConsumerPerfCommand.OFFSET_RESET));
         assertEquals(0, w.consumerCount());

@@ -91,7 +91,7 @@ class PlannerTest {
         Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
         Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
                 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, 10,
-                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null);
+                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null, false, null);
         Plan plan = Planner.plan(w, 2, "r");
         long sum = 0;
         for (Plan.WorkerAssignment a : plan.workers()) {
@@ -101,6 +101,17 @@ class PlannerTest {
             }
         }
         assertEquals(records, sum);
+    }
+
+    @org.junit.jupiter.api.Test
+    void shouldPutBothEndsOfARoundTripOnTheFirstWorker() {
+        Workload w = Workload.of("rt", java.util.Map.of("numRecords", 10, "roundTrip", true));
+        Plan plan = Planner.plan(w, 3, "r");
+        assertEquals(1, plan.workers().get(0).producers().size());
+        assertEquals(1, plan.workers().get(0).consumers().size(), "one clock times the send and the receipt");
+        assertTrue(plan.workers().subList(1, 3).stream().allMatch(a -> a.producers().isEmpty() && a.consumers().isEmpty()));
+        Workload open = Workload.of("open", java.util.Map.of("numRecords", 10));
+        assertEquals(1, Planner.plan(open, 3, "r").workers().get(1).consumers().size(), "an open loop spreads them");
     }
 
     @org.junit.jupiter.api.Test

@@ -65,7 +65,7 @@ class SweepTest {
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
         assertEquals(List.of(
                 p + ":4:26: matrix: replicationFactor must be a whole number 1 to 32767, got 'three'",
-                p + ":3:22: messageSize is -1; allowed: 1 to 104857600 bytes"),
+                p + ":3:22: messageSize is -1; allowed: 0 to 104857600 bytes"),
                 e.errors().stream().map(ConfigError::toString).toList());
     }
 

@@ -79,8 +79,8 @@ class WorkloadTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         "partitionsPerTopic: 0|2:21|partitionsPerTopic is 0; allowed: 1 to 100000",
-        "messageSize: -5|2:14|messageSize is -5; allowed: 1 to 104857600 bytes",
-        "messageSize: big|2:14|messageSize must be a whole number (1 to 104857600 bytes), got 'big'",
+        "messageSize: -5|2:14|messageSize is -5; allowed: 0 to 104857600 bytes",
+        "messageSize: big|2:14|messageSize must be a whole number (0 to 104857600 bytes), got 'big'",
         "producerRate: 0|2:1|producerRate is 0; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
         "producerRate: -7|2:15|producerRate is -7; allowed: -1 for unthrottled, or 1 to 1000000000 msg/s",
         "producersPerTopic: 4\\nproducerRate: 3|3:1|producerRate 3 is below the number of producers (4); every producer needs at least 1 msg/s",
@@ -108,6 +108,14 @@ class WorkloadTest {
         "faults: [{at: 1, action: stop, broker: 1}, {at: 2, action: stop, broker: 1}]|2:52|broker 1 is already stopped at 2 s",
         "faults: [{at: 1, action: stop}]|2:10|a fault needs at (seconds after the start), action (stop or start) and broker (id)",
         "faults: [{at: 1, action: stop, broker: 10}]|2:40|broker is 10; allowed: a broker id of the embedded cluster, 1 to 9",
+        "roundTrip: true\\nproducersPerTopic: 2|2:1|roundTrip keeps one message in flight between one producer and one consumer: it needs 1 topic, 1 producer, 1 subscription of 1 consumer and stamped messages, without producerRate, share groups, transactions, a backlog or processing time; here: 1 topic(s) x 2 producer(s), 1 subscription(s) x 1 consumer(s)",
+        "roundTrip: true\\nproducerRate: 100\\nstampMessages: false\\nverification: false|2:1|roundTrip keeps one message in flight between one producer and one consumer: it needs 1 topic, 1 producer, 1 subscription of 1 consumer and stamped messages, without producerRate, share groups, transactions, a backlog or processing time; here: producerRate 100, stampMessages: false",
+        "roundTrip: yes|2:12|roundTrip must be true or false",
+        "keySize: -1|2:10|keySize is -1; allowed: 0 to 1048576 bytes",
+        "keySize: 8\\nkeyDistribution: random|2:1|keySize gives every message a key of its own size; keyDistribution chooses keys key-0, key-1 ...: give one of them",
+        "headerKeySize: 4|2:1|headerKeySize and headerValueSize size the headers of headersPerMessage; set that too",
+        "headerValueSize: -2|2:18|headerValueSize is -2; allowed: -1 (a null value) to 1048576 bytes",
+        "headersPerMessage: 10000\\nheaderValueSize: 1000|2:1|headersPerMessage x (headerKeySize + headerValueSize) is 10,000,000 bytes of headers per message; at most 1,048,576",
         "faults: stop|2:9|faults must be a non-empty list of mappings, e.g. [{at: 10, action: stop, broker: 2}, {at: 20, action: start, broker: 2}]",
     })
     void shouldReportEachProblemWithItsPosition(String yaml, String position, String message) throws IOException {
@@ -135,11 +143,11 @@ class WorkloadTest {
 
     @Test
     void shouldReportAllProblemsNotJustTheFirst() throws IOException {
-        Path p = file("bad.yaml", "topics: 0\nmessageSize: 0\n");
+        Path p = file("bad.yaml", "topics: 0\nmessageSize: -1\n");
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(p));
         assertEquals(List.of(
                 p + ":1:9: topics is 0; allowed: 1 to 10000",
-                p + ":2:14: messageSize is 0; allowed: 1 to 104857600 bytes",
+                p + ":2:14: messageSize is -1; allowed: 0 to 104857600 bytes",
                 p + ":1:1: give exactly one of durationSeconds (measured seconds, 1 to 604800) or numRecords (messages in all)"),
                 e.errors().stream().map(ConfigError::toString).toList());
     }

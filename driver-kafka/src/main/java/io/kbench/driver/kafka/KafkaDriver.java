@@ -250,7 +250,7 @@ final class KafkaDriver implements Driver {
             long bufferMemory = number(p, ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024);
             long maxBlockMs = number(p, ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
             return new KafkaProducerHandle(producer, options.topic(), listener, options.producerId(), batchSize,
-                    options.stamp(), bufferMemory / 2, maxBlockMs, clock);
+                    options.stamp(), bufferMemory / 2, maxBlockMs, clock, options.headers());
         } catch (KafkaException e) {
             if (producer != null) {
                 producer.close(Duration.ZERO);

@@ -74,7 +74,12 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final ProducerListener listener;
     private final byte[] stamp;
     private final boolean stamped;
+    /** Headers of a record whose stamp travels in one: the producer's own, then the stamp's; null: none. */
     private final List<Header> headers;
+    /** Headers of a record whose stamp is in its value (or that has none): the producer's own; null: none. */
+    private final List<Header> ownHeaders;
+    /** Bytes the producer's own headers add to every record, roughly (keys and values). */
+    private final int ownHeaderBytes;
     /** The magic that starts a value carrying {@link #stamp}, and the shortest such value. */
     private final int magic;
     private final int inValueBytes;
@@ -111,17 +116,18 @@ final class KafkaProducerHandle implements ProducerHandle {
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
                         long producerId, int batchSize) {
-        this(producer, topic, listener, producerId, batchSize, true, 0, 0, NanoClock.SYSTEM);
+        this(producer, topic, listener, producerId, batchSize, true, 0, 0, NanoClock.SYSTEM, List.of());
     }
 
     /**
      * @param stamp false: records carry no stamp at all (no end-to-end latency, no verification), as the Kafka
      *              tools send them
      * @param clock the worker's clock: the flow control's wait and the metrics' time
+     * @param own   headers every record carries ({@link io.kbench.driver.ProducerOptions#headers()})
      */
     KafkaProducerHandle(Producer<byte[], byte[]> producer, String topic, ProducerListener listener,
                         long producerId, int batchSize, boolean stamp, long maxOutstandingBytes, long maxWaitMillis,
-                        NanoClock clock) {
+                        NanoClock clock, List<io.kbench.driver.MessageHeader> own) {
         this.producer = producer;
         this.clock = clock;
         this.maxOutstandingBytes = Math.max(0, maxOutstandingBytes);
@@ -148,7 +154,12 @@ final class KafkaProducerHandle implements ProducerHandle {
         inValueBytes = Stamp.MAGIC_BYTES + this.stamp.length;
         headerBytes = !stamp ? 0 : 1 + Stamp.HEADER.length() + 1 + this.stamp.length;
         this.stamped = stamp;
-        headers = stamp ? List.of(new RecordHeader(Stamp.HEADER, this.stamp)) : null;
+        List<Header> mine = own.stream().map(h -> (Header) new RecordHeader(h.key(), h.value())).toList();
+        ownHeaders = mine.isEmpty() ? null : mine;
+        ownHeaderBytes = own.stream().mapToInt(io.kbench.driver.MessageHeader::size).sum();
+        List<Header> withStamp = new java.util.ArrayList<>(mine);
+        withStamp.add(new RecordHeader(Stamp.HEADER, this.stamp));
+        headers = stamp ? List.copyOf(withStamp) : ownHeaders;
     }
 
     // HOT PATH
@@ -172,11 +183,11 @@ final class KafkaProducerHandle implements ProducerHandle {
         Integer partition = null;
         if (sequences != null) {
             int p = key != null ? Utils.toPositive(Utils.murmur2(key)) % sequences.length
-                    : sticky(inValue ? value.length : value.length + headerBytes);
+                    : sticky(ownHeaderBytes + (inValue ? value.length : value.length + headerBytes));
             Stamp.write(into, at + 16, sequences[p]++);
             partition = p;
         }
-        long cost = (long) value.length + (key == null ? 0 : key.length) + RECORD_OVERHEAD;
+        long cost = (long) value.length + (key == null ? 0 : key.length) + ownHeaderBytes + RECORD_OVERHEAD;
         if (maxOutstandingBytes > 0 && sentCost - doneSeen + cost > maxOutstandingBytes) {
             awaitRoom(cost);
         }
@@ -187,7 +198,7 @@ final class KafkaProducerHandle implements ProducerHandle {
         }
         c.arm(intendedNanos, sendNanos, value.length, cost);
         try {
-            producer.send(new ProducerRecord<>(topic, partition, null, key, v, inValue ? null : headers), c);
+            producer.send(new ProducerRecord<>(topic, partition, null, key, v, inValue ? ownHeaders : headers), c);
         } catch (RuntimeException e) {
             // the client throws (rather than calling back) when closed or interrupted: nothing was appended,
             // so the sequence number is not used

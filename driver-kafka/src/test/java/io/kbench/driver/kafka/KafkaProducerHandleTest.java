@@ -112,6 +112,25 @@ class KafkaProducerHandleTest {
     }
 
     @Test
+    void shouldSendTheProducersOwnHeadersOnEveryRecordBeforeTheStampsAndCountThemInTheCost() {
+        MockProducer<byte[], byte[]> mock = producer(true);
+        List<io.kbench.driver.MessageHeader> own = List.of(new io.kbench.driver.MessageHeader("AAA", new byte[5]),
+                new io.kbench.driver.MessageHeader("BB", null));
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
+                true, 0, 0, io.kbench.driver.NanoClock.SYSTEM, own);
+        h.send(null, new byte[100], 9, 1, 1); // the stamp in the value: the own headers alone
+        h.send(null, new byte[2], 10, 2, 2); // too short: the stamp's header after them
+        List<String> first = java.util.Arrays.stream(mock.history().get(0).headers().toArray()).map(x -> x.key()).toList();
+        List<String> second = java.util.Arrays.stream(mock.history().get(1).headers().toArray()).map(x -> x.key()).toList();
+        assertEquals(List.of("AAA", "BB"), first);
+        assertEquals(List.of("AAA", "BB", Stamp.HEADER), second);
+        assertEquals(null, mock.history().get(0).headers().lastHeader("BB").value(), "a null value stays null");
+        assertEquals(10, Stamp.read(mock.history().get(1).headers().lastHeader(Stamp.HEADER).value(), 0));
+        assertEquals(5 + 3 + 2, new io.kbench.driver.MessageHeader("AAA", new byte[5]).size()
+                + new io.kbench.driver.MessageHeader("BB", null).size());
+    }
+
+    @Test
     void shouldFallBackToTheHeaderForAValueTooShortForTheStamp() {
         MockProducer<byte[], byte[]> mock = producer(true);
         KafkaProducerHandle plain = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384);
@@ -336,7 +355,7 @@ class KafkaProducerHandleTest {
         long cost = 100 + KafkaProducerHandle.RECORD_OVERHEAD;
         // room for 3 records of 100 bytes; a wait of at most 10 s
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384, false,
-                3 * cost, 10_000, clock);
+                3 * cost, 10_000, clock, List.of());
         assertEquals(null, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), "no ratio before a first reading");
         for (int i = 0; i < 3; i++) {
             h.send(null, new byte[100], 0, i, i);
@@ -370,7 +389,7 @@ class KafkaProducerHandleTest {
         MockProducer<byte[], byte[]> mock = producer(false);
         ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
-                false, 1, 200, clock);
+                false, 1, 200, clock, List.of());
         h.send(null, new byte[100], 0, 0, 0); // alone above the bound: nothing outstanding, so it goes
         assertEquals(0, clock.parks());
         long start = clock.nanoTime();
@@ -386,7 +405,7 @@ class KafkaProducerHandleTest {
         MockProducer<byte[], byte[]> mock = producer(false);
         ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
         KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
-                false, 1, 60_000, clock);
+                false, 1, 60_000, clock, List.of());
         h.send(null, new byte[100], 0, 0, 0);
         clock.onPark(nanos -> {
             if (clock.parks() == 3) {

@@ -65,7 +65,9 @@ public final class SnapshotMessages {
                 .addAllConsumerTotals(s.consumerTotals().stream().map(t -> ConsumerTotal.newBuilder().setIndex(t.index())
                         .setShare(t.share()).setRecords(t.records()).setBytes(t.bytes()).setClientId(t.clientId()).build())
                         .toList())
-                .setShareBacklog(s.shareBacklog());
+                .setShareBacklog(s.shareBacklog())
+                .addAllRoundTrips(s.roundTrips().stream().map(r -> io.kbench.protocol.rpc.RoundTripSample.newBuilder()
+                        .setIndex(r.index()).setLatencyMicros(r.latencyMicros()).build()).toList());
         if (s.shareDeliveries().present()) {
             p.setShareDeliveries(shareDeliveries(s.shareDeliveries()));
         }
@@ -181,7 +183,14 @@ public final class SnapshotMessages {
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
                 host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
                         b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s), consumerTotals(s), Math.max(-1, s.getShareBacklog()),
-                shareDeliveries(s));
+                shareDeliveries(s), roundTrips(s));
+    }
+
+    /** The sampled round trips, at most {@link io.kbench.protocol.RoundTripSample#MAX_PER_SNAPSHOT}, none negative. */
+    private static java.util.List<io.kbench.protocol.RoundTripSample> roundTrips(Snapshot s) {
+        return s.getRoundTripsList().stream().filter(r -> r.getIndex() >= 0 && r.getLatencyMicros() >= 0)
+                .limit(io.kbench.protocol.RoundTripSample.MAX_PER_SNAPSHOT)
+                .map(r -> new io.kbench.protocol.RoundTripSample(r.getIndex(), r.getLatencyMicros())).toList();
     }
 
     /** Most consumer totals one snapshot may carry (a run's most consumers); entries past it are dropped. */

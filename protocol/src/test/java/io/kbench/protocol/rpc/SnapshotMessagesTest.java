@@ -58,6 +58,8 @@ class SnapshotMessagesTest {
         b.setShareDeliveries(b.getShareDeliveries().toBuilder().addStreams(ShareStream.newBuilder().setGroup("g")
                 .setProducerId(1L << 32 | 3).setPartition(2).addFirst(0).addFirst(500).addFirst(700).addFirst(10)
                 .addAgain(17).addAgain(1)));
+        b.addRoundTrips(RoundTripSample.newBuilder().setIndex(0).setLatencyMicros(1234));
+        b.addRoundTrips(RoundTripSample.newBuilder().setIndex(1000).setLatencyMicros(987));
         return b.build();
     }
 
@@ -65,7 +67,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(21, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(22, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -106,6 +108,8 @@ class SnapshotMessagesTest {
         assertEquals(12, s.consumerLag());
         assertEquals(new io.kbench.protocol.ShareSpread(1801, 1802, 1803), s.shareSpread());
         assertEquals(20, s.shareBacklog());
+        assertEquals(List.of(new io.kbench.protocol.RoundTripSample(0, 1234), new io.kbench.protocol.RoundTripSample(1000, 987)),
+                s.roundTrips());
         assertEquals(new ClientMetricsSample(3, Map.of("record-queue-time-avg", 1.5)), s.producerMetrics());
         assertEquals(new ClientMetricsSample(2, Map.of("fetch-latency-avg", 2.5)), s.consumerMetrics());
         assertEquals(List.of(new io.kbench.protocol.ClientMetricsDump("consumer", 4,

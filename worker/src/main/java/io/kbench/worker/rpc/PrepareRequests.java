@@ -43,10 +43,9 @@ final class PrepareRequests {
             throw new WorkerException(WorkerException.Kind.INVALID, "payloads.monotonic_producers must be 0 or more "
                     + "than every producer index, got " + r.getPayloads().getMonotonicProducers());
         }
-        if (r.getMessageSize() < 1 && r.getPayloads().getValuesCount() == 0 && r.getPayloads().getMonotonicProducers() == 0
-                || r.getIntervalMicros() < 1000) {
+        if (r.getMessageSize() < 0 || r.getIntervalMicros() < 1000) {
             throw new WorkerException(WorkerException.Kind.INVALID,
-                    "message_size must be >= 1 (or payload values given) and interval_micros >= 1000");
+                    "message_size must be >= 0 (0: empty values) and interval_micros >= 1000");
         }
         if (r.getMessageSize() > MAX_MESSAGE_SIZE || r.getPayloads().getValuesCount() > MAX_PAYLOAD_VALUES) {
             throw new WorkerException(WorkerException.Kind.INVALID, "message_size must be at most " + MAX_MESSAGE_SIZE
@@ -65,6 +64,19 @@ final class PrepareRequests {
         if (keys != Keys.Distribution.NONE && r.getKeys().getCount() < 1
                 || keys == Keys.Distribution.ZIPF && !(r.getKeys().getZipfExponent() > 0)) {
             throw new WorkerException(WorkerException.Kind.INVALID, "keys: count must be >= 1 and zipf_exponent > 0");
+        }
+        int keySize = r.getKeys().getSize();
+        if (keySize < 0 || keySize > MAX_KEY_SIZE || keySize > 0 && keys != Keys.Distribution.NONE) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "keys: size must be 0 to " + MAX_KEY_SIZE
+                    + " bytes, and 0 with a distribution, got " + keySize);
+        }
+        io.kbench.protocol.rpc.HeaderSpec h = r.getHeaders();
+        if (h.getCount() < 0 || h.getCount() > MAX_HEADERS || h.getKeySize() < 0 || h.getKeySize() > MAX_HEADER_KEY_SIZE
+                || h.getValueSize() < -1
+                || (long) h.getCount() * (h.getKeySize() + Math.max(0, h.getValueSize())) > MAX_HEADER_BYTES) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "headers: count must be 0 to " + MAX_HEADERS
+                    + ", key_size 0 to " + MAX_HEADER_KEY_SIZE + ", value_size -1 or more, and all of them together at "
+                    + "most " + MAX_HEADER_BYTES + " bytes");
         }
         List<byte[]> payloads = new ArrayList<>();
         for (ByteString v : r.getPayloads().getValuesList()) {
@@ -132,7 +144,7 @@ final class PrepareRequests {
             }
         }
         RunSpec.Values values = new RunSpec.Values(r.getMessageSize(), payloads, ratio,
-                r.getPayloads().getMonotonicProducers());
+                r.getPayloads().getMonotonicProducers(), new RunSpec.Headers(h.getCount(), h.getKeySize(), h.getValueSize()));
         RunSpec.ConsumerStart start = new RunSpec.ConsumerStart(
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_BEGINNING, r.getHoldConsumers(),
                 r.getConsumerStart() == io.kbench.protocol.rpc.ConsumerStart.CONSUMER_START_COMMITTED);
@@ -142,17 +154,30 @@ final class PrepareRequests {
                     case PROCESSING_EXPONENTIAL -> io.kbench.worker.Processing.Distribution.EXPONENTIAL;
                     default -> io.kbench.worker.Processing.Distribution.FIXED;
                 });
+        if (r.getRoundTrip() && (producers.size() != 1 || consumers.size() != 1 || consumers.get(0).share()
+                || !producers.get(0).topic().equals(consumers.get(0).topic()))) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "round_trip needs one producer and one classic "
+                    + "consumer of the same topic on this worker, got " + producers.size() + " producer(s) and "
+                    + consumers.size() + " consumer(s)");
+        }
         return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics,
                 r.getExistingTopicsList(), producers, consumers, r.getIntervalMicros(), values,
-                new RunSpec.KeyChoice(keys, r.getKeys().getCount(), r.getKeys().getZipfExponent()), start,
+                new RunSpec.KeyChoice(keys, r.getKeys().getCount(), r.getKeys().getZipfExponent(), keySize), start,
                 new RunSpec.Transactions(r.getTransactionRecords(), r.getTransactionMillis()), r.getVerification(),
-                !r.getNoStamp(), digest(r), r.getDumpClientMetrics(), r.getBrokerSourcesList(), share, work);
+                !r.getNoStamp(), digest(r), r.getDumpClientMetrics(), r.getBrokerSourcesList(), share, work,
+                r.getRoundTrip());
     }
 
     /** Most share groups one worker reads the backlog of (a run's most groups). */
     static final int MAX_BACKLOG_GROUPS = 100_000;
     /** Longest processing time per message a consumer takes (one minute). */
     static final long MAX_PROCESSING_MICROS = 60_000_000L;
+
+    /** Largest key of sized keys (KeySpec.size), and most headers per message and bytes in them (HeaderSpec). */
+    static final int MAX_KEY_SIZE = 1024 * 1024;
+    static final int MAX_HEADERS = 10_000;
+    static final int MAX_HEADER_KEY_SIZE = 32_767;
+    static final int MAX_HEADER_BYTES = 1024 * 1024;
 
     /** Most broker sources one worker reads. */
     static final int MAX_BROKER_SOURCES = 100;

@@ -57,14 +57,24 @@ class PrepareRequestsTest {
     static Stream<Arguments> refusals() {
         return Stream.of(
                 refused(b -> b.setRunId(""), "run_id is empty"),
-                refused(b -> b.setMessageSize(0), "message_size must be >= 1 (or payload values given) and interval_micros >= 1000"),
-                refused(b -> b.setIntervalMicros(999), "message_size must be >= 1 (or payload values given) and interval_micros >= 1000"),
+                refused(b -> b.setMessageSize(-1), "message_size must be >= 0 (0: empty values) and interval_micros >= 1000"),
+                refused(b -> b.setIntervalMicros(999), "message_size must be >= 0 (0: empty values) and interval_micros >= 1000"),
                 refused(b -> b.setMessageSize(100 * 1024 * 1024 + 1), "message_size must be at most 104857600 bytes and payload values at most 1000000"),
                 refused(b -> b.setPayloads(PayloadSpec.newBuilder().setRandomBytesRatio(1.5)), "random_bytes_ratio must be 0..1, got 1.5"),
                 refused(b -> b.setPayloads(PayloadSpec.newBuilder().setMonotonicProducers(-1)),
                         "payloads.monotonic_producers must be 0 or more than every producer index, got -1"),
                 refused(b -> b.setKeys(KeySpec.newBuilder().setDistribution(io.kbench.protocol.rpc.KeyDistribution.KEY_RANDOM)),
                         "keys: count must be >= 1 and zipf_exponent > 0"),
+                refused(b -> b.setKeys(KeySpec.newBuilder().setSize(-1)),
+                        "keys: size must be 0 to 1048576 bytes, and 0 with a distribution, got -1"),
+                refused(b -> b.setKeys(KeySpec.newBuilder().setDistribution(io.kbench.protocol.rpc.KeyDistribution.KEY_RANDOM)
+                        .setCount(5).setSize(10)), "keys: size must be 0 to 1048576 bytes, and 0 with a distribution, got 10"),
+                refused(b -> b.setHeaders(io.kbench.protocol.rpc.HeaderSpec.newBuilder().setCount(10_000).setKeySize(10)
+                        .setValueSize(100)), "headers: count must be 0 to 10000, key_size 0 to 32767, value_size -1 or more, "
+                        + "and all of them together at most 1048576 bytes"),
+                refused(b -> b.setHeaders(io.kbench.protocol.rpc.HeaderSpec.newBuilder().setCount(1).setValueSize(-2)),
+                        "headers: count must be 0 to 10000, key_size 0 to 32767, value_size -1 or more, "
+                        + "and all of them together at most 1048576 bytes"),
                 refused(b -> b.setProducers(0, ProducerAssignment.newBuilder().setProducerIndex(0).setTopic("t").setRatePerSecond(0)),
                         "producer 0: rate must be -1 or >= 1, got 0"),
                 refused(b -> b.setProducers(0, ProducerAssignment.newBuilder().setProducerIndex(0).setTopic("t")

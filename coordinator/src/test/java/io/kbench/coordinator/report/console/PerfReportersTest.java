@@ -176,4 +176,37 @@ class PerfReportersTest {
         assertEquals("00, 05, 0.3815, 0.0763, 800.0000, 4000, 5000", l.get(6));
         assertEquals(7, l.size(), l.toString());
     }
+
+    @Test
+    void shouldPrintTheRoundTripsAsTheyComeThenTheToolsAverageAndWholeMillisecondPercentiles() {
+        E2eLatencyReporter r = new E2eLatencyReporter(o, e);
+        r.on(new RunEvent.RoundTrips("w1", List.of(new io.kbench.protocol.RoundTripSample(0, 39_673))));
+        r.on(new RunEvent.RoundTrips("w1", List.of(new io.kbench.protocol.RoundTripSample(1000, 1_246),
+                new io.kbench.protocol.RoundTripSample(2000, 910))));
+        EnumMap<Metric, Histogram> h = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            h.put(m, LatencyHistograms.create());
+        }
+        h.get(Metric.END_TO_END).recordValueWithCount(1_500, 2_000); // 2,000 round trips of 1.5 ms (HdrHistogram: 1.5005)
+        h.get(Metric.END_TO_END).recordValueWithCount(12_000, 1); // and one of 12 ms
+        h.get(Metric.PUBLISH_LATENCY).recordValueWithCount(900, 2_001);
+        List<MergedInterval> all = List.of(second(0, 2_001, 900, 2_001));
+        r.on(new RunEvent.IntervalHistograms(all.get(0), h));
+        r.on(new RunEvent.Summarized("t", Summary.of(all, 0, S, 10_000, h), 1));
+        assertEquals(List.of("0\t39.673", "1000\t1.246", "2000\t0.91", "Avg latency: 1.5052 ms",
+                "Percentiles: 50th = 1, 99th = 1, 99.9th = 1"), lines());
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.contains("t: 2,001 round trips; end-to-end (send -> received) µs: mean 1505.2, p50 1500, p99 1500, "
+                + "p99.9 1500, p99.99 12007, max 12007"), errors);
+        assertTrue(errors.contains("t: send -> ack µs: mean 900.0"), errors);
+        assertTrue(errors.contains("t: end-to-end distribution (ms):"), errors);
+    }
+
+    @Test
+    void shouldPrintNoFiguresWithoutARoundTrip() {
+        E2eLatencyReporter r = new E2eLatencyReporter(o, e);
+        List<MergedInterval> all = List.of(second(0, 0, 0, 0));
+        r.on(new RunEvent.Summarized("t", summary(all, 0, 1, 0), 1));
+        assertEquals(List.of(), lines());
+    }
 }
