@@ -156,7 +156,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             throw new UserException("--consumers must be 1 to 10000, got " + consumers);
         }
         if (output != null) {
-            OutputDirectory.prepare(output, "--output");
+            OutputDirectory.check(output, "--output"); // made by the run, once it starts
         }
         ClientOverrides overrides = new ClientOverrides()
                 .file(commandConfig, "common", "--command-config")

@@ -182,7 +182,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
         List<String> workers = workerList.resolve(System.err); // stdout carries the Kafka tool's lines
         connection.checkTransport(workers);
         if (output != null) {
-            OutputDirectory.prepare(output, "--output");
+            OutputDirectory.check(output, "--output"); // made by the run, once it starts
         }
         // the properties file is every client's (as the tool gives it to its producer, consumer and admin client);
         // what makes the loop the tool's comes after it and wins

@@ -181,7 +181,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 .applyTo(Profile.defaults());
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
         if (output != null) {
-            OutputDirectory.prepare(output, "--output");
+            OutputDirectory.check(output, "--output"); // made by the run, once it starts
         }
         boolean embedded = bootstrap == null && workers.isEmpty();
         boolean existing = partitions == null && !embedded;

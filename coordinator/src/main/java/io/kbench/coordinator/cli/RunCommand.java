@@ -217,8 +217,8 @@ public final class RunCommand implements Callable<Integer> {
         List<Slo> objectives = searchOptions.check(sweep, this::matched);
         connection.checkTransport(workers);
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
-        // results are never lost to a directory found unwritable at the end
-        OutputDirectory.prepare(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
+        // results are never lost to a directory found unwritable at the end; each run makes its own when it starts
+        OutputDirectory.check(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
         notes.forEach(n -> System.err.println("kbench: note: " + n));
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);

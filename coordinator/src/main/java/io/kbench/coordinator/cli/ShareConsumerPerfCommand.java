@@ -147,7 +147,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
                     + io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS + " consumers with it, got " + threads);
         }
         if (output != null) {
-            OutputDirectory.prepare(output, "--output");
+            OutputDirectory.check(output, "--output"); // made by the run, once it starts
         }
         ClientOverrides overrides = new ClientOverrides()
                 .file(commandConfig, "common", "--command-config")

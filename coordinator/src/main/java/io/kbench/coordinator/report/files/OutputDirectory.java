@@ -47,6 +47,38 @@ public final class OutputDirectory {
         return !existed;
     }
 
+    /**
+     * Checks, before anything starts, that {@link #prepare} will succeed for {@code dir}, without creating it: it holds
+     * no earlier results and files can be written in it, or it can be created (a directory is made in its nearest
+     * existing parent and removed again). The run creates it once it starts; a run refused before that leaves
+     * nothing behind.
+     *
+     * @param what the option or purpose that named it, for the message (e.g. "--output")
+     * @throws UserException one line: what is wrong with the directory
+     */
+    public static void check(Path dir, String what) {
+        if (Files.isDirectory(dir)) {
+            prepare(dir, what); // there already: nothing is created, the write is probed
+            return;
+        }
+        if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.exists(dir)) {
+            throw new UserException(what + " " + dir + ": " + dir + " exists and is not a directory");
+        }
+        Path parent = dir.toAbsolutePath().normalize().getParent();
+        while (parent != null && !Files.exists(parent)) {
+            parent = parent.getParent();
+        }
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new UserException(what + " " + dir + ": cannot create the directory (" + (parent == null
+                    ? "no parent directory exists" : parent + " exists and is not a directory") + ")");
+        }
+        try {
+            Files.delete(Files.createTempDirectory(parent, ".kbench-dir-check"));
+        } catch (IOException | SecurityException e) {
+            throw new UserException(what + " " + dir + ": cannot create the directory (" + reason(e) + ")");
+        }
+    }
+
     /** Files a run, sweep or search writes: a directory holding one of them holds results. */
     private static final java.util.List<String> RESULT_FILES = java.util.List.of("result.json", "sweep.json",
             "sweep.csv", "intervals.csv");
