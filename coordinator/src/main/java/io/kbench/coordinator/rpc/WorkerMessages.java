@@ -64,12 +64,13 @@ public final class WorkerMessages {
             }
         }
         var w = share.workload();
+        io.kbench.coordinator.workload.KeysAndHeaders extras = w.messages().keysAndHeaders();
         PrepareRequest.Builder b = PrepareRequest.newBuilder()
                 .setRunId(share.runId())
                 .setWorkload(w.name())
                 .setClockOffsetMicros(share.clockOffsetMicros())
                 .setDriver(driver)
-                .setMessageSize(w.messageSize())
+                .setMessageSize(w.messages().messageSize())
                 .setIntervalMicros(share.intervalMicros())
                 .setPayloads(payloads(share))
                 .addAllExistingTopics(share.existingTopics())
@@ -77,21 +78,21 @@ public final class WorkerMessages {
                         : clients.consumersFromBeginning() ? ConsumerStart.CONSUMER_START_BEGINNING
                         : ConsumerStart.CONSUMER_START_END)
                 .setHoldConsumers(clients.holdConsumers())
-                .setTransactionRecords(w.transactionRecords())
-                .setTransactionMillis(w.transactionMillis())
+                .setTransactionRecords(w.transactions().transactionRecords())
+                .setTransactionMillis(w.transactions().transactionMillis())
                 .setVerification(w.verification())
                 .setNoStamp(!w.stampMessages())
                 .setRoundTrip(w.roundTrip())
                 .setDumpClientMetrics(share.dumpClientMetrics())
                 .addAllBrokerSources(share.brokerSources())
-                .setKeys(KeySpec.newBuilder().setDistribution(switch (w.keyDistribution()) {
+                .setKeys(KeySpec.newBuilder().setDistribution(switch (w.messages().keyDistribution()) {
                     case none -> KeyDistribution.KEY_NONE;
                     case roundRobin -> KeyDistribution.KEY_ROUND_ROBIN;
                     case random -> KeyDistribution.KEY_RANDOM;
                     case zipf -> KeyDistribution.KEY_ZIPF;
-                }).setCount(w.keys()).setZipfExponent(w.zipfExponent()).setSize(w.keysAndHeaders().keySize()))
-                .setHeaders(io.kbench.protocol.rpc.HeaderSpec.newBuilder().setCount(w.keysAndHeaders().headersPerMessage())
-                        .setKeySize(w.keysAndHeaders().headerKeySize()).setValueSize(w.keysAndHeaders().headerValueSize()));
+                }).setCount(w.messages().keys()).setZipfExponent(w.messages().zipfExponent()).setSize(extras.keySize()))
+                .setHeaders(io.kbench.protocol.rpc.HeaderSpec.newBuilder().setCount(extras.headersPerMessage())
+                        .setKeySize(extras.headerKeySize()).setValueSize(extras.headerValueSize()));
         for (Plan.Topic t : share.createTopics()) {
             b.addCreateTopics(TopicSpec.newBuilder().setName(t.name()).setPartitions(t.partitions())
                     .setReplicationFactor(p.replicationFactor()).putAllConfig(p.topic()));
@@ -134,8 +135,9 @@ public final class WorkerMessages {
 
     /** A worker without producers is sent no payload values. */
     private static PayloadSpec.Builder payloads(WorkerClient.Share share) {
-        PayloadSpec.Builder p = PayloadSpec.newBuilder().setRandomBytesRatio(share.workload().randomBytesRatio());
-        if (share.workload().monotonicPayloads()) {
+        PayloadSpec.Builder p = PayloadSpec.newBuilder()
+                .setRandomBytesRatio(share.workload().messages().randomBytesRatio());
+        if (share.workload().messages().monotonicPayloads()) {
             return p.setMonotonicProducers(share.workload().producerCount());
         }
         if (!share.assignment().producers().isEmpty()) {

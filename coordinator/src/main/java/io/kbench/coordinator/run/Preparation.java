@@ -108,7 +108,7 @@ final class Preparation {
     }
 
     private List<WorkerClient.Share> shares(Plan plan, List<Long> offsets, int workers) {
-        List<byte[]> payloads = workload.payloadValues();
+        List<byte[]> payloads = workload.messages().payloadValues();
         List<String> names = plan.topics().stream().map(Plan.Topic::name).toList();
         // the share groups' backlog is read by one worker: the first that runs share consumers (it has their settings)
         Map<String, String> shareGroups = plan.shareGroupTopics();

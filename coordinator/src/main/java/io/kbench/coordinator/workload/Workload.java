@@ -9,14 +9,14 @@ import java.util.List;
  * amount (time or record count). Built by the workload parser only, from a file ({@link #load}) or from keys
  * given in code ({@link #of}: the perf commands), and changed only by the {@code with...} methods, whose callers
  * check the values (a run's {@code --warmup}/{@code --duration}, the max-rate search's rates): so every instance
- * outside tests is valid, and a new key touches the parser, not the commands.
- * Size: over 300 lines because it is the record of every workload key with its documentation and its
- * checks, kept in one place so that the schema, the docs and the loader can be compared key by key.
+ * outside tests is valid, and a new key touches the parser, not the commands. Fields that belong together are a
+ * record each ({@link Messages} with {@link KeysAndHeaders}, {@link Transactions}, {@link ShareGroups},
+ * {@link ConsumerProcessing}): a new key goes into its group, whose few constructions change, not this record's.
+ * result.json keeps every field flat, by its key ({@code @JsonUnwrapped}), as a workload file gives it.
  *
  * @param name                     a name for reports
  * @param topics                   number of topics (generated names, unique per run)
  * @param partitionsPerTopic       partitions of each topic
- * @param messageSize              value size in bytes of generated values (unused with a payload file)
  * @param producersPerTopic        producers writing to each topic
  * @param subscriptionsPerTopic    consumer groups reading each topic (each reads every message)
  * @param consumersPerSubscription consumers in each group (they share the topic's partitions)
@@ -25,17 +25,11 @@ import java.util.List;
  * @param durationSeconds          measured seconds of load after warm-up, or 0 when {@code numRecords} is set
  * @param numRecords               messages to send in all (warm-up included), or 0 when time-bound; in a
  *                                 run without producers, messages each subscription reads
- * @param keyDistribution          how keys are chosen
- * @param keys                     number of distinct keys
- * @param zipfExponent             exponent of the Zipf key distribution
- * @param payloadFile              file whose delimited records are the message values, or null
- * @param payloadDelimiter         delimiter of the payload file's records
- * @param randomBytesRatio         fraction of each generated value that is random (the rest zeros)
+ * @param messages                 what each message is: its value, key and headers
  * @param topicNames               explicit topic names, or empty for generated ones
  * @param existingTopics           the named topics exist already: kbench neither creates nor deletes them
  * @param consumerBacklogRecords   messages produced before consumers start reading (0: read from the start)
- * @param transactionRecords       transactional producers commit after this many messages (0: not by count)
- * @param transactionMillis        ... or once a transaction is open this long (0: not by time)
+ * @param transactions             when transactional producers commit (both 0: not transactional)
  * @param warmupRecords            warm-up by count: it ends with the interval in which this many messages were
  *                                 acknowledged (0: by {@code warmupSeconds})
  * @param verification             messages carry producer ids and sequence numbers; consumers count lost,
@@ -50,31 +44,27 @@ import java.util.List;
  *                                 producer id and sequence) for end-to-end latency: in the value's first 12 (28)
  *                                 bytes, or a record header when the value is shorter; false sends plain
  *                                 records, as the Kafka tools do: no end-to-end latency, no verification
- * @param monotonicPayloads        every value is the message's number in decimal (kafka-producer-perf-test's
- *                                 {@code --payload-monotonic}): unique across the run, 0, 1, 2 ... with one producer
  * @param shareGroups              share groups (KIP-932) reading each topic, next to the classic subscriptions
  * @param consumerProcessing       time every consumer, classic or share, spends on each message it receives
  * @param roundTrip                a closed loop, as Kafka's EndToEndLatency: the one producer sends a message only once
  *                                 the one consumer read the previous one back (one message in flight; no rate)
- * @param keysAndHeaders           sized keys and headers every message carries (Kafka's EndToEndLatency's)
  */
-public record Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
+public record Workload(String name, int topics, int partitionsPerTopic, int producersPerTopic,
                        int subscriptionsPerTopic, int consumersPerSubscription, long producerRate,
-                       int warmupSeconds, int durationSeconds, long numRecords, KeyDistribution keyDistribution,
-                       int keys, double zipfExponent, String payloadFile, String payloadDelimiter,
-                       double randomBytesRatio, List<String> topicNames, boolean existingTopics,
-                       long consumerBacklogRecords, long transactionRecords, long transactionMillis,
-                       long warmupRecords, boolean verification, long saturationDelayMillis, long maxSendErrors,
-                       List<Fault> faults, boolean stampMessages, boolean monotonicPayloads,
-                       @com.fasterxml.jackson.annotation.JsonUnwrapped ShareGroups shareGroups,
+                       int warmupSeconds, int durationSeconds, long numRecords,
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped Messages messages, List<String> topicNames,
+                       boolean existingTopics, long consumerBacklogRecords,
+                       @com.fasterxml.jackson.annotation.JsonUnwrapped Transactions transactions, long warmupRecords,
+                       boolean verification, long saturationDelayMillis, long maxSendErrors, List<Fault> faults,
+                       boolean stampMessages, @com.fasterxml.jackson.annotation.JsonUnwrapped ShareGroups shareGroups,
                        @com.fasterxml.jackson.annotation.JsonUnwrapped ConsumerProcessing consumerProcessing,
-                       boolean roundTrip,
-                       @com.fasterxml.jackson.annotation.JsonUnwrapped KeysAndHeaders keysAndHeaders) {
+                       boolean roundTrip) {
 
     public Workload {
         shareGroups = shareGroups == null ? ShareGroups.NONE : shareGroups;
         consumerProcessing = consumerProcessing == null ? ConsumerProcessing.NONE : consumerProcessing;
-        keysAndHeaders = keysAndHeaders == null ? KeysAndHeaders.NONE : keysAndHeaders;
+        messages = messages == null ? Messages.generated(1024) : messages;
+        transactions = transactions == null ? Transactions.NONE : transactions;
         topicNames = List.copyOf(topicNames);
         faults = List.copyOf(faults);
     }
@@ -125,46 +115,40 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     public static Workload timed(String name, int topics, int partitionsPerTopic, int messageSize,
                                  int producersPerTopic, int subscriptionsPerTopic, int consumersPerSubscription,
                                  long producerRate, int warmupSeconds, int durationSeconds) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
-                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0, KeyDistribution.none,
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, DEFAULT_SATURATION_DELAY_MILLIS,
-                NO_ERROR_LIMIT, List.of(), true, false, ShareGroups.NONE, ConsumerProcessing.NONE, false,
-                KeysAndHeaders.NONE);
+        return new Workload(name, topics, partitionsPerTopic, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, 0,
+                Messages.generated(messageSize), List.of(), false, 0, Transactions.NONE, 0, true,
+                DEFAULT_SATURATION_DELAY_MILLIS, NO_ERROR_LIMIT, List.of(), true, ShareGroups.NONE, ConsumerProcessing.NONE,
+                false);
     }
 
     /** This workload at another target rate (msg/s for the whole workload, or {@link #UNTHROTTLED}). */
     public Workload withProducerRate(long rate) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
-                consumersPerSubscription, rate, warmupSeconds, durationSeconds, numRecords, keyDistribution, keys,
-                zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
-                consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessing, roundTrip, keysAndHeaders);
+        return new Workload(name, topics, partitionsPerTopic, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, rate, warmupSeconds, durationSeconds, numRecords, messages, topicNames,
+                existingTopics, consumerBacklogRecords, transactions, warmupRecords, verification, saturationDelayMillis,
+                maxSendErrors, faults, stampMessages, shareGroups, consumerProcessing, roundTrip);
     }
 
     /** This workload with other share groups ({@link ShareGroups#NONE}: none); a file sets them by its keys. */
     public Workload withShareGroups(ShareGroups share) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
-                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, numRecords, keyDistribution,
-                keys, zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
-                consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, share,
-                consumerProcessing, roundTrip, keysAndHeaders);
+        return new Workload(name, topics, partitionsPerTopic, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, warmupSeconds, durationSeconds, numRecords, messages, topicNames,
+                existingTopics, consumerBacklogRecords, transactions, warmupRecords, verification, saturationDelayMillis,
+                maxSendErrors, faults, stampMessages, share, consumerProcessing, roundTrip);
     }
 
     /** This timed workload with another warm-up and measured duration (seconds). */
     public Workload withTiming(int warmup, int duration) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, subscriptionsPerTopic,
-                consumersPerSubscription, producerRate, warmup, duration, numRecords, keyDistribution, keys,
-                zipfExponent, payloadFile, payloadDelimiter, randomBytesRatio, topicNames, existingTopics,
-                consumerBacklogRecords, transactionRecords, transactionMillis, warmupRecords, verification,
-                saturationDelayMillis, maxSendErrors, faults, stampMessages, monotonicPayloads, shareGroups,
-                consumerProcessing, roundTrip, keysAndHeaders);
+        return new Workload(name, topics, partitionsPerTopic, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, warmup, duration, numRecords, messages, topicNames,
+                existingTopics, consumerBacklogRecords, transactions, warmupRecords, verification, saturationDelayMillis,
+                maxSendErrors, faults, stampMessages, shareGroups, consumerProcessing, roundTrip);
     }
 
     /** True when producers are transactional. */
     public boolean transactional() {
-        return transactionRecords > 0 || transactionMillis > 0;
+        return transactions.any();
     }
 
     /** Producers in all (at most {@link #MAX_PRODUCERS}, so it fits an int). */
@@ -243,17 +227,5 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
     public static String nameFor(String prefix, String subject) {
         String name = prefix + subject;
         return name.length() <= MAX_NAME ? name : name.substring(0, MAX_NAME);
-    }
-
-    /** The payload file's values, or an empty list for generated values. */
-    public List<byte[]> payloadValues() {
-        if (payloadFile == null) {
-            return List.of();
-        }
-        try {
-            return PayloadFile.read(Path.of(payloadFile), payloadDelimiter);
-        } catch (IOException e) {
-            throw new InvalidConfigException(List.of(new ConfigError(payloadFile, 1, 1, "cannot read: " + e.getMessage())));
-        }
     }
 }

@@ -261,12 +261,13 @@ final class WorkloadParser {
         if (!errors.isEmpty()) {
             return null;
         }
-        return new Workload(name, topics, partitions, size, producers, subscriptions, consumers, rate, warmup,
-                y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, keyDistribution, keys,
-                zipf, resolvedPayload, delimiter, ratio, names == null ? List.of() : names, existing, backlog,
-                txRecords, txMillis, warmupRecords, verification, saturation, maxSendErrors, faults, stamp, monotonic,
-                share, new ConsumerProcessing(Math.round(processingMillis * 1000), processingDistribution), roundTrip,
+        Messages messages = new Messages(size, resolvedPayload, delimiter, ratio, monotonic, keyDistribution, keys, zipf,
                 keysAndHeaders);
+        return new Workload(name, topics, partitions, producers, subscriptions, consumers, rate, warmup,
+                y.has("durationSeconds") ? duration : 0, y.has("numRecords") ? records : 0, messages,
+                names == null ? List.of() : names, existing, backlog, new Transactions(txRecords, txMillis), warmupRecords,
+                verification, saturation, maxSendErrors, faults, stamp, share,
+                new ConsumerProcessing(Math.round(processingMillis * 1000), processingDistribution), roundTrip);
     }
 
     /**

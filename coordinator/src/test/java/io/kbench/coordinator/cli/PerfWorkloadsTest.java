@@ -9,8 +9,9 @@ import java.util.Map;
 
 import io.kbench.coordinator.workload.ConsumerProcessing;
 import io.kbench.coordinator.workload.InvalidConfigException;
-import io.kbench.coordinator.workload.KeysAndHeaders;
+import io.kbench.coordinator.workload.Messages;
 import io.kbench.coordinator.workload.ShareGroups;
+import io.kbench.coordinator.workload.Transactions;
 import io.kbench.coordinator.workload.Workload;
 import org.junit.jupiter.api.Test;
 
@@ -23,10 +24,10 @@ class PerfWorkloadsTest {
     void consumerPerfReadsExistingTopicsWithOneGroupPerTopic() {
         Workload w = ConsumerPerfCommand.workload("consumer-perf-include", List.of("orders-1", "orders-2"), 3, 70_000);
         // messageSize is the parser's default: a run without producers generates no values
-        assertEquals(new Workload("consumer-perf-include", 2, 1, 1024, 0, 1, 3, Workload.UNTHROTTLED, 0, 0, 70_000,
-                Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of("orders-1", "orders-2"), true, 0, 0, 0,
-                0, true, Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false,
-                ShareGroups.NONE, ConsumerProcessing.NONE, false, KeysAndHeaders.NONE), w);
+        assertEquals(new Workload("consumer-perf-include", 2, 1, 0, 1, 3, Workload.UNTHROTTLED, 0, 0, 70_000,
+                Messages.generated(1024), List.of("orders-1", "orders-2"), true, 0, Transactions.NONE, 0, true,
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, ShareGroups.NONE,
+                ConsumerProcessing.NONE, false), w);
         assertEquals(6, w.consumerCount());
         assertEquals(0, w.producerCount());
     }
@@ -34,11 +35,11 @@ class PerfWorkloadsTest {
     @Test
     void shareConsumerPerfReadsWithOneShareGroupFromTheStartOrTheEnd() {
         Workload w = ShareConsumerPerfCommand.workload("scp", 4, 20_000, false);
-        assertEquals(new Workload("share-consumer-perf-scp", 1, 1, 1024, 0, 0, 1, Workload.UNTHROTTLED, 0, 0, 20_000,
-                Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of("scp"), true, 0, 0, 0, 0, false,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false,
+        assertEquals(new Workload("share-consumer-perf-scp", 1, 1, 0, 0, 1, Workload.UNTHROTTLED, 0, 0, 20_000,
+                Messages.generated(1024), List.of("scp"), true, 0, Transactions.NONE, 0, false,
+                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true,
                 new ShareGroups(1, 4, false, 0, 0, Map.of(ShareConsumerPerfCommand.OFFSET_RESET, "earliest")),
-                ConsumerProcessing.NONE, false, KeysAndHeaders.NONE), w);
+                ConsumerProcessing.NONE, false), w);
         assertEquals("latest", ShareConsumerPerfCommand.workload("scp", 4, 20_000, true).shareGroups().groupConfigs()
                 .get(ShareConsumerPerfCommand.OFFSET_RESET));
         assertEquals(0, w.consumerCount());

@@ -88,10 +88,8 @@ class PlannerTest {
     @ParameterizedTest(name = "{0} records over {1} topics x {2} producers")
     @CsvSource({"1000, 1, 1", "1000, 1, 3", "7, 7, 1", "1000000007, 2, 5"})
     void shouldSplitARecordCountExactlyAcrossProducers(long records, int topics, int producers) {
-        Workload timed = Workload.timed("t", topics, 1, 100, producers, 0, 1, -1, 0, 10);
-        Workload w = new Workload("t", topics, 1, 100, producers, 0, 1, -1, 0, 0, records, timed.keyDistribution(),
-                1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true, 10,
-                Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null, false, null);
+        Workload w = Workload.of("t", java.util.Map.of("topics", topics, "producersPerTopic", producers,
+                "subscriptionsPerTopic", 0, "numRecords", records));
         Plan plan = Planner.plan(w, 2, "r");
         long sum = 0;
         for (Plan.WorkerAssignment a : plan.workers()) {

@@ -45,7 +45,7 @@ class OmbFilesTest {
         assertEquals(2, w.consumersPerSubscription());
         assertEquals(120, w.warmupSeconds());
         assertEquals(180, w.durationSeconds());
-        assertEquals(Workload.KeyDistribution.random, w.keyDistribution());
+        assertEquals(Workload.KeyDistribution.random, w.messages().keyDistribution());
         assertEquals(0, w.consumerBacklogRecords());
         assertTrue(s.notes().contains("omb.yaml: OMB workload: producerRate: 0 (OMB's adaptive rate) -> the max-rate "
                 + "search (--find-max-rate)"), s.notes().toString());

@@ -41,9 +41,9 @@ class SweepTest {
                 "producer.batch.size=16384, messageSize=1024", "producer.batch.size=16384, messageSize=4096"),
                 s.labels());
         Sweep.Point p = s.points().get(4);
-        assertEquals(1024, p.workload().messageSize());
+        assertEquals(1024, p.workload().messages().messageSize());
         assertEquals(Map.of("producer.batch.size", "16384"), p.profileOverrides());
-        assertEquals(100, s.base().messageSize());
+        assertEquals(100, s.base().messages().messageSize());
     }
 
     @Test

@@ -59,8 +59,8 @@ class WorkloadTest {
 
     @Test
     void shouldSendMonotonicValuesOnlyInsteadOfGeneratedOrFileValues() throws IOException {
-        assertEquals(true, Workload.load(file("m.yaml", "durationSeconds: 5\nmonotonicPayloads: true\n")).monotonicPayloads());
-        assertEquals(false, Workload.load(file("d.yaml", "durationSeconds: 5\n")).monotonicPayloads());
+        assertEquals(true, Workload.load(file("m.yaml", "durationSeconds: 5\nmonotonicPayloads: true\n")).messages().monotonicPayloads());
+        assertEquals(false, Workload.load(file("d.yaml", "durationSeconds: 5\n")).messages().monotonicPayloads());
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Workload.load(file("ms.yaml",
                 "durationSeconds: 5\nmessageSize: 10\nmonotonicPayloads: true\n")));
         assertEquals("ms.yaml:3:1: monotonicPayloads makes every value the message's number in decimal: it needs producers "
@@ -173,11 +173,11 @@ class WorkloadTest {
                 """));
         assertEquals(1000, w.numRecords());
         assertEquals(0, w.durationSeconds());
-        assertEquals(Workload.KeyDistribution.zipf, w.keyDistribution());
-        assertEquals(50, w.keys());
-        assertEquals(1.2, w.zipfExponent());
+        assertEquals(Workload.KeyDistribution.zipf, w.messages().keyDistribution());
+        assertEquals(50, w.messages().keys());
+        assertEquals(1.2, w.messages().zipfExponent());
         assertEquals(List.of("alpha", "beta", "gamma"),
-                w.payloadValues().stream().map(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8)).toList());
+                w.messages().payloadValues().stream().map(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8)).toList());
     }
 
     @Test

@@ -43,15 +43,11 @@ class ProgressPrinterTest {
 
     @Test
     void shouldCountARecordRunAtItsRateAndSayNothingWhenUnthrottledOrWithoutProducers() {
-        Workload timed = Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 0, 10);
-        Workload records = new Workload(timed.name(), 1, 1, 100, 1, 1, 1, 1000, 0, 0, 5000,
-                Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of(), false, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null, false, null);
+        Workload records = Workload.of("t", java.util.Map.of("producerRate", 1000, "numRecords", 5000));
         assertTrue(lines(records, 1).get(0).endsWith(" | 4 s left"), "5,000 records at 1,000 msg/s");
         assertFalse(lines(records.withProducerRate(Workload.UNTHROTTLED), 1).get(0).contains("left"));
-        Workload readers = new Workload(timed.name(), 1, 1, 100, 0, 1, 1, 0, 0, 0, 5000,
-                Workload.KeyDistribution.none, 1000, 1.0, null, "\n", 1.0, List.of("t"), true, 0, 0, 0, 0, true,
-                Workload.DEFAULT_SATURATION_DELAY_MILLIS, Workload.NO_ERROR_LIMIT, List.of(), true, false, null, null, false, null);
+        Workload readers = Workload.of("t", java.util.Map.of("producersPerTopic", 0, "topicNames", List.of("t"),
+                "existingTopics", true, "numRecords", 5000));
         assertFalse(lines(readers, 1).get(0).contains("left"), "no producers: no plan to count down");
     }
 }
