@@ -137,6 +137,18 @@ public interface Driver extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * Sets ({@code set}) and removes ({@code delete}) cluster-wide dynamic broker configs, the default every broker
+     * inherits, then waits until every broker reports them; with {@code validateOnly} the cluster only checks them.
+     *
+     * @return each named config's cluster-wide value before the change; absent when none was set
+     * @throws DriverException when the cluster refuses one (not dynamically updatable, a bad value) or does not answer
+     */
+    default java.util.Map<String, String> alterBrokerConfigs(java.util.Map<String, String> set, List<String> delete,
+                                                             boolean validateOnly, Duration timeout) {
+        throw new DriverException("this driver cannot change broker settings");
+    }
+
     /** Releases the driver's own resources (admin client); handles are closed before this is called. */
     @Override
     void close();

@@ -301,6 +301,25 @@ public final class RunManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets or removes cluster-wide dynamic broker configs with a driver of its own (no run is touched); see
+     * {@link Driver#alterBrokerConfigs}.
+     *
+     * @return each named config's cluster-wide value before the change
+     * @throws WorkerException INVALID when the cluster refuses a setting, UNAVAILABLE when it does not answer
+     */
+    public java.util.Map<String, String> alterBrokerConfigs(String driverName, io.kbench.driver.DriverConfig config,
+                                                            java.util.Map<String, String> set, List<String> delete,
+                                                            boolean validateOnly, java.time.Duration timeout) {
+        DriverFactory factory = driverLookup.apply(driverName);
+        try (Driver driver = factory.create(config, nanos)) {
+            return driver.alterBrokerConfigs(set, delete, validateOnly, timeout);
+        } catch (DriverException e) {
+            throw new WorkerException(e.unreachable() ? WorkerException.Kind.UNAVAILABLE : WorkerException.Kind.INVALID,
+                    e.getMessage(), e);
+        }
+    }
+
     /** The drivers this worker can load: name to client library and version. */
     public static java.util.Map<String, String> drivers() {
         java.util.Map<String, String> out = new java.util.TreeMap<>();

@@ -237,7 +237,7 @@ public final class RunCommand implements Callable<Integer> {
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
                         : sweep.isSweep() ? new SweepRun(sweep, output, human(), written).run(
                                 (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), dir, session),
-                                session::interrupted)
+                                session::interrupted, brokerSettings(sweep, resolved, session))
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
             if (!written.complete()) {
@@ -279,6 +279,20 @@ public final class RunCommand implements Callable<Integer> {
         MaxRateSearch.Found found = search.run();
         written.addAll(search.written(), "");
         return found.found() ? 0 : 1;
+    }
+
+    /**
+     * The sweep's broker settings, checked with the cluster before any load (null when the matrix varies none). Each
+     * combination's apply and the final restore go through the session's first worker.
+     */
+    private BrokerSettings brokerSettings(Sweep sweep, Profile profile, Session session) {
+        if (sweep.brokerAxes().isEmpty()) {
+            return null;
+        }
+        BrokerSettings b = new BrokerSettings((set, delete, validateOnly) -> session.alterBrokerConfigs(profile, set,
+                delete, validateOnly), human());
+        b.check(sweep.points());
+        return b;
     }
 
     /** {@code [HOST:]PORT} of --dashboard: host (loopback by default) and port. */

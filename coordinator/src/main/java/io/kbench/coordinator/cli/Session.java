@@ -159,6 +159,21 @@ final class Session implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets or removes cluster-wide dynamic broker configs through this session's first worker (a worker reaches the
+     * brokers; this host may not), with the profile's client settings.
+     *
+     * @return each named config's cluster-wide value before the change
+     * @throws UserException when the cluster or the worker refuses (exit 2) or does not answer (exit 3)
+     */
+    java.util.Map<String, String> alterBrokerConfigs(Profile profile, java.util.Map<String, String> set, List<String> delete,
+                                                     boolean validateOnly) {
+        try (WorkerClient client = new WorkerClient(addresses.get(0), security)) {
+            return io.kbench.coordinator.run.Workers.setup(() -> client.alterBrokerConfigs(
+                    profile.withBootstrapServers(bootstrap), set, delete, validateOnly));
+        }
+    }
+
     RunOutcome run(RunController controller) {
         current.set(controller);
         return controller.run();

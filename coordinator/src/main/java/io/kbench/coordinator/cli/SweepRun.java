@@ -80,34 +80,24 @@ final class SweepRun {
      * @return 0 when every combination completed, else 1
      */
     int run(Combination combination, java.util.function.BooleanSupplier interrupted) {
+        return run(combination, interrupted, null);
+    }
+
+    /**
+     * As {@link #run(Combination, java.util.function.BooleanSupplier)}, with {@code broker} applying each combination's
+     * broker settings before it runs and restoring them when the sweep ends, whatever ends it (null: none).
+     */
+    int run(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker) {
         Path base = output != null ? output : RunIds.defaultOutput(sweep.base().name() + "-sweep", RunIds.next());
         SweepReport report = new SweepReport(sweep.axes());
-        List<Sweep.Point> points = sweep.points();
-        boolean allCompleted = true;
-        long sweepStart = System.nanoTime();
-        for (int i = 0; i < points.size(); i++) {
-            Sweep.Point p = points.get(i);
-            if (interrupted.getAsBoolean()) {
-                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload()), null));
-                allCompleted = false;
-                continue;
-            }
-            human.printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
-                    sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
-            Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
-            try {
-                RunOutcome o = combination.run(p, dir);
-                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
-                        target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
-                        : o.result().diagnosis().limit()));
-                allCompleted &= o.completed();
-            } catch (UserException e) {
-                // e.g. the cluster refused this combination's settings: record it and go on with the next
-                human.println("combination failed: " + e.getMessage());
-                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload()), null));
-                allCompleted = false;
-            }
+        boolean allCompleted;
+        boolean restored;
+        try {
+            allCompleted = runEach(combination, interrupted, broker, base, report);
+        } finally {
+            restored = broker == null || broker.restore();
         }
+        allCompleted &= restored;
         report.print(human);
         try {
             report.write(base);
@@ -127,4 +117,38 @@ final class SweepRun {
         return allCompleted ? 0 : 1;
     }
 
+    /** Runs every combination in turn into its row of {@code report}; true when every one completed. */
+    private boolean runEach(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker,
+                            Path base, SweepReport report) {
+        List<Sweep.Point> points = sweep.points();
+        boolean allCompleted = true;
+        long sweepStart = System.nanoTime();
+        for (int i = 0; i < points.size(); i++) {
+            Sweep.Point p = points.get(i);
+            if (interrupted.getAsBoolean()) {
+                report.add(new SweepReport.Row(p.values(), "SKIPPED", null, null, target(p.workload()), null));
+                allCompleted = false;
+                continue;
+            }
+            human.printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
+                    sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
+            Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
+            try {
+                if (broker != null) {
+                    broker.apply(p);
+                }
+                RunOutcome o = combination.run(p, dir);
+                report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
+                        target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
+                        : o.result().diagnosis().limit()));
+                allCompleted &= o.completed();
+            } catch (UserException e) {
+                // e.g. the cluster refused this combination's settings: record it and go on with the next
+                human.println("combination failed: " + e.getMessage());
+                report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload()), null));
+                allCompleted = false;
+            }
+        }
+        return allCompleted;
+    }
 }

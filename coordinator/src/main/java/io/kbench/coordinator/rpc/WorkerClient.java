@@ -331,6 +331,32 @@ public final class WorkerClient implements AutoCloseable {
         }
     }
 
+    /** Longest the worker waits for every broker to report changed settings, and this call for the worker. */
+    public static final Duration BROKER_CONFIG_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * Sets ({@code set}) and removes ({@code delete}) cluster-wide dynamic broker configs through the worker, which
+     * waits until every broker reports them; with {@code validateOnly} the cluster only checks them.
+     *
+     * @return each named config's cluster-wide value before the change; absent when none was set
+     */
+    public Map<String, String> alterBrokerConfigs(Profile profile, Map<String, String> set, List<String> delete,
+                                                  boolean validateOnly) {
+        try {
+            return Map.copyOf(call(BROKER_CONFIG_TIMEOUT.plusSeconds(15)).alterBrokerConfigs(
+                    io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder()
+                            .setDriver(WorkerMessages.driverConfig(profile)).putAllSet(set).addAllDelete(delete)
+                            .setValidateOnly(validateOnly).setTimeoutMillis(BROKER_CONFIG_TIMEOUT.toMillis()).build())
+                    .getPreviousMap());
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+                throw new WorkerCallException(WorkerCallException.Kind.REFUSED, "worker " + address + " cannot change "
+                        + "broker settings (an older kbench): run the same kbench version on both", e);
+            }
+            throw failure(e, "change broker settings");
+        }
+    }
+
     /** Releases the run's held consumers (a backlog run). */
     public void startConsumers(String runId) {
         try {

@@ -16,9 +16,10 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 /**
  * A workload file read whole: the base workload and, when the file has a {@code matrix}, every combination
  * of its values, in order (the first matrix key varies slowest). A matrix key is a workload field
- * ({@code messageSize: [100, 1024]}) or a profile key ({@code producer.batch.size: [8192, 16384]},
- * {@code replicationFactor: [1, 3]}). Every combination is validated as a workload on its own, and a bad
- * value is reported at its own position in the file.
+ * ({@code messageSize: [100, 1024]}), a profile key ({@code producer.batch.size: [8192, 16384]},
+ * {@code replicationFactor: [1, 3]}), or a broker setting ({@code broker.num.replica.fetchers: [1, 2, 4]}: applied
+ * to the cluster, cluster-wide, before the combination runs). Every combination is validated as a workload on its
+ * own, and a bad value is reported at its own position in the file.
  *
  * <pre>
  * matrix:
@@ -43,8 +44,28 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
      * @param values           the combination's value per matrix key
      * @param workload         the workload with the combination's workload overrides
      * @param profileOverrides the combination's profile overrides, for {@link Profile#with}
+     * @param brokerSettings   the combination's broker settings (without the {@code broker.} prefix), to apply to the
+     *                         cluster before it runs
      */
-    public record Point(String label, Map<String, String> values, Workload workload, Map<String, String> profileOverrides) {
+    public record Point(String label, Map<String, String> values, Workload workload, Map<String, String> profileOverrides,
+                        Map<String, String> brokerSettings) {
+        public Point {
+            brokerSettings = Map.copyOf(brokerSettings);
+        }
+
+        /** A combination without broker settings. */
+        public Point(String label, Map<String, String> values, Workload workload, Map<String, String> profileOverrides) {
+            this(label, values, workload, profileOverrides, Map.of());
+        }
+    }
+
+    /** The prefix of a matrix key that is a broker setting. */
+    public static final String BROKER_PREFIX = "broker.";
+    private static final java.util.regex.Pattern BROKER_CONFIG = java.util.regex.Pattern.compile("[a-z0-9._-]{1,249}");
+
+    /** Every broker setting the matrix varies (without the prefix), in file order. */
+    public List<String> brokerAxes() {
+        return axes.stream().filter(a -> a.startsWith(BROKER_PREFIX)).map(a -> a.substring(BROKER_PREFIX.length())).toList();
     }
 
     /**
@@ -66,7 +87,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         java.util.function.UnaryOperator<Workload> f = w -> w.withTiming(warmup != null ? warmup : w.warmupSeconds(),
                 duration != null ? duration : w.durationSeconds());
         List<Point> ps = points.stream().map(p -> new Point(p.label(), p.values(), f.apply(p.workload()),
-                p.profileOverrides())).toList();
+                p.profileOverrides(), p.brokerSettings())).toList();
         return new Sweep(f.apply(base), axes, ps, notes, findMaxRate);
     }
 
@@ -127,10 +148,13 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         for (Map<String, ScalarNode> combo : combos) {
             Map<String, Node> workloadOverrides = new LinkedHashMap<>();
             Map<String, String> profileOverrides = new LinkedHashMap<>();
+            Map<String, String> brokerSettings = new LinkedHashMap<>();
             Map<String, String> values = new LinkedHashMap<>();
             for (Map.Entry<String, ScalarNode> e : combo.entrySet()) {
                 values.put(e.getKey(), e.getValue().getValue());
-                if (Workload.KEYS.contains(e.getKey())) {
+                if (e.getKey().startsWith(BROKER_PREFIX)) {
+                    brokerSettings.put(e.getKey().substring(BROKER_PREFIX.length()), e.getValue().getValue());
+                } else if (Workload.KEYS.contains(e.getKey())) {
                     workloadOverrides.put(e.getKey(), e.getValue());
                 } else {
                     profileOverrides.put(e.getKey(), e.getValue().getValue());
@@ -148,7 +172,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             Workload w = workloadOverrides.isEmpty() ? base : WorkloadParser.parse(y.with(workloadOverrides, these), path, these);
             pointErrors.addAll(these);
             String label = String.join(", ", values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-            points.add(new Point(label, values, w, profileOverrides));
+            points.add(new Point(label, values, w, profileOverrides, brokerSettings));
         }
         if (!pointErrors.isEmpty()) {
             throw new InvalidConfigException(new ArrayList<>(pointErrors));
@@ -172,7 +196,19 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                 y.error(k, "matrix cannot vary '" + key + "'");
                 continue;
             }
-            if (!Workload.KEYS.contains(key)) {
+            if (key.startsWith(BROKER_PREFIX)) {
+                String name = key.substring(BROKER_PREFIX.length());
+                if (!BROKER_CONFIG.matcher(name).matches()) {
+                    y.error(k, "matrix key '" + key + "': a broker setting is broker.<name>, the name 1 to 249 of "
+                            + "a-z 0-9 . _ - (a Kafka broker config, e.g. broker.num.replica.fetchers)");
+                    continue;
+                }
+                if (Profile.isSecret(name) || name.contains("password") || name.endsWith(".jaas.config")) {
+                    y.error(k, "matrix cannot vary " + key + ": its values would be printed in the sweep's table and "
+                            + "written to its files");
+                    continue;
+                }
+            } else if (!Workload.KEYS.contains(key)) {
                 String problem = Profile.overrideKeyProblem(key);
                 if (problem != null) {
                     String near = Names.closest(key, Workload.KEYS);

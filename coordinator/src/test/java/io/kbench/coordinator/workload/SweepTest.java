@@ -47,6 +47,36 @@ class SweepTest {
     }
 
     @Test
+    void shouldCarryBrokerSettingsApartFromTheWorkloadAndTheProfile() throws IOException {
+        Sweep s = Sweep.load(file("""
+                durationSeconds: 10
+                matrix:
+                  broker.num.replica.fetchers: [1, 2]
+                  producer.acks: [all]
+                """));
+        assertEquals(List.of("num.replica.fetchers"), s.brokerAxes());
+        assertEquals(Map.of("num.replica.fetchers", "2"), s.points().get(1).brokerSettings());
+        assertEquals(Map.of("producer.acks", "all"), s.points().get(1).profileOverrides());
+        assertEquals("broker.num.replica.fetchers=2, producer.acks=all", s.points().get(1).label());
+        Path p = file("""
+                durationSeconds: 10
+                matrix:
+                  broker.Bad Name: [1]
+                  broker.ssl.keystore.password: [x]
+                  broker.: [1]
+                """);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+        assertEquals(List.of(
+                p + ":3:3: matrix key 'broker.Bad Name': a broker setting is broker.<name>, the name 1 to 249 of a-z 0-9 "
+                        + ". _ - (a Kafka broker config, e.g. broker.num.replica.fetchers)",
+                p + ":4:3: matrix cannot vary broker.ssl.keystore.password: its values would be printed in the sweep's "
+                        + "table and written to its files",
+                p + ":5:3: matrix key 'broker.': a broker setting is broker.<name>, the name 1 to 249 of a-z 0-9 . _ - "
+                        + "(a Kafka broker config, e.g. broker.num.replica.fetchers)"),
+                e.errors().stream().map(ConfigError::toString).toList());
+    }
+
+    @Test
     void shouldBeASinglePointWithoutAMatrix() throws IOException {
         Sweep s = Sweep.load(file("durationSeconds: 10\n"));
         assertFalse(s.isSweep());

@@ -321,6 +321,12 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public Map<String, String> alterBrokerConfigs(Map<String, String> set, List<String> delete, boolean validateOnly,
+                                                  Duration timeout) {
+        return BrokerConfigAdmin.alter(admin(), set, delete, validateOnly, timeout);
+    }
+
+    @Override
     public synchronized void close() {
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));

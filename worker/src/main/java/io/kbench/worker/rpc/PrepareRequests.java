@@ -233,4 +233,46 @@ final class PrepareRequests {
         }
         return new TopicQuery(driverName(r.getDriver()), driverConfig(r.getDriver()), regex, r.getLimit());
     }
+
+    /** A checked {@code AlterBrokerConfigs} request. */
+    record BrokerConfigChange(String driverName, DriverConfig config, java.util.Map<String, String> set,
+                              List<String> delete, boolean validateOnly, java.time.Duration timeout) { }
+
+    /** Most configs one {@code AlterBrokerConfigs} sets or removes, and the longest value. */
+    static final int MAX_BROKER_CONFIGS = 100;
+    static final int MAX_CONFIG_VALUE = 10_000;
+    private static final java.util.regex.Pattern CONFIG_NAME = java.util.regex.Pattern.compile("[a-z0-9._-]{1,249}");
+
+    /** Checks and maps an {@code AlterBrokerConfigs} request. */
+    static BrokerConfigChange brokerConfigChange(io.kbench.protocol.rpc.AlterBrokerConfigsRequest r) {
+        if (r.getSetCount() + r.getDeleteCount() == 0 || r.getSetCount() > MAX_BROKER_CONFIGS
+                || r.getDeleteCount() > MAX_BROKER_CONFIGS) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "set and delete must name 1 to " + MAX_BROKER_CONFIGS
+                    + " configs each, got " + r.getSetCount() + " and " + r.getDeleteCount());
+        }
+        List<String> names = new ArrayList<>(r.getSetMap().keySet());
+        names.addAll(r.getDeleteList());
+        for (String n : names) {
+            if (!CONFIG_NAME.matcher(n).matches()) {
+                throw new WorkerException(WorkerException.Kind.INVALID, "a broker config name is 1 to 249 of a-z 0-9 . _ -, "
+                        + "got '" + (n.length() > 100 ? n.substring(0, 100) + "..." : n) + "'");
+            }
+        }
+        if (new java.util.HashSet<>(names).size() != names.size()) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "a broker config is named twice");
+        }
+        if (r.getSetMap().values().stream().anyMatch(v -> v.length() > MAX_CONFIG_VALUE)) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "a broker config value is longer than "
+                    + MAX_CONFIG_VALUE + " characters");
+        }
+        if (r.getTimeoutMillis() < 1_000 || r.getTimeoutMillis() > 300_000) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "timeout_millis must be 1000 to 300000, got "
+                    + r.getTimeoutMillis());
+        }
+        if (!r.getDriver().getCommonMap().containsKey("bootstrap.servers")) {
+            throw new WorkerException(WorkerException.Kind.INVALID, "no bootstrap.servers given");
+        }
+        return new BrokerConfigChange(driverName(r.getDriver()), driverConfig(r.getDriver()), r.getSetMap(),
+                r.getDeleteList(), r.getValidateOnly(), java.time.Duration.ofMillis(r.getTimeoutMillis()));
+    }
 }

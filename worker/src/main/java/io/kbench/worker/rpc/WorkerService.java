@@ -204,6 +204,20 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         }
     }
 
+    @Override
+    public void alterBrokerConfigs(io.kbench.protocol.rpc.AlterBrokerConfigsRequest request,
+                                   StreamObserver<io.kbench.protocol.rpc.AlterBrokerConfigsResponse> response) {
+        try {
+            PrepareRequests.BrokerConfigChange c = PrepareRequests.brokerConfigChange(request);
+            java.util.Map<String, String> previous = runs.alterBrokerConfigs(c.driverName(), c.config(), c.set(),
+                    c.delete(), c.validateOnly(), c.timeout());
+            response.onNext(io.kbench.protocol.rpc.AlterBrokerConfigsResponse.newBuilder().putAllPrevious(previous).build());
+            response.onCompleted();
+        } catch (RuntimeException e) {
+            response.onError(toStatus(e));
+        }
+    }
+
     private static StatusRuntimeException toStatus(RuntimeException e) {
         if (e instanceof WorkerException w) {
             Status s = switch (w.kind()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -100,5 +101,31 @@ class PrepareRequestsTest {
         assertEquals(WorkerException.Kind.INVALID, e.kind());
         assertEquals(message, e.getMessage());
         assertFalse(e.getMessage().contains("s3cret"));
+    }
+
+    @Test
+    void shouldCheckABrokerConfigChangeBeforeTheClusterSeesIt() {
+        java.util.function.UnaryOperator<io.kbench.protocol.rpc.AlterBrokerConfigsRequest.Builder> ok = b -> b
+                .setDriver(DriverConfig.newBuilder().putCommon("bootstrap.servers", "b:9092")).setTimeoutMillis(60_000);
+        PrepareRequests.BrokerConfigChange c = PrepareRequests.brokerConfigChange(ok.apply(
+                io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder().putSet("num.io.threads", "4")
+                        .addDelete("log.flush.interval.ms").setValidateOnly(true)).build());
+        assertEquals(Map.of("num.io.threads", "4"), c.set());
+        assertEquals(List.of("log.flush.interval.ms"), c.delete());
+        assertTrue(c.validateOnly());
+        Map<String, io.kbench.protocol.rpc.AlterBrokerConfigsRequest.Builder> refused = Map.of(
+                "set and delete must name 1 to 100 configs each, got 0 and 0",
+                ok.apply(io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder()),
+                "a broker config name is 1 to 249 of a-z 0-9 . _ -, got 'Num IO'",
+                ok.apply(io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder().putSet("Num IO", "4")),
+                "a broker config is named twice",
+                ok.apply(io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder().putSet("a", "1").addDelete("a")),
+                "timeout_millis must be 1000 to 300000, got 0",
+                io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder().putSet("a", "1")
+                        .setDriver(DriverConfig.newBuilder().putCommon("bootstrap.servers", "b:9092")),
+                "no bootstrap.servers given",
+                io.kbench.protocol.rpc.AlterBrokerConfigsRequest.newBuilder().putSet("a", "1").setTimeoutMillis(1000));
+        refused.forEach((message, request) -> assertEquals(message, assertThrows(WorkerException.class,
+                () -> PrepareRequests.brokerConfigChange(request.build())).getMessage()));
     }
 }

@@ -1,0 +1,114 @@
+package io.kbench.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.workload.Sweep;
+import io.kbench.coordinator.workload.Workload;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sweep's broker settings against a made-up cluster that keeps cluster-wide values and, as Kafka does for thread
+ * counts, refuses a value below half of the one in force.
+ */
+class BrokerSettingsTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final PrintStream human = new PrintStream(out, true, StandardCharsets.UTF_8);
+
+    /** Cluster-wide values; each broker's own fetcher count is 1. */
+    private final Map<String, String> clusterWide = new HashMap<>();
+    private final List<String> calls = new ArrayList<>();
+
+    private final BrokerSettings.Cluster cluster = (set, delete, validateOnly) -> {
+        calls.add((validateOnly ? "validate " : "") + set + " -" + delete);
+        for (Map.Entry<String, String> e : set.entrySet()) {
+            if (e.getKey().equals("num.partitions")) {
+                throw new UserException("the cluster refused num.partitions=2: Cannot update these configs dynamically");
+            }
+            int now = Integer.parseInt(clusterWide.getOrDefault(e.getKey(), "1"));
+            if (Integer.parseInt(e.getValue()) * 2 < now) {
+                throw new UserException("value should be at least half the current value " + now);
+            }
+        }
+        for (String d : delete) {
+            if (1 * 2 < Integer.parseInt(clusterWide.getOrDefault(d, "1"))) {
+                throw new UserException("value should be at least half the current value " + clusterWide.get(d));
+            }
+        }
+        Map<String, String> before = new HashMap<>(clusterWide);
+        if (!validateOnly) {
+            clusterWide.putAll(set);
+            delete.forEach(clusterWide::remove);
+        }
+        return before;
+    };
+
+    private static Sweep.Point point(String name, String value) {
+        return new Sweep.Point(name + "=" + value, Map.of(), Workload.timed("w", 1, 1, 100, 1, 1, 1, 100, 0, 1), Map.of(),
+                Map.of(name, value));
+    }
+
+    @Test
+    void shouldApplyEachCombinationAndWalkBackThroughWhatItSetWhenOneStepIsRefused() {
+        BrokerSettings b = new BrokerSettings(cluster, human);
+        List<Sweep.Point> points = List.of(point("num.replica.fetchers", "2"), point("num.replica.fetchers", "4"),
+                point("num.replica.fetchers", "8"));
+        b.check(points);
+        assertEquals(List.of("validate {num.replica.fetchers=2} -[]"), calls, "the first combination's values only");
+        points.forEach(b::apply);
+        assertEquals("8", clusterWide.get("num.replica.fetchers"));
+        calls.clear();
+        assertTrue(b.restore());
+        assertFalse(clusterWide.containsKey("num.replica.fetchers"), "no cluster-wide value, as before the sweep");
+        assertEquals(List.of("{} -[num.replica.fetchers]", "{num.replica.fetchers=4} -[]", "{num.replica.fetchers=2} -[]",
+                "{} -[num.replica.fetchers]"), calls, "refused in one step: 8, 4, 2, then removed");
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("broker settings restored: num.replica.fetchers=(none: "
+                + "each broker's own)"));
+        calls.clear();
+        assertTrue(b.restore(), "nothing left to restore");
+        assertEquals(List.of(), calls);
+    }
+
+    @Test
+    void shouldPutBackAValueTheClusterHadBeforeAndSayWhatCouldNotBe() {
+        clusterWide.put("log.flush.interval.ms", "5");
+        BrokerSettings b = new BrokerSettings(cluster, human);
+        b.apply(point("log.flush.interval.ms", "7"));
+        assertTrue(b.restore());
+        assertEquals("5", clusterWide.get("log.flush.interval.ms"));
+
+        BrokerSettings broken = new BrokerSettings((set, delete, validateOnly) -> {
+            if (set.isEmpty()) {
+                throw UserException.unreachable("cannot reach Kafka");
+            }
+            return Map.of();
+        }, human);
+        broken.apply(point("num.io.threads", "4"));
+        assertFalse(broken.restore());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("kbench: broker settings NOT restored; set them back by "
+                + "hand (kafka-configs --alter --entity-type brokers --entity-default): num.io.threads=(none: each "
+                + "broker's own) (cannot reach Kafka)"), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldRefuseASettingTheBrokersCannotChangeWhileRunningBeforeAnyLoad() {
+        BrokerSettings b = new BrokerSettings(cluster, human);
+        UserException e = assertThrows(UserException.class, () -> b.check(List.of(point("num.partitions", "2"))));
+        assertEquals("matrix broker.num.partitions=2: the cluster refused num.partitions=2: Cannot update these configs "
+                + "dynamically (a broker setting must be one the brokers take cluster-wide while they run: Kafka's dynamic "
+                + "broker configs)", e.getMessage());
+        assertTrue(clusterWide.isEmpty(), "nothing changed");
+        assertTrue(b.restore(), "nothing to restore");
+    }
+}
