@@ -21,15 +21,25 @@ final class InProcessEnvironment implements LocalEnvironment {
     private final Object workerLock = new Object();
     private final List<WorkerServer> workers = new ArrayList<>();
     private EmbeddedKafka kafka;
+    /** The embedded cluster's node count, for {@link #restartBroker}. */
+    private int nodes;
     /** Set before the broker starts: the in-process workers' host figures include it. */
     private volatile boolean embeddedBroker;
 
     @Override
     public String startBroker(int brokers) {
+        return startBroker(brokers, java.util.Map.of());
+    }
+
+    @Override
+    public String startBroker(int brokers, java.util.Map<String, String> brokerConfigs) {
         embeddedBroker = true;
         sayShared();
         synchronized (brokerLock) {
-            kafka = EmbeddedKafka.builder().nodes(brokers).start();
+            nodes = brokers;
+            EmbeddedKafka.Builder b = EmbeddedKafka.builder().nodes(brokers);
+            brokerConfigs.forEach(b::config);
+            kafka = b.start();
             io.kbench.embedded.GroupCoordinatorWarmUp.start(kafka);
             return kafka.bootstrapServers();
         }
@@ -65,6 +75,32 @@ final class InProcessEnvironment implements LocalEnvironment {
                 k.startNode(id);
             }
         };
+    }
+
+    @Override
+    public String restartBroker(java.util.Map<String, String> brokerConfigs) {
+        synchronized (brokerLock) {
+            if (kafka == null) {
+                throw new IllegalStateException("no embedded cluster to start again");
+            }
+            kafka.close();
+            kafka = null;
+            EmbeddedKafka.Builder b = EmbeddedKafka.builder().nodes(nodes);
+            brokerConfigs.forEach(b::config);
+            try {
+                kafka = b.start();
+            } catch (RuntimeException e) {
+                throw new io.kbench.coordinator.UserException("the embedded cluster did not start with " + brokerConfigs
+                        + ": " + e.getMessage(), e);
+            }
+            io.kbench.embedded.GroupCoordinatorWarmUp.start(kafka);
+            return kafka.bootstrapServers();
+        }
+    }
+
+    @Override
+    public String brokerConfigProblem(String name, String value) {
+        return io.kbench.embedded.BrokerConfigs.problem(name, value);
     }
 
     @Override

@@ -87,6 +87,27 @@ class SweepIT {
     }
 
     @Test
+    void shouldStartTheEmbeddedClusterWithAReadOnlyBrokerSettingAndAgainForTheNext() throws Exception {
+        Path workload = dir.resolve("embedded-broker-sweep.yaml");
+        Files.writeString(workload, """
+                messageSize: 100
+                producerRate: 200
+                numRecords: 200
+                matrix:
+                  broker.num.partitions: [2, 3]
+                """);
+        Path out = dir.resolve("embedded");
+        assertEquals(0, Main.execute("run", "--output", out.toString(), workload.toString()));
+        for (String combination : List.of("01-broker.num.partitions=2", "02-broker.num.partitions=3")) {
+            JsonNode r = new ObjectMapper().readTree(out.resolve(combination).resolve("result.json").toFile());
+            assertEquals(combination.substring(combination.length() - 1), r.get("provenance").get("cluster").get("brokers")
+                    .get(0).get("configs").get("num.partitions").asText(), "num.partitions is read-only while a broker runs: "
+                    + "the embedded cluster was started with it");
+            assertEquals(200, r.get("summary").get("received").asLong());
+        }
+    }
+
+    @Test
     void shouldWriteTheTableWithTheRestSkippedWhenStoppedBySigterm() throws Exception {
         Path workload = dir.resolve("interrupted-sweep.yaml");
         Files.writeString(workload, """

@@ -12,6 +12,29 @@ public interface LocalEnvironment extends AutoCloseable {
     /** Starts a Kafka cluster of {@code brokers} nodes on loopback and returns its bootstrap servers. */
     String startBroker(int brokers);
 
+    /** As {@link #startBroker(int)}, its brokers configured with {@code brokerConfigs} (a sweep's first settings). */
+    default String startBroker(int brokers, java.util.Map<String, String> brokerConfigs) {
+        if (!brokerConfigs.isEmpty()) {
+            throw new UnsupportedOperationException("no broker configs here");
+        }
+        return startBroker(brokers);
+    }
+
+    /**
+     * Starts the cluster {@link #startBroker} started again, a fresh one of as many nodes, its brokers configured with
+     * {@code brokerConfigs} (a sweep's broker settings, read-only ones too), and returns its bootstrap servers.
+     *
+     * @throws io.kbench.coordinator.UserException when it does not start with them
+     */
+    default String restartBroker(java.util.Map<String, String> brokerConfigs) {
+        throw new UnsupportedOperationException("no embedded cluster here");
+    }
+
+    /** Why Kafka's broker would not take {@code name=value} (an unknown config, a bad value), or null when it would. */
+    default String brokerConfigProblem(String name, String value) {
+        return null;
+    }
+
     /** The cluster {@link #startBroker} started, for faults; null before. */
     io.kbench.coordinator.ClusterControl cluster();
 

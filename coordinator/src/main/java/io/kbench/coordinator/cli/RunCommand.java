@@ -222,6 +222,12 @@ public final class RunCommand implements Callable<Integer> {
         notes.forEach(n -> System.err.println("kbench: note: " + n));
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);
+        // the embedded cluster takes any broker setting: checked now, and it starts with the first combination's
+        java.util.Map<String, String> embeddedBrokerSettings = java.util.Map.of();
+        if (bootstrap == null && workers.isEmpty() && !sweep.brokerAxes().isEmpty()) {
+            EmbeddedBrokerSettings.check(sweep.points(), local::brokerConfigProblem);
+            embeddedBrokerSettings = sweep.points().get(0).brokerSettings();
+        }
         DashboardServer server = null;
         if (dash != null) {
             DashboardState state = new DashboardState(reporter);
@@ -232,12 +238,13 @@ public final class RunCommand implements Callable<Integer> {
         }
         try {
             int code;
-            try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers, human())) {
+            try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers,
+                    embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
                         : sweep.isSweep() ? new SweepRun(sweep, output, human(), written).run(
                                 (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), dir, session),
-                                session::interrupted, brokerSettings(sweep, resolved, session))
+                                session::interrupted, brokerSettings(sweep, resolved, session, embeddedBrokerSettings))
                         : runOne(workload, resolved, output, session).completed() ? 0 : 1;
             }
             if (!written.complete()) {
@@ -282,15 +289,28 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The sweep's broker settings, checked with the cluster before any load (null when the matrix varies none). Each
-     * combination's apply and the final restore go through the session's first worker.
+     * The sweep's broker settings, checked before any load (null when the matrix varies none): on the embedded
+     * cluster by starting it again per combination, on a given one as cluster-wide dynamic configs set through the
+     * session's first worker.
      */
-    private BrokerSettings brokerSettings(Sweep sweep, Profile profile, Session session) {
+    private BrokerSettings brokerSettings(Sweep sweep, Profile profile, Session session, java.util.Map<String, String> started) {
         if (sweep.brokerAxes().isEmpty()) {
             return null;
         }
-        BrokerSettings b = new BrokerSettings((set, delete, validateOnly) -> session.alterBrokerConfigs(profile, set,
-                delete, validateOnly), human());
+        BrokerSettings b = session.embedded()
+                ? new EmbeddedBrokerSettings(new EmbeddedBrokerSettings.Cluster() {
+                    @Override
+                    public void restart(java.util.Map<String, String> brokerConfigs) {
+                        session.restartEmbedded(brokerConfigs);
+                    }
+
+                    @Override
+                    public String problem(String name, String value) {
+                        return session.embeddedConfigProblem(name, value);
+                    }
+                }, started, human())
+                : new DynamicBrokerSettings((set, delete, validateOnly) -> session.alterBrokerConfigs(profile, set,
+                        delete, validateOnly), human());
         b.check(sweep.points());
         return b;
     }

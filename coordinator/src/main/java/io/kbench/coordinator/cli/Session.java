@@ -25,7 +25,8 @@ import io.kbench.coordinator.run.RunOutcome;
 final class Session implements AutoCloseable {
     private final LocalEnvironment env;
     private final ClientSecurity security;
-    private final String bootstrap;
+    /** The cluster's bootstrap servers: a new one after the embedded cluster started again ({@link #restartEmbedded}). */
+    private volatile String bootstrap;
     /** The run's cluster is the embedded one, in this JVM with the in-process workers. */
     private final boolean embedded;
     private final List<String> addresses;
@@ -42,6 +43,12 @@ final class Session implements AutoCloseable {
      */
     Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, ClientSecurity security,
             int brokers, PrintStream info) {
+        this(env, workers, bootstrap, localWorkers, security, brokers, java.util.Map.of(), info);
+    }
+
+    /** @param brokerConfigs the embedded cluster's broker configs, when one is started (a sweep's first settings) */
+    Session(LocalEnvironment env, List<String> workers, String bootstrap, int localWorkers, ClientSecurity security,
+            int brokers, java.util.Map<String, String> brokerConfigs, PrintStream info) {
         Inputs.workers(workers);
         Inputs.bootstrap("bootstrap.servers", bootstrap);
         if (brokers < 1 || brokers > 9) {
@@ -70,7 +77,7 @@ final class Session implements AutoCloseable {
                 local = java.util.concurrent.CompletableFuture.supplyAsync(() -> warmedUp(env.startWorkers(localWorkers)));
                 info.println(brokers == 1 ? "starting an embedded Kafka broker (KRaft, single node) on loopback ..."
                         : "starting an embedded Kafka cluster (KRaft, " + brokers + " nodes) on loopback ...");
-                bootstrap = env.startBroker(brokers);
+                bootstrap = env.startBroker(brokers, brokerConfigs);
                 info.println((brokers == 1 ? "embedded broker" : "embedded cluster") + " ready at " + bootstrap);
             }
             this.bootstrap = bootstrap;
@@ -172,6 +179,19 @@ final class Session implements AutoCloseable {
             return io.kbench.coordinator.run.Workers.setup(() -> client.alterBrokerConfigs(
                     profile.withBootstrapServers(bootstrap), set, delete, validateOnly));
         }
+    }
+
+    /** Starts the embedded cluster again with {@code brokerConfigs} (see {@link LocalEnvironment#restartBroker}). */
+    void restartEmbedded(java.util.Map<String, String> brokerConfigs) {
+        if (!embedded) {
+            throw new IllegalStateException("not the embedded cluster");
+        }
+        bootstrap = env.restartBroker(brokerConfigs);
+    }
+
+    /** Why the embedded cluster's brokers would not take {@code name=value}, or null. */
+    String embeddedConfigProblem(String name, String value) {
+        return env.brokerConfigProblem(name, value);
     }
 
     RunOutcome run(RunController controller) {

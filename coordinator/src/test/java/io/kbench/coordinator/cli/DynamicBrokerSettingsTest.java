@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * A sweep's broker settings against a made-up cluster that keeps cluster-wide values and, as Kafka does for thread
  * counts, refuses a value below half of the one in force.
  */
-class BrokerSettingsTest {
+class DynamicBrokerSettingsTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final PrintStream human = new PrintStream(out, true, StandardCharsets.UTF_8);
 
@@ -30,7 +30,7 @@ class BrokerSettingsTest {
     private final Map<String, String> clusterWide = new HashMap<>();
     private final List<String> calls = new ArrayList<>();
 
-    private final BrokerSettings.Cluster cluster = (set, delete, validateOnly) -> {
+    private final DynamicBrokerSettings.Cluster cluster = (set, delete, validateOnly) -> {
         calls.add((validateOnly ? "validate " : "") + set + " -" + delete);
         for (Map.Entry<String, String> e : set.entrySet()) {
             if (e.getKey().equals("num.partitions")) {
@@ -61,7 +61,7 @@ class BrokerSettingsTest {
 
     @Test
     void shouldApplyEachCombinationAndWalkBackThroughWhatItSetWhenOneStepIsRefused() {
-        BrokerSettings b = new BrokerSettings(cluster, human);
+        DynamicBrokerSettings b = new DynamicBrokerSettings(cluster, human);
         List<Sweep.Point> points = List.of(point("num.replica.fetchers", "2"), point("num.replica.fetchers", "4"),
                 point("num.replica.fetchers", "8"));
         b.check(points);
@@ -83,12 +83,12 @@ class BrokerSettingsTest {
     @Test
     void shouldPutBackAValueTheClusterHadBeforeAndSayWhatCouldNotBe() {
         clusterWide.put("log.flush.interval.ms", "5");
-        BrokerSettings b = new BrokerSettings(cluster, human);
+        DynamicBrokerSettings b = new DynamicBrokerSettings(cluster, human);
         b.apply(point("log.flush.interval.ms", "7"));
         assertTrue(b.restore());
         assertEquals("5", clusterWide.get("log.flush.interval.ms"));
 
-        BrokerSettings broken = new BrokerSettings((set, delete, validateOnly) -> {
+        DynamicBrokerSettings broken = new DynamicBrokerSettings((set, delete, validateOnly) -> {
             if (set.isEmpty()) {
                 throw UserException.unreachable("cannot reach Kafka");
             }
@@ -103,7 +103,7 @@ class BrokerSettingsTest {
 
     @Test
     void shouldRefuseASettingTheBrokersCannotChangeWhileRunningBeforeAnyLoad() {
-        BrokerSettings b = new BrokerSettings(cluster, human);
+        DynamicBrokerSettings b = new DynamicBrokerSettings(cluster, human);
         UserException e = assertThrows(UserException.class, () -> b.check(List.of(point("num.partitions", "2"))));
         assertEquals("matrix broker.num.partitions=2: the cluster refused num.partitions=2: Cannot update these configs "
                 + "dynamically (a broker setting must be one the brokers take cluster-wide while they run: Kafka's dynamic "

@@ -1,0 +1,143 @@
+package io.kbench.coordinator.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.workload.Sweep;
+
+/**
+ * A sweep's broker settings (matrix keys {@code broker.<name>}) on a cluster kbench did not start: checked with the cluster before any load, applied
+ * cluster-wide before each combination (the default every broker inherits, waited for until every broker reports
+ * it), and put back, when the sweep ends — completed, failed or interrupted — to what they were when it began: a
+ * setting the cluster had no cluster-wide value for is removed again. A setting the cluster will not put back in one
+ * step (Kafka lets a thread count at most halve at a time) is walked back through the values the sweep set, newest
+ * first, each of which the cluster took on the way. The cluster is reached through a worker.
+ *
+ * <p>Threads: the command's thread.
+ */
+final class DynamicBrokerSettings implements BrokerSettings {
+    /** The cluster's side: {@link io.kbench.coordinator.rpc.WorkerClient#alterBrokerConfigs}. */
+    @FunctionalInterface
+    interface Cluster {
+        Map<String, String> alter(Map<String, String> set, List<String> delete, boolean validateOnly);
+    }
+
+    private final Cluster cluster;
+    private final PrintStream human;
+    /** Each setting changed so far and its cluster-wide value before the sweep (empty: it had none). */
+    private final Map<String, Optional<String>> original = new LinkedHashMap<>();
+    /** The values the sweep set, per setting, in the order it set them (a repeat of the last one not kept). */
+    private final Map<String, List<String>> history = new LinkedHashMap<>();
+
+    DynamicBrokerSettings(Cluster cluster, PrintStream human) {
+        this.cluster = cluster;
+        this.human = human;
+    }
+
+    /**
+     * Asks the cluster whether it takes the first combination's broker settings (nothing changes): a setting the
+     * brokers cannot change while they run is refused for any value, so this refuses it before any load. A later
+     * value the cluster refuses (Kafka lets a thread count at most double or halve at a time) is that combination's
+     * refusal: it is recorded and the sweep goes on.
+     *
+     * @throws UserException one line naming the value refused and the cluster's reason (exit 2), or the worker's or
+     *                       the cluster's failure to answer (exit 3)
+     */
+    @Override
+    public void check(List<Sweep.Point> points) {
+        Map<String, String> first = points.isEmpty() ? Map.of() : points.get(0).brokerSettings();
+        first.forEach((name, v) -> {
+            try {
+                cluster.alter(Map.of(name, v), List.of(), true);
+            } catch (UserException e) {
+                throw !e.unreachable() ? new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + v + ": "
+                        + e.getMessage() + " (a broker setting must be one the brokers take cluster-wide while they "
+                        + "run: Kafka's dynamic broker configs)") : e;
+            }
+        });
+    }
+
+    /** Sets {@code p}'s broker settings cluster-wide and waits until every broker reports them; none: nothing. */
+    @Override
+    public void apply(Sweep.Point p) {
+        if (p.brokerSettings().isEmpty()) {
+            return;
+        }
+        Map<String, String> before = cluster.alter(p.brokerSettings(), List.of(), false);
+        p.brokerSettings().forEach((k, v) -> {
+            original.putIfAbsent(k, Optional.ofNullable(before.get(k)));
+            List<String> set = history.computeIfAbsent(k, x -> new ArrayList<>());
+            if (set.isEmpty() || !set.get(set.size() - 1).equals(v)) {
+                set.add(v);
+            }
+        });
+        human.println("broker settings: " + text(p.brokerSettings()) + " (cluster-wide; every broker reports them)");
+    }
+
+    /**
+     * Puts every setting changed back to its value before the sweep, and says so; a failure is said too, with what a
+     * user must set back by hand.
+     *
+     * @return false when the settings could not be put back
+     */
+    @Override
+    public boolean restore() {
+        if (original.isEmpty()) {
+            return true;
+        }
+        List<String> failed = new ArrayList<>();
+        List<String> done = new ArrayList<>();
+        for (Map.Entry<String, Optional<String>> e : original.entrySet()) {
+            String what = e.getKey() + "=" + e.getValue().orElse("(none: each broker's own)");
+            try {
+                restore(e.getKey(), e.getValue());
+                done.add(what);
+            } catch (RuntimeException x) {
+                failed.add(what + " (" + x.getMessage() + ")");
+            }
+        }
+        original.clear();
+        history.clear();
+        if (!done.isEmpty()) {
+            human.println("broker settings restored: " + String.join(", ", done));
+        }
+        if (!failed.isEmpty()) {
+            human.println("kbench: broker settings NOT restored; set them back by hand (kafka-configs --alter "
+                    + "--entity-type brokers --entity-default): " + String.join("; ", failed));
+        }
+        return failed.isEmpty();
+    }
+
+    /** Puts {@code name} back to {@code value} (empty: removed); refused in one step, walks back through its history. */
+    private void restore(String name, Optional<String> value) {
+        try {
+            back(name, value);
+        } catch (UserException refused) {
+            if (refused.unreachable()) {
+                throw refused;
+            }
+            List<String> set = history.getOrDefault(name, List.of());
+            for (int i = set.size() - 2; i >= 0; i--) {
+                cluster.alter(Map.of(name, set.get(i)), List.of(), false);
+            }
+            back(name, value);
+        }
+    }
+
+    private void back(String name, Optional<String> value) {
+        if (value.isPresent()) {
+            cluster.alter(Map.of(name, value.get()), List.of(), false);
+        } else {
+            cluster.alter(Map.of(), List.of(name), false);
+        }
+    }
+
+    private static String text(Map<String, String> settings) {
+        return String.join(", ", settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+    }
+}
