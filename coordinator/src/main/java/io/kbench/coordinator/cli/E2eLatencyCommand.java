@@ -24,14 +24,14 @@ import picocli.CommandLine.Parameters;
  * lines — run on a kbench worker as a closed-loop workload ({@code roundTrip: true}): one producer and one consumer on
  * one worker, one message in flight, each round trip timed by the worker into the run's end-to-end histogram at
  * microsecond resolution (the tool keeps whole milliseconds), merged and reported like every run's figures, with
- * result.json when {@code --output} is given.
+ * result.json and report.html under results/ (or {@code --output}).
  */
 @Command(name = "e2e-latency", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Kafka's EndToEndLatency, measured at microsecond resolution.",
             "",
             "kbench e2e-latency BROKERS TOPIC NUM_MESSAGES ACKS MESSAGE_SIZE [PROPERTIES_FILE], or the same with the named options of Kafka 4.2+. One producer and one consumer run on one worker (an in-process one unless --workers is given): the producer sends one record at a time (acks 1 or all, linger.ms=0) and sends the next once the consumer (at the end of every partition, fetch.max.wait.ms=0) has read it back and its send was acknowledged; the time from send to receipt is one sample. A missing topic is created with 1 partition and the profile's replication factor (1), as the tool does. Without BROKERS or --bootstrap-server, an embedded broker is used.",
             "",
-            "stdout: the tool's lines ('0<TAB>ms' every 1000 records, 'Avg latency: X ms', 'Percentiles: 50th = A, 99th = B, 99.9th = C' in whole ms). stderr: kbench's own lines, the same figures in µs with p99.99 and max, the send -> ack latency, and the percentile distribution in ms; result.json with --output."})
+            "stdout: the tool's lines ('0<TAB>ms' every 1000 records, 'Avg latency: X ms', 'Percentiles: 50th = A, 99th = B, 99.9th = C' in whole ms). stderr: kbench's own lines, the same figures in µs with p99.99 and max, the send -> ack latency, and the percentile distribution in ms. result.json and report.html go under results/ (or --output DIR)."})
 public final class E2eLatencyCommand implements Callable<Integer> {
     static final int MAX_RECORDS = 100_000_000;
     static final int MAX_SIZE = 100 * 1024 * 1024;
@@ -85,7 +85,8 @@ public final class E2eLatencyCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
 
-    @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json.")
+    @Option(names = "--output", paramLabel = "DIR", description = "kbench: directory for result.json and report.html "
+            + "(default: results/e2e-latency-TOPIC-<run id>/).")
     Path output;
 
     public E2eLatencyCommand(LocalEnvironment local) {
