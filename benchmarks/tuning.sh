@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Regenerates docs/tuning.md: runs each experiment the page shows, with the durations the page states, and replaces
+# the block between "<!-- tuning:NAME -->" and "<!-- /tuning:NAME -->" with the sweep's console table, and
+# docs/tuning/NAME.png with a screenshot of the sweep's report.html (headless Chromium).
+#
+#   benchmarks/tuning.sh [NAME...]     # default: every experiment; names: batch-size batch-size-reversed
+#                                      # replica-fetchers replica-fetchers-reversed
+#
+# A "-reversed" experiment runs the same workload with its last matrix key's values in reverse order: the first
+# combination of a sweep runs on a cold JVM (and here a freshly started cluster), so a trend that turns around with
+# the order is the warm-up's, not the setting's.
+#
+# Minutes, not hours: each sweep is shortened with --warmup/--duration (the page says so). The figures are this
+# machine's; on a shared 2-core VM they move from run to run (see the page).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+declare -A command=(
+  [batch-size]="bin/kbench run workloads/producer-batch-size-sweep-1kb-50k.yaml --warmup 5 --duration 15"
+  [replica-fetchers]="bin/kbench run workloads/broker-replica-fetchers-sweep-rf3.yaml --brokers 3 --warmup 5 --duration 15"
+)
+# NAME-reversed: NAME's command on a copy of its workload whose last matrix line lists its values in reverse order
+for base in batch-size replica-fetchers; do
+  read -r -a words <<< "${command[$base]}"
+  file=${words[2]}
+  reversed="$out/$(basename "$file" .yaml)-reversed.yaml"
+  python3 - "$file" "$reversed" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+last = max(i for i, l in enumerate(lines) if re.match(r"\s+\S+: \[.*\]\s*$", l))
+key, values = re.match(r"(\s+\S+: )\[(.*)\]", lines[last]).groups()
+lines[last] = key + "[" + ", ".join(v.strip() for v in reversed(values.split(","))) + "]"
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines) + "\n")
+PY
+  command[$base-reversed]="${command[$base]/$file/$reversed}"
+done
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(batch-size batch-size-reversed replica-fetchers replica-fetchers-reversed)
+
+for name in "${names[@]}"; do
+  [ -n "${command[$name]:-}" ] || { echo "tuning.sh: no experiment '$name'; known: ${!command[*]}" >&2; exit 2; }
+  echo "== $name: ${command[$name]}" >&2
+  # shellcheck disable=SC2086 # the command is a list of words
+  ${command[$name]} --output "$out/$name" > "$out/$name.log" 2>&1 || true # a FAILED combination is a result too
+  table=$(sed -n '/^sweep: [0-9]* combination(s)$/,/^sweep: /p' "$out/$name.log" | sed '$d')
+  [ -n "$table" ] || { echo "tuning.sh: $name printed no sweep table; its log: $out/$name.log" >&2; tail -5 "$out/$name.log" >&2; exit 1; }
+  shown=${command[$name]//$out\//} # a reversed copy is named as what it is, without the temporary directory
+  block=$(printf '<!-- tuning:%s -->\n```\n$ %s\n%s\n```\n<!-- /tuning:%s -->' "$name" "$shown" "$table" "$name")
+  BLOCK="$block" NAME="$name" python3 - <<'PY'
+import os, re
+p = "docs/tuning.md"
+s = open(p, encoding="utf-8").read()
+name = os.environ["NAME"]
+pattern = re.compile(r"<!-- tuning:%s -->.*?<!-- /tuning:%s -->" % (re.escape(name), re.escape(name)), re.S)
+if not pattern.search(s):
+    raise SystemExit("docs/tuning.md has no block for " + name)
+s = pattern.sub(lambda m: os.environ["BLOCK"], s)
+open(p, "w", encoding="utf-8").write(s)
+PY
+  mkdir -p docs/tuning
+  [[ $name == *-reversed ]] && { echo "== $name: table updated" >&2; continue; }
+  chromium --headless --no-sandbox --disable-gpu --window-size=1300,1400 --virtual-time-budget=3000 \
+      --screenshot="$PWD/docs/tuning/$name.png" "file://$out/$name/report.html" > /dev/null 2>&1 \
+      || echo "tuning.sh: no screenshot of $name (is chromium installed?)" >&2
+  echo "== $name: table and docs/tuning/$name.png updated" >&2
+done
