@@ -255,6 +255,14 @@ final class WorkloadParser {
                         + String.join(", ", here));
             }
         }
+        // a broker setting is a matrix key only: said as such, instead of an unknown key with the whole list
+        for (String k : new ArrayList<>(y.keys())) {
+            if (k.startsWith(Sweep.BROKER_PREFIX)) {
+                y.errorAt(k, "'" + k + "' is a broker setting: vary it in the matrix (matrix: {" + k + ": [...]}; one value "
+                        + "for the whole sweep: a one-value list), where kbench sets it on the cluster before each run");
+                y.remove(k);
+            }
+        }
         y.rejectUnknown(Workload.KEYS, "workload", Profile.KEYS, "driver profile",
                 "put it in the profile given with --driver (deployment/kafka/*.yaml), or give it with --set KEY=VALUE",
                 "give it with --driver, and a workload (workloads/*.yaml) as the argument");

@@ -116,6 +116,7 @@ class WorkloadTest {
         "headerKeySize: 4|2:1|headerKeySize and headerValueSize size the headers of headersPerMessage; set that too",
         "headerValueSize: -2|2:18|headerValueSize is -2; allowed: -1 (a null value) to 1048576 bytes",
         "headersPerMessage: 10000\\nheaderValueSize: 1000|2:1|headersPerMessage x (headerKeySize + headerValueSize) is 10,000,000 bytes of headers per message; at most 1,048,576",
+        "broker.num.io.threads: 4|2:1|'broker.num.io.threads' is a broker setting: vary it in the matrix (matrix: {broker.num.io.threads: [...]}; one value for the whole sweep: a one-value list), where kbench sets it on the cluster before each run",
         "faults: stop|2:9|faults must be a non-empty list of mappings, e.g. [{at: 10, action: stop, broker: 2}, {at: 20, action: start, broker: 2}]",
     })
     void shouldReportEachProblemWithItsPosition(String yaml, String position, String message) throws IOException {
