@@ -3,10 +3,10 @@
 # the block between "<!-- tuning:NAME -->" and "<!-- /tuning:NAME -->" with the sweep's console table, and
 # docs/tuning/NAME.png with a screenshot of the sweep's report.html (headless Chromium).
 #
-#   benchmarks/tuning.sh [NAME...]     # default: every experiment; names: batch-size batch-size-reversed
-#                                      # replica-fetchers replica-fetchers-reversed
+#   benchmarks/tuning.sh [NAME...]     # default: every experiment; names: batch-size, acks, replica-fetchers,
+#                                      # and each with -reversed
 #
-# A "-reversed" experiment runs the same workload with its last matrix key's values in reverse order: the first
+# A "-reversed" experiment runs the same workload with its last matrix key of several values in reverse order: the first
 # combination of a sweep runs on a cold JVM (and here a freshly started cluster), so a trend that turns around with
 # the order is the warm-up's, not the setting's.
 #
@@ -19,17 +19,19 @@ trap 'rm -rf "$out"' EXIT
 
 declare -A command=(
   [batch-size]="bin/kbench run workloads/producer-batch-size-sweep-1kb-50k.yaml --warmup 5 --duration 15"
+  [acks]="bin/kbench run workloads/broker-acks-sweep-rf3.yaml --brokers 3 --warmup 5 --duration 15"
   [replica-fetchers]="bin/kbench run workloads/broker-replica-fetchers-sweep-rf3.yaml --brokers 3 --warmup 5 --duration 15"
 )
-# NAME-reversed: NAME's command on a copy of its workload whose last matrix line lists its values in reverse order
-for base in batch-size replica-fetchers; do
+# NAME-reversed: NAME's command on a copy of its workload whose last matrix line of several values lists them in
+# reverse order
+for base in batch-size acks replica-fetchers; do
   read -r -a words <<< "${command[$base]}"
   file=${words[2]}
   reversed="$out/$(basename "$file" .yaml)-reversed.yaml"
   python3 - "$file" "$reversed" <<'PY'
 import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
-last = max(i for i, l in enumerate(lines) if re.match(r"\s+\S+: \[.*\]\s*$", l))
+last = max(i for i, l in enumerate(lines) if re.match(r"\s+\S+: \[.*,.*\]\s*$", l))
 key, values = re.match(r"(\s+\S+: )\[(.*)\]", lines[last]).groups()
 lines[last] = key + "[" + ", ".join(v.strip() for v in reversed(values.split(","))) + "]"
 open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines) + "\n")
@@ -37,7 +39,7 @@ PY
   command[$base-reversed]="${command[$base]/$file/$reversed}"
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(batch-size batch-size-reversed replica-fetchers replica-fetchers-reversed)
+[ ${#names[@]} -gt 0 ] || names=(batch-size batch-size-reversed acks acks-reversed replica-fetchers replica-fetchers-reversed)
 
 for name in "${names[@]}"; do
   [ -n "${command[$name]:-}" ] || { echo "tuning.sh: no experiment '$name'; known: ${!command[*]}" >&2; exit 2; }
