@@ -82,7 +82,8 @@ public final class WorkerMessages {
                 .setTransactionMillis(w.transactions().transactionMillis())
                 .setVerification(w.verification())
                 .setNoStamp(!w.stampMessages())
-                .setRoundTrip(w.roundTrip())
+                // only to the worker that runs both ends of the loop (the planner's first); the others run nothing
+                .setRoundTrip(w.roundTrip() && !share.assignment().producers().isEmpty())
                 .setDumpClientMetrics(share.dumpClientMetrics())
                 .addAllBrokerSources(share.brokerSources())
                 .setKeys(KeySpec.newBuilder().setDistribution(switch (w.messages().keyDistribution()) {

@@ -154,10 +154,11 @@ final class PrepareRequests {
                     case PROCESSING_EXPONENTIAL -> io.kbench.worker.Processing.Distribution.EXPONENTIAL;
                     default -> io.kbench.worker.Processing.Distribution.FIXED;
                 });
-        if (r.getRoundTrip() && (producers.size() != 1 || consumers.size() != 1 || consumers.get(0).share()
+        boolean idle = producers.isEmpty() && consumers.isEmpty(); // another worker runs the loop
+        if (r.getRoundTrip() && !idle && (producers.size() != 1 || consumers.size() != 1 || consumers.get(0).share()
                 || !producers.get(0).topic().equals(consumers.get(0).topic()))) {
             throw new WorkerException(WorkerException.Kind.INVALID, "round_trip needs one producer and one classic "
-                    + "consumer of the same topic on this worker, got " + producers.size() + " producer(s) and "
+                    + "consumer of the same topic on this worker (or neither), got " + producers.size() + " producer(s) and "
                     + consumers.size() + " consumer(s)");
         }
         return new RunSpec(r.getRunId(), coordinator, r.getWorkload(), r.getClockOffsetMicros(), name, driver, topics,

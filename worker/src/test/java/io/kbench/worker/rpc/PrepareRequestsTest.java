@@ -128,4 +128,16 @@ class PrepareRequestsTest {
         refused.forEach((message, request) -> assertEquals(message, assertThrows(WorkerException.class,
                 () -> PrepareRequests.brokerConfigChange(request.build())).getMessage()));
     }
+
+    @Test
+    void shouldTakeARoundTripOnTheWorkerThatRunsBothEndsAndOnOneThatRunsNothing() {
+        io.kbench.protocol.rpc.ConsumerAssignment consumer = io.kbench.protocol.rpc.ConsumerAssignment.newBuilder()
+                .setConsumerIndex(0).setTopic("t").setGroup("g").build();
+        assertTrue(PrepareRequests.toSpec(valid().setRoundTrip(true).addConsumers(consumer).build(), "c").roundTrip());
+        assertTrue(PrepareRequests.toSpec(valid().clearProducers().setRoundTrip(true).build(), "c").roundTrip(),
+                "a worker the plan gave nothing: another one runs the loop");
+        assertEquals("round_trip needs one producer and one classic consumer of the same topic on this worker (or "
+                + "neither), got 1 producer(s) and 0 consumer(s)", assertThrows(WorkerException.class,
+                () -> PrepareRequests.toSpec(valid().setRoundTrip(true).build(), "c")).getMessage());
+    }
 }
