@@ -68,15 +68,29 @@ final class DynamicBrokerSettings implements BrokerSettings {
         if (p.brokerSettings().isEmpty()) {
             return;
         }
-        Map<String, String> before = cluster.alter(p.brokerSettings(), List.of(), false);
-        p.brokerSettings().forEach((k, v) -> {
-            original.putIfAbsent(k, Optional.ofNullable(before.get(k)));
+        // the values before, read (with a check that changes nothing) ahead of the change: a change the cluster made
+        // but did not confirm in time (a broker slow to report it) is still put back at the end
+        Map<String, String> before = cluster.alter(p.brokerSettings(), List.of(), true);
+        p.brokerSettings().keySet().forEach(k -> original.putIfAbsent(k, Optional.ofNullable(before.get(k))));
+        try {
+            cluster.alter(p.brokerSettings(), List.of(), false);
+        } catch (UserException e) {
+            if (e.unreachable()) {
+                remember(p.brokerSettings()); // maybe set, not confirmed: put back from there too
+            }
+            throw e;
+        }
+        remember(p.brokerSettings());
+        human.println("broker settings: " + text(p.brokerSettings()) + " (cluster-wide; every broker reports them)");
+    }
+
+    private void remember(Map<String, String> settings) {
+        settings.forEach((k, v) -> {
             List<String> set = history.computeIfAbsent(k, x -> new ArrayList<>());
             if (set.isEmpty() || !set.get(set.size() - 1).equals(v)) {
                 set.add(v);
             }
         });
-        human.println("broker settings: " + text(p.brokerSettings()) + " (cluster-wide; every broker reports them)");
     }
 
     /**

@@ -111,4 +111,20 @@ class DynamicBrokerSettingsTest {
         assertTrue(clusterWide.isEmpty(), "nothing changed");
         assertTrue(b.restore(), "nothing to restore");
     }
+
+    @Test
+    void shouldPutBackAChangeTheClusterMadeButDidNotConfirmInTime() {
+        DynamicBrokerSettings b = new DynamicBrokerSettings((set, delete, validateOnly) -> {
+            Map<String, String> before = cluster.alter(set, delete, validateOnly);
+            if (!validateOnly && "4".equals(set.get("num.replica.fetchers"))) {
+                throw UserException.unreachable("broker 2 did not report num.replica.fetchers=4 within 60 s");
+            }
+            return before;
+        }, human);
+        b.apply(point("num.replica.fetchers", "2"));
+        assertThrows(UserException.class, () -> b.apply(point("num.replica.fetchers", "4")));
+        assertEquals("4", clusterWide.get("num.replica.fetchers"), "set, not confirmed");
+        assertTrue(b.restore());
+        assertFalse(clusterWide.containsKey("num.replica.fetchers"), "walked back from 4 through 2, then removed");
+    }
 }
