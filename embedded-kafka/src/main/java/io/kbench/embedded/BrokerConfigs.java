@@ -18,7 +18,7 @@ public final class BrokerConfigs {
         }
         ConfigDef.ConfigKey key = AbstractKafkaConfig.CONFIG_DEF.configKeys().get(name);
         if (key == null) {
-            return "'" + name + "' is not a Kafka broker config";
+            return "'" + (name.length() > 100 ? name.substring(0, 100) + "..." : name) + "' is not a Kafka broker config";
         }
         try {
             Object parsed = ConfigDef.parseType(name, value, key.type);
@@ -27,7 +27,8 @@ public final class BrokerConfigs {
             }
             return null;
         } catch (ConfigException e) {
-            return e.getMessage();
+            String m = String.valueOf(e.getMessage()); // names the value: cut, a value may be long
+            return m.length() > 300 ? m.substring(0, 300) + "..." : m;
         }
     }
 }

@@ -55,7 +55,7 @@ final class DynamicBrokerSettings implements BrokerSettings {
             try {
                 cluster.alter(Map.of(name, v), List.of(), true);
             } catch (UserException e) {
-                throw !e.unreachable() ? new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + v + ": "
+                throw !e.unreachable() ? new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + Sweep.shown(v) + ": "
                         + e.getMessage() + " (a broker setting must be one the brokers take cluster-wide while they "
                         + "run: Kafka's dynamic broker configs)") : e;
             }

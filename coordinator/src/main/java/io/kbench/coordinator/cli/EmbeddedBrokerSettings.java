@@ -50,7 +50,7 @@ final class EmbeddedBrokerSettings implements BrokerSettings {
             p.brokerSettings().forEach((name, value) -> {
                 String why = problem.apply(name, value);
                 if (why != null) {
-                    throw new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + value + ": " + why);
+                    throw new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + Sweep.shown(value) + ": " + why);
                 }
             });
         }

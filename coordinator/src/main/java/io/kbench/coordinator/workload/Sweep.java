@@ -63,6 +63,11 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
     public static final String BROKER_PREFIX = "broker.";
     private static final java.util.regex.Pattern BROKER_CONFIG = java.util.regex.Pattern.compile("[a-z0-9._-]{1,249}");
 
+    /** {@code value} as a one-line message shows it: at most 100 characters. */
+    public static String shown(String value) {
+        return value.length() > 100 ? value.substring(0, 100) + "..." : value;
+    }
+
     /** Every broker setting the matrix varies (without the prefix), in file order. */
     public List<String> brokerAxes() {
         return axes.stream().filter(a -> a.startsWith(BROKER_PREFIX)).map(a -> a.substring(BROKER_PREFIX.length())).toList();
@@ -199,7 +204,8 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             if (key.startsWith(BROKER_PREFIX)) {
                 String name = key.substring(BROKER_PREFIX.length());
                 if (!BROKER_CONFIG.matcher(name).matches()) {
-                    y.error(k, "matrix key '" + key + "': a broker setting is broker.<name>, the name 1 to 249 of "
+                    y.error(k, "matrix key '" + (key.length() > 100 ? key.substring(0, 100) + "..." : key)
+                            + "': a broker setting is broker.<name>, the name 1 to 249 of "
                             + "a-z 0-9 . _ - (a Kafka broker config, e.g. broker.num.replica.fetchers)");
                     continue;
                 }

@@ -129,7 +129,7 @@ final class BrokerConfigAdmin {
 
     private static String describe(Map<String, String> set, List<String> delete) {
         List<String> parts = new ArrayList<>();
-        set.forEach((k, v) -> parts.add(k + "=" + v));
+        set.forEach((k, v) -> parts.add(k + "=" + (v.length() > 100 ? v.substring(0, 100) + "..." : v)));
         delete.forEach(k -> parts.add(k + " (back to each broker's own)"));
         return String.join(", ", parts);
     }

@@ -75,7 +75,8 @@ public final class OutputDirectory {
         try {
             Files.delete(Files.createTempDirectory(parent, ".kbench-dir-check"));
         } catch (IOException | SecurityException e) {
-            throw new UserException(what + " " + dir + ": cannot create the directory (" + reason(e) + ")");
+            throw new UserException(what + " " + dir + ": cannot create the directory (" + parent + " takes no new "
+                    + "directory: " + e.getClass().getSimpleName().replace("Exception", "") + ")");
         }
     }
 

@@ -46,6 +46,7 @@ class OutputDirectoryTest {
         assertTrue(assertThrows(UserException.class, () -> OutputDirectory.check(old, "--output")).getMessage()
                 .contains("holds the results of an earlier run (result.json)"));
         assertTrue(assertThrows(UserException.class, () -> OutputDirectory.check(Path.of("/proc/kbench-out"), "--output"))
-                .getMessage().startsWith("--output /proc/kbench-out: cannot create the directory ("));
+                .getMessage().startsWith("--output /proc/kbench-out: cannot create the directory (/proc takes no new "
+                        + "directory: "));
     }
 }
