@@ -111,8 +111,14 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--set", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
                                 + "required username=\"u\" password=\"" + SECRET + "\";", w),
                         "kbench: --set sasl.jaas.config: 'sasl.jaas.config' is not a profile key; allowed: replicationFactor, "
-                                + "bootstrap.servers, or producer.<property>, consumer.<property>, admin.<property>, "
+                                + "bootstrap.servers, networkGbps, or producer.<property>, consumer.<property>, admin.<property>, "
                                 + "topic.<property>, common.<property>"),
+                Arguments.of(List.of("run", "--network-gbps", "0", w),
+                        "kbench: --network-gbps must be above 0 and at most 1600 Gbit/s, got '0'"),
+                Arguments.of(List.of("run", "--network-gbps", "ten", w),
+                        "kbench: --network-gbps must be a number of Gbit/s (above 0, at most 1600), got 'ten'"),
+                Arguments.of(List.of("run", "--set", "networkGbps=-1", w),
+                        "kbench: --set networkGbps: networkGbps must be above 0 and at most 1600 Gbit/s, got '-1'"),
                 Arguments.of(List.of("run", "--set", "common.basic.auth.user.info:" + SECRET, w),
                         "kbench: --set '[redacted]': expected KEY=VALUE, e.g. producer.acks=all"),
                 Arguments.of(List.of("run", "--set", "producer.key.serializer=" + SECRET, w),

@@ -119,6 +119,12 @@ public final class RunCommand implements Callable<Integer> {
                 "topic.min.insync.replicas=2, replicationFactor=3, bootstrap.servers=b1:9092."})
     List<String> set = new ArrayList<>();
 
+    @Option(names = "--network-gbps", paramLabel = "GBPS",
+            description = {"Each broker's network link, Gbit/s each way (or networkGbps in the profile): the summary "
+                    + "says how close the run came to the most those links let producers write (docs/tuning.md).",
+                "With a sweep, each combination's share of it is a column."})
+    String networkGbps;
+
     @Option(names = {"--command-config", "--command.config"}, paramLabel = "FILE",
             description = "Kafka client .properties file for every client kbench builds (admin, producers, consumers): "
                     + "security settings and credentials belong here. Applied over the profile's common map.")
@@ -169,6 +175,13 @@ public final class RunCommand implements Callable<Integer> {
         Profile profile = driverFile != null ? Profile.load(driverFile, notes::add)
                 : again != null ? again.profile() : Profile.defaults();
         profile = overrides().applyTo(profile);
+        if (networkGbps != null) {
+            String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(networkGbps);
+            if (bad != null) {
+                throw new UserException("--network-gbps " + bad);
+            }
+            profile = profile.with(java.util.Map.of("networkGbps", networkGbps));
+        }
         if (again != null) {
             List<String> secret = Repeat.redacted(profile);
             if (!secret.isEmpty()) {

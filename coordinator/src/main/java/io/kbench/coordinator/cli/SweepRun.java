@@ -117,6 +117,17 @@ final class SweepRun {
         return allCompleted ? 0 : 1;
     }
 
+    /**
+     * The brokers' replication bytes in over a combination's measured window, MB/s: null unless every source gave it in
+     * every measured interval (a mean over some intervals would not be the window's).
+     */
+    static Double replicationMBps(RunOutcome o) {
+        io.kbench.coordinator.merge.BrokerWindow w = io.kbench.coordinator.merge.BrokerWindow.of(o.intervals(),
+                o.measureStartMicros(), o.measureEndMicros());
+        String figure = "replicationBytesInPerSec";
+        return w.complete(figure) ? w.sum(figure) / io.kbench.coordinator.capacity.NetworkCeiling.MB : null;
+    }
+
     /** Runs every combination in turn into its row of {@code report}; true when every one completed. */
     private boolean runEach(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker,
                             Path base, SweepReport report) {
@@ -140,7 +151,8 @@ final class SweepRun {
                 RunOutcome o = combination.run(p, dir);
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
                         target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
-                        : o.result().diagnosis().limit()));
+                        : o.result().diagnosis().limit(), replicationMBps(o),
+                        o.result() == null || o.result().network() == null ? null : o.result().network().share()));
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 // e.g. the cluster refused this combination's settings: record it and go on with the next

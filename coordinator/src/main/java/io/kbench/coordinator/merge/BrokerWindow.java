@@ -32,6 +32,17 @@ public final class BrokerWindow {
         String lastError = "";
     }
 
+    /** The window of the intervals that start in [{@code startMicros}, {@code endMicros}). */
+    public static BrokerWindow of(List<MergedInterval> intervals, long startMicros, long endMicros) {
+        BrokerWindow w = new BrokerWindow();
+        for (MergedInterval i : intervals) {
+            if (i.startMicros() >= startMicros && i.startMicros() < endMicros) {
+                w.add(i.brokers());
+            }
+        }
+        return w;
+    }
+
     /** Adds one measured interval's samples. */
     public void add(List<BrokerSample> samples) {
         for (BrokerSample b : samples) {

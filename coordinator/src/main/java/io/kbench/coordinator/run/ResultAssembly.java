@@ -171,13 +171,13 @@ final class ResultAssembly {
         if (hosts != null) {
             out.info(hosts);
         }
-        io.kbench.coordinator.merge.BrokerWindow brokers = new io.kbench.coordinator.merge.BrokerWindow();
-        for (MergedInterval i : g.intervals()) {
-            if (i.startMicros() >= measureStart && i.startMicros() < measureEnd) {
-                brokers.add(i.brokers());
-            }
-        }
+        io.kbench.coordinator.merge.BrokerWindow brokers = io.kbench.coordinator.merge.BrokerWindow.of(g.intervals(),
+                measureStart, measureEnd);
         brokers.lines(summary.publishMBps()).forEach(out::info);
+        ResultFile.Network network = network(g, summary, brokers);
+        if (network != null) {
+            out.info("  network: " + ResultDocument.networkText(network, g.provenance()));
+        }
         String disagree = crossCheck(brokers, summary, g);
         if (disagree != null) {
             issues.add(disagree);
@@ -201,7 +201,7 @@ final class ResultAssembly {
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance(),
-                g.merger().shareSpread()).withDiagnosis(diagnosis);
+                g.merger().shareSpread()).withDiagnosis(diagnosis).withNetwork(network);
         out.on(new RunEvent.Result(result));
         // each file on its own: one that cannot be written does not keep the others from being written
         try {
@@ -263,6 +263,70 @@ final class ResultAssembly {
     }
 
     /**
+     * How close the run came to its brokers' network links (null when no bandwidth was given, nothing was produced
+     * in a measured window, or the cluster's brokers are not known): what was produced — the brokers' bytes in when
+     * every broker was read in every measured interval, else the values acknowledged — against
+     * {@link io.kbench.coordinator.capacity.NetworkCeiling}, with the run's topics as the cluster described them.
+     */
+    private ResultFile.Network network(Gathered g, Summary summary, io.kbench.coordinator.merge.BrokerWindow brokers) {
+        int brokerCount = clusterBrokers(g);
+        if (profile.networkGbps() <= 0 || brokerCount < 1 || workload.producerCount() == 0
+                || summary.measuredSeconds() <= 0) {
+            return null;
+        }
+        int partitions = 0;
+        int rf = 0;
+        ResultFile.Cluster c = g.provenance() == null ? null : g.provenance().cluster();
+        for (String topic : topicNames(g.plan())) {
+            ResultFile.Topic t = c == null || c.topics() == null ? null : c.topics().get(topic);
+            partitions += t != null && t.partitions() > 0 ? t.partitions() : workload.partitionsPerTopic();
+            rf = Math.max(rf, t != null && t.replicationFactor() > 0 ? t.replicationFactor() : profile.replicationFactor());
+        }
+        if (partitions < 1) {
+            return null;
+        }
+        io.kbench.coordinator.capacity.NetworkCeiling ceiling = new io.kbench.coordinator.capacity.NetworkCeiling(
+                profile.networkGbps(), brokerCount, partitions, Math.max(1, rf),
+                workload.subscriptionsPerTopic() + workload.shareGroups().groupsPerTopic());
+        boolean everyBroker = everyBrokerRead(brokers, c, "bytesInPerSec");
+        double produce = everyBroker ? brokers.sum("bytesInPerSec") : summary.publishMBps() * MB;
+        String busiest = null;
+        double busiestBytes = -1;
+        // a link's figures need a source per broker: the embedded cluster's one source is all of them together
+        if (c != null && !c.embedded() && everyBroker && brokers.complete("bytesOutPerSec")) {
+            for (String src : brokers.answered()) {
+                double in = brokers.mean(src, "bytesInPerSec") + orZero(brokers.mean(src, "replicationBytesInPerSec"));
+                double outBytes = brokers.mean(src, "bytesOutPerSec") + orZero(brokers.mean(src, "replicationBytesOutPerSec"));
+                if (Math.max(in, outBytes) > busiestBytes) {
+                    busiestBytes = Math.max(in, outBytes);
+                    busiest = src;
+                }
+            }
+        }
+        return new ResultFile.Network(ceiling.gbps(), brokerCount, partitions, ceiling.replicationFactor(),
+                ceiling.groups(), ceiling.linkBytes() / MB, ceiling.ceilingBytes() / MB, ceiling.bound(), produce / MB,
+                everyBroker ? "brokers" : "clients", produce / ceiling.ceilingBytes(), busiest,
+                busiest == null ? null : busiestBytes / MB, busiest == null ? null : busiestBytes / ceiling.linkBytes());
+    }
+
+    private static final double MB = io.kbench.coordinator.capacity.NetworkCeiling.MB;
+
+    private static double orZero(double v) {
+        return Double.isNaN(v) ? 0 : v;
+    }
+
+    /**
+     * True when the brokers' {@code figure} covers the whole cluster over the whole window: the embedded cluster's one
+     * source, or one source per broker the Admin API described, each with the figure in every measured interval.
+     */
+    private static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
+                                           String figure) {
+        return !brokers.isEmpty() && cluster != null && (cluster.embedded() || cluster.brokers() != null
+                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size())
+                && brokers.complete(figure);
+    }
+
+    /**
      * The brokers' bytes in against what was acknowledged ({@link io.kbench.coordinator.merge.BrokerCrossCheck}),
      * when every broker was read in every measured interval: the embedded cluster's one source, or as many sources as
      * the cluster has brokers.
@@ -271,11 +335,9 @@ final class ResultAssembly {
         if (brokers.isEmpty()) {
             return null;
         }
-        ResultFile.Cluster cluster = g.provenance() == null ? null : g.provenance().cluster();
-        // one source per broker: more sources than brokers read some broker twice (a JMX port and an exporter)
-        boolean every = cluster != null && (cluster.embedded() || cluster.brokers() != null
-                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size())
-                && brokers.complete("bytesInPerSec"); // and each answered in every measured interval
+        // one source per broker (more sources than brokers read some broker twice: a JMX port and an exporter), each
+        // answering in every measured interval
+        boolean every = everyBrokerRead(brokers, g.provenance() == null ? null : g.provenance().cluster(), "bytesInPerSec");
         double compression = Double.NaN;
         double sum = 0;
         int n = 0;

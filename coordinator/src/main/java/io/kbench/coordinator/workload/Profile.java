@@ -21,14 +21,16 @@ import java.util.regex.Pattern;
  * @param consumer          consumer properties
  * @param admin             admin-client properties
  * @param topic             topic configs
+ * @param networkGbps       each broker's network link in Gbit/s each way, for the "theoretical maximum" line
+ *                          ({@link io.kbench.coordinator.capacity.NetworkCeiling}); 0 when not given
  */
 public record Profile(String name, String driver, String bootstrapServers, int replicationFactor,
                       Map<String, String> common, Map<String, String> producer, Map<String, String> consumer,
-                      Map<String, String> admin, Map<String, String> topic) {
+                      Map<String, String> admin, Map<String, String> topic, double networkGbps) {
 
     /** The keys a profile file may contain. */
     public static final List<String> KEYS = List.of("name", "driver", "bootstrap.servers", "replicationFactor",
-            "common", "producer", "consumer", "admin", "topic");
+            "common", "producer", "consumer", "admin", "topic", "networkGbps");
 
     /**
      * Names that look secret beyond Kafka's own list ({@link #KAFKA_SECRET_KEYS}): other clients' and tools'
@@ -52,12 +54,12 @@ public record Profile(String name, String driver, String bootstrapServers, int r
 
     /** The profile used when none is given: Kafka's client defaults, replication factor 1. */
     public static Profile defaults() {
-        return new Profile("default", "kafka", null, 1, Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+        return new Profile("default", "kafka", null, 1, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), 0);
     }
 
     /** This profile with another cluster address. */
     public Profile withBootstrapServers(String servers) {
-        return new Profile(name, driver, servers, replicationFactor, common, producer, consumer, admin, topic);
+        return new Profile(name, driver, servers, replicationFactor, common, producer, consumer, admin, topic, networkGbps);
     }
 
     /**
@@ -111,6 +113,9 @@ public record Profile(String name, String driver, String bootstrapServers, int r
             y.errorAtValue("bootstrap.servers", "bootstrap.servers: " + Addresses.listProblem(bootstrap));
         }
         int rf = (int) y.integer("replicationFactor", 1, 1, 32_767, "1 to 32767");
+        double gbps = y.decimal("networkGbps", 0, Double.MIN_VALUE, io.kbench.coordinator.capacity.NetworkCeiling.MAX_GBPS,
+                "a broker's link in Gbit/s, above 0 and at most "
+                        + io.kbench.coordinator.capacity.NetworkCeiling.number(io.kbench.coordinator.capacity.NetworkCeiling.MAX_GBPS));
         Map<String, String> common = y.properties("common");
         Map<String, String> producer = y.properties("producer");
         Map<String, String> consumer = y.properties("consumer");
@@ -141,7 +146,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
         }
-        return new Profile(name, driver, bootstrap, rf, common, producer, consumer, admin, topic);
+        return new Profile(name, driver, bootstrap, rf, common, producer, consumer, admin, topic, gbps);
     }
 
     /** Sections a dotted override key may start with, e.g. {@code producer.batch.size}. */
@@ -149,16 +154,16 @@ public record Profile(String name, String driver, String bootstrapServers, int r
 
     /**
      * Why {@code key} cannot be overridden ({@code --set} or a sweep's matrix), or null when it can:
-     * {@code replicationFactor}, {@code bootstrap.servers}, or {@code <section>.<property>}.
+     * {@code replicationFactor}, {@code bootstrap.servers}, {@code networkGbps}, or {@code <section>.<property>}.
      */
     public static String overrideKeyProblem(String key) {
-        if (key.equals("replicationFactor") || key.equals("bootstrap.servers")) {
+        if (key.equals("replicationFactor") || key.equals("bootstrap.servers") || key.equals("networkGbps")) {
             return null;
         }
         int dot = key.indexOf('.');
         String section = dot < 0 ? key : key.substring(0, dot);
         if (dot < 0 || dot == key.length() - 1 || !SECTIONS.contains(section)) {
-            return "'" + key + "' is not a profile key; allowed: replicationFactor, bootstrap.servers, or "
+            return "'" + key + "' is not a profile key; allowed: replicationFactor, bootstrap.servers, networkGbps, or "
                     + String.join(".<property>, ", SECTIONS) + ".<property>";
         }
         String property = key.substring(dot + 1);
@@ -181,6 +186,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     public Profile with(Map<String, String> overrides) {
         String servers = bootstrapServers;
         int rf = replicationFactor;
+        double gbps = networkGbps;
         Map<String, Map<String, String>> sections = new LinkedHashMap<>();
         sections.put("common", new LinkedHashMap<>(common));
         sections.put("producer", new LinkedHashMap<>(producer));
@@ -194,6 +200,12 @@ public record Profile(String name, String driver, String bootstrapServers, int r
             }
             if (o.getKey().equals("replicationFactor")) {
                 rf = replicationFactor(o.getValue());
+            } else if (o.getKey().equals("networkGbps")) {
+                String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(o.getValue());
+                if (bad != null) {
+                    throw new IllegalArgumentException("networkGbps " + bad);
+                }
+                gbps = Double.parseDouble(o.getValue().strip());
             } else if (o.getKey().equals("bootstrap.servers")) {
                 String bad = Addresses.listProblem(o.getValue());
                 if (bad != null) {
@@ -206,7 +218,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
             }
         }
         return new Profile(name, driver, servers, rf, sections.get("common"), sections.get("producer"),
-                sections.get("consumer"), sections.get("admin"), sections.get("topic"));
+                sections.get("consumer"), sections.get("admin"), sections.get("topic"), gbps);
     }
 
     /** Parses a replication factor given as text. */
@@ -287,6 +299,9 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         m.put("consumer", redact(consumer));
         m.put("admin", redact(admin));
         m.put("topic", redact(topic));
+        if (networkGbps > 0) {
+            m.put("networkGbps", networkGbps);
+        }
         return m;
     }
 

@@ -240,4 +240,33 @@ class WorkloadTest {
         org.junit.jupiter.api.Assertions.assertFalse(printed.contains("hunter2") || printed.contains("changeit"), printed);
         org.junit.jupiter.api.Assertions.assertTrue(printed.contains("security.protocol=SASL_SSL"), printed);
     }
+
+    @Test
+    void shouldTakeANetworkBandwidthInTheProfileAndKeepItThroughARecordedResult() throws IOException {
+        Profile p = Profile.load(file("net.yaml", "replicationFactor: 3\nnetworkGbps: 25\n"));
+        assertEquals(25.0, p.networkGbps());
+        assertEquals(25.0, p.redacted().get("networkGbps"));
+        java.util.Map<String, Object> recorded = new java.util.LinkedHashMap<>(p.redacted());
+        recorded.remove("bootstrap.servers"); // as --repeat reads an embedded run's profile
+        assertEquals(25.0, Profile.of("result.json", recorded).networkGbps(), "a repeated run keeps it");
+        assertEquals(0.0, Profile.defaults().networkGbps());
+        org.junit.jupiter.api.Assertions.assertFalse(Profile.defaults().redacted().containsKey("networkGbps"),
+                "not given, not recorded");
+        assertEquals(40.0, p.with(java.util.Map.of("networkGbps", "40")).networkGbps(), "--set and a matrix override it");
+        String allowed = "a broker's link in Gbit/s, above 0 and at most 1600";
+        String[][] cases = {
+            {"networkGbps: 0\n", "networkGbps is 0; allowed: " + allowed},
+            {"networkGbps: -1\n", "networkGbps is -1; allowed: " + allowed},
+            {"networkGbps: '10'\n", "networkGbps must be a number (" + allowed + "), not the quoted text '10'; remove the quotes"},
+            {"networkGbps: [10]\n", "networkGbps must be a number (" + allowed + ")"},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            Path f = file("net" + i + ".yaml", cases[i][0]);
+            InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Profile.load(f));
+            assertEquals(f + ":1:14: " + cases[i][1], e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> p.with(java.util.Map.of("networkGbps", "lots")));
+        assertEquals("networkGbps must be a number of Gbit/s (above 0, at most 1600), got 'lots'", e.getMessage());
+    }
 }

@@ -222,7 +222,9 @@ public final class HtmlReport {
                 s.share() == null ? null : s.share().acceptRate(), s.share() == null ? null : s.share().redelivered());
         return new PageData.Run(n.name(), r.status(), target < 0 ? null : target, header,
                 r.rateSearch() == null ? null : searchData(r.rateSearch()),
-                r.diagnosis() == null ? null : diagnosisData(r.diagnosis()), charts.charts(target, r.measureEndMillis()),
+                r.diagnosis() == null ? null : diagnosisData(r.diagnosis()),
+                r.network() == null ? null : io.kbench.coordinator.report.result.ResultDocument.networkText(r.network(),
+                        r.provenance()), charts.charts(target, r.measureEndMillis()),
                 distribution, sum, r.workers() == null ? List.of() : r.workers(),
                 r.issues() == null ? List.of() : r.issues());
     }

@@ -40,12 +40,14 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
      * @param header       the line above the charts (run, workload, start, target, clock bound, checks, error)
      * @param rateSearch   the max-rate search's outcome and trials, when the run was one
      * @param diagnosis    what limited the run, when it was diagnosed
+     * @param network      how close it came to the brokers' network links, when a bandwidth was given
      * @param charts       the time series (see {@link ChartSeries#charts})
      * @param distribution per latency metric, its percentile distribution ({@code x}, {@code y})
      */
     public record Run(String name, String status, Long target, String header,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Search rateSearch,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String network,
                       @JsonUnwrapped Charts charts, Map<String, Map<String, List<Double>>> distribution, Summary summary,
                       List<ResultFile.Worker> workers, List<String> issues) { }
 

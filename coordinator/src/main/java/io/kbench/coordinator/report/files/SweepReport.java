@@ -27,7 +27,10 @@ import io.kbench.protocol.Metric;
  * window sent in it) — is marked "fell behind": its rate and response times are not those of a sustained load.
  * Saturated intervals are counted beside it and do not mark a combination by themselves: a pause of the
  * generator's host saturates an interval of a rate the cluster sustains (the response times include it).
- * Each row also names what limited its run (docs/diagnosis.md). Latencies are in milliseconds in the table and CSV,
+ * Each row also names what limited its run (docs/diagnosis.md), and shows the three throughputs of the posts: produced
+ * (values acknowledged), replicated (the brokers' replication bytes in, when every broker was read in every measured
+ * interval) and consumed (values received, every group), and when a network bandwidth was given, the share of its
+ * ceiling produced ({@link io.kbench.coordinator.capacity.NetworkCeiling}). Latencies are in milliseconds in the table and CSV,
  * microseconds in the JSON.
  */
 public final class SweepReport {
@@ -38,9 +41,17 @@ public final class SweepReport {
      *
      * @param targetRate the combination's target in msg/s, -1 unthrottled, 0 without producers
      * @param limitedBy  what limited its run (its result's {@code diagnosis.limit}; null when not diagnosed)
+     * @param replicationMBps the brokers' replication bytes in over the measured window, MB/s (null when not known)
+     * @param networkShare    what was produced against the network ceiling, 0-1 (null without a bandwidth)
      */
     public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
-                      String limitedBy) { }
+                      String limitedBy, Double replicationMBps, Double networkShare) {
+        /** A row without broker or network figures. */
+        public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
+                   String limitedBy) {
+            this(values, status, result, summary, targetRate, limitedBy, null, null);
+        }
+    }
 
     /** Share of the target a combination must achieve not to be marked. */
     static final double ACHIEVED = 0.995;
@@ -60,16 +71,32 @@ public final class SweepReport {
         return List.copyOf(rows);
     }
 
-    private static final String[] FIGURES = {"status", "target msg/s", "msg/s", "MB/s", "pub p50 ms", "pub p99 ms",
-        "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind", "limited by"};
+    private static final List<String> FIGURES = List.of("status", "target msg/s", "msg/s", "prod MB/s", "repl MB/s",
+            "cons MB/s", "pub p50 ms", "pub p99 ms", "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind",
+            "limited by");
+    /** The network column, shown when a row has it. */
+    private static final String NETWORK = "net ceiling %";
+
+    private boolean network() {
+        return rows.stream().anyMatch(r -> r.networkShare() != null);
+    }
+
+    private List<String> header() {
+        List<String> h = new ArrayList<>(FIGURES);
+        if (network()) {
+            h.add(h.indexOf("pub p50 ms"), NETWORK);
+        }
+        return h;
+    }
 
     private List<String> figures(Row r) {
         List<String> f = new ArrayList<>();
+        boolean network = network();
         f.add(r.status());
         f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
         Summary s = r.summary();
         if (s == null) {
-            for (int i = 2; i < FIGURES.length - 1; i++) {
+            for (int i = 2; i < FIGURES.size() - 1 + (network ? 1 : 0); i++) {
                 f.add("");
             }
             f.add(limited(r));
@@ -78,6 +105,11 @@ public final class SweepReport {
         LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
         f.add(String.format(Locale.ROOT, "%.1f", s.publishRate()));
         f.add(String.format(Locale.ROOT, "%.2f", s.publishMBps()));
+        f.add(r.replicationMBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.replicationMBps()));
+        f.add(String.format(Locale.ROOT, "%.2f", s.consumeMBps()));
+        if (network) {
+            f.add(r.networkShare() == null ? "" : String.format(Locale.ROOT, "%.1f", 100 * r.networkShare()));
+        }
         f.add(ms(lat.p50()));
         f.add(ms(lat.p99()));
         f.add(ms(lat.p999()));
@@ -117,7 +149,7 @@ public final class SweepReport {
     public void print(PrintStream out) {
         List<List<String>> table = new ArrayList<>();
         List<String> header = new ArrayList<>(axes);
-        header.addAll(List.of(FIGURES));
+        header.addAll(header());
         table.add(header);
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
@@ -142,6 +174,8 @@ public final class SweepReport {
             Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
             out.add(new SweepPage.Row(String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()), r.values(),
                     r.status(), r.targetRate() <= 0 ? null : r.targetRate(), s == null ? null : s.publishRate(),
+                    s == null ? null : s.publishMBps(), r.replicationMBps(), s == null ? null : s.consumeMBps(),
+                    r.networkShare() == null ? null : 100 * r.networkShare(),
                     s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0, s == null ? null : s.saturatedIntervals(),
@@ -152,6 +186,10 @@ public final class SweepReport {
                 new SweepPage.Chart("rate", "Publish rate against target", "msg/s", null, List.of(
                         new SweepPage.Series("publish msg/s", "publishRate", null),
                         new SweepPage.Series("target", "target", List.of(6, 4)))),
+                new SweepPage.Chart("throughput", "Produced, replicated and consumed", "MB/s", null, List.of(
+                        new SweepPage.Series("produced", "publishMBps", null),
+                        new SweepPage.Series("replicated (brokers)", "replicationMBps", List.of(6, 4)),
+                        new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)))),
                 new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, List.of(
                         new SweepPage.Series("publish latency p99", "pubP99", null),
                         new SweepPage.Series("publish response p99", "respP99", null),
@@ -173,7 +211,7 @@ public final class SweepReport {
 
         /** A combination: its label, values and figures (ms, msg/s; null where it has none) and its own page. */
         record Row(String label, Map<String, String> values, String status, Long target, Double publishRate,
-                   Double pubP99, Double respP99, Double e2eP99, Long saturated, String fellBehind, String limitedBy,
+                   Double publishMBps, Double replicationMBps, Double consumeMBps, Double networkPct, Double pubP99, Double respP99, Double e2eP99, Long saturated, String fellBehind, String limitedBy,
                    String report) { }
 
         /** A chart: its series by the row key each draws; {@code log} for a log scale. */
@@ -188,7 +226,11 @@ public final class SweepReport {
     public void write(Path dir) throws IOException {
         Files.createDirectories(dir);
         List<String> header = new ArrayList<>(axes);
-        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "publishP50Ms", "publishP99Ms",
+        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "replicationMBps", "consumeMBps"));
+        if (network()) {
+            header.add("networkCeilingPct");
+        }
+        header.addAll(List.of("publishP50Ms", "publishP99Ms",
                 "publishP999Ms", "publishResponseP99Ms", "endToEndP99Ms", "saturatedIntervals", "fellBehind", "limitedBy", "result"));
         List<List<String>> csv = new ArrayList<>();
         csv.add(header);
@@ -203,7 +245,8 @@ public final class SweepReport {
             json.add(new SweepFile.Combination(r.values(), r.status(), r.targetRate(),
                     r.result() == null ? null : r.result().toString(), r.limitedBy(),
                     s == null ? null : s.publishRate(), s == null ? null : s.publishMBps(),
-                    s == null ? null : s.consumeRate(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
+                    s == null ? null : s.consumeRate(), s == null ? null : s.consumeMBps(), r.replicationMBps(),
+                    r.networkShare(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE), s == null ? null : s.stats(Metric.END_TO_END),
                     s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }

@@ -336,4 +336,22 @@ public final class ResultDocument {
                 .writeValue(out, doc));
         return file;
     }
+
+    /**
+     * The network sentence of a result ({@link ResultFile.Network}): the ceiling, how it comes about, this run's share
+     * of it, and the busiest link when every broker was read on its own.
+     */
+    public static String networkText(ResultFile.Network n, ResultFile.Provenance provenance) {
+        io.kbench.coordinator.capacity.NetworkCeiling c = new io.kbench.coordinator.capacity.NetworkCeiling(n.gbps(),
+                n.brokers(), n.partitions(), n.replicationFactor(), n.groups());
+        boolean embedded = provenance != null && provenance.cluster() != null && provenance.cluster().embedded();
+        String line = c.line(n.produceMBps() * io.kbench.coordinator.capacity.NetworkCeiling.MB,
+                "brokers".equals(n.produceSource()) ? "the brokers' bytes in"
+                        : "values acknowledged; keys, headers and record overheads not counted", embedded);
+        if (n.busiestBroker() != null && n.busiestMBps() != null && n.busiestShare() != null) {
+            line += String.format(java.util.Locale.ROOT, "; busiest link: broker %s at %.2f MB/s = %.1f%% of it",
+                    n.busiestBroker(), n.busiestMBps(), 100 * n.busiestShare());
+        }
+        return line;
+    }
 }

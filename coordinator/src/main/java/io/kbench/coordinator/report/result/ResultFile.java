@@ -37,7 +37,7 @@ public final class ResultFile {
      * hypervisor ({@code hosts.hostBusyMax} and {@code hosts.hostStealMax} per interval, {@code host.hostBusyMean},
      * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 12;
+    public static final int SCHEMA_VERSION = 13;
 
     private ResultFile() { }
 
@@ -52,27 +52,74 @@ public final class ResultFile {
                       @JsonProperty(required = true) Summary summary,
                       @JsonProperty(required = true) Map<String, String> histograms, List<String> issues,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Network network) {
+        /** A result without the network line (no bandwidth given). */
+        public Run(int schemaVersion, String kbenchVersion, String runId, String status, String error, String startedAt,
+                   long startMillis, long measureStartMillis, long measureEndMillis, long saturationThresholdMicros,
+                   JsonNode workload, Map<String, Object> profile, Provenance provenance, List<String> topics,
+                   List<Worker> workers, List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
+                   Summary summary, Map<String, String> histograms, List<String> issues, Diagnosis diagnosis,
+                   RateSearch rateSearch) {
+            this(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, null);
+        }
+
         /** This result with {@code list} as its intervals (read back from disk for a long run's page). */
         public Run withIntervals(List<Interval> list) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, list, summary, histograms, issues, diagnosis, rateSearch);
+                    lostWorkers, faults, list, summary, histograms, issues, diagnosis, rateSearch, network);
         }
 
         /** This result with a max-rate search's outcome. */
         public Run withRateSearch(RateSearch search) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, search);
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, search, network);
         }
 
         /** This result with what limited it. */
         public Run withDiagnosis(Diagnosis d) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, d, rateSearch);
+                    lostWorkers, faults, intervals, summary, histograms, issues, d, rateSearch, network);
         }
+
+        /** This result with how close it came to its brokers' network links. */
+        public Run withNetwork(Network n) {
+            return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, n);
+        }
+    }
+
+    /**
+     * How close the run came to the most its brokers' network links let producers write (schema 13; absent when no
+     * bandwidth was given; {@link io.kbench.coordinator.capacity.NetworkCeiling}). MB is 1,048,576 bytes.
+     *
+     * @param gbps           each broker's link, Gbit/s each way (--network-gbps or the profile's networkGbps)
+     * @param brokers        the cluster's brokers
+     * @param partitions     the run's partitions over its topics
+     * @param groups         consumer and share groups reading every record
+     * @param linkMBps       one link, MB/s each way
+     * @param ceilingMBps    the most producers can write through the links
+     * @param bound          {@code in} or {@code out}: the busiest broker's direction that sets the ceiling
+     * @param produceMBps    what this run wrote over the measured window
+     * @param produceSource  {@code brokers} (their bytes in, every broker read in every interval) or {@code clients}
+     *                       (values acknowledged: keys, headers and record overheads not counted)
+     * @param share          produceMBps / ceilingMBps
+     * @param busiestBroker  the broker whose link was busiest, by its own figures (absent unless every broker was a
+     *                       source of its own in every interval)
+     * @param busiestMBps    that link's busier direction: bytes in plus replication in, or bytes out plus replication out
+     * @param busiestShare   busiestMBps / linkMBps
+     */
+    public record Network(double gbps, int brokers, int partitions, int replicationFactor, int groups, double linkMBps,
+                          double ceilingMBps, String bound, double produceMBps, String produceSource, double share,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String busiestBroker,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double busiestMBps,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double busiestShare) {
     }
 
     /**

@@ -29,6 +29,10 @@ public record SweepFile(@JsonProperty(required = true) List<String> axes,
      * @param publishRate           acknowledged msg/s over the measured window
      * @param publishMBps           acknowledged MB/s over the measured window
      * @param consumeRate           received msg/s over the measured window
+     * @param consumeMBps           received MB/s over the measured window (every group)
+     * @param replicationMBps       the brokers' replication bytes in over the measured window, MB/s (absent unless
+     *                              every broker was read in every measured interval)
+     * @param networkShare          produced against the brokers' network ceiling, 0-1 (absent without a bandwidth)
      * @param publishLatencyMicros  send to acknowledgement
      * @param publishResponseMicros intended send time to acknowledgement (includes the generator's delay)
      * @param endToEndLatencyMicros stamped send time to receipt
@@ -43,6 +47,9 @@ public record SweepFile(@JsonProperty(required = true) List<String> axes,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double publishRate,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double publishMBps,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double consumeRate,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double consumeMBps,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double replicationMBps,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double networkShare,
                               @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats publishLatencyMicros,
                               @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats publishResponseMicros,
                               @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats endToEndLatencyMicros,

@@ -139,7 +139,8 @@ class HtmlReportTest {
 
     @Test
     void shouldWriteThePageDataFromItsRecordsKeyForKey() throws Exception {
-        ResultFile.Run run = ResultFileTest.run();
+        ResultFile.Run run = ResultFileTest.run().withNetwork(new ResultFile.Network(10, 3, 6, 3, 1, 1192.09, 1192.09,
+                "in", 11.92, "brokers", 0.01, "b1:9999", 29.8, 0.025));
         JsonNode page = data(HtmlReport.render("t", List.of(new HtmlReport.Named("one", run))));
         assertEquals(components(PageData.class, "live"), names(page), "a finished report has no live state");
         JsonNode r = page.get("runs").get(0);
@@ -153,6 +154,10 @@ class HtmlReportTest {
         }
         assertEquals(expected, names(r));
         assertEquals(components(PageData.Summary.class), names(r.get("summary")));
+        assertTrue(r.get("network").asText().startsWith("at 10 Gbit/s per broker (1192 MB/s each way), 3 broker(s), 6 "
+                + "partition(s), RF 3, 1 group(s): at most 1192.1 MB/s produced") && r.get("network").asText()
+                .endsWith("this run 11.92 MB/s (the brokers' bytes in) = 1.0% of it; busiest link: broker b1:9999 at 29.80 "
+                        + "MB/s = 2.5% of it"), r.get("network").asText());
     }
 
     private static List<String> components(Class<? extends Record> type, String... leftOut) {

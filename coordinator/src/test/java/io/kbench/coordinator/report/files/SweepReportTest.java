@@ -71,4 +71,57 @@ class SweepReportTest {
                 csv.get(1));
         assertTrue(csv.get(4).startsWith("131072,COMPLETED,unthrottled,"), csv.get(4));
     }
+
+    @Test
+    void shouldShowProducedReplicatedAndConsumedThroughputAndTheNetworkShareOnlyWhenGiven() throws Exception {
+        SweepReport plain = new SweepReport(List.of("broker.num.replica.fetchers"));
+        plain.add(new SweepReport.Row(Map.of("broker.num.replica.fetchers", "1"), "COMPLETED", null,
+                summary(10_000, 0, 9_000), 10_000, "none", 19.53, null));
+        plain.add(new SweepReport.Row(Map.of("broker.num.replica.fetchers", "2"), "REFUSED", null, null, 10_000, null));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        plain.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        String table = out.toString(StandardCharsets.UTF_8);
+        List<String> lines = table.lines().toList();
+        String header = lines.get(2);
+        assertTrue(header.contains("prod MB/s repl MB/s cons MB/s pub p50 ms"), header);
+        assertTrue(!header.contains("net ceiling"), "no bandwidth given, no column: " + header);
+        // under each header word, its figure: produced 1.00, replicated 19.53, consumed 1.00
+        assertEquals("19.53", column(lines, header.indexOf("repl MB/s") + "repl MB/s".length(), 3));
+        assertEquals("1.00", column(lines, header.indexOf("cons MB/s") + "cons MB/s".length(), 3));
+        assertEquals("", column(lines, header.indexOf("repl MB/s") + "repl MB/s".length(), 4), "a refused row has none");
+
+        SweepReport net = new SweepReport(List.of("producer.acks"));
+        net.add(new SweepReport.Row(Map.of("producer.acks", "1"), "COMPLETED", null, summary(10_000, 0, 9_000), 10_000,
+                "none", null, 0.0123));
+        net.add(new SweepReport.Row(Map.of("producer.acks", "all"), "FAILED", null, null, 10_000, null));
+        out.reset();
+        net.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        header = lines.get(2);
+        assertTrue(header.contains("cons MB/s net ceiling % pub p50 ms"), header);
+        assertEquals("1.2", column(lines, header.indexOf("net ceiling %") + "net ceiling %".length(), 3));
+        assertEquals("", column(lines, header.indexOf("repl MB/s") + "repl MB/s".length(), 3), "no broker figures");
+        assertEquals(lines.get(4).trim().split(" +").length, 3, "a row without figures: its values, status, nothing else: "
+                + lines.get(4));
+
+        net.write(dir);
+        List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
+        assertTrue(csv.get(0).startsWith("producer.acks,status,targetRate,publishRate,publishMBps,replicationMBps,"
+                + "consumeMBps,networkCeilingPct,publishP50Ms"), csv.get(0));
+        assertTrue(csv.get(1).startsWith("1,COMPLETED,10000,10000.0,1.00,,1.00,1.2,"), csv.get(1));
+        assertEquals(csv.get(0).split(",").length, csv.get(2).split(",", -1).length, "every row has every column: " + csv.get(2));
+        String json = Files.readString(dir.resolve("sweep.json"));
+        assertTrue(json.contains("\"networkShare\" : 0.0123") && json.contains("\"consumeMBps\" : 1.0")
+                && !json.contains("replicationMBps"), json);
+    }
+
+    /** The right-aligned cell of {@code lines[row]} that ends at column {@code end} (its header's last character). */
+    private static String column(List<String> lines, int end, int row) {
+        String line = lines.get(row);
+        int from = end;
+        while (from > 0 && from <= line.length() && line.charAt(from - 1) != ' ') {
+            from--;
+        }
+        return end > line.length() ? "" : line.substring(from, end).trim();
+    }
 }
