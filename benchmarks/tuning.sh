@@ -3,8 +3,11 @@
 # the block between "<!-- tuning:NAME -->" and "<!-- /tuning:NAME -->" with the sweep's console table, and
 # docs/tuning/NAME.png with a screenshot of the sweep's report.html (headless Chromium).
 #
-#   benchmarks/tuning.sh [NAME...]     # default: every experiment; names: batch-size, acks, replica-fetchers,
-#                                      # and each with -reversed
+#   benchmarks/tuning.sh [NAME...]     # default: every experiment; names: batch-size, max-in-flight, compression,
+#                                      # batch-gzip-100k, acks, log-flush, broker-threads, replica-fetchers,
+#                                      # replica-fetch-size, linkedin-replication, linkedin-producers,
+#                                      # linkedin-record-size, linkedin-consumer, linkedin-end-to-end, and
+#                                      # batch-size, acks and replica-fetchers each with -reversed
 #
 # A "-reversed" experiment runs the same workload with its last matrix key of several values in reverse order: the first
 # combination of a sweep runs on a cold JVM (and here a freshly started cluster), so a trend that turns around with
@@ -17,11 +20,27 @@ cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+short="--warmup 5 --duration 15"
 declare -A command=(
-  [batch-size]="bin/kbench run workloads/producer-batch-size-sweep-1kb-50k.yaml --warmup 5 --duration 15"
-  [acks]="bin/kbench run workloads/broker-acks-sweep-rf3.yaml --brokers 3 --warmup 5 --duration 15"
-  [replica-fetchers]="bin/kbench run workloads/broker-replica-fetchers-sweep-rf3.yaml --brokers 3 --warmup 5 --duration 15"
+  [batch-size]="bin/kbench run workloads/producer-batch-size-sweep-1kb-50k.yaml $short"
+  [max-in-flight]="bin/kbench run workloads/producer-max-in-flight-sweep-1kb-50k.yaml $short"
+  [compression]="bin/kbench run workloads/producer-compression-sweep-1kb-50k.yaml $short"
+  [batch-gzip-100k]="bin/kbench run workloads/producer-100k-200kb-batches-gzip.yaml $short"
+  [acks]="bin/kbench run workloads/broker-acks-sweep-rf3.yaml --brokers 3 $short"
+  [log-flush]="bin/kbench run workloads/broker-log-flush-sweep.yaml $short"
+  [broker-threads]="bin/kbench run workloads/broker-threads-sweep.yaml $short"
+  [replica-fetchers]="bin/kbench run workloads/broker-replica-fetchers-sweep-rf3.yaml --brokers 3 --network-gbps 10 $short"
+  [replica-fetch-size]="bin/kbench run workloads/broker-replica-fetch-size-sweep-rf3.yaml --brokers 3 --network-gbps 10 $short"
+  [linkedin-replication]="bin/kbench run workloads/linkedin-replication-sweep-100b.yaml --brokers 3 --network-gbps 1 $short"
+  [linkedin-producers]="bin/kbench run workloads/linkedin-producers-sweep-100b.yaml --brokers 3 --network-gbps 1 $short"
+  [linkedin-record-size]="bin/kbench run workloads/record-size-sweep-unthrottled.yaml --network-gbps 1 $short"
+  [linkedin-consumer]="bin/kbench run workloads/linkedin-consumer-100b.yaml --brokers 3 --network-gbps 1"
+  [linkedin-end-to-end]="bin/kbench run workloads/linkedin-end-to-end-100b.yaml --brokers 3 --network-gbps 1 $short"
 )
+# the page's order
+all=(batch-size batch-size-reversed max-in-flight compression batch-gzip-100k acks acks-reversed log-flush broker-threads
+     replica-fetchers replica-fetchers-reversed replica-fetch-size linkedin-replication linkedin-producers
+     linkedin-record-size linkedin-consumer linkedin-end-to-end)
 # NAME-reversed: NAME's command on a copy of its workload whose last matrix line of several values lists them in
 # reverse order
 for base in batch-size acks replica-fetchers; do
@@ -39,14 +58,18 @@ PY
   command[$base-reversed]="${command[$base]/$file/$reversed}"
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(batch-size batch-size-reversed acks acks-reversed replica-fetchers replica-fetchers-reversed)
+[ ${#names[@]} -gt 0 ] || names=("${all[@]}")
 
 for name in "${names[@]}"; do
   [ -n "${command[$name]:-}" ] || { echo "tuning.sh: no experiment '$name'; known: ${!command[*]}" >&2; exit 2; }
   echo "== $name: ${command[$name]}" >&2
   # shellcheck disable=SC2086 # the command is a list of words
-  ${command[$name]} --output "$out/$name" > "$out/$name.log" 2>&1 || true # a FAILED combination is a result too
+  # a FAILED combination is a result too; a sweep that hangs is stopped (kbench puts broker settings back on SIGTERM)
+  timeout --signal=TERM 1800 ${command[$name]} --output "$out/$name" > "$out/$name.log" 2>&1 || true
   table=$(sed -n '/^sweep: [0-9]* combination(s)$/,/^sweep: /p' "$out/$name.log" | sed '$d')
+  # a backlog's catch-up read is a line of its own, not a column
+  catchup=$(grep '^  catch-up: ' "$out/$name.log" || true)
+  [ -z "$catchup" ] || table=$(printf '%s\n%s' "$catchup" "$table")
   [ -n "$table" ] || { echo "tuning.sh: $name printed no sweep table; its log: $out/$name.log" >&2; tail -5 "$out/$name.log" >&2; exit 1; }
   shown=${command[$name]//$out\//} # a reversed copy is named as what it is, without the temporary directory
   block=$(printf '<!-- tuning:%s -->\n```\n$ %s\n%s\n```\n<!-- /tuning:%s -->' "$name" "$shown" "$table" "$name")
