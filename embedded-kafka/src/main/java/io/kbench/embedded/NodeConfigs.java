@@ -44,6 +44,12 @@ final class NodeConfigs {
         // rebalance assign them all, where with 0 the first joins alone and the others' join rebalances the group
         // again, which the first learns of only at its next heartbeat (classic protocol: up to 3 s later)
         p.setProperty("group.initial.rebalance.delay.ms", "100");
+        // the log manager's periodic tasks (the log flusher, retention checks, recovery-point checkpoints) start this
+        // long after a broker starts: Kafka's default, 30 s, leaves a fresh cluster without them for the whole window
+        // of a short run — and a sweep starts the cluster again for each combination of broker settings, so a
+        // log.flush.scheduler.interval.ms of 10 flushed nothing in a 20-s run (LogFlushRateAndTimeMs 2/s in every
+        // combination, the metadata log's). A long-running broker has them running; so does this one, after 1 s.
+        p.setProperty("log.initial.task.delay.ms", "1000");
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("num.partitions", "1");
         p.setProperty("default.replication.factor", Short.toString(rf));

@@ -171,6 +171,12 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                                     e.getValue().getStartMark().getColumn() + 1, "matrix: " + bad.getMessage()));
                         }
                     }
+                    String gbps = e.getKey().equals("networkGbps")
+                            ? io.kbench.coordinator.capacity.NetworkCeiling.problem(e.getValue().getValue()) : null;
+                    if (gbps != null) {
+                        pointErrors.add(new ConfigError(y.file(), e.getValue().getStartMark().getLine() + 1,
+                                e.getValue().getStartMark().getColumn() + 1, "matrix: networkGbps " + gbps));
+                    }
                 }
             }
             List<ConfigError> these = new ArrayList<>();

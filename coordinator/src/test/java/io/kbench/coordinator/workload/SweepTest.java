@@ -91,9 +91,11 @@ class SweepTest {
                 matrix:
                   messageSize: [100, -1, 200]
                   replicationFactor: [1, three]
+                  networkGbps: [10, 0]
                 """);
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
         assertEquals(List.of(
+                p + ":5:21: matrix: networkGbps must be above 0 and at most 1600 Gbit/s, got '0'",
                 p + ":4:26: matrix: replicationFactor must be a whole number 1 to 32767, got 'three'",
                 p + ":3:22: messageSize is -1; allowed: 0 to 104857600 bytes"),
                 e.errors().stream().map(ConfigError::toString).toList());
