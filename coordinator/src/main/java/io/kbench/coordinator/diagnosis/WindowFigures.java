@@ -214,6 +214,13 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             double share = acked - (double) settled / shareGroups;
             unread = Double.isNaN(unread) ? share : Math.max(unread, share);
         }
+        if (workload.consumerBacklogRecords() > 0) {
+            // a backlog run holds its consumers until the backlog is built: their lag grows by design, not for want of
+            // consumers (the summary's catch-up line is their rate)
+            lagFirst = Double.NaN;
+            lagLast = Double.NaN;
+            unread = Double.NaN;
+        }
         // one group's consumers over the topics (a classic subscription's when there are any: the suggestions speak
         // of consumers per partition), against the topics' partitions
         Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()

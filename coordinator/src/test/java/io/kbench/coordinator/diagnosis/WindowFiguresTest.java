@@ -55,4 +55,30 @@ class WindowFiguresTest {
         assertEquals(-1, old.stalledHostBusy(), "workers that do not read their host's CPU");
         assertEquals(-1, old.stalledHostSteal());
     }
+
+    /** A second of 1,000 messages acknowledged, none received, the consumers' sampled lag {@code lag}. */
+    private static MergedInterval unread(long i, long lag) {
+        return new MergedInterval(i, i * S, (i + 1) * S, new Counters(1_000, 1_000, 0, 100_000, 0, 0, 0, 0),
+                MergedInterval.noStats(), 1, List.of(), lag, ClientSample.NONE, ClientSample.NONE, HostFigures.NONE);
+    }
+
+    @Test
+    void shouldNotNameTheConsumersOfABacklogRunThatHoldsThemByDesign() {
+        java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>(java.util.Map.of("name", "w",
+                "partitionsPerTopic", 6, "producersPerTopic", 1, "subscriptionsPerTopic", 1, "consumersPerSubscription", 1,
+                "producerRate", 1_000, "durationSeconds", 10));
+        List<MergedInterval> window = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            window.add(unread(i, (i + 1) * 1_000L));
+        }
+        io.kbench.coordinator.workload.Workload reading = io.kbench.coordinator.workload.Workload.of("w", keys);
+        ResultFile.Diagnosis d = Diagnosis.of(WindowFigures.of(reading, null, window, 0, 10 * S, null, List.of(), null, 1));
+        assertEquals("consumers", d.limit(), "consumers that read nothing while 10 s of production piled up");
+        keys.put("consumerBacklogRecords", 100_000);
+        io.kbench.coordinator.workload.Workload backlog = io.kbench.coordinator.workload.Workload.of("w", keys);
+        WindowFigures f = WindowFigures.of(backlog, null, window, 0, 10 * S, null, List.of(), null, 1);
+        assertEquals(Double.NaN, f.consumers().unread());
+        org.junit.jupiter.api.Assertions.assertNotEquals("consumers", Diagnosis.of(f).limit(),
+                "held until the backlog is built: the catch-up line is their rate, not a limit");
+    }
 }
