@@ -24,7 +24,7 @@ import io.kbench.protocol.Metric;
  * p50/p99/p99.9, publish response p99, end-to-end p99 and the saturated intervals, printed as a table and
  * written as {@code sweep.csv} and {@code sweep.json}. A combination that did not sustain its target over the
  * measured window — less than 99.5% of it acknowledged, or more than 1/0.995 of it (a backlog from before the
- * window sent in it) — is marked "fell behind": its rate and response times are not those of a sustained load.
+ * window acknowledged in it: sent late by the generator, or acknowledged late by the cluster) — is marked "fell behind": its rate and response times are not those of a sustained load.
  * Saturated intervals are counted beside it and do not mark a combination by themselves: a pause of the
  * generator's host saturates an interval of a rate the cluster sustains (the response times include it).
  * Each row also names what limited its run (docs/diagnosis.md), and shows the three throughputs of the posts: produced
@@ -135,7 +135,7 @@ public final class SweepReport {
             return String.format(Locale.ROOT, "YES: %.1f%% of target", 100 * s.publishRate() / r.targetRate());
         }
         if (r.targetRate() > 0 && s.publishRate() > r.targetRate() / ACHIEVED) {
-            return String.format(Locale.ROOT, "YES: %.1f%% of target (a backlog from before the window sent in it)",
+            return String.format(Locale.ROOT, "YES: %.1f%% of target (a backlog from before the window acknowledged in it)",
                     100 * s.publishRate() / r.targetRate());
         }
         return "";

@@ -49,7 +49,7 @@ class SweepReportTest {
         // a healthy rate with two saturated intervals (a pause of the generator's host): counted, not marked
         r.add(new SweepReport.Row(Map.of("producer.batch.size", "32768"), "COMPLETED", null,
                 summary(20_001.0, 2, 12_000), 20_000, "none"));
-        assertEquals("YES: 115.3% of target (a backlog from before the window sent in it)",
+        assertEquals("YES: 115.3% of target (a backlog from before the window acknowledged in it)",
                 SweepReport.fellBehind(r.rows().get(0)));
         assertEquals("", SweepReport.fellBehind(r.rows().get(4)), "saturated intervals alone do not mark it");
         assertEquals("YES: 96.0% of target", SweepReport.fellBehind(r.rows().get(1)));
@@ -67,7 +67,7 @@ class SweepReportTest {
         r.write(dir);
         List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
         assertTrue(csv.get(1).startsWith("8192,COMPLETED,20000,23052.3,"), csv.get(1));
-        assertTrue(csv.get(1).contains(",12,\"YES: 115.3% of target (a backlog from before the window sent in it)\",generator,"),
+        assertTrue(csv.get(1).contains(",12,\"YES: 115.3% of target (a backlog from before the window acknowledged in it)\",generator,"),
                 csv.get(1));
         assertTrue(csv.get(4).startsWith("131072,COMPLETED,unthrottled,"), csv.get(4));
     }
