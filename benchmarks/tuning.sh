@@ -7,7 +7,8 @@
 #                                      # batch-gzip-100k, acks, log-flush, broker-threads, replica-fetchers,
 #                                      # replica-fetch-size, linkedin-replication, linkedin-producers,
 #                                      # linkedin-record-size, linkedin-consumer, linkedin-end-to-end, and
-#                                      # batch-size, acks and replica-fetchers each with -reversed
+#                                      # batch-size, max-in-flight, compression, acks, replica-fetchers and
+#                                      # replica-fetch-size each with -reversed
 #
 # A "-reversed" experiment runs the same workload with its last matrix key of several values in reverse order: the first
 # combination of a sweep runs on a cold JVM (and here a freshly started cluster), so a trend that turns around with
@@ -38,12 +39,13 @@ declare -A command=(
   [linkedin-end-to-end]="bin/kbench run workloads/linkedin-end-to-end-100b.yaml --brokers 3 --network-gbps 1 $short"
 )
 # the page's order
-all=(batch-size batch-size-reversed max-in-flight compression batch-gzip-100k acks acks-reversed log-flush broker-threads
-     replica-fetchers replica-fetchers-reversed replica-fetch-size linkedin-replication linkedin-producers
+all=(batch-size batch-size-reversed max-in-flight max-in-flight-reversed compression compression-reversed batch-gzip-100k
+     acks acks-reversed log-flush broker-threads
+     replica-fetchers replica-fetchers-reversed replica-fetch-size replica-fetch-size-reversed linkedin-replication linkedin-producers
      linkedin-record-size linkedin-consumer linkedin-end-to-end)
 # NAME-reversed: NAME's command on a copy of its workload whose last matrix line of several values lists them in
 # reverse order
-for base in batch-size acks replica-fetchers; do
+for base in batch-size max-in-flight compression acks replica-fetchers replica-fetch-size; do
   read -r -a words <<< "${command[$base]}"
   file=${words[2]}
   reversed="$out/$(basename "$file" .yaml)-reversed.yaml"
