@@ -54,8 +54,9 @@ class SweepIT {
         }
         List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
         assertEquals(3, csv.size(), csv.toString());
-        assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,publishP50Ms,publishP99Ms,publishP999Ms,"
-                + "publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,limitedBy,result", csv.get(0));
+        assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,replicationMBps,consumeMBps,publishP50Ms,"
+                + "publishP99Ms,publishP999Ms,publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,limitedBy,result",
+                csv.get(0));
         assertTrue(csv.get(1).startsWith("1,COMPLETED,5000,"), csv.get(1));
         assertTrue(csv.get(2).startsWith("all,COMPLETED,5000,"), csv.get(2));
 
@@ -64,6 +65,8 @@ class SweepIT {
         for (int i = 0; i < 2; i++) {
             JsonNode run = sweep.get("runs").get(i);
             assertTrue(run.get("publishLatencyMicros").get("p99").asLong() > 0);
+            assertTrue(run.get("consumeMBps").asDouble() > 0, run.toString());
+            assertTrue(!run.has("replicationMBps"), "a cluster whose brokers were not read: no replication figure " + run);
             JsonNode result = new ObjectMapper().readTree(Path.of(run.get("result").asText()).toFile());
             assertEquals(5000, result.get("summary").get("sent").asLong());
             assertEquals(i == 0 ? "1" : "all", result.get("profile").get("producer").get("acks").asText(),
@@ -82,6 +85,7 @@ class SweepIT {
         assertEquals(0, check.get("errors").size(), check.toString());
         assertEquals(2, check.get("charts").get("sweep-rate").asInt(), check.toString());
         assertEquals(2, check.get("charts").get("sweep-latency").asInt(), check.toString());
+        assertEquals(2, check.get("charts").get("sweep-throughput").asInt(), check.toString());
         assertEquals(2, check.get("charts").get("sweep-saturated").asInt(), check.toString());
         assertTrue(dom.contains("01-producer.acks=1/report.html") || dom.contains("report.html\">report"), "rows link to their reports");
     }
