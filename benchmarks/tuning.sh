@@ -34,7 +34,7 @@ declare -A command=(
   [replica-fetch-size]="bin/kbench run workloads/broker-replica-fetch-size-sweep-rf3.yaml --brokers 3 --network-gbps 10 $short"
   [linkedin-replication]="bin/kbench run workloads/linkedin-replication-sweep-100b.yaml --brokers 3 --network-gbps 1 $short"
   [linkedin-producers]="bin/kbench run workloads/linkedin-producers-sweep-100b.yaml --brokers 3 --network-gbps 1 $short"
-  [linkedin-record-size]="bin/kbench run workloads/record-size-sweep-unthrottled.yaml --network-gbps 1 $short"
+  [linkedin-record-size]="bin/kbench run workloads/linkedin-record-size-sweep.yaml --brokers 3 --network-gbps 1 $short"
   [linkedin-consumer]="bin/kbench run workloads/linkedin-consumer-100b.yaml --brokers 3 --network-gbps 1"
   [linkedin-end-to-end]="bin/kbench run workloads/linkedin-end-to-end-100b.yaml --brokers 3 --network-gbps 1 $short"
 )
