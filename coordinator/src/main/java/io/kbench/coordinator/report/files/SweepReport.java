@@ -81,17 +81,17 @@ public final class SweepReport {
         return rows.stream().anyMatch(r -> r.networkShare() != null);
     }
 
-    private List<String> header() {
+    private static List<String> header(boolean network) {
         List<String> h = new ArrayList<>(FIGURES);
-        if (network()) {
+        if (network) {
             h.add(h.indexOf("pub p50 ms"), NETWORK);
         }
         return h;
     }
 
-    private List<String> figures(Row r) {
+    /** {@code network}: whether the table has the network column ({@link #network()}, once per table). */
+    private static List<String> figures(Row r, boolean network) {
         List<String> f = new ArrayList<>();
-        boolean network = network();
         f.add(r.status());
         f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
         Summary s = r.summary();
@@ -149,12 +149,13 @@ public final class SweepReport {
     public void print(PrintStream out) {
         List<List<String>> table = new ArrayList<>();
         List<String> header = new ArrayList<>(axes);
-        header.addAll(header());
+        boolean network = network();
+        header.addAll(header(network));
         table.add(header);
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
-            line.addAll(figures(r));
+            line.addAll(figures(r, network));
             table.add(line);
         }
         out.println();
@@ -227,7 +228,8 @@ public final class SweepReport {
         Files.createDirectories(dir);
         List<String> header = new ArrayList<>(axes);
         header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "replicationMBps", "consumeMBps"));
-        if (network()) {
+        boolean network = network();
+        if (network) {
             header.add("networkCeilingPct");
         }
         header.addAll(List.of("publishP50Ms", "publishP99Ms",
@@ -238,7 +240,7 @@ public final class SweepReport {
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
-            line.addAll(figures(r));
+            line.addAll(figures(r, network));
             line.add(r.result() == null ? "" : r.result().toString());
             csv.add(line);
             Summary s = r.summary();
