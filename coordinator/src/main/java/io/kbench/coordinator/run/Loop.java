@@ -25,11 +25,31 @@ public final class Loop implements AutoCloseable {
 
     private final Thread thread;
     private volatile boolean closed;
+    /** Guards {@link #inTurn} against {@link #finish}'s interrupt. */
+    private final Object turnLock = new Object();
+    private boolean inTurn;
 
     private Loop(String name, Duration period, CoordinatorClock clock, Body body, Consumer<RuntimeException> onError) {
         this.thread = new Thread(() -> {
             try {
-                while (!closed && body.turn(clock.micros()) && !closed) {
+                while (!closed) {
+                    synchronized (turnLock) {
+                        if (closed) {
+                            break;
+                        }
+                        inTurn = true;
+                    }
+                    boolean more;
+                    try {
+                        more = body.turn(clock.micros());
+                    } finally {
+                        synchronized (turnLock) {
+                            inTurn = false;
+                        }
+                    }
+                    if (!more || closed) {
+                        break;
+                    }
                     clock.sleep(period);
                 }
             } catch (InterruptedException e) {
@@ -66,6 +86,29 @@ public final class Loop implements AutoCloseable {
     public boolean close(Duration wait) {
         closed = true;
         thread.interrupt();
+        try {
+            thread.join(Math.max(1, wait.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /**
+     * Stops the loop after the turn under way, if any, without interrupting it (a broker being restarted by a fault
+     * waits for it to serve; interrupted, it would be left half started and the fault reported failed): no new turn
+     * starts, a wait between turns is interrupted, and this returns once the thread has ended or {@code wait} has
+     * passed.
+     *
+     * @return true when the thread has ended
+     */
+    public boolean finish(Duration wait) {
+        closed = true;
+        synchronized (turnLock) {
+            if (!inTurn) {
+                thread.interrupt();
+            }
+        }
         try {
             thread.join(Math.max(1, wait.toMillis()));
         } catch (InterruptedException e) {

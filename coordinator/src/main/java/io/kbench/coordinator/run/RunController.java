@@ -351,7 +351,7 @@ public final class RunController {
         } finally {
             live.endSupervision();
             if (faults != null) {
-                faults.close(FAULT_FINISH); // a broker being restarted is left serving, not half started
+                faults.finish(FAULT_FINISH); // a broker being restarted is left serving, not half started
             }
         }
     }
