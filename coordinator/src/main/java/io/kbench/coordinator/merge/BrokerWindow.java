@@ -157,6 +157,28 @@ public final class BrokerWindow {
      */
     public List<String> lines(double ackedMBps) {
         List<String> out = new ArrayList<>();
+        boolean several = sources.size() > 1;
+        // several sources: one broker's bytes in against everything acknowledged says nothing; their sum does, when
+        // every source answered in the whole window
+        if (several) {
+            boolean whole = complete("bytesInPerSec");
+            double in = sum("bytesInPerSec") / (1024 * 1024);
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  brokers (%d sources together): ", sources.size()));
+            if (!whole || Double.isNaN(in)) {
+                b.append("not every source answered in every measured interval: no sum");
+            } else {
+                b.append(String.format(Locale.ROOT, "bytes in %.2f MB/s", in));
+                if (ackedMBps > 0) {
+                    b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
+                }
+                b.append(String.format(Locale.ROOT, ", out %.2f MB/s", sum("bytesOutPerSec") / (1024 * 1024)));
+                double replIn = sum("replicationBytesInPerSec");
+                if (replIn > 0) {
+                    b.append(String.format(Locale.ROOT, ", replication in %.2f MB/s", replIn / (1024 * 1024)));
+                }
+            }
+            out.add(b.toString());
+        }
         int shown = 0;
         for (Map.Entry<String, Source> e : sources.entrySet()) {
             if (shown++ == 5) {
@@ -172,7 +194,7 @@ public final class BrokerWindow {
             double in = mean(src, "bytesInPerSec") / (1024 * 1024);
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  broker %s: bytes in %.2f MB/s", src, in));
             // against the whole window's acknowledged values only when this source answered in all of it
-            if (ackedMBps > 0 && !Double.isNaN(in) && s.missing == 0) {
+            if (!several && ackedMBps > 0 && !Double.isNaN(in) && s.missing == 0) {
                 b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
             }
             b.append(String.format(Locale.ROOT, ", out %.2f MB/s", mean(src, "bytesOutPerSec") / (1024 * 1024)));

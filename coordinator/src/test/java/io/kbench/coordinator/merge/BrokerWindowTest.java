@@ -43,4 +43,26 @@ class BrokerWindowTest {
         silent.add(List.of(new BrokerSample("b2:1", Map.of(), "not read: ConnectException")));
         assertEquals(List.of("  broker b2:1: no figures in the measured window (not read: ConnectException)"), silent.lines(1));
     }
+
+    private static BrokerSample of(String source, double bytesIn) {
+        return new BrokerSample(source, Map.of("bytesInPerSec", bytesIn, "bytesOutPerSec", 2 * bytesIn), "");
+    }
+
+    @Test
+    void shouldSetTheSourcesSumNotEachSourceAgainstWhatWasAcknowledged() {
+        BrokerWindow w = new BrokerWindow();
+        w.add(List.of(of("embedded-1", 1048576), of("embedded-2", 2 * 1048576), of("embedded-3", 3 * 1048576)));
+        w.add(List.of(of("embedded-1", 1048576), of("embedded-2", 2 * 1048576), of("embedded-3", 3 * 1048576)));
+        List<String> lines = w.lines(5.0);
+        assertEquals(4, lines.size(), lines.toString());
+        assertEquals("  brokers (3 sources together): bytes in 6.00 MB/s (1.20x the 5.00 MB/s of values acknowledged), "
+                + "out 12.00 MB/s", lines.get(0));
+        assertTrue(lines.get(1).startsWith("  broker embedded-1: bytes in 1.00 MB/s, out 2.00 MB/s;"), lines.get(1));
+        assertTrue(lines.stream().skip(1).noneMatch(l -> l.contains("acknowledged")), "one broker of three: " + lines);
+        // a source that missed an interval: no sum
+        w.add(List.of(of("embedded-1", 1048576), new BrokerSample("embedded-2", Map.of(), "broker 2 is stopped"),
+                of("embedded-3", 3 * 1048576)));
+        assertEquals("  brokers (3 sources together): not every source answered in every measured interval: no sum",
+                w.lines(5.0).get(0));
+    }
 }
