@@ -30,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Apache Kafka cluster in KRaft mode, running in this JVM on loopback (or a given address), with
- * its data in a temporary directory that {@link #close()} removes.
+ * A real Apache Kafka cluster in KRaft mode, running in this JVM — or each node in a JVM of its own
+ * ({@link Builder#processPerNode}) — on loopback (or a given address), with its data in a temporary directory that
+ * {@link #close()} removes.
  *
  * <p>Each node runs {@code process.roles=broker,controller} with a static voter set; the log directories
  * are formatted with Kafka's own storage tool before the servers start, and internal topics use a
@@ -47,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A fatal fault inside a Kafka server calls {@code Exit.halt}, which would kill the hosting JVM; while a
- * cluster runs, halt and exit procedures are replaced by ones that log the fault and mark the cluster failed.
+ * cluster runs in this JVM, halt and exit procedures are replaced by ones that log the fault and mark the cluster
+ * failed (a node in a JVM of its own exits as a broker would, and {@link #fault} says so).
  * {@link #stopNode} and {@link #startNode} take one node down and bring it back (fault injection).
  * Thread-safety: {@link #start} is called once; {@link #stopNode}, {@link #startNode} and {@link #close} are
  * synchronized and may come from different threads.
@@ -68,10 +70,29 @@ public final class EmbeddedKafka implements AutoCloseable {
     private volatile String fault;
     private boolean closed;
 
-    private record Node(int id, int port, int controllerPort, Properties config, KafkaRaftServer server) { }
+    /** A node: its server in this JVM, or its JVM ({@link Builder#processPerNode}); exactly one is set. */
+    private record Node(int id, int port, int controllerPort, Properties config, Path propertiesFile,
+                        KafkaRaftServer server, NodeChild child) {
+        void shutdown() {
+            if (child != null) {
+                if (!child.stop(STOP_MILLIS)) {
+                    LOG.warn("embedded Kafka: node {} did not stop in order within {} s; killed", id, STOP_MILLIS / 1000);
+                }
+            } else {
+                server.shutdown();
+                server.awaitShutdown();
+            }
+        }
+    }
 
-    private EmbeddedKafka(Path dir, String host, List<Node> nodes, Map<String, String> clientConfig) {
+    /** Longest a node in a process of its own takes to stop in order before it is killed. */
+    private static final long STOP_MILLIS = 60_000;
+    /** The main class of nodes in processes of their own; null: the nodes run in this JVM. */
+    private final String nodeMain;
+
+    private EmbeddedKafka(Path dir, String host, List<Node> nodes, Map<String, String> clientConfig, String nodeMain) {
         this.dir = dir;
+        this.nodeMain = nodeMain;
         this.host = host;
         this.nodes = nodes;
         this.clientConfig = Map.copyOf(clientConfig);
@@ -90,6 +111,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         private String scramUser;
         private String scramPassword;
         private String brokerPassword;
+        private String nodeMain;
 
         /** Number of combined broker+controller nodes (1 to 9). */
         public Builder nodes(int count) {
@@ -121,6 +143,18 @@ public final class EmbeddedKafka implements AutoCloseable {
             this.scramUser = user;
             this.scramPassword = password;
             this.brokerPassword = Uuid.randomUuid().toString();
+            return this;
+        }
+
+        /**
+         * Runs each node in a JVM of its own ({@link NodeProcess}), started with {@code mainClass} ({@code NodeProcess}
+         * or a main that calls {@link NodeProcess#serve}) on this JVM's class path, with Kafka's own broker heap and
+         * collector settings: each broker then has its own metrics registry ({@link EmbeddedKafka#figures}), heap and
+         * CPU, as in a real cluster, where brokers in one JVM share Kafka's metrics registry and read as one. The nodes
+         * stop when this JVM is gone, even killed.
+         */
+        public Builder processPerNode(String mainClass) {
+            this.nodeMain = java.util.Objects.requireNonNull(mainClass);
             return this;
         }
 
@@ -172,7 +206,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             clients.put("sasl.mechanism", SCRAM_MECHANISM);
             clients.put("sasl.jaas.config", NodeConfigs.jaas(b.scramUser, b.scramPassword));
         }
-        EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new ArrayList<>(), clients);
+        EmbeddedKafka kafka = new EmbeddedKafka(dir, b.host, new java.util.concurrent.CopyOnWriteArrayList<>(), clients,
+                b.nodeMain);
         try {
             List<int[]> ports = new ArrayList<>();
             for (int i = 0; i < b.nodes; i++) {
@@ -185,7 +220,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             String clusterId = Uuid.randomUuid().toString();
             short rf = (short) Math.min(3, b.nodes);
-            kafka.installExitGuards();
+            if (b.nodeMain == null) {
+                kafka.installExitGuards();
+            }
             List<CompletableFuture<Node>> starting = new ArrayList<>();
             for (int i = 0; i < b.nodes; i++) {
                 int nodeId = i + 1;
@@ -194,20 +231,36 @@ public final class EmbeddedKafka implements AutoCloseable {
                 List<String> scram = b.scramUser == null ? List.of() : NodeConfigs.scram(props, b.host, p[0], p[1],
                         BROKER_USER, b.brokerPassword, b.scramUser, b.scramPassword);
                 props.putAll(b.overrides);
-                NodeConfigs.format(dir.resolve("node-" + nodeId + ".properties"), props, clusterId, scram);
+                Path file = dir.resolve("node-" + nodeId + ".properties");
+                NodeConfigs.format(file, props, clusterId, scram);
+                if (b.nodeMain != null) {
+                    // every JVM starts at once; the nodes are waited for below
+                    kafka.nodes.add(new Node(nodeId, p[0], p[1], props, file, null, NodeChild.start(nodeId, file, b.nodeMain)));
+                    continue;
+                }
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
                     server.startup();
-                    return new Node(nodeId, p[0], p[1], props, server);
+                    return new Node(nodeId, p[0], p[1], props, file, server, null);
                 }));
             }
             for (CompletableFuture<Node> f : starting) {
                 kafka.nodes.add(f.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
             }
+            for (Node n : kafka.nodes) {
+                if (n.child() != null) {
+                    n.child().awaitReady(READY_TIMEOUT.toMillis());
+                }
+            }
             kafka.awaitReady();
             LOG.info("embedded Kafka ({} node(s)) ready at {}", b.nodes, kafka.bootstrapServers());
             return kafka;
         } catch (Exception | LinkageError e) {
+            for (Node n : kafka.nodes) {
+                if (n.child() != null) {
+                    n.child().kill(); // a cluster that did not start is not stopped in order
+                }
+            }
             kafka.close();
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -290,8 +343,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw new IllegalStateException("broker " + id + " is already stopped");
         }
         LOG.info("embedded Kafka: stopping node {}", id);
-        n.server().shutdown();
-        n.server().awaitShutdown();
+        n.shutdown();
     }
 
     /**
@@ -307,11 +359,20 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw new IllegalStateException("broker " + id + " is not stopped");
         }
         LOG.info("embedded Kafka: starting node {} again", id);
-        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(n.config(), false), Time.SYSTEM);
-        server.startup();
-        nodes.set(nodes.indexOf(n), new Node(id, n.port(), n.controllerPort(), n.config(), server));
-        stopped.remove(id);
         try {
+            if (n.child() != null) {
+                long t0 = System.nanoTime();
+                NodeChild child = NodeChild.start(id, n.propertiesFile(), nodeMain);
+                nodes.set(nodes.indexOf(n), new Node(id, n.port(), n.controllerPort(), n.config(), n.propertiesFile(), null, child));
+                stopped.remove(id);
+                child.awaitReady(READY_TIMEOUT.toMillis());
+                LOG.info("embedded Kafka: node {}'s JVM serves after {} ms", id, (System.nanoTime() - t0) / 1_000_000);
+            } else {
+                KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(n.config(), false), Time.SYSTEM);
+                server.startup();
+                nodes.set(nodes.indexOf(n), new Node(id, n.port(), n.controllerPort(), n.config(), n.propertiesFile(), server, null));
+                stopped.remove(id);
+            }
             awaitReady();
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -330,9 +391,49 @@ public final class EmbeddedKafka implements AutoCloseable {
         throw new IllegalArgumentException("no broker " + id + " (this cluster has 1 to " + nodes.size() + ")");
     }
 
-    /** A fatal fault a server reported, or null. */
-    public String fault() {
+    /**
+     * A fatal fault a server reported, or null. A node in a process of its own that exited without being stopped is
+     * one too.
+     */
+    public synchronized String fault() {
+        if (fault == null && !closed) {
+            for (Node n : nodes) {
+                if (n.child() != null && !stopped.contains(n.id()) && !n.child().alive()) {
+                    return "broker " + n.id() + "'s process exited with code " + n.child().exitCode();
+                }
+            }
+        }
         return fault;
+    }
+
+    /** Whether each node runs in a process of its own ({@link Builder#processPerNode}). */
+    public boolean processPerNode() {
+        return nodeMain != null;
+    }
+
+    /**
+     * Node {@code id}'s own metrics, as its {@link NodeProcess} reads them, within {@code timeoutMillis}: running
+     * totals and gauges by name. Not synchronized: it does not wait behind a node stopping or starting.
+     *
+     * @throws IOException when the node is stopped, does not answer or cannot read them
+     * @throws IllegalStateException when the nodes run in this JVM (they share one registry: read this JVM's MBeans)
+     */
+    public Map<String, Double> figures(int id, long timeoutMillis) throws IOException {
+        if (nodeMain == null) {
+            throw new IllegalStateException("the nodes run in this JVM: read its MBeans");
+        }
+        return node(id).child().figures(timeoutMillis); // nodes is copy-on-write: read without the lock
+    }
+
+    /** The process ids of the nodes running in processes of their own (none when they run in this JVM). */
+    public synchronized List<Long> nodePids() {
+        List<Long> pids = new ArrayList<>();
+        for (Node n : nodes) {
+            if (n.child() != null && n.child().alive()) {
+                pids.add(n.child().pid());
+            }
+        }
+        return pids;
     }
 
     /** Stops every node (in parallel) and deletes the data directory. Idempotent. */
@@ -347,10 +448,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             if (stopped.contains(n.id())) {
                 continue;
             }
-            stopping.add(CompletableFuture.runAsync(() -> {
-                n.server().shutdown();
-                n.server().awaitShutdown();
-            }));
+            stopping.add(CompletableFuture.runAsync(n::shutdown));
         }
         for (CompletableFuture<Void> f : stopping) {
             try {
@@ -359,9 +457,16 @@ public final class EmbeddedKafka implements AutoCloseable {
                 LOG.warn("embedded Kafka node did not stop cleanly: {}", rootMessage(e));
             }
         }
+        for (Node n : nodes) {
+            if (n.child() != null && n.child().alive()) {
+                n.child().kill(); // one that did not stop within the wait: nothing outlives the cluster
+            }
+        }
         deleteRecursively(dir);
-        Exit.resetHaltProcedure();
-        Exit.resetExitProcedure();
+        if (nodeMain == null) {
+            Exit.resetHaltProcedure();
+            Exit.resetExitProcedure();
+        }
     }
 
     private static int freePort(String host) {
