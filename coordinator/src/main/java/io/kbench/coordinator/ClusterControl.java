@@ -11,6 +11,11 @@ public interface ClusterControl {
     /** Number of brokers, with ids 1 to this. */
     int brokers();
 
+    /** Whether each broker runs in a JVM of its own (else they share kbench's). */
+    default boolean processPerBroker() {
+        return false;
+    }
+
     /** Shuts broker {@code id} down and returns once it has stopped. */
     void stopBroker(int id);
 

@@ -23,6 +23,8 @@ final class InProcessEnvironment implements LocalEnvironment {
     private EmbeddedKafka kafka;
     /** The embedded cluster's node count, for {@link #restartBroker}. */
     private int nodes;
+    /** {@code --broker-processes}: each node in a JVM of its own. */
+    private volatile boolean processPerBroker;
     /** Set before the broker starts: the in-process workers' host figures include it. */
     private volatile boolean embeddedBroker;
 
@@ -33,15 +35,49 @@ final class InProcessEnvironment implements LocalEnvironment {
 
     @Override
     public String startBroker(int brokers, java.util.Map<String, String> brokerConfigs) {
-        embeddedBroker = true;
+        // nodes in this JVM share Kafka's metrics registry (one broker source for all) and the workers' process
+        embeddedBroker = !processPerBroker;
         sayShared();
         synchronized (brokerLock) {
             nodes = brokers;
-            EmbeddedKafka.Builder b = EmbeddedKafka.builder().nodes(brokers);
-            brokerConfigs.forEach(b::config);
-            kafka = b.start();
+            kafka = builder(brokerConfigs).start();
+            readNodes();
             io.kbench.embedded.GroupCoordinatorWarmUp.start(kafka);
             return kafka.bootstrapServers();
+        }
+    }
+
+    private EmbeddedKafka.Builder builder(java.util.Map<String, String> brokerConfigs) {
+        EmbeddedKafka.Builder b = EmbeddedKafka.builder().nodes(nodes);
+        if (processPerBroker) {
+            b.processPerNode(BrokerNodeMain.class.getName());
+        }
+        brokerConfigs.forEach(b::config);
+        return b;
+    }
+
+    /** The in-process workers read each node in a JVM of its own through the cluster (broker sources local:N). */
+    private void readNodes() {
+        EmbeddedKafka k = kafka;
+        io.kbench.worker.EmbeddedBrokers.readWith(k != null && k.processPerNode() ? k::figures : null);
+    }
+
+    @Override
+    public void processPerBroker(boolean separate) {
+        processPerBroker = separate;
+    }
+
+    @Override
+    public List<String> brokerSources() {
+        synchronized (brokerLock) {
+            if (kafka == null || !kafka.processPerNode()) {
+                return List.of("local");
+            }
+            List<String> sources = new ArrayList<>();
+            for (int i = 1; i <= kafka.size(); i++) {
+                sources.add("local:" + i);
+            }
+            return sources;
         }
     }
 
@@ -66,6 +102,11 @@ final class InProcessEnvironment implements LocalEnvironment {
             }
 
             @Override
+            public boolean processPerBroker() {
+                return k.processPerNode();
+            }
+
+            @Override
             public void stopBroker(int id) {
                 k.stopNode(id);
             }
@@ -85,10 +126,10 @@ final class InProcessEnvironment implements LocalEnvironment {
             }
             kafka.close();
             kafka = null;
-            EmbeddedKafka.Builder b = EmbeddedKafka.builder().nodes(nodes);
-            brokerConfigs.forEach(b::config);
+            readNodes();
             try {
-                kafka = b.start();
+                kafka = builder(brokerConfigs).start();
+                readNodes();
             } catch (RuntimeException e) {
                 throw new io.kbench.coordinator.UserException("the embedded cluster did not start with " + brokerConfigs
                         + ": " + e.getMessage(), e);
@@ -130,6 +171,7 @@ final class InProcessEnvironment implements LocalEnvironment {
             if (kafka != null) {
                 kafka.close();
                 kafka = null;
+                readNodes();
             }
         }
     }

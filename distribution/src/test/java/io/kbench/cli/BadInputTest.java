@@ -181,6 +181,11 @@ class BadInputTest {
                         "kbench: --output NOTADIR: cannot create the directory ("),
                 Arguments.of(List.of("run", "--brokers", "3", "FAULTS"),
                         "kbench: workload faults: fault 'stop broker 4 at 5 s' names broker 4, but the embedded cluster has 3 (start more with --brokers N)"),
+                Arguments.of(List.of("run", "--broker-processes", "--bootstrap-servers", "b:9092", w),
+                        "kbench: --broker-processes runs the embedded cluster's nodes in JVMs of their own; it cannot be "
+                        + "used with a cluster given by --bootstrap-servers or bootstrap.servers"),
+                Arguments.of(List.of("run", "--broker-processes=maybe", w),
+                        "kbench: Invalid value for option '--broker-processes': 'maybe' is not a boolean (see 'kbench run --help')"),
                 Arguments.of(List.of("run", "--producer-config", "SERIALIZER", w),
                         "kbench: --producer-config SERIALIZER: producer.key.serializer is set by kbench"),
                 Arguments.of(List.of("run", "--command-config", "GROUP", w),

@@ -59,13 +59,18 @@ final class BrokerScraper implements AutoCloseable {
     }
 
     /**
-     * Opens {@code spec}: "local" (this JVM's MBeans, labelled "embedded"), an {@code http://} or {@code https://}
+     * Opens {@code spec}: "local" (this JVM's MBeans, labelled "embedded"), "local:N" (node N of the embedded cluster
+     * in a JVM of its own, labelled "embedded-N", {@link EmbeddedBrokers}), an {@code http://} or {@code https://}
      * URL of a broker's JMX exporter (labelled by the URL without credentials or query), or HOST:PORT of a broker's
      * JMX port.
      *
      * @throws IOException when the source cannot be reached or serves no Kafka broker metrics
      */
     static BrokerScraper open(String spec, long timeoutMillis) throws IOException {
+        int node = EmbeddedBrokers.node(spec);
+        if (node > 0) {
+            return new BrokerScraper(EmbeddedBrokers.label(node), EmbeddedBrokers.source(node, timeoutMillis));
+        }
         if (isUrl(spec)) {
             PrometheusBrokerSource p = PrometheusBrokerSource.open(spec, timeoutMillis, CONNECT_SECONDS);
             return new BrokerScraper(p.label(), p);

@@ -112,7 +112,8 @@ final class LoadRun {
             } catch (java.io.IOException | RuntimeException e) {
                 open.forEach(BrokerScraper::close);
                 throw new io.kbench.driver.DriverException("cannot read the broker metrics of " + (source.equals("local")
-                        ? "the embedded broker" : BrokerScraper.isUrl(source) ? BrokerScraper.withoutCredentials(source)
+                        ? "the embedded broker" : source.startsWith("local:") ? "embedded broker " + source.substring(6)
+                        : BrokerScraper.isUrl(source) ? BrokerScraper.withoutCredentials(source)
                         : "JMX " + BrokerScraper.withoutCredentials(source)) + ": " + (e instanceof java.io.IOException
                         && e.getMessage() != null ? BrokerScraper.oneLine(e.getMessage()) : BrokerScraper.describe(e)), e,
                         noAnswer(e));

@@ -35,6 +35,24 @@ public interface LocalEnvironment extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Whether {@link #startBroker} runs each node in a JVM of its own ({@code --broker-processes}) rather than in this
+     * one; set before it is called.
+     */
+    default void processPerBroker(boolean separate) {
+        if (separate) {
+            throw new UnsupportedOperationException("no brokers in processes of their own here");
+        }
+    }
+
+    /**
+     * The broker sources an in-process worker reads the started cluster's own metrics from: "local" (this JVM's
+     * MBeans, one source for every broker in it) or "local:N" for each node in a JVM of its own.
+     */
+    default List<String> brokerSources() {
+        return List.of("local");
+    }
+
     /** The cluster {@link #startBroker} started, for faults; null before. */
     io.kbench.coordinator.ClusterControl cluster();
 

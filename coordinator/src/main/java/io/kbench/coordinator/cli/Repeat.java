@@ -26,8 +26,10 @@ final class Repeat {
      * @param profile        the recorded profile; bootstrap servers left out when the cluster was embedded
      * @param intervalSeconds the recorded run's reporting interval (0: unknown)
      * @param embeddedBrokers the embedded cluster's size (0: the run used a given cluster, or unknown)
+     * @param embeddedBrokerProcesses its nodes ran in JVMs of their own ({@code --broker-processes})
      */
-    record Inputs(Path file, String runId, Sweep workload, Profile profile, int intervalSeconds, int embeddedBrokers) { }
+    record Inputs(Path file, String runId, Sweep workload, Profile profile, int intervalSeconds, int embeddedBrokers,
+                  boolean embeddedBrokerProcesses) { }
 
     private Repeat() { }
 
@@ -63,7 +65,8 @@ final class Repeat {
                     e.errors().stream().map(io.kbench.coordinator.workload.ConfigError::message).toList()));
         }
         return new Inputs(file, runId, sweep, prof, interval(result), embedded
-                ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0);
+                ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0,
+                embedded && cluster.path("embeddedBrokerProcesses").asBoolean(false));
     }
 
     /**

@@ -79,6 +79,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "Nodes of the embedded cluster started when no cluster is given, 1 to 9 (default: ${DEFAULT-VALUE}); a workload's faults stop and start them.")
     int brokers;
 
+    @Option(names = "--broker-processes",
+            description = "Run each node of the embedded cluster in a JVM of its own (a 1 GB heap each, as kafka-server-start.sh gives) instead of in this one: each broker is then a broker source of its own, with its own figures, CPU and heap, and the workers' process holds no broker; it costs each node a JVM: on 2 cores a 3-node cluster took 2-3 s longer to start, and at 5,000 msg/s with acks=all it used the whole host where one JVM left a quarter idle (docs/metrics.md).")
+    boolean brokerProcesses;
+
     @Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
 
@@ -195,6 +199,9 @@ public final class RunCommand implements Callable<Integer> {
             if (again.embeddedBrokers() > 0 && !matched("--brokers")) {
                 brokers = again.embeddedBrokers();
             }
+            if (again.embeddedBrokerProcesses() && !matched("--broker-processes") && bootstrapServers == null) {
+                brokerProcesses = true;
+            }
             human().println("repeating run " + again.runId() + " of " + again.file() + ": workload " + workload.name()
                     + ", profile " + profile.name() + (profile.bootstrapServers() != null && bootstrapServers == null
                     ? ", cluster " + profile.bootstrapServers() : "") + ", interval " + intervalSeconds + " s");
@@ -223,6 +230,10 @@ public final class RunCommand implements Callable<Integer> {
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
         brokerSources = brokerOptions.check(bootstrap == null && workers.isEmpty());
+        if (brokerProcesses && bootstrap != null) {
+            throw new UserException("--broker-processes runs the embedded cluster's nodes in JVMs of their own; it cannot "
+                    + "be used with a cluster given by --bootstrap-servers or bootstrap.servers");
+        }
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
@@ -251,6 +262,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         try {
             int code;
+            local.processPerBroker(brokerProcesses);
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers,
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
@@ -345,7 +357,7 @@ public final class RunCommand implements Callable<Integer> {
     private RunOutcome runOne(Workload workload, Profile profile, Path dir, Session session) {
         RunOutcome o = session.run(session.controller(workload, profile,
                 new RunOptions(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine())
-                        .withBrokerSources(session.embedded() ? List.of("local") : brokerSources), reporter));
+                        .withBrokerSources(session.embedded() ? session.embeddedBrokerSources() : brokerSources), reporter));
         written.addAll(o.written(), dir == null || dir.equals(output) ? "" : dir.getFileName() + "/");
         return o;
     }

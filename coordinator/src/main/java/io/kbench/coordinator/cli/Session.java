@@ -138,6 +138,11 @@ final class Session implements AutoCloseable {
         return embedded;
     }
 
+    /** Where the in-process workers read the embedded cluster's brokers from ({@link LocalEnvironment#brokerSources}). */
+    List<String> embeddedBrokerSources() {
+        return env.brokerSources();
+    }
+
     List<String> addresses() {
         return addresses;
     }

@@ -292,8 +292,9 @@ final class ResultAssembly {
         double produce = everyBroker ? brokers.sum("bytesInPerSec") : summary.publishMBps() * MB;
         String busiest = null;
         double busiestBytes = -1;
-        // a link's figures need a source per broker: the embedded cluster's one source is all of them together
-        if (c != null && !c.embedded() && everyBroker && brokers.complete("bytesOutPerSec")) {
+        // a link's figures need a source per broker: brokers sharing one JVM (the embedded cluster's one node, or
+        // several in kbench's JVM) read as one source, all of them together
+        if (c != null && everyBroker && brokers.sources() == brokerCount && brokers.complete("bytesOutPerSec")) {
             for (String src : brokers.answered()) {
                 double in = brokers.mean(src, "bytesInPerSec") + orZero(brokers.mean(src, "replicationBytesInPerSec"));
                 double outBytes = brokers.mean(src, "bytesOutPerSec") + orZero(brokers.mean(src, "replicationBytesOutPerSec"));
@@ -316,8 +317,9 @@ final class ResultAssembly {
     }
 
     /**
-     * True when the brokers' {@code figure} covers the whole cluster over the whole window: the embedded cluster's one
-     * source, or one source per broker the Admin API described, each with the figure in every measured interval.
+     * True when the brokers' {@code figure} covers the whole cluster over the whole window: the embedded cluster's
+     * sources (one for the brokers in kbench's JVM, or one per node in a JVM of its own), or one source per broker the
+     * Admin API described, each with the figure in every measured interval.
      */
     private static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
                                            String figure) {

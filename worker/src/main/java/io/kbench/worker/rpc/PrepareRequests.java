@@ -135,12 +135,12 @@ final class PrepareRequests {
         }
         for (String source : r.getBrokerSourcesList()) {
             boolean url = source.matches("https?://[^\\s]{1,2000}");
-            if (!source.equals("local") && !url && !source.matches(
+            if (!source.equals("local") && !source.matches("local:[1-9]") && !url && !source.matches(
                     "(jmx\\+tls://)?([^@\\s/]{1,2000}@)?([A-Za-z0-9.\\-]{1,253}:[0-9]{1,5}|\\[[0-9A-Fa-f:.]{2,45}\\]:[0-9]{1,5})")) {
                 String shown = source.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1")
                         .replaceFirst("^[^@\\s/]*@", ""); // no credentials
-                throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\", HOST:PORT or an "
-                        + "http(s) URL, got \"" + (shown.length() > 100 ? shown.substring(0, 100) + "..." : shown) + "\"");
+                throw new WorkerException(WorkerException.Kind.INVALID, "broker source must be \"local\", \"local:N\" (N 1 to 9), "
+                        + "HOST:PORT or an http(s) URL, got \"" + (shown.length() > 100 ? shown.substring(0, 100) + "..." : shown) + "\"");
             }
         }
         RunSpec.Values values = new RunSpec.Values(r.getMessageSize(), payloads, ratio,

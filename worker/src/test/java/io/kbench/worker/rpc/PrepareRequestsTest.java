@@ -43,6 +43,9 @@ class PrepareRequestsTest {
         assertEquals(100, spec.values().messageSize());
         assertTrue(spec.stampMessages());
         assertEquals(PrepareRequests.digest(valid().build()), spec.digest());
+        // the embedded cluster's nodes in JVMs of their own, read through the coordinator's process
+        assertEquals(List.of("local", "local:3"), PrepareRequests.toSpec(valid().addBrokerSources("local")
+                .addBrokerSources("local:3").build(), "c").brokerSources());
     }
 
     @Test
@@ -86,7 +89,7 @@ class PrepareRequestsTest {
                 refused(b -> b.setVerification(true).setNoStamp(true), "verification needs stamped messages (no_stamp is set)"),
                 refused(b -> b.setWorkload("w".repeat(201)), "workload name longer than 200 characters"),
                 refused(b -> b.addBrokerSources("ftp://admin:s3cret@broker-1:21"),
-                        "broker source must be \"local\", HOST:PORT or an http(s) URL, got \"ftp://broker-1:21\""));
+                        "broker source must be \"local\", \"local:N\" (N 1 to 9), HOST:PORT or an http(s) URL, got \"ftp://broker-1:21\""));
     }
 
     private static Arguments refused(UnaryOperator<PrepareRequest.Builder> change, String message) {

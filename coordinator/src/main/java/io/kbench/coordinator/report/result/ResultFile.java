@@ -37,7 +37,7 @@ public final class ResultFile {
      * hypervisor ({@code hosts.hostBusyMax} and {@code hosts.hostStealMax} per interval, {@code host.hostBusyMean},
      * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 13;
+    public static final int SCHEMA_VERSION = 14;
 
     private ResultFile() { }
 
@@ -223,12 +223,13 @@ public final class ResultFile {
     }
 
     /**
-     * The cluster: whether kbench started it (embedded, with that many brokers), and what the driver read:
+     * The cluster: whether kbench started it (embedded, with that many brokers, each in a JVM of its own or all in
+     * kbench's: schema 14), and what the driver read:
      * cluster id, finalized feature levels ({@code metadata.version} names the brokers' release), brokers and
      * the run's topics with their configs; {@code error} says what could not be read (null when nothing).
      */
-    public record Cluster(boolean embedded, int embeddedBrokers, String clusterId, Map<String, Integer> features,
-                          List<Broker> brokers, Map<String, Topic> topics, String error) {
+    public record Cluster(boolean embedded, int embeddedBrokers, boolean embeddedBrokerProcesses, String clusterId,
+                          Map<String, Integer> features, List<Broker> brokers, Map<String, Topic> topics, String error) {
     }
 
     /** One broker: id, endpoint, rack (empty when none), and its benchmark-relevant and explicitly set configs. */
@@ -385,7 +386,8 @@ public final class ResultFile {
 
     /**
      * One broker source's figures over an interval (schema 6; {@code brokers} is absent when no source is read):
-     * {@code source} ("embedded" or a JMX HOST:PORT), {@code figures} (name to value, docs/metrics.md#broker-figures;
+     * {@code source} ("embedded", "embedded-N" for node N of an embedded cluster of several, a JMX HOST:PORT or an
+     * exporter URL), {@code figures} (name to value, docs/metrics.md#broker-figures;
      * what the source did not give is absent) and {@code error} (why it gave nothing this interval; absent when it
      * answered).
      */
