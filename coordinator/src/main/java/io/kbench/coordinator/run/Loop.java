@@ -78,20 +78,13 @@ public final class Loop implements AutoCloseable {
     }
 
     /**
-     * Stops the loop: no new turn starts, a wait is interrupted, and this returns once the thread has ended
-     * or {@code wait} has passed (a turn under way is not cut short, so give it the time it needs).
+     * Stops the loop: no new turn starts, the thread is interrupted — a wait between turns, or a blocking call of a
+     * turn under way — and this returns once the thread has ended or {@code wait} has passed.
      *
      * @return true when the thread has ended
      */
     public boolean close(Duration wait) {
-        closed = true;
-        thread.interrupt();
-        try {
-            thread.join(Math.max(1, wait.toMillis()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return !thread.isAlive();
+        return stop(wait, true);
     }
 
     /**
@@ -103,9 +96,13 @@ public final class Loop implements AutoCloseable {
      * @return true when the thread has ended
      */
     public boolean finish(Duration wait) {
+        return stop(wait, false);
+    }
+
+    private boolean stop(Duration wait, boolean interruptTurn) {
         closed = true;
         synchronized (turnLock) {
-            if (!inTurn) {
+            if (interruptTurn || !inTurn) {
                 thread.interrupt();
             }
         }
