@@ -354,7 +354,8 @@ final class ResultAssembly {
             compression = sum / n;
         }
         return io.kbench.coordinator.merge.BrokerCrossCheck.check(brokers.sum("bytesInPerSec"), every,
-                summary.publishMBps() * 1024 * 1024, summary.publishRate(), compression);
+                summary.publishMBps() * 1024 * 1024, summary.publishRate(), compression, summary.measuredSeconds(),
+                summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY).max() / 1e6);
     }
 
     static List<String> topicNames(Plan plan) {
