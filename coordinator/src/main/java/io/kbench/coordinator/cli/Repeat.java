@@ -56,7 +56,8 @@ final class Repeat {
         Profile prof;
         String part = "workload";
         try {
-            sweep = Sweep.of(Workload.of("workload", explicit(workload)));
+            sweep = withBrokerSettings(Sweep.of(Workload.of("workload", explicit(workload))), brokerSettings(file,
+                    cluster.path("brokerSettings")));
             part = "profile";
             prof = Profile.of("profile", p);
         } catch (InvalidConfigException e) {
@@ -67,6 +68,50 @@ final class Repeat {
         return new Inputs(file, runId, sweep, prof, interval(result), embedded
                 ? Math.max(1, cluster.path("embeddedBrokers").asInt(1)) : 0,
                 embedded && cluster.path("embeddedBrokerProcesses").asBoolean(false));
+    }
+
+    /**
+     * The broker settings the result's run was made with (a sweep combination's {@code broker.*}; none in results
+     * before schema 14), checked as a matrix's: names Kafka could have, values of at most 1,000 characters.
+     */
+    static Map<String, String> brokerSettings(Path file, JsonNode recorded) {
+        if (recorded.isMissingNode() || recorded.isNull()) {
+            return Map.of();
+        }
+        if (!recorded.isObject() || recorded.size() > 100) {
+            throw new UserException(file + ": provenance.cluster.brokerSettings is not an object of at most 100 broker "
+                    + "settings");
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        recorded.fields().forEachRemaining(e -> {
+            if (!e.getKey().matches("[a-z0-9._-]{1,249}") || !e.getValue().isValueNode() || e.getValue().asText().length() > 1000) {
+                throw new UserException(file + ": provenance.cluster.brokerSettings: '" + Sweep.shown(e.getKey())
+                        + "' is not a broker setting name with a value of at most 1,000 characters");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        });
+        return out;
+    }
+
+    /**
+     * {@code sweep} (one combination) with {@code settings} applied to the cluster before it runs, as the sweep that
+     * recorded them did: a sweep of one combination over those {@code broker.*} keys, so that a cluster of yours gets
+     * them cluster-wide and back afterwards, and the embedded one starts with them.
+     */
+    static Sweep withBrokerSettings(Sweep sweep, Map<String, String> settings) {
+        if (settings.isEmpty()) {
+            return sweep;
+        }
+        Sweep.Point only = sweep.points().get(0);
+        java.util.List<String> axes = new java.util.ArrayList<>();
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        settings.forEach((k, v) -> {
+            axes.add(Sweep.BROKER_PREFIX + k);
+            values.put(Sweep.BROKER_PREFIX + k, v);
+        });
+        String label = String.join(", ", values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return new Sweep(sweep.base(), axes, java.util.List.of(new Sweep.Point(label, values, only.workload(),
+                only.profileOverrides(), settings)), sweep.notes(), sweep.findMaxRate());
     }
 
     /**

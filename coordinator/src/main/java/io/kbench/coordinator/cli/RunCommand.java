@@ -47,7 +47,7 @@ public final class RunCommand implements Callable<Integer> {
     Path workloadFile;
 
     @Option(names = "--repeat", paramLabel = "RESULT.json",
-            description = "Run again what a result recorded: its resolved workload and profile (secrets excepted: give them again with --command-config or --set), its reporting interval, and its cluster (an embedded one of the same size is started again). Flags given now apply on top: --bootstrap-servers, --set, --workers, --driver (replaces the recorded profile).")
+            description = "Run again what a result recorded: its resolved workload and profile (secrets excepted: give them again with --command-config or --set), its reporting interval, its cluster (an embedded one of the same size is started again) and the broker settings its run was made with (a sweep combination's broker.* keys: run again as a sweep of that one combination, the settings applied and put back as a sweep does). Flags given now apply on top: --bootstrap-servers, --set, --workers, --driver (replaces the recorded profile).")
     Path repeat;
 
     @Mixin
@@ -268,9 +268,10 @@ public final class RunCommand implements Callable<Integer> {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
                         : sweep.isSweep() ? new SweepRun(sweep, output, human(), written).run(
-                                (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), dir, session),
+                                (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), p.brokerSettings(),
+                                        dir, session),
                                 session::interrupted, brokerSettings(sweep, resolved, session, embeddedBrokerSettings))
-                        : runOne(workload, resolved, output, session).completed() ? 0 : 1;
+                        : runOne(workload, resolved, java.util.Map.of(), output, session).completed() ? 0 : 1;
             }
             if (!written.complete()) {
                 // the figures were gathered but not all of them reached the disk: never an exit 0
@@ -300,7 +301,7 @@ public final class RunCommand implements Callable<Integer> {
                 new MaxRateSearch.Trials() {
                     @Override
                     public RunOutcome run(Workload w, Path dir) {
-                        return runOne(w, profile, dir, session);
+                        return runOne(w, profile, java.util.Map.of(), dir, session);
                     }
 
                     @Override
@@ -354,10 +355,12 @@ public final class RunCommand implements Callable<Integer> {
         return new String[] {host.startsWith("[") ? host.substring(1, host.length() - 1) : host, address.substring(colon + 1)};
     }
 
-    private RunOutcome runOne(Workload workload, Profile profile, Path dir, Session session) {
+    private RunOutcome runOne(Workload workload, Profile profile, java.util.Map<String, String> brokerSettings, Path dir,
+                              Session session) {
         RunOutcome o = session.run(session.controller(workload, profile,
                 new RunOptions(dir, keepTopics, intervalSeconds * 1_000_000L, commandLine())
-                        .withBrokerSources(session.embedded() ? session.embeddedBrokerSources() : brokerSources), reporter));
+                        .withBrokerSources(session.embedded() ? session.embeddedBrokerSources() : brokerSources)
+                        .withBrokerSettings(brokerSettings), reporter));
         written.addAll(o.written(), dir == null || dir.equals(output) ? "" : dir.getFileName() + "/");
         return o;
     }

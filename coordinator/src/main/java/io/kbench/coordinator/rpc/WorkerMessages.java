@@ -167,7 +167,7 @@ public final class WorkerMessages {
         java.util.Map<String, io.kbench.coordinator.report.result.ResultFile.Topic> topics = new java.util.TreeMap<>();
         c.getTopicsMap().forEach((name, t) -> topics.put(name, new io.kbench.coordinator.report.result.ResultFile.Topic(
                 t.getPartitions(), t.getReplicationFactor(), new java.util.TreeMap<>(t.getConfigsMap()))));
-        return new io.kbench.coordinator.report.result.ResultFile.Cluster(false, 0, false, c.getClusterId(),
+        return new io.kbench.coordinator.report.result.ResultFile.Cluster(false, 0, false, null, c.getClusterId(),
                 new java.util.TreeMap<>(c.getFeaturesMap()), brokers, topics, c.getError().isEmpty() ? null : c.getError());
     }
 

@@ -222,9 +222,10 @@ public final class RunController {
         int brokers = embedded ? cluster.brokers() : 0;
         boolean processes = embedded && cluster.processPerBroker();
         ResultFile.Cluster c = described == null
-                ? new ResultFile.Cluster(embedded, brokers, processes, "", Map.of(), List.of(), Map.of(),
-                        "not described by any worker")
-                : new ResultFile.Cluster(embedded, brokers, processes, described.clusterId(), described.features(),
+                ? new ResultFile.Cluster(embedded, brokers, processes, options.brokerSettings(), "", Map.of(), List.of(),
+                        Map.of(), "not described by any worker")
+                : new ResultFile.Cluster(embedded, brokers, processes, options.brokerSettings(), described.clusterId(),
+                        described.features(),
                         described.brokers(), described.topics(), described.error());
         return new ResultFile.Provenance(Versions.kbench(), Versions.commit(), options.commandLine(),
                 host(HostFacts.local()), hosts, c);

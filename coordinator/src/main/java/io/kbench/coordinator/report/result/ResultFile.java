@@ -224,12 +224,17 @@ public final class ResultFile {
 
     /**
      * The cluster: whether kbench started it (embedded, with that many brokers, each in a JVM of its own or all in
-     * kbench's: schema 14), and what the driver read:
+     * kbench's: schema 14), the broker settings kbench applied to it for the run (a sweep combination's
+     * {@code broker.*}, schema 14), and what the driver read:
      * cluster id, finalized feature levels ({@code metadata.version} names the brokers' release), brokers and
      * the run's topics with their configs; {@code error} says what could not be read (null when nothing).
      */
-    public record Cluster(boolean embedded, int embeddedBrokers, boolean embeddedBrokerProcesses, String clusterId,
+    public record Cluster(boolean embedded, int embeddedBrokers, boolean embeddedBrokerProcesses,
+                          Map<String, String> brokerSettings, String clusterId,
                           Map<String, Integer> features, List<Broker> brokers, Map<String, Topic> topics, String error) {
+        public Cluster {
+            brokerSettings = brokerSettings == null ? Map.of() : new java.util.TreeMap<>(brokerSettings);
+        }
     }
 
     /** One broker: id, endpoint, rack (empty when none), and its benchmark-relevant and explicitly set configs. */

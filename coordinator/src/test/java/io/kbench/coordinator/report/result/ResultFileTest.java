@@ -169,7 +169,7 @@ public class ResultFileTest {
         return new ResultFile.Provenance("0.1.0", "7629e96fb6257d17b31e53a67b37023f7a337053", List.of("run",
                 "--bootstrap-servers", "b:9092", "w.yaml"), host, List.of(new ResultFile.WorkerHost("w1", "0.1.0",
                 "7629e96fb6257d17b31e53a67b37023f7a337053", Map.of("kafka", "kafka-clients 4.3.1"), host)),
-                new ResultFile.Cluster(false, 0, false, "abc", Map.of("metadata.version", 27), List.of(new ResultFile.Broker(1,
+                new ResultFile.Cluster(false, 0, false, Map.of("num.io.threads", "4"), "abc", Map.of("metadata.version", 27), List.of(new ResultFile.Broker(1,
                         "b:9092", "", Map.of("min.insync.replicas", "1"))), Map.of("kbench-t0",
                         new ResultFile.Topic(6, 1, Map.of("compression.type", "producer"))), null));
     }
