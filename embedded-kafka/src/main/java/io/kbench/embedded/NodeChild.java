@@ -174,6 +174,23 @@ final class NodeChild {
         return false;
     }
 
+    /**
+     * Ends the node's JVM without a controlled shutdown (SIGTERM: the node registers no shutdown hook, so its JVM
+     * exits at once) and waits for it to be gone, killing it after 10 s. For a cluster going away as a whole.
+     */
+    void end() {
+        stopping = true;
+        process.destroy();
+        try {
+            if (process.waitFor(10, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        kill();
+    }
+
     /** Kills the node's JVM at once and waits for it to be gone (at most 10 s). */
     void kill() {
         stopping = true;
