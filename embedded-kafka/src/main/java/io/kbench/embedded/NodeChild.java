@@ -131,24 +131,34 @@ final class NodeChild {
         if (!ready) {
             throw new IOException("broker " + id + " is starting");
         }
-        answers.clear(); // an answer that came too late for an earlier call
-        send("figures");
-        String answer;
-        try {
-            answer = next(timeoutMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading broker " + id);
+        answers.clear(); // answers that came too late for earlier calls
+        String seq = Long.toString(++requests);
+        send("figures " + seq);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            String answer;
+            try {
+                answer = next(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while reading broker " + id);
+            }
+            if (answer == null) {
+                throw new IOException(process.isAlive() ? "broker " + id + " did not answer within " + timeoutMillis
+                        + " ms" : "broker " + id + "'s process exited with code " + exitCode());
+            }
+            if (answer.equals("figures " + seq) || answer.startsWith("figures " + seq + " ")) {
+                return NodeProcess.decode(answer.substring(Math.min(answer.length(), 9 + seq.length())));
+            }
+            if (answer.startsWith("error " + seq + " ")) {
+                throw new IOException(answer.substring(7 + seq.length()));
+            }
+            // an earlier request's late answer: not this one's
         }
-        if (answer == null) {
-            throw new IOException(process.isAlive() ? "broker " + id + " did not answer within " + timeoutMillis + " ms"
-                    : "broker " + id + "'s process exited with code " + exitCode());
-        }
-        if (answer.startsWith("figures ") || answer.equals("figures")) {
-            return NodeProcess.decode(answer.equals("figures") ? "" : answer.substring(8));
-        }
-        throw new IOException(answer.startsWith("error ") ? answer.substring(6) : "broker " + id + " said: " + answer);
     }
+
+    /** Figures requests sent, each numbered. */
+    private long requests;
 
     /**
      * Shuts the node down in order and waits for its JVM to exit; after {@code timeoutMillis} it is killed. Returns

@@ -26,8 +26,9 @@ import org.apache.kafka.common.utils.Time;
  * one.
  *
  * <p>The conversation, a line each way: the node says {@code ready} once serving (or {@code failed REASON} and exits
- * 1); to {@code figures} it answers {@code figures NAME=VALUE ...} (its metrics read by the {@link Figures} given to
- * {@link #serve}) or {@code error REASON}; to {@code stop} it shuts down in order, answers {@code stopped} and exits 0.
+ * 1); to {@code figures SEQ} it answers {@code figures SEQ NAME=VALUE ...} (its metrics read by the {@link Figures}
+ * given to {@link #serve}) or {@code error SEQ REASON} — the request's number, so that an answer that came too late
+ * for its request is never taken for the next one's; to {@code stop} it shuts down in order, answers {@code stopped} and exits 0.
  * When its standard input closes (the JVM that started it is gone, even killed) it shuts down within
  * {@link #ORPHAN_STOP_MILLIS} and exits: an embedded broker never outlives its run. Its log goes to standard error.
  */
@@ -78,7 +79,8 @@ public final class NodeProcess {
         Figures reader = null;
         try {
             for (String line; (line = in.readLine()) != null; ) {
-                if (line.equals("figures")) {
+                if (line.matches("figures [0-9]{1,18}")) {
+                    String seq = line.substring(8);
                     try {
                         if (figures == null) {
                             throw new IOException("this node reads no figures");
@@ -86,9 +88,10 @@ public final class NodeProcess {
                         if (reader == null) {
                             reader = figures.get();
                         }
-                        protocol.println("figures " + encode(reader.read()));
+                        String read = encode(reader.read());
+                        protocol.println("figures " + seq + (read.isEmpty() ? "" : " " + read));
                     } catch (Exception e) {
-                        protocol.println("error " + oneLine(e));
+                        protocol.println("error " + seq + " " + oneLine(e));
                     }
                 } else if (line.equals("stop")) {
                     server.shutdown();
