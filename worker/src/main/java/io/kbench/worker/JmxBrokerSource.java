@@ -172,7 +172,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             throw new IOException(partial);
         }
         Set<String> ids = new java.util.TreeSet<>();
-        for (ObjectName n : names("kafka.server:type=app-info,id=*")) {
+        for (ObjectName n : mbeans.queryNames(BROKERS, null)) {
             ids.add(n.getKeyProperty("id"));
         }
         if (embeddedBrokers == null) {
@@ -205,45 +205,103 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     private int brokersInJvm = 1;
 
     /**
+     * One MBean read in one call: its name and attributes, and the figure each attribute becomes. Built once, so a
+     * read parses no names and builds no arrays: the JIT then compiles less of JMX for a source read once a second
+     * (the parsing of 28 names a read was among the costliest compilations of a run's first minute,
+     * docs/performance.md), and a compiled read does less.
+     */
+    private record Read(ObjectName name, String[] attributes, String[] keys) {
+        static Read of(String name, String... attributesAndKeys) {
+            String[] attributes = new String[attributesAndKeys.length / 2];
+            String[] keys = new String[attributes.length];
+            for (int i = 0; i < attributes.length; i++) {
+                attributes[i] = attributesAndKeys[2 * i];
+                keys[i] = attributesAndKeys[2 * i + 1];
+            }
+            try {
+                return new Read(new ObjectName(name), attributes, keys);
+            } catch (javax.management.MalformedObjectNameException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** A combined broker+controller has a request handler pool each; the broker's is what clients load. */
+    private static final Read BROKER_HANDLER_IDLE = Read.of(
+            "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent", "Count", "handlerIdle.count");
+    private static final Read HANDLER_IDLE = Read.of(
+            "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count", "handlerIdle.count");
+    private static final ObjectName MEMORY = Read.of("java.lang:type=Memory").name();
+    private static final ObjectName PROCESSORS = Read.of("kafka.server:type=socket-server-metrics,*").name();
+    private static final ObjectName BROKERS = Read.of("kafka.server:type=app-info,id=*").name();
+    private static final String[] IO_WAIT = {"io-wait-time-ns-total"};
+
+    /** Every read but the handler pool's (which has a fallback), the processors' and the heap's, in their order. */
+    private static final List<Read> READS = reads();
+
+    private static List<Read> reads() {
+        List<Read> reads = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> m : BrokerScraper.TOPIC_METERS.entrySet()) {
+            reads.add(Read.of("kafka.server:type=BrokerTopicMetrics,name=" + m.getKey(), "Count", m.getValue() + ".count"));
+        }
+        reads.add(Read.of("kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value", "networkIdle"));
+        for (String request : List.of("Produce", "FetchConsumer")) {
+            for (String time : BrokerScraper.TIMES.keySet()) {
+                String name = "kafka.network:type=RequestMetrics,name=" + time + ",request=" + request;
+                String key = request + "." + time;
+                reads.add(time.equals("TotalTimeMs")
+                        ? Read.of(name, "Count", key + ".count", "Mean", key + ".mean", "99thPercentile", key + ".p99")
+                        : Read.of(name, "Count", key + ".count", "Mean", key + ".mean"));
+            }
+        }
+        reads.add(Read.of("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower", "Count",
+                "FetchFollower.TotalTimeMs.count"));
+        reads.add(Read.of("kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value", "urp"));
+        reads.add(Read.of("kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count", "isrShrinks.count"));
+        reads.add(Read.of("kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count", "isrExpands.count"));
+        reads.add(Read.of("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Count", "logFlush.count", "Mean",
+                "logFlush.mean"));
+        reads.add(Read.of("java.lang:type=OperatingSystem", "ProcessCpuTime", "cpu.nanos", "AvailableProcessors",
+                "cpu.processors"));
+        return List.copyOf(reads);
+    }
+
+    /**
      * One call per MBean ({@code getAttributes} of the attributes read from it, 29 calls a read over RMI): the
      * requests are counted by their TotalTimeMs histogram (every completed request, whatever its version) rather
      * than by the per-version RequestsPerSec meters, and the network processors' bean names are looked up once a
-     * minute, not every read.
+     * minute, not every read (whether a processor's bean has its idle attribute is asked once per bean).
      */
     private Map<String, Double> readAll() throws IOException, javax.management.JMException {
         Map<String, Double> r = new HashMap<>();
-        for (Map.Entry<String, String> m : BrokerScraper.TOPIC_METERS.entrySet()) {
-            put(r, "kafka.server:type=BrokerTopicMetrics,name=" + m.getKey(), "Count", m.getValue() + ".count");
+        if (!read(BROKER_HANDLER_IDLE, r)) {
+            read(HANDLER_IDLE, r);
         }
-        // a combined broker+controller has a pool each; the broker's is what clients load
-        if (!put(r, "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent", "Count",
-                "handlerIdle.count")) {
-            put(r, "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count",
-                    "handlerIdle.count");
+        for (Read read : READS) {
+            read(read, r);
         }
-        put(r, "kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value", "networkIdle");
         // each data-plane network processor's time waiting in select (idle), in ns, cumulative; the controller's
         // listener (by Kafka's convention named CONTROLLER) is not the clients'
         long now = System.nanoTime();
         if (processorNames == null || now - processorNamesAt > NAMES_NANOS) {
             Set<ObjectName> found = new java.util.HashSet<>();
-            for (ObjectName n : names("kafka.server:type=socket-server-metrics,*")) {
+            for (ObjectName n : mbeans.queryNames(PROCESSORS, null)) {
                 String listener = n.getKeyProperty("listener");
                 if (n.getKeyProperty("networkProcessor") != null && listener != null
                         && !listener.toUpperCase(java.util.Locale.ROOT).contains("CONTROLLER")
-                        && has(n, "io-wait-time-ns-total")) {
+                        && (processorNames != null && processorNames.contains(n) || has(n, IO_WAIT[0]))) {
                     found.add(n);
                 }
             }
             processorNames = found;
             processorNamesAt = now;
-            brokersInJvm = Math.max(1, names("kafka.server:type=app-info,id=*").size());
+            brokersInJvm = Math.max(1, mbeans.queryNames(BROKERS, null).size());
         }
         r.put("handlerIdle.pools", (double) brokersInJvm);
         double wait = 0;
         int processors = 0;
         for (ObjectName n : processorNames) {
-            Double v = attributes(n, "io-wait-time-ns-total").get("io-wait-time-ns-total");
+            Double v = number(n, IO_WAIT);
             if (v != null) {
                 wait += v;
                 processors++;
@@ -253,59 +311,51 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             r.put("networkWait.nanos", wait);
             r.put("networkWait.processors", (double) processors);
         }
-        for (String request : List.of("Produce", "FetchConsumer")) {
-            for (String time : BrokerScraper.TIMES.keySet()) {
-                String name = "kafka.network:type=RequestMetrics,name=" + time + ",request=" + request;
-                Map<String, Double> a = time.equals("TotalTimeMs")
-                        ? attributes(new ObjectName(name), "Count", "Mean", "99thPercentile")
-                        : attributes(new ObjectName(name), "Count", "Mean");
-                copy(a, "Count", r, request + "." + time + ".count");
-                copy(a, "Mean", r, request + "." + time + ".mean");
-                copy(a, "99thPercentile", r, request + "." + time + ".p99");
-            }
-        }
-        put(r, "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower", "Count",
-                "FetchFollower.TotalTimeMs.count");
-        put(r, "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value", "urp");
-        put(r, "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count", "isrShrinks.count");
-        put(r, "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count", "isrExpands.count");
-        Map<String, Double> flush = attributes(new ObjectName("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs"),
-                "Count", "Mean");
-        copy(flush, "Count", r, "logFlush.count");
-        copy(flush, "Mean", r, "logFlush.mean");
-        Map<String, Double> os = attributes(new ObjectName("java.lang:type=OperatingSystem"), "ProcessCpuTime",
-                "AvailableProcessors");
-        copy(os, "ProcessCpuTime", r, "cpu.nanos");
-        copy(os, "AvailableProcessors", r, "cpu.processors");
-        Object heap = attribute("java.lang:type=Memory", "HeapMemoryUsage");
+        Object heap = attribute(MEMORY, "HeapMemoryUsage");
         if (heap instanceof javax.management.openmbean.CompositeData cd && cd.get("used") instanceof Number used) {
             r.put("heap.used", used.doubleValue());
         }
         return r;
     }
 
-    private static void copy(Map<String, Double> from, String attribute, Map<String, Double> to, String key) {
-        Double v = from.get(attribute);
-        if (v != null) {
-            to.put(key, v);
-        }
-    }
-
-    /** The numeric, finite attributes of one MBean in one call; none when the MBean is not there. */
-    private Map<String, Double> attributes(ObjectName name, String... attributes) throws IOException {
-        Map<String, Double> out = new HashMap<>();
+    /**
+     * Reads the numeric, finite attributes of one MBean in one call into {@code r}, each as its key; false when the
+     * MBean is not there (a broker version or role without it: its figures are left out).
+     */
+    private boolean read(Read read, Map<String, Double> r) throws IOException {
         try {
-            for (javax.management.Attribute a : mbeans.getAttributes(name, attributes).asList()) {
+            for (javax.management.Attribute a : mbeans.getAttributes(read.name(), read.attributes()).asList()) {
                 if (a.getValue() instanceof Number n && Double.isFinite(n.doubleValue())) {
-                    out.put(a.getName(), n.doubleValue());
+                    String name = a.getName();
+                    for (int i = 0; i < read.attributes().length; i++) {
+                        if (read.attributes()[i].equals(name)) {
+                            r.put(read.keys()[i], n.doubleValue());
+                        }
+                    }
                 }
             }
+            return true;
         } catch (javax.management.InstanceNotFoundException e) {
-            // a broker version or role without it: its figures are left out
+            return false;
         } catch (javax.management.JMException e) {
             throw new IOException(BrokerScraper.describe(e), e);
         }
-        return out;
+    }
+
+    /** The one numeric, finite attribute of {@code name}, null when it or the MBean is not there. */
+    private Double number(ObjectName name, String[] attribute) throws IOException {
+        try {
+            for (javax.management.Attribute a : mbeans.getAttributes(name, attribute).asList()) {
+                if (a.getValue() instanceof Number n && Double.isFinite(n.doubleValue())) {
+                    return n.doubleValue();
+                }
+            }
+            return null;
+        } catch (javax.management.InstanceNotFoundException e) {
+            return null;
+        } catch (javax.management.JMException e) {
+            throw new IOException(BrokerScraper.describe(e), e);
+        }
     }
 
     /**
@@ -328,27 +378,9 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         }
     }
 
-    private Set<ObjectName> names(String pattern) throws IOException, javax.management.MalformedObjectNameException {
-        return mbeans.queryNames(new ObjectName(pattern), null);
-    }
-
-    /** Reads one numeric attribute of {@code name} into {@code r} as {@code key}; false when it is not there. */
-    private boolean put(Map<String, Double> r, String name, String attribute, String key) throws IOException {
+    private Object attribute(ObjectName name, String attribute) throws IOException {
         try {
-            Double v = attributes(new ObjectName(name), attribute).get(attribute);
-            if (v != null) {
-                r.put(key, v);
-                return true;
-            }
-            return false;
-        } catch (javax.management.MalformedObjectNameException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private Object attribute(String name, String attribute) throws IOException {
-        try {
-            return mbeans.getAttribute(new ObjectName(name), attribute);
+            return mbeans.getAttribute(name, attribute);
         } catch (javax.management.InstanceNotFoundException | javax.management.AttributeNotFoundException e) {
             return null; // a broker version or role without it: the figure is left out
         } catch (javax.management.JMException e) {
