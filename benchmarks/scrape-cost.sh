@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scrape cost: what reading a broker's figures once a second costs the broker and the worker, side by side.
 #
-#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS]
+#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS] [--worker]
 #
 # Starts one `kbench broker` process with a JMX port and Prometheus's JMX exporter agent attached
 # (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same load against it N times (default 3; by
@@ -11,6 +11,12 @@
 # own figure in result.json, in cores), and at the end each mode's difference to the run without figures of
 # the same round, as a range over the rounds: that difference is what the scrape costs.
 #
+# By default every run is `kbench run` alone: its in-process worker reads the broker, a new JVM each run, which
+# pays its reader's start-up (classes, the JIT compiling the read path) in every run. --worker runs them all
+# through one `kbench worker` JVM instead, as a worker on a client host serves run after run: its warm-up run
+# reads no figures, so round 1's reading runs show what a worker's first read of each source costs it, and the
+# later rounds what each run costs once it has read before; the range is then printed for rounds 2 on apart.
+#
 # Needs: JDK 17+, Maven (to build kbench and fetch the exporter agent), Linux (/proc), python3.
 set -euo pipefail
 
@@ -18,13 +24,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 rounds=3
 seconds=60
 rate=1
-usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS]" >&2; exit 2; }
+worker_mode=0
+usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS] [--worker]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --worker) worker_mode=1; shift ;;
+    -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
     *) echo "scrape-cost.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -34,7 +42,9 @@ done
 
 work=$(mktemp -d /tmp/kbench-scrape-cost.XXXXXX)
 broker=""
+worker=""
 cleanup() {
+  [ -z "$worker" ] || { kill "$worker" 2>/dev/null || true; wait "$worker" 2>/dev/null || true; }
   [ -z "$broker" ] || { kill "$broker" 2>/dev/null || true; wait "$broker" 2>/dev/null || true; }
   rm -rf "$work"
 }
@@ -52,11 +62,21 @@ producerRate: $rate
 warmupSeconds: 5
 durationSeconds: $seconds
 EOF
+workers=()
+if [ "$worker_mode" = 1 ]; then
+  SCRIPT=scrape-cost.sh
+  . "$here/benchmarks/lib/processes.sh"
+  wport=$(free_port)
+  "$here/bin/kbench" worker --bind 127.0.0.1 --port "$wport" >"$work/worker.log" 2>&1 &
+  worker=$!
+  wait_for "$work/worker.log" "listening" "$worker" "the worker"
+  workers=(--workers "127.0.0.1:$wport")
+fi
 ticks=$(getconf CLK_TCK)
 cpu_seconds() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$broker/stat"; }
 
 # one run first, not measured: the broker's JIT warms up on it (its first run cost it 2-4x the CPU of the next)
-"$here/bin/kbench" run --output "$work/warm-up" --bootstrap-servers "127.0.0.1:$kafka" "$work/w.yaml" >"$work/warm-up.log" 2>&1 \
+"$here/bin/kbench" run ${workers[@]+"${workers[@]}"} --output "$work/warm-up" --bootstrap-servers "127.0.0.1:$kafka" "$work/w.yaml" >"$work/warm-up.log" 2>&1 \
     || { echo "scrape-cost.sh: the warm-up run failed:" >&2; tail -5 "$work/warm-up.log" >&2; exit 1; }
 printf '%-6s %-11s %14s %14s\n' round mode "broker cores" "worker cores"
 : >"$work/table"
@@ -69,7 +89,7 @@ for round in $(seq 1 "$rounds"); do
     esac
     out="$work/$round-$mode"
     c0=$(cpu_seconds); t0=$(date +%s.%N)
-    "$here/bin/kbench" run --output "$out" --bootstrap-servers "127.0.0.1:$kafka" "${extra[@]}" "$work/w.yaml" \
+    "$here/bin/kbench" run ${workers[@]+"${workers[@]}"} --output "$out" --bootstrap-servers "127.0.0.1:$kafka" "${extra[@]}" "$work/w.yaml" \
         >"$out.log" 2>&1 || { echo "scrape-cost.sh: the $mode run failed:" >&2; tail -5 "$out.log" >&2; exit 1; }
     c1=$(cpu_seconds); t1=$(date +%s.%N)
     python3 - "$out/result.json" "$c0" "$c1" "$t0" "$t1" "$round" "$mode" <<'PY' | tee -a "$work/table"
@@ -82,17 +102,28 @@ print(f"{sys.argv[6]:<6} {sys.argv[7]:<11} {(c1 - c0) / (t1 - t0):14.4f} {worker
 PY
   done
 done
-python3 - "$work/table" <<'PY'
+python3 - "$work/table" "$worker_mode" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for rnd, mode, b, w in rows:
     by.setdefault(rnd, {})[mode] = (float(b), float(w))
+def show(title, rounds):
+    print(title)
+    for mode in ("jmx", "prometheus"):
+        db = [100 * (v[mode][0] - v["none"][0]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
+        dw = [100 * (v[mode][1] - v["none"][1]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
+        if db:
+            print(f"  {mode:<11} broker {min(db):+.2f} to {max(db):+.2f}   worker {min(dw):+.2f} to {max(dw):+.2f}"
+                  f"   ({len(db)} round(s))")
 print()
-print("cost of reading the brokers once a second, % of one core (mode minus the run without, same round):")
-for mode in ("jmx", "prometheus"):
-    db = [100 * (v[mode][0] - v["none"][0]) for v in by.values() if mode in v and "none" in v]
-    dw = [100 * (v[mode][1] - v["none"][1]) for v in by.values() if mode in v and "none" in v]
-    print(f"  {mode:<11} broker {min(db):+.2f} to {max(db):+.2f}   worker {min(dw):+.2f} to {max(dw):+.2f}"
-          f"   ({len(db)} round(s))")
+if sys.argv[2] == "1":
+    show("cost of reading the brokers once a second, % of one core (mode minus the run without, same round), "
+         "one worker JVM for every run:", {"1"})
+    print("  (round 1: the worker's first read of each source)")
+    if len(by) > 1:
+        show("rounds 2 on: a worker that has read each source before", set(by) - {"1"})
+else:
+    show("cost of reading the brokers once a second, % of one core (mode minus the run without, same round):",
+         set(by))
 PY
