@@ -23,7 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class DistributedRunIT {
-    private static final long RATE = 20_000;
+    /**
+     * The whole target, over both workers: what two new worker JVMs, the coordinator and the broker keep on 2 shared
+     * cores (20,000 fell 4% short over warm-up and window together on the slower VM of 2026-11-28); how fast a
+     * worker can go is benchmarks/'s question, this test's is the distributed run.
+     */
+    private static final long RATE = 10_000;
 
     @TempDir
     Path dir;

@@ -35,7 +35,7 @@ class FaultsIT {
                 producersPerTopic: 2
                 consumersPerSubscription: 2
                 producerRate: 2000
-                durationSeconds: 30
+                durationSeconds: 60
                 faults:
                   - {at: 2, action: stop, broker: 2}
                   - {at: 3, action: start, broker: 2}
@@ -47,7 +47,7 @@ class FaultsIT {
                 "--set", "producer.enable.idempotence=true"));
         assertEquals("COMPLETED", r.get("status").asText(), r.get("error").toString());
         JsonNode s = r.get("summary");
-        assertTrue(s.get("sent").asLong() >= 2000 * 30 * 0.95, "sent " + s.get("sent"));
+        assertTrue(s.get("sent").asLong() >= 2000 * 60 * 0.95, "sent " + s.get("sent"));
         assertEquals(s.get("sent").asLong(), s.get("acked").asLong(), "every send acknowledged");
         assertEquals(0, s.get("failed").asLong());
         assertEquals(0, s.get("verification").get("lost").asLong(), s.get("verification").toString());
@@ -70,7 +70,8 @@ class FaultsIT {
         }
         // down from the stop request at 2 s (interval 2, or 3 if the fault thread was late) until the restart
         // completed, some time after 3 s (a node in a JVM of its own took 8.7-17.4 s to serve again under this load
-        // on 2 cores; the start waits for the stop, 3.5-5.6 s): interval 3 at least
+        // on the 2-core VMs of 2026-11-27, 28-37 s on the slower one of 2026-11-28 — hence the 60-s run, so that
+        // broker 2 is read again after it; the start waits for the stop, 3.5-5.7 s): interval 3 at least
         assertTrue(!marked.isEmpty() && marked.get(0) >= 2 && marked.get(0) <= 3, "marked intervals " + marked);
         assertTrue(marked.get(marked.size() - 1) >= 3, "marked intervals " + marked);
         for (int k = 1; k < marked.size(); k++) {
