@@ -113,13 +113,9 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             }
             s = new JmxBrokerSource(c, c.getMBeanServerConnection());
         }
-        try {
-            if (s.mbeans.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec"), null).isEmpty()) {
-                s.close();
-                throw new IOException("no Kafka broker metrics there (kafka.server:type=BrokerTopicMetrics)");
-            }
-        } catch (javax.management.MalformedObjectNameException e) {
-            throw new IllegalStateException(e);
+        if (s.mbeans.queryNames(name("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec"), null).isEmpty()) {
+            s.close();
+            throw new IOException("no Kafka broker metrics there (kafka.server:type=BrokerTopicMetrics)");
         }
         return s;
     }
@@ -218,11 +214,16 @@ final class JmxBrokerSource implements BrokerScraper.Source {
                 attributes[i] = attributesAndKeys[2 * i];
                 keys[i] = attributesAndKeys[2 * i + 1];
             }
-            try {
-                return new Read(new ObjectName(name), attributes, keys);
-            } catch (javax.management.MalformedObjectNameException e) {
-                throw new IllegalStateException(e);
-            }
+            return new Read(JmxBrokerSource.name(name), attributes, keys);
+        }
+    }
+
+    /** One of the bean names (or patterns) written in this class. */
+    private static ObjectName name(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -231,9 +232,9 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             "kafka.server:type=KafkaRequestHandlerPool,name=BrokerRequestHandlerAvgIdlePercent", "Count", "handlerIdle.count");
     private static final Read HANDLER_IDLE = Read.of(
             "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent", "Count", "handlerIdle.count");
-    private static final ObjectName MEMORY = Read.of("java.lang:type=Memory").name();
-    private static final ObjectName PROCESSORS = Read.of("kafka.server:type=socket-server-metrics,*").name();
-    private static final ObjectName BROKERS = Read.of("kafka.server:type=app-info,id=*").name();
+    private static final ObjectName MEMORY = name("java.lang:type=Memory");
+    private static final ObjectName PROCESSORS = name("kafka.server:type=socket-server-metrics,*");
+    private static final ObjectName BROKERS = name("kafka.server:type=app-info,id=*");
     private static final String[] IO_WAIT = {"io-wait-time-ns-total"};
 
     /** Every read but the handler pool's (which has a fallback), the processors' and the heap's, in their order. */
