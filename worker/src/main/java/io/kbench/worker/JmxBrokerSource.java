@@ -203,7 +203,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     /**
      * One MBean read in one call: its name and attributes, and the figure each attribute becomes. Built once, so a
      * read parses no names and builds no arrays: the JIT then compiles less of JMX for a source read once a second
-     * (the parsing of 28 names a read was among the costliest compilations of a run's first minute,
+     * (the parsing of 26 names a read was among the costliest compilations of a run's first minute,
      * docs/performance.md), and a compiled read does less.
      */
     private record Read(ObjectName name, String[] attributes, String[] keys) {
