@@ -32,10 +32,19 @@ public final class JmxCallCost {
             System.err.println("usage: JmxCallCost HOST:JMXPORT [WARM] [CALLS]");
             System.exit(2);
         }
-        int warm = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-        int calls = args.length > 2 ? Integer.parseInt(args[2]) : 5_000;
+        int warm = count(args, 1, "WARM", 20_000, 0);
+        int calls = count(args, 2, "CALLS", 5_000, 1);
+        if (!args[0].matches("[^/\\s]+:[0-9]{1,5}")) {
+            fail("expected HOST:JMXPORT (a broker's JMX port), got '" + args[0] + "'");
+        }
         JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + args[0] + "/jmxrmi");
-        try (JMXConnector c = JMXConnectorFactory.connect(url)) {
+        JMXConnector connector = null;
+        try {
+            connector = JMXConnectorFactory.connect(url);
+        } catch (java.io.IOException e) {
+            fail("no JMX server answered at " + args[0] + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+        try (JMXConnector c = connector) {
             MBeanServerConnection m = c.getMBeanServerConnection();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             ObjectName meter = new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec");
@@ -69,5 +78,27 @@ public final class JmxCallCost {
                 }
             }
         }
+    }
+
+    /** Argument {@code i} as a whole number from {@code min} to 10,000,000, or {@code otherwise} when absent. */
+    private static int count(String[] args, int i, String what, int otherwise, int min) {
+        if (args.length <= i) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(args[i]);
+            if (n >= min && n <= 10_000_000) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        fail(what + " must be a whole number from " + min + " to 10000000, got '" + args[i] + "'");
+        return otherwise;
+    }
+
+    private static void fail(String why) {
+        System.err.println("JmxCallCost: " + why);
+        System.exit(2);
     }
 }
