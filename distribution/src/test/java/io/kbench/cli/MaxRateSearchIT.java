@@ -36,8 +36,8 @@ class MaxRateSearchIT {
                 messageSize: 256
                 producersPerTopic: 2
                 producerRate: 2000
-                warmupSeconds: 2
-                durationSeconds: 3
+                warmupSeconds: 1
+                durationSeconds: 2
                 """);
         Path high = dir.resolve("high");
         Path low = dir.resolve("low");

@@ -48,6 +48,10 @@ class NetnsFailuresIT {
     static Path token;
     static TestCertificates ca;
     static TestCertificates.Pem workerCert;
+    /** The two workers' processes, kept from test to test while they live (a JVM start each is suite time). */
+    static KbenchProcesses workerProcs;
+    static final Process[] workers = new Process[2];
+    static int launched;
 
     private KbenchProcesses procs;
     private String topic;
@@ -64,7 +68,10 @@ class NetnsFailuresIT {
     }
 
     @AfterAll
-    static void removeHosts() {
+    static void removeHosts() throws Exception {
+        if (workerProcs != null) {
+            workerProcs.close();
+        }
         if (kafka != null) {
             kafka.close();
         }
@@ -263,16 +270,36 @@ class NetnsFailuresIT {
         assertIdle("w2", w2);
     }
 
-    /** Starts the workers on w1 and w2 side by side (each JVM's start-up overlaps the other's) and awaits both. */
+    /**
+     * The workers on w1 and w2: those an earlier test left running (each must be idle: its run ended with that
+     * test), and a new one side by side for each that is gone (killed by a test; each JVM's start-up overlaps the
+     * other's); awaits both.
+     */
     private Process[] startWorkers() throws Exception {
-        Process[] p = {launchWorker("w1"), launchWorker("w2")};
-        KbenchProcesses.awaitListening(net.address("w1"), PORT, p[0]);
-        KbenchProcesses.awaitListening(net.address("w2"), PORT, p[1]);
-        return p;
+        if (workerProcs == null) {
+            workerProcs = new KbenchProcesses("netns-workers");
+        }
+        String[] hosts = {"w1", "w2"};
+        boolean[] kept = new boolean[hosts.length];
+        for (int i = 0; i < hosts.length; i++) {
+            kept[i] = workers[i] != null && workers[i].isAlive();
+            if (!kept[i]) {
+                workers[i] = launchWorker(hosts[i]);
+            }
+        }
+        for (int i = 0; i < hosts.length; i++) {
+            KbenchProcesses.awaitListening(net.address(hosts[i]), PORT, workers[i]);
+            if (kept[i]) {
+                assertIdle(hosts[i], workers[i]);
+            }
+        }
+        return workers.clone();
     }
 
     private Process launchWorker(String host) throws Exception {
-        return procs.startIn(net.inside(host), host, "worker", "--bind", net.address(host), "--port", "" + PORT,
+        // a log per process: a worker started again after a test killed it does not overwrite the first one's
+        return workerProcs.startIn(net.inside(host), host + "-" + ++launched, "worker", "--bind", net.address(host),
+                "--port", "" + PORT,
                 "--id", host, "--token-file", token.toString(), "--tls-cert", workerCert.cert().toString(),
                 "--tls-key", workerCert.key().toString());
     }

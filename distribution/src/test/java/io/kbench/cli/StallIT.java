@@ -89,7 +89,7 @@ class StallIT {
         assertEquals(0, s.get("verification").get("lost").asLong());
     }
 
-    /** Runs 2 + 15 s at 5,000 msg/s in this JVM against the broker process, frozen for 1 s mid-run. */
+    /** Runs 2 + 10 s at 5,000 msg/s in this JVM against the broker process, frozen for 1 s mid-run. */
     private JsonNode runWithStall(String name, String... profileSets) throws Exception {
         Path workload = dir.resolve(name + ".yaml");
         Files.writeString(workload, """
@@ -102,7 +102,7 @@ class StallIT {
                 consumersPerSubscription: 1
                 producerRate: 5000
                 warmupSeconds: 2
-                durationSeconds: 15
+                durationSeconds: 10
                 """.formatted(name));
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--bootstrap-servers",
                 "127.0.0.1:" + port));
@@ -117,7 +117,7 @@ class StallIT {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        Thread.sleep(10_000); // prepare (~2-4 s), 2 s warm-up, then 4-6 s into the measured 15 s
+        Thread.sleep(10_000); // prepare (~2-4 s), 2 s warm-up, then 4-6 s into the measured 10 s
         signal("STOP", broker.pid());
         try {
             Thread.sleep(STALL_MILLIS);
