@@ -2,7 +2,7 @@
 # kbench against Kafka's own perf tools, side by side on one broker.
 #
 #   benchmarks/compare-kafka-tools.sh [--repeats N] [--seconds S] [--warmup-seconds S] [--warm-worker] [--cases LIST] [--heap SIZE]
-#                                     [--jar KBENCH_JAR] [--keep DIR]
+#                                     [--jar KBENCH_JAR] [--keep DIR] [--cds]
 #
 # Fetches kafka-tools of the Kafka version kbench is built with from Maven Central (into a work directory,
 # with Maven), starts one broker (`kbench broker`, a real KRaft broker in its own JVM, on loopback), and runs
@@ -44,6 +44,10 @@
 # tools' JVMs are counted. --warm-worker runs them all on one worker JVM instead — started by the first of them (a
 # warm-up run), counted only while each run lasts — as a `kbench worker` serves run after run on a client host;
 # the tools have no such mode (each run is a new JVM).
+# --cds (the share case only): each side's client JVM starts with a class-data archive of its own, made by that
+# side's warm-up run of the case (-XX:ArchiveClassesAtExit; the measured runs -XX:SharedArchiveFile), so neither
+# side pays for loading and verifying its classes one by one — as bin/kbench of a checkout runs kbench (its archive
+# comes from a quickstart run instead); Kafka's scripts give the tools none. Without it both sides load their classes.
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
 #
@@ -65,18 +69,20 @@ repeats=3
 seconds=20
 warmup_seconds=10
 warm_worker=0
+cds=0
 all_cases="rate50k unthrottled consumer consumer-e2e dist dist-consumer dist-linger dist-rate50k share accuracy3"
 cases=$all_cases
 keep=""
 heap=""
 given_jar=""
-usage() { echo "usage: $0 [--repeats N] [--seconds S] [--warmup-seconds S] [--warm-worker] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 [--repeats N] [--seconds S] [--warmup-seconds S] [--warm-worker] [--cases '$all_cases'] [--heap SIZE] [--jar KBENCH_JAR] [--keep DIR] [--cds]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --warmup-seconds) [ $# -ge 2 ] || usage; warmup_seconds=$2; shift 2 ;;
     --warm-worker) warm_worker=1; shift ;;
+    --cds) cds=1; shift ;;
     --cases) [ $# -ge 2 ] || usage; cases=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
     --heap) [ $# -ge 2 ] || usage; heap=$2; shift 2 ;;
@@ -93,6 +99,8 @@ done
 for c in $cases; do
   case " $all_cases " in *" $c "*) ;; *) echo "compare-kafka-tools.sh: unknown case '$c'; allowed: $all_cases" >&2; exit 2 ;; esac
 done
+[ "$cds" = 0 ] || [[ " $cases " == *" share "* ]] \
+  || { echo "compare-kafka-tools.sh: --cds applies to the share case only, and --cases '$cases' has none" >&2; exit 2; }
 [ -z "$heap" ] || [[ "$heap" =~ ^[1-9][0-9]{0,5}[mMgG]$ ]] \
   || { echo "compare-kafka-tools.sh: --heap must be a size such as 512m or 2g, got '$heap'" >&2; exit 2; }
 [ -z "$given_jar" ] || [ -f "$given_jar" ] || { echo "compare-kafka-tools.sh: --jar $given_jar is not a file" >&2; exit 2; }
@@ -303,15 +311,29 @@ run_one() {
     b0=$(proc_ticks "$broker_pid")
     t0=$(thread_ticks "$broker_pid")
     local share_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$n" --timeout 120000)
+    local archive=()
+    if [ "$cds" = 1 ]; then
+      # the warm-up run (i = 0) writes the side's archive as its JVM exits; the measured runs start from it
+      mkdir -p "$work/cds"
+      if [ "$i" = 0 ]; then
+        rm -f "$work/cds/share-$side.jsa"
+        archive=("-XX:ArchiveClassesAtExit=$work/cds/share-$side.jsa")
+      else
+        [ -s "$work/cds/share-$side.jsa" ] \
+          || { echo "compare-kafka-tools.sh: --cds: the $side side's warm-up run made no class-data archive" >&2; exit 1; }
+        archive=("-XX:SharedArchiveFile=$work/cds/share-$side.jsa")
+      fi
+      archive+=(-Xlog:cds=off -Xlog:cds+dynamic=off)
+    fi
     if [ "$side" = tools ]; then
       java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
           --reset-offsets --to-earliest --group "perf-share-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
       b0=$(proc_ticks "$broker_pid")
       t0=$(thread_ticks "$broker_pid")
-      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -cp "$tools_cp" \
           org.apache.kafka.tools.ShareConsumerPerformance "${share_common[@]}" --group "perf-share-$topic")
     else
-      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" \
+      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -jar "$kbench_jar" \
           share-consumer-perf "${share_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
           --command-property check.crcs=false --output "$work/kbench-$topic")
     fi
@@ -458,7 +480,7 @@ for c in $cases; do
 done
 
 # --- summary -------------------------------------------------------------------------------------------
-echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}; dist worker: $([ "$warm_worker" = 1 ] && echo "one JVM for every run (--warm-worker)" || echo "a new JVM per run")"
+echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}; dist worker: $([ "$warm_worker" = 1 ] && echo "one JVM for every run (--warm-worker)" || echo "a new JVM per run"); share clients: $([ "$cds" = 1 ] && echo "a class-data archive each (--cds)" || echo "no class-data archive")"
 [ ! -s "$results" ] || python3 - "$results" "$ticks" <<'EOF'
 import os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
