@@ -49,8 +49,6 @@ final class KafkaDriver implements Driver {
     private final DriverConfig config;
     private final NanoClock clock;
     private Admin admin;
-    /** Set once a deletion was given up on (the cluster did not answer in time): close() then does not wait for it. */
-    private volatile boolean abandoned;
 
     KafkaDriver(DriverConfig config, NanoClock clock) {
         if (!config.common().containsKey("bootstrap.servers")) {
@@ -223,7 +221,6 @@ final class KafkaDriver implements Driver {
                 throw new DriverException("cannot delete topics " + topics + ": " + rootMessage(e), e, false);
             }
         } catch (TimeoutException e) {
-            abandoned = true;
             throw new DriverException("topics " + topics + " not deleted within " + timeout.toSeconds() + " s", e, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -332,9 +329,10 @@ final class KafkaDriver implements Driver {
     @Override
     public synchronized void close() {
         if (admin != null) {
-            // a pending call is waited for up to 5 s; one already given up on is not (a cluster that did not answer the
-            // deletion would hold the end of a failed run another 5 s)
-            admin.close(abandoned ? Duration.ZERO : Duration.ofSeconds(5));
+            // every call here waits for its own answer, up to its own timeout: a call still pending now was given up on
+            // (a topic deletion a cluster that went away did not answer, a backlog read), and waiting for it would only
+            // hold up the end of the run
+            admin.close(Duration.ZERO);
             admin = null;
         }
     }
