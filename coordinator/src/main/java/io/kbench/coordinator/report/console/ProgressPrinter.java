@@ -155,16 +155,25 @@ public final class ProgressPrinter implements RunReporter {
     private synchronized void summary(String title, Summary s, int subscriptionsPerTopic) {
         out.println();
         out.println(title);
-        out.println(String.format(Locale.ROOT, "  publish : %,d sent, %,d acked, %,d failed; %,.1f msg/s, %.2f MB/s over %.1f s",
-                s.sent(), s.acked(), s.failed(), s.publishRate(), s.publishMBps(), s.measuredSeconds()));
-        out.println(String.format(Locale.ROOT, "  consume : %,d received (%d subscription(s) per topic); %,.1f msg/s, %.2f MB/s",
-                s.received(), subscriptionsPerTopic, s.consumeRate(), s.consumeMBps()));
+        // the rates are the measured window's; the counts the whole run's (warm-up and drain included), which the
+        // verification needs: say which is which, so that nobody divides one by the other
+        out.println(String.format(Locale.ROOT, "  publish : %,.1f msg/s, %.2f MB/s acked over the %.1f-s measured window; "
+                        + "whole run: %,d sent, %,d acked, %,d failed",
+                s.publishRate(), s.publishMBps(), s.measuredSeconds(), s.sent(), s.acked(), s.failed()));
+        boolean classic = subscriptionsPerTopic > 0 || s.received() > 0; // a run without classic consumers: no line of zeros
+        if (classic) {
+            out.println(String.format(Locale.ROOT, "  consume : %,.1f msg/s, %.2f MB/s over the window; whole run: %,d "
+                            + "received (%d subscription(s) per topic)",
+                    s.consumeRate(), s.consumeMBps(), s.received(), subscriptionsPerTopic));
+        }
         out.println(String.format(Locale.ROOT, "  %-17s %11s %9s %9s %9s %9s %9s %9s %9s %9s",
                 "latency (ms)", "count", "mean", "p50", "p75", "p95", "p99", "p99.9", "p99.99", "max"));
         row("publish latency", s.stats(Metric.PUBLISH_LATENCY));
         row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
         row("publish delay", s.stats(Metric.PUBLISH_DELAY));
-        row("end-to-end", s.stats(Metric.END_TO_END));
+        if (classic || s.stats(Metric.END_TO_END).count() > 0) {
+            row("end-to-end", s.stats(Metric.END_TO_END));
+        }
         if (s.endToEndUncertaintyMicros() > 0 && s.stats(Metric.END_TO_END).count() > 0) {
             out.println(String.format(Locale.ROOT, "  end-to-end p99 = %s ms ± %s ms (clock offset bound across workers)",
                     ms(s.stats(Metric.END_TO_END).p99()), ms(s.endToEndUncertaintyMicros())));

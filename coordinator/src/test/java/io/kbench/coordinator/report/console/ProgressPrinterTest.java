@@ -1,5 +1,6 @@
 package io.kbench.coordinator.report.console;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,5 +50,40 @@ class ProgressPrinterTest {
         Workload readers = Workload.of("t", java.util.Map.of("producersPerTopic", 0, "topicNames", List.of("t"),
                 "existingTopics", true, "numRecords", 5000));
         assertFalse(lines(readers, 1).get(0).contains("left"), "no producers: no plan to count down");
+    }
+
+    private static List<String> summary(long received, int subscriptionsPerTopic) {
+        java.util.EnumMap<io.kbench.protocol.Metric, org.HdrHistogram.Histogram> h =
+                new java.util.EnumMap<>(io.kbench.protocol.Metric.class);
+        for (io.kbench.protocol.Metric m : io.kbench.protocol.Metric.values()) {
+            h.put(m, io.kbench.protocol.LatencyHistograms.create());
+        }
+        // 125,000 sent over a 25-s run, 100,000 of them in its 20-s window: the rate is the window's
+        io.kbench.coordinator.merge.Summary s = new io.kbench.coordinator.merge.Summary(125_000, 125_000, 0, received,
+                0, 0, 20, 100_000, received * 4 / 5, received * 80, 5000, 0.48, received * 4 / 5 / 20.0, 0.38, h, null, 0, 0);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
+        p.on(new RunEvent.Summarized("kbench t r: COMPLETED", s, subscriptionsPerTopic));
+        return out.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @Test
+    void shouldSayTheRatesAreTheWindowsAndTheCountsTheWholeRuns() {
+        List<String> l = summary(125_000, 1);
+        assertEquals("  publish : 5,000.0 msg/s, 0.48 MB/s acked over the 20.0-s measured window; whole run: 125,000 sent, "
+                + "125,000 acked, 0 failed", l.get(2));
+        assertEquals("  consume : 5,000.0 msg/s, 0.38 MB/s over the window; whole run: 125,000 received "
+                + "(1 subscription(s) per topic)", l.get(3));
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("  end-to-end ")), String.join("\n", l));
+    }
+
+    @Test
+    void shouldLeaveOutTheClassicConsumersLinesOfARunWithout() {
+        List<String> l = summary(0, 0); // producers only, or share groups only
+        assertTrue(l.get(2).startsWith("  publish : "), l.get(2));
+        assertFalse(l.stream().anyMatch(x -> x.startsWith("  consume :") || x.startsWith("  end-to-end ")),
+                String.join("\n", l));
+        assertTrue(summary(0, 1).stream().anyMatch(x -> x.startsWith("  consume :")),
+                "a subscription that received nothing still says so");
     }
 }
