@@ -126,7 +126,7 @@ public final class ProgressPrinter implements RunReporter {
             notes.append(String.format(Locale.ROOT, " | share %,9.0f dlv/s %,9.0f acc/s%s dlv p99 %s acc p99 %s ms%s",
                     c.shareDelivered() / secs, c.shareAccepted() / secs,
                     c.shareRedelivered() > 0 ? String.format(Locale.ROOT, " %,d redelivered", c.shareRedelivered()) : "",
-                    ms(i.stats(Metric.SHARE_DELIVERY).p99()), ms(i.stats(Metric.SHARE_ACCEPT).p99()),
+                    p99(i.stats(Metric.SHARE_DELIVERY)), p99(i.stats(Metric.SHARE_ACCEPT)),
                     i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
         }
         if (i.saturated(saturationMicros)) {
@@ -143,8 +143,8 @@ public final class ProgressPrinter implements RunReporter {
         out.println(String.format(Locale.ROOT,
                 "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",
                 (i.endMicros() - runStartMicros) / 1e6, phase,
-                c.acked() / secs, c.ackedBytes() / MB / secs, ms(lat.p50()), ms(lat.p99()), ms(resp.p99()),
-                c.received() / secs, c.receivedBytes() / MB / secs, ms(e2e.p50()), ms(e2e.p99()),
+                c.acked() / secs, c.ackedBytes() / MB / secs, p50(lat), p99(lat), p99(resp),
+                c.received() / secs, c.receivedBytes() / MB / secs, p50(e2e), p99(e2e),
                 clockBoundMicros > 0 ? " ±" + ms(clockBoundMicros) : "",
                 i.consumerLag() > 0 ? String.format(Locale.ROOT, " lag %,d", i.consumerLag()) : "", notes));
         for (String e : i.errors()) {
@@ -213,6 +213,18 @@ public final class ProgressPrinter implements RunReporter {
     }
 
     /** Microseconds as milliseconds with 2 decimals below 100 ms, 1 below 10 s, none above. */
+    /**
+     * An interval's percentile, or "-" when it has no samples: a consumer that reads only warm-up records (behind by
+     * more than the warm-up) receives without an end-to-end sample, which "0.00" would misstate.
+     */
+    private static String p50(LatencyStats s) {
+        return s.count() == 0 ? "-" : ms(s.p50());
+    }
+
+    private static String p99(LatencyStats s) {
+        return s.count() == 0 ? "-" : ms(s.p99());
+    }
+
     public static String ms(long micros) {
         double m = micros / 1000.0;
         if (m < 100) {

@@ -43,6 +43,12 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void shouldShowALatencyWithoutSamplesAsADashNotAsZero() {
+        String l = lines(Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 2, 10), 3).get(0);
+        assertTrue(l.contains(" lat p50 - p99 - resp p99 - ms ") && l.contains(" e2e p50 - p99 - ms"), l);
+    }
+
+    @Test
     void shouldCountARecordRunAtItsRateAndSayNothingWhenUnthrottledOrWithoutProducers() {
         Workload records = Workload.of("t", java.util.Map.of("producerRate", 1000, "numRecords", 5000));
         assertTrue(lines(records, 1).get(0).endsWith(" | 4 s left"), "5,000 records at 1,000 msg/s");
