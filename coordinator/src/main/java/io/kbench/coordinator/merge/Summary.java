@@ -101,6 +101,16 @@ public record Summary(long sent, long acked, long failed, long received, long cl
                 verification, endToEndUncertaintyMicros, saturatedIntervals, totals, window, result);
     }
 
+    /**
+     * This summary with {@code count} failed sends: a failed run's diagnosis counts those of its measured window only,
+     * which ends before the failure — the others failed in the stop (producers closed at once), by kbench's doing.
+     */
+    public Summary withFailed(long count) {
+        return new Summary(sent, acked, count, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,
+                measuredReceived, measuredReceivedBytes, publishRate, publishMBps, consumeRate, consumeMBps, histograms,
+                verification, endToEndUncertaintyMicros, saturatedIntervals, totals, window, shareVerification);
+    }
+
     /** This summary with the clock error bound of its end-to-end samples. */
     public Summary withClocks(long uncertaintyMicros) {
         return new Summary(sent, acked, failed, received, clamped, negativeEndToEnd, measuredSeconds, measuredAcked,

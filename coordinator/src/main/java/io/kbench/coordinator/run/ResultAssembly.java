@@ -44,7 +44,7 @@ final class ResultAssembly {
                     List<String> addresses, List<ClockEstimator.WorkerClock> clocks, RunWindow window,
                     IntervalMerger merger, List<MergedInterval> intervals, long rebalanceMicros, long releaseMicros,
                     Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
-                    ResultFile.Provenance provenance) { }
+                    ResultFile.Provenance provenance, long failedAtMicros, long intervalMicros) { }
 
     private final Workload workload;
     private final Profile profile;
@@ -247,8 +247,12 @@ final class ResultAssembly {
             return io.kbench.coordinator.diagnosis.Diagnosis.roundTrip(summary.publishRate(),
                     summary.stats(io.kbench.protocol.Metric.END_TO_END), summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY));
         }
+        // the window is judged on its own figures: a failed run's ends before its failure (measureEnd), and the failure
+        // itself is the result's status and error, not a limit of the cluster — judged as failed, an interrupted run
+        // that kept its target read as limited, and the worker's CPU named its limit
+        Summary judged = g.error() == null ? summary : summary.withFailed(summary.window().failed());
         io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
-                g.error() == null, g.error(), summary, g.intervals(), measureStart, measureEnd, List.of());
+                true, null, judged, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
                 profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers, clusterBrokers(g)));
     }
@@ -378,9 +382,28 @@ final class ResultAssembly {
     /**
      * A timed run's measurement ends at its planned end; a record-count run's when its last producer finished,
      * a consumer-only one's with its last receipt (each worker reports those instants), or failing those at
-     * the end of the last interval that moved anything.
+     * the end of the last interval that moved anything; a failed run's no later than the last interval boundary
+     * before the failure, nor after the last interval a lost worker sent.
      */
     private long measureEnd(Gathered g, long measureStart) {
+        long end = plannedOrDoneEnd(g, measureStart);
+        if (g.error() == null || g.failedAtMicros() >= end) {
+            return end;
+        }
+        // a failed run's window ends at the last interval boundary before the failure: the interval it failed in holds
+        // the stop itself (producers closed at once, their sends in flight failed by kbench, not by the cluster) and
+        // the time after it, when nothing was sent — counted in, they made an interrupted run read as short of its target
+        long origin = g.window().runStartMicros();
+        long cut = origin + Math.floorDiv(g.failedAtMicros() - origin, g.intervalMicros()) * g.intervalMicros();
+        // a lost worker was lost before the coordinator could tell (its stream went silent, or broke between
+        // snapshots): the intervals after its last one lack its figures
+        for (Integer index : g.lost().keySet()) {
+            cut = Math.min(cut, origin + g.merger().received(g.ids().get(index).id()) * g.intervalMicros());
+        }
+        return Math.max(measureStart, Math.min(end, cut));
+    }
+
+    private long plannedOrDoneEnd(Gathered g, long measureStart) {
         if (workload.numRecords() == 0) {
             return g.window().plannedEndMicros();
         }

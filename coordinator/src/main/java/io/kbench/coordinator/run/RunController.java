@@ -74,7 +74,7 @@ public final class RunController {
     private final CoordinatorClock clock;
     /** The run's files: what was written and what could not be. */
     private final Written written = new Written();
-    private final RunFailure failure = new RunFailure();
+    private final RunFailure failure;
     private final CountDownLatch done = new CountDownLatch(1);
 
     public RunController(Workload workload, Profile profile, List<String> workerAddresses, RunOptions options,
@@ -118,6 +118,7 @@ public final class RunController {
         this.options = options;
         this.out = out;
         this.clock = clock;
+        this.failure = new RunFailure(clock::micros);
     }
 
     /**
@@ -187,7 +188,8 @@ public final class RunController {
         }
         return new ResultAssembly(workload, profile, dir, out, written).assemble(new ResultAssembly.Gathered(runId, startedAt,
                 error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
-                live.releaseMicros(), live.lost(), issues, faults, provenance));
+                live.releaseMicros(), live.lost(), issues, faults, provenance, failure.atMicros(),
+                options.intervalMicros()));
     }
 
     /** When the run starts, measures and should end, in the coordinator's local time. */

@@ -182,6 +182,7 @@ class MiniClusterTest {
     void shouldFailTheRunAndStopTheOthersWhenAWorkersConnectionBreaks() throws Exception {
         cluster(3);
         workers.get(1).disconnectAt = 5;
+        workers.get(0).failFrom = 5; // its sends of the interval the run failed in: after the window, not its limit
         RunOutcome o = run(workload(TIMED + "durationSeconds: 30\n"));
         assertFalse(o.completed());
         assertTrue(o.error().startsWith("lost the connection to worker "), o.error());
@@ -192,6 +193,32 @@ class MiniClusterTest {
         assertEquals("w1", lost.get(0).get("id").asText());
         assertEquals(4, lost.get(0).get("lastInterval").asLong());
         assertEquals("FAILED", result().get("status").asText());
+        assertTrue(result().get("summary").get("failed").asLong() > 0, "the whole run's count keeps them");
+        assertWindowEndsBeforeTheFailure();
+    }
+
+    /**
+     * A failed run's measured window ends with the last interval that ended before the failure, so its rate is the
+     * rate the run kept while whole: 3,000 msg/s, not diluted by the interval of the stop and the time after it.
+     */
+    private void assertWindowEndsBeforeTheFailure() throws IOException {
+        JsonNode r = result();
+        long end = r.get("measureEndMillis").asLong();
+        double seconds = r.get("summary").get("measuredSeconds").asDouble();
+        assertEquals((end - r.get("measureStartMillis").asLong()) / 1000.0, seconds, 0.001);
+        assertTrue(seconds >= 1 && seconds < 30 && seconds == Math.rint(seconds), "whole intervals only: " + seconds);
+        assertEquals(3000.0, r.get("summary").get("publishRate").asDouble(), 1.0, r.get("summary").toString());
+        JsonNode last = null;
+        for (JsonNode i : r.get("intervals")) {
+            if (i.get("endMillis").asLong() > end) {
+                assertTrue(i.get("startMillis").asLong() >= end, "no interval straddles the window's end");
+            } else {
+                last = i;
+            }
+        }
+        assertTrue(last != null && last.get("endMillis").asLong() == end, "the window ends with an interval");
+        // judged on that window: it kept its target, and the failure is the run's status, not a limit of the cluster
+        assertEquals("none", r.get("diagnosis").get("limit").asText(), r.get("diagnosis").toString());
     }
 
     @Test
@@ -217,5 +244,10 @@ class MiniClusterTest {
         assertFalse(o.completed());
         assertTrue(o.error().matches("[\\d,]+ sends failed, more than maxSendErrors \\(100\\)"), o.error());
         assertTrue(result().get("summary").get("failed").asLong() > 100);
+        JsonNode r = result();
+        double seconds = r.get("summary").get("measuredSeconds").asDouble();
+        assertTrue(seconds >= 1 && seconds < 30 && seconds == Math.rint(seconds), "whole intervals only: " + seconds);
+        assertTrue(r.get("diagnosis").get("limit").asText().equals("send-errors"),
+                "the intervals whose failures failed the run are in the window: " + r.get("diagnosis"));
     }
 }
