@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ErrorSlot {
     private final AtomicReference<String> first = new AtomicReference<>();
+    private volatile String stopping;
 
     /** Keeps {@code error}'s description if no error was kept since the last {@link #take()}. */
     public void offer(Throwable error) {
@@ -18,7 +19,17 @@ public final class ErrorSlot {
 
     /** Keeps {@code message} if no error was kept since the last {@link #take()}. */
     public void offer(String message) {
-        first.compareAndSet(null, message.length() <= MAX_CHARS ? message : message.substring(0, MAX_CHARS) + "...");
+        String why = stopping;
+        String m = why == null ? message : message + " (" + why + ")";
+        first.compareAndSet(null, m.length() <= MAX_CHARS ? m : m.substring(0, MAX_CHARS) + "...");
+    }
+
+    /**
+     * From now on each error kept says {@code why} after its own text: the errors of a stop kbench makes (producers
+     * closed at once) are told from the cluster's.
+     */
+    public void stopping(String why) {
+        stopping = why;
     }
 
     /** Longest error text a snapshot carries (the coordinator keeps less still). */

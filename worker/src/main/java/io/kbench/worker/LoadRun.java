@@ -46,6 +46,7 @@ final class LoadRun {
     private final Map<String, Integer> topicPartitions;
     private final ClusterFacts cluster;
     private final ErrorSlot fatal = new ErrorSlot();
+    private final ErrorSlot sendErrors = new ErrorSlot();
     private final RunClients clients;
     private final IntervalStream stream;
     private final long preparedAtNanos;
@@ -53,6 +54,9 @@ final class LoadRun {
     private volatile RunObserver observer = RunObserver.NONE;
     private volatile long leaseRenewedNanos;
     private boolean ended;
+
+    /** What a send that fails from a failed run's stop on says: its producer was closed at once by kbench. */
+    static final String STOPPED_SENDS = "in flight when the failed run stopped its producers";
 
     private LoadRun(String workerId, RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
                     Map<String, Integer> topicPartitions, ClusterFacts cluster, List<BrokerScraper> brokers) {
@@ -63,7 +67,6 @@ final class LoadRun {
         this.preparedAtNanos = clock.nanoClock().nanoTime();
         this.createdTopics = List.copyOf(createdTopics);
         this.topicPartitions = Map.copyOf(topicPartitions);
-        ErrorSlot sendErrors = new ErrorSlot();
         this.clients = new RunClients(spec, driver, clock, sendErrors, fatal);
         this.stream = new IntervalStream(workerId, spec, clock, clients, brokers, driver, sendErrors, fatal,
                 () -> observer);
@@ -256,6 +259,7 @@ final class LoadRun {
         }
         if (runFailed) {
             LOG.info("run {} failed at the coordinator: stopping at once", spec.runId());
+            sendErrors.stopping(STOPPED_SENDS);
         }
         clients.stopProducers(runFailed);
         List<ClientMetricsDump> dumps = new ArrayList<>(runFailed ? List.of() : clients.flushAndCloseProducers());
@@ -284,6 +288,7 @@ final class LoadRun {
             ended = true;
         }
         LOG.warn("run {} aborted: {}", spec.runId(), reason);
+        sendErrors.stopping(STOPPED_SENDS);
         clients.stopProducers(true);
         clients.stopConsumers();
         SnapshotSink to = stream.last(reason, List.of());

@@ -79,6 +79,9 @@ public final class ProgressPrinter implements RunReporter {
      * " | draining" for the intervals after; "" when not known.
      */
     private String timeLeft(long startMicros, long endMicros) {
+        if (stopping) {
+            return " | stopped"; // the run failed: its workers were told to stop at once, nothing is left to send
+        }
         if (plannedMicros < 0 || runStartMicros == 0) {
             return "";
         }
@@ -91,6 +94,8 @@ public final class ProgressPrinter implements RunReporter {
         return s < 3600 ? String.format(Locale.ROOT, " | %d s left", s)
                 : String.format(Locale.ROOT, " | %d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60);
     }
+
+    private boolean stopping;
 
     private synchronized void saturationThreshold(long micros) {
         this.saturationMicros = micros;
@@ -238,5 +243,8 @@ public final class ProgressPrinter implements RunReporter {
 
     private synchronized void onInfo(String text) {
         out.println(text);
+        // the coordinator's line when a run fails (the dashboard reads the same line): the intervals still to come are
+        // the stop's, not seconds of a plan
+        stopping |= text.startsWith("run failed: ");
     }
 }

@@ -43,6 +43,23 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void shouldSayStoppedNotTimeLeftOnceTheRunFailed() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
+        Workload w = Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 2, 10);
+        p.on(new RunEvent.Begin("r", w));
+        p.on(new RunEvent.Started(START, START + 2 * S));
+        p.on(new RunEvent.Interval(new MergedInterval(4, START + 4 * S, START + 5 * S, Counters.ZERO,
+                MergedInterval.noStats(), 1, List.of())));
+        p.on(new RunEvent.Info("run failed: interrupted (SIGINT/SIGTERM); stopping all workers"));
+        p.on(new RunEvent.Interval(new MergedInterval(5, START + 5 * S, START + 5 * S + 300_000, Counters.ZERO,
+                MergedInterval.noStats(), 1, List.of())));
+        List<String> l = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(l.get(0).endsWith(" | 7 s left"), l.get(0));
+        assertTrue(l.get(2).endsWith(" | stopped"), l.get(2));
+    }
+
+    @Test
     void shouldShowALatencyWithoutSamplesAsADashNotAsZero() {
         String l = lines(Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 2, 10), 3).get(0);
         assertTrue(l.contains(" lat p50 - p99 - resp p99 - ms ") && l.contains(" e2e p50 - p99 - ms"), l);
