@@ -29,7 +29,7 @@ class ExitCodesTest {
             assertEquals(want, Main.exitCode(new WorkerCallException(k, "w", null)), k.name());
         }
         assertEquals(ExitCodes.INTERNAL, Main.exitCode(new IllegalStateException("a bug")));
-        assertEquals(5, ExitCodes.help().size());
+        assertEquals(6, ExitCodes.help().size());
     }
 
     @Test

@@ -18,6 +18,11 @@ public final class ExitCodes {
     public static final int UNREACHABLE = 3;
     /** An internal error: a bug in kbench (its stack trace follows the message). */
     public static final int INTERNAL = 4;
+    /**
+     * Stopped by Ctrl-C (SIGINT); SIGTERM is 143. Not returned by kbench: the JVM ends a process a signal stopped with
+     * 128 + the signal's number, as a shell expects, after kbench's shutdown hook has written the run's results.
+     */
+    public static final int INTERRUPTED = 130;
 
     private ExitCodes() { }
 
@@ -29,6 +34,7 @@ public final class ExitCodes {
         m.put(USAGE + "", "bad input: command line, workload, profile, file or value; nothing started");
         m.put(UNREACHABLE + "", "unreachable: a Kafka broker or a worker did not answer; nothing started");
         m.put(INTERNAL + "", "internal error (a bug: please report it with the stack trace)");
+        m.put(INTERRUPTED + "", "stopped by Ctrl-C (143: by SIGTERM); a run's results so far written, status FAILED");
         return m;
     }
 }
