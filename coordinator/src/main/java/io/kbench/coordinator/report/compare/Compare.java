@@ -43,6 +43,10 @@ public final class Compare {
             new Figure("share.verification.lost", "share lost", false),
             new Figure("share.verification.duplicated", "share duplicated", false));
 
+    /** The figures that count things: one result's is shown whole. */
+    private static final java.util.Set<String> COUNTS = java.util.Set.of("failed", "saturatedIntervals",
+            "share.redelivered", "share.unsettled", "share.verification.lost", "share.verification.duplicated");
+
     /** Short names for the latency objects, as the console and docs use them. */
     private static final Map<String, String> SHORT = Map.of(
             "publishLatency", "publishLatencyMicros",
@@ -288,7 +292,11 @@ public final class Compare {
             for (int i = 0; i < sides.size(); i++) {
                 Side s = sides.get(i);
                 double v = s.mean(f);
-                row.add(Double.isNaN(v) ? "–" : String.format(Locale.ROOT, f.latency() ? "%.2f" : "%.1f", f.shown(v))
+                // a count of one result (failed sends, saturated intervals) is whole: "4", not "4.0"; a mean of repeats
+                // keeps its decimal
+                boolean whole = COUNTS.contains(f.path()) && s.summaries().size() == 1 && v == Math.rint(v);
+                row.add(Double.isNaN(v) ? "–" : String.format(Locale.ROOT, f.latency() ? "%.2f" : whole ? "%.0f" : "%.1f",
+                        f.shown(v))
                         + (s.summaries().size() > 1 ? String.format(Locale.ROOT, " ±%.1f%%", 50 * s.spread(f)) : ""));
                 if (i > 0) {
                     row.add(diff(b, v) + noise(base, s, f, b, v));

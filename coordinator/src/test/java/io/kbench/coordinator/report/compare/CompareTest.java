@@ -75,6 +75,8 @@ class CompareTest {
         List<List<String>> t = Compare.table(List.of(base, same, slower), List.of());
         List<String> rate = t.stream().filter(r -> r.get(0).equals("publish msg/s")).findFirst().orElseThrow();
         assertEquals("10000.0 ±2.0%", rate.get(1));
+        List<String> saturated = t.stream().filter(r -> r.get(0).equals("saturated intervals")).findFirst().orElseThrow();
+        assertEquals("0.0 ±0.0%", saturated.get(1), "a mean of repeats keeps its decimal");
         assertEquals("+0.0% (within noise)", rate.get(3));
         assertEquals("-19.5% (beyond noise)", rate.get(5));
         List<String> e2e = t.stream().filter(r -> r.get(0).equals("e2e p99 ms")).findFirst().orElseThrow();
@@ -101,6 +103,8 @@ class CompareTest {
         assertEquals("-20.5%", accepted.get(3));
         List<String> p99 = t.stream().filter(r -> r.get(0).equals("share acc p99 ms")).findFirst().orElseThrow();
         assertEquals("250.00", p99.get(1));
+        List<String> redelivered = t.stream().filter(r -> r.get(0).equals("share redelivered")).findFirst().orElseThrow();
+        assertEquals("12", redelivered.get(1), "a count of one result is whole");
         assertEquals(List.of(), Compare.breaches(List.of(side("a", withShare), side("b", withShare)),
                 List.of(Compare.Gate.parse("share.acceptRate < -10%"))));
         assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", slower)),
