@@ -248,7 +248,7 @@ final class LoadRun {
      * Ordered end: stop producers (if still sending) and consumers, send the last snapshot, close clients, then
      * delete those of {@code topics} that this run created (never a topic that was there before). When the
      * run failed ({@code runFailed}), producers are closed at once (threads blocked in send() are
-     * interrupted) and deletion is bounded at 5 s: the cluster may be what failed.
+     * interrupted) and deletion, bounded at 5 s (the cluster may be what failed), runs while the consumers close.
      */
     void stop(List<String> topics, boolean runFailed) {
         synchronized (this) {
@@ -263,15 +263,32 @@ final class LoadRun {
         }
         clients.stopProducers(runFailed);
         List<ClientMetricsDump> dumps = new ArrayList<>(runFailed ? List.of() : clients.flushAndCloseProducers());
-        clients.stopConsumers();
+        clients.signalConsumers();
+        List<String> delete = topics.stream().filter(createdTopics::contains).toList();
+        // a failed run's topics are deleted while its consumers close (they poll no more; at worst their last offset
+        // commit finds the topic gone): on a cluster that went away each waits out its own bound, 5 s, and one after
+        // the other they held the run's end 10 s. A completed run deletes after its consumers and last snapshot.
+        Thread deleting = null;
+        if (runFailed && !delete.isEmpty()) {
+            deleting = new Thread(() -> RunClients.closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(5))),
+                    "kbench-delete-topics");
+            deleting.setDaemon(true);
+            deleting.start();
+        }
+        clients.awaitConsumers();
         dumps.addAll(clients.consumerDumps());
         SnapshotSink to = stream.last(null, dumps);
         if (to != null) {
             to.onEnd();
         }
-        List<String> delete = topics.stream().filter(createdTopics::contains).toList();
-        if (!delete.isEmpty()) {
-            RunClients.closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(runFailed ? 5 : 30)));
+        if (deleting != null) {
+            try {
+                deleting.join(10_000); // bounded at 5 s by the driver; the margin is for a slow host
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else if (!delete.isEmpty()) {
+            RunClients.closeQuietly(() -> driver.deleteTopics(delete, Duration.ofSeconds(30)));
         }
         stream.close(); // first: the backlog reader uses the driver
         RunClients.closeQuietly(driver::close);

@@ -280,7 +280,17 @@ final class RunClients {
 
     /** Stops the consumers (each closes its client on its thread) and waits for their threads. */
     void stopConsumers() {
+        signalConsumers();
+        awaitConsumers();
+    }
+
+    /** Tells every consumer loop to end: each stops polling at once, then closes its consumer on its own thread. */
+    void signalConsumers() {
         consumerRunners.forEach(Runner::stop);
+    }
+
+    /** Waits for the consumer loops told to end ({@link #signalConsumers}), their consumers closed. */
+    void awaitConsumers() {
         Runner.joinAll(consumerRunners, JOIN_MILLIS);
     }
 

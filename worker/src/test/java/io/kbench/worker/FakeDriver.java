@@ -28,6 +28,10 @@ final class FakeDriver implements Driver, DriverFactory {
     private final SimClock clock;
     private final List<Message> log = new ArrayList<>();
     final List<String> deletedTopics = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** When set, each consumer's close waits up to this long (real time) for a topic deletion, and notes whether one came. */
+    volatile long closeAwaitsDeletionMillis;
+    /** Whether a consumer's close saw the topics deleted before it returned. */
+    volatile boolean deletedWhileClosing;
     volatile int opened;
     volatile int closed;
     /** The cluster's topics as {@link #listTopics} lists them, and whether the cluster answers that call. */
@@ -209,6 +213,11 @@ final class FakeDriver implements Driver, DriverFactory {
 
             @Override
             public void close() {
+                long until = System.nanoTime() + closeAwaitsDeletionMillis * 1_000_000;
+                while (deletedTopics.isEmpty() && System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+                deletedWhileClosing |= !deletedTopics.isEmpty();
             }
         };
     }

@@ -202,6 +202,22 @@ class WorkerLifecycleTest {
     }
 
     @Test
+    void shouldDeleteAFailedRunsTopicsWhileItsConsumersClose() throws Exception {
+        assertTrue(manager.prepare(spec("run-1", 1_000)).ready());
+        Sink sink = new Sink();
+        long start = at(100 * MS);
+        manager.run("run-1", start, 0, start + 10_000_000, sink);
+        clock.advance(1_100 * MS, RUN_THREADS);
+        // a cluster that went away makes a consumer's close and the deletion each wait out their bounds: in turn, 10 s
+        driver.closeAwaitsDeletionMillis = 2_000;
+        manager.stop("run-1", List.of("t"), true);
+        assertTrue(driver.deletedWhileClosing, "the topics went while the consumer closed, not after");
+        assertEquals(List.of("t"), driver.deletedTopics);
+        assertTrue(sink.ended);
+        assertEquals("", manager.busyRunId(), "the worker is free");
+    }
+
+    @Test
     void shouldDropARunPreparedButNeverStarted() throws Exception {
         manager.prepare(spec("run-1", 1_000));
         clock.advance(RunManager.PREPARED_TIMEOUT_SECONDS * SECOND, 1); // the consumer polls meanwhile
