@@ -135,10 +135,10 @@ public final class DashboardState implements RunReporter {
     }
 
     private synchronized boolean onInfo(String line) {
-        if (!line.startsWith("run failed: ")) {
+        if (!line.startsWith(RunEvent.Info.RUN_FAILED)) {
             return false;
         }
-        reason = line.substring("run failed: ".length()).replaceFirst("; stopping all workers$", "");
+        reason = line.substring(RunEvent.Info.RUN_FAILED.length()).replaceFirst("; stopping all workers$", "");
         state = "failed";
         return true;
     }

@@ -27,7 +27,10 @@ public sealed interface RunEvent {
     record Begin(String runId, Workload workload) implements RunEvent { }
 
     /** A line of information about the run (plan, failure, issue, where results went). */
-    record Info(String line) implements RunEvent { }
+    record Info(String line) implements RunEvent {
+        /** How the line that says the run failed begins (the console and the dashboard read it). */
+        public static final String RUN_FAILED = "run failed: ";
+    }
 
     /**
      * Every consumer group owns all its partitions: preparing began at {@code prepareStartMicros} and was complete at

@@ -369,7 +369,7 @@ public final class RunController {
      */
     private List<String> stop(LiveRun live, Plan plan) {
         if (failure.failed()) {
-            out.info("run failed: " + failure.reason() + "; stopping all workers");
+            out.info(io.kbench.coordinator.report.RunEvent.Info.RUN_FAILED + failure.reason() + "; stopping all workers");
         }
         return live.stop(topicsToDelete(plan));
     }

@@ -28,6 +28,8 @@ public final class ProgressPrinter implements RunReporter {
     private FaultTimeline faults = new FaultTimeline();
     /** The producers' planned sending time from the start (µs); -1 when not known. */
     private long plannedMicros = -1;
+    /** Set once the coordinator said the run failed: the intervals still to come are its stop's. */
+    private boolean stopping;
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
@@ -94,8 +96,6 @@ public final class ProgressPrinter implements RunReporter {
         return s < 3600 ? String.format(Locale.ROOT, " | %d s left", s)
                 : String.format(Locale.ROOT, " | %d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60);
     }
-
-    private boolean stopping;
 
     private synchronized void saturationThreshold(long micros) {
         this.saturationMicros = micros;
@@ -217,7 +217,6 @@ public final class ProgressPrinter implements RunReporter {
                 ms(l.p9999()), ms(l.max())));
     }
 
-    /** Microseconds as milliseconds with 2 decimals below 100 ms, 1 below 10 s, none above. */
     /**
      * An interval's percentile, or "-" when it has no samples: a consumer that reads only warm-up records (behind by
      * more than the warm-up) receives without an end-to-end sample, which "0.00" would misstate.
@@ -230,6 +229,7 @@ public final class ProgressPrinter implements RunReporter {
         return s.count() == 0 ? "-" : ms(s.p99());
     }
 
+    /** Microseconds as milliseconds with 2 decimals below 100 ms, 1 below 10 s, none above. */
     public static String ms(long micros) {
         double m = micros / 1000.0;
         if (m < 100) {
@@ -245,6 +245,6 @@ public final class ProgressPrinter implements RunReporter {
         out.println(text);
         // the coordinator's line when a run fails (the dashboard reads the same line): the intervals still to come are
         // the stop's, not seconds of a plan
-        stopping |= text.startsWith("run failed: ");
+        stopping |= text.startsWith(RunEvent.Info.RUN_FAILED);
     }
 }
