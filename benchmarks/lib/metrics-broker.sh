@@ -1,6 +1,6 @@
 # Sourced by the scrape-cost benchmarks: start_metrics_broker HERE WORK starts one `kbench broker` (in the
 # background, output in WORK/broker.log) with a JMX port and Prometheus's JMX exporter agent attached
-# (deployment/prometheus/jmx-exporter-kbench.yaml), waits until the exporter answers, and sets
+# (deployment/prometheus/jmx-exporter-kbench.yaml), waits until the broker is ready and the exporter answers, and sets
 #   kafka, jmx, exporter  its ports on 127.0.0.1
 #   broker                the PID of the launched bin/kbench (it execs java: the broker's JVM, or its parent)
 start_metrics_broker() {
@@ -18,9 +18,11 @@ start_metrics_broker() {
   broker=$!
   local _
   for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$exporter/metrics" -o /dev/null && return 0
+    # the agent answers as the JVM starts, before the broker does: both are needed
+    curl -sf "http://127.0.0.1:$exporter/metrics" -o /dev/null && grep -q "kafka broker ready" "$work/broker.log" \
+      && return 0
     sleep 0.5
   done
-  echo "the broker's exporter did not answer within 60 s; its log: $work/broker.log" >&2
+  echo "the broker or its exporter did not answer within 60 s; its log: $work/broker.log" >&2
   return 1
 }
