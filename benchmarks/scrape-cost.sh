@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scrape cost: what reading a broker's figures once a second costs the broker and the worker, side by side.
 #
-#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS] [--worker]
+#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2]
 #
 # Starts one `kbench broker` process with a JMX port and Prometheus's JMX exporter agent attached
 # (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same load against it N times (default 3; by
@@ -17,6 +17,10 @@
 # reads no figures, so round 1's reading runs show what a worker's first read of each source costs it, and the
 # later rounds what each run costs once it has read before; the range is then printed for rounds 2 on apart.
 #
+# --jmx-c2 adds a fourth mode, jmx-c2: --broker-jmx with -Dkbench.jmx.c1Only=false, the worker's JIT free to compile
+# the RMI client with C2 as before 2026-11-29 (JmxBrokerSource.C1_ONLY_DIRECTIVE), to compare with jmx in the same rounds
+# (the two swap places in every other round).
+#
 # Needs: JDK 17+, Maven (to build kbench and fetch the exporter agent), Linux (/proc), python3.
 set -euo pipefail
 
@@ -25,17 +29,21 @@ rounds=3
 seconds=60
 rate=1
 worker_mode=0
-usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS] [--worker]" >&2; exit 2; }
+jmx_c2=0
+usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
     --worker) worker_mode=1; shift ;;
+    --jmx-c2) jmx_c2=1; shift ;;
     -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
     *) echo "scrape-cost.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
+[ "$worker_mode" = 0 ] || [ "$jmx_c2" = 0 ] \
+  || { echo "scrape-cost.sh: --jmx-c2 sets the option on each run's own JVM; with --worker the runs share one" >&2; exit 2; }
 [[ "$rounds" =~ ^[1-9]$ ]] || { echo "scrape-cost.sh: --rounds must be 1 to 9, got '$rounds'" >&2; exit 2; }
 [[ "$seconds" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "scrape-cost.sh: --seconds must be 1 to 9999, got '$seconds'" >&2; exit 2; }
 [[ "$rate" =~ ^[1-9][0-9]{0,6}$ ]] || { echo "scrape-cost.sh: --rate must be 1 to 9999999 msg/s, got '$rate'" >&2; exit 2; }
@@ -81,15 +89,21 @@ cpu_seconds() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$broker/sta
 printf '%-6s %-11s %14s %14s\n' round mode "broker cores" "worker cores"
 : >"$work/table"
 for round in $(seq 1 "$rounds"); do
-  for mode in none jmx prometheus; do
+  modes=(none jmx prometheus)
+  # the broker's own JIT warms over the runs (its CPU falls from round to round): jmx and jmx-c2 swap places in
+  # every other round, so that neither always comes later
+  [ "$jmx_c2" = 0 ] || { if [ $((round % 2)) = 1 ]; then modes+=(jmx-c2); else modes=(none jmx-c2 prometheus jmx); fi; }
+  for mode in "${modes[@]}"; do
+    opts=${KBENCH_JAVA_OPTS:-}
     case $mode in
       none) extra=() ;;
       jmx) extra=(--broker-jmx "127.0.0.1:$jmx") ;;
+      jmx-c2) extra=(--broker-jmx "127.0.0.1:$jmx"); opts="$opts -Dkbench.jmx.c1Only=false" ;;
       prometheus) extra=(--broker-metrics "http://127.0.0.1:$exporter/metrics") ;;
     esac
     out="$work/$round-$mode"
     c0=$(cpu_seconds); t0=$(date +%s.%N)
-    "$here/bin/kbench" run ${workers[@]+"${workers[@]}"} --output "$out" --bootstrap-servers "127.0.0.1:$kafka" "${extra[@]}" "$work/w.yaml" \
+    KBENCH_JAVA_OPTS="$opts" "$here/bin/kbench" run ${workers[@]+"${workers[@]}"} --output "$out" --bootstrap-servers "127.0.0.1:$kafka" "${extra[@]}" "$work/w.yaml" \
         >"$out.log" 2>&1 || { echo "scrape-cost.sh: the $mode run failed:" >&2; tail -5 "$out.log" >&2; exit 1; }
     c1=$(cpu_seconds); t1=$(date +%s.%N)
     python3 - "$out/result.json" "$c0" "$c1" "$t0" "$t1" "$round" "$mode" <<'PY' | tee -a "$work/table"
@@ -110,7 +124,7 @@ for rnd, mode, b, w in rows:
     by.setdefault(rnd, {})[mode] = (float(b), float(w))
 def show(title, rounds):
     print(title)
-    for mode in ("jmx", "prometheus"):
+    for mode in ("jmx", "jmx-c2", "prometheus"):
         db = [100 * (v[mode][0] - v["none"][0]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
         dw = [100 * (v[mode][1] - v["none"][1]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
         if db:

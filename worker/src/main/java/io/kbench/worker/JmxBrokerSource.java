@@ -37,6 +37,55 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         }
     }
 
+    /**
+     * The JDK's RMI client (Java serialization, RMI's transport, the JMX connector over it), which only a JMX source
+     * over RMI runs in a worker. A connection read once a second makes these hot enough for C2, the optimising
+     * compiler, which then spends about 4-6 s of CPU in a run's first minute compiling Java serialization
+     * (docs/performance.md): on the client host's cores, beside the producers. Compiled by C1 alone, a read costs a
+     * little more once warm (back to back 3.1-3.4 ms of CPU against 2.1-3.0 ms) and the first minute about a third
+     * ({@code BrokerReadCost}, one read a second, reads 1-60: 15-23 ms a read against 52-68 ms). Nothing else a worker runs uses these
+     * classes: the Kafka clients, gRPC and the embedded brokers' own MBeans (read in-process, {@code local}) do not.
+     * {@code -Dkbench.jmx.c1Only=false} (KBENCH_JAVA_OPTS) leaves the JIT as it is, for a side-by-side measurement
+     * ({@code benchmarks/scrape-cost.sh --jmx-c2}).
+     */
+    static final String C1_ONLY_DIRECTIVE = "[{match: [\"java/io/Object*.*\", \"java/rmi/*.*\", \"sun/rmi/*.*\", "
+            + "\"javax/management/remote/*.*\", \"com/sun/jmx/remote/*.*\"], c2: {Exclude: true}}]";
+    static final String C1_ONLY_PROPERTY = "kbench.jmx.c1Only";
+    private static final java.util.concurrent.atomic.AtomicBoolean C1_ONLY = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Adds {@link #C1_ONLY_DIRECTIVE} to this JVM's compiler directives (as {@code jcmd PID Compiler.directives_add}
+     * would), once; returns what the JVM answered, or why it could not be asked (a JVM without HotSpot's diagnostic
+     * commands, a temporary directory that cannot be written): the source then works as before.
+     */
+    static String compileRmiWithC1Only() {
+        if ("false".equals(System.getProperty(C1_ONLY_PROPERTY))) {
+            return "not added: " + C1_ONLY_PROPERTY + "=false";
+        }
+        if (!C1_ONLY.compareAndSet(false, true)) {
+            return "added before";
+        }
+        java.nio.file.Path file = null;
+        try {
+            file = java.nio.file.Files.createTempFile("kbench-rmi-c1-", ".json");
+            java.nio.file.Files.writeString(file, C1_ONLY_DIRECTIVE);
+            Object answer = ManagementFactory.getPlatformMBeanServer().invoke(
+                    name("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesAdd",
+                    new Object[] {new String[] {file.toString()}}, new String[] {String[].class.getName()});
+            return String.valueOf(answer).strip();
+        } catch (IOException | javax.management.JMException | RuntimeException e) {
+            return "not added: " + BrokerScraper.describe(e);
+        } finally {
+            if (file != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(file);
+                } catch (IOException ignored) {
+                    // a temporary file of a few bytes
+                }
+            }
+        }
+    }
+
     private JmxBrokerSource(JMXConnector connector, MBeanServerConnection mbeans) {
         this.connector = connector;
         this.mbeans = mbeans;
@@ -52,6 +101,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         if (given.equals("local")) {
             s = new JmxBrokerSource(null, ManagementFactory.getPlatformMBeanServer());
         } else {
+            compileRmiWithC1Only();
             boolean tls = tls(given);
             String spec = tls ? given.substring(TLS.length()) : given;
             int at = spec.lastIndexOf('@');
