@@ -100,6 +100,10 @@ class FaultsIT {
                 "broker 2's source said it was stopped or starting in " + twoStopped + ", down in " + marked);
         assertTrue(twoRead.stream().anyMatch(k -> k < first) && twoRead.stream().anyMatch(k -> k > last + 1),
                 "broker 2 read before and after its restart: " + twoRead + ", down " + marked);
+        // the partitions broker 2 left under-replicated while down and catching up are the fault's, not a limit
+        JsonNode diagnosis = r.get("diagnosis");
+        assertTrue(!diagnosis.get("limit").asText().equals("replication") && diagnosis.path("alsoLimitedBy")
+                .findValuesAsText("limit").stream().noneMatch("replication"::equals), diagnosis.toString());
         assertTrue(r.get("provenance").get("cluster").get("embeddedBrokerProcesses").asBoolean(), "recorded for --repeat");
         assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.info().commandLine().orElse("")
                 .contains("BrokerNodeMain")), "a node's JVM outlived the run");

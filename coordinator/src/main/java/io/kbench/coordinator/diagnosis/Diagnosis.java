@@ -230,7 +230,17 @@ public final class Diagnosis {
                 found.add(limit(REPLICATION, replStrength, repl, Suggestions.REPLICATION));
             } else {
                 held.add(new ResultFile.Evidence("underReplicatedPartitions", b.urpMax(), "<=", 0.0,
-                        "no under-replicated partition, no ISR shrink"));
+                        b.faultUrpMax() > 0 || b.faultIsrShrinks() > 0
+                                ? "no under-replicated partition, no ISR shrink beyond the fault kbench injected"
+                                : "no under-replicated partition, no ISR shrink"));
+            }
+            if (b.faultUrpMax() > 0 || b.faultIsrShrinks() > 0) {
+                // a broker kbench stopped leaves its partitions under-replicated until it has caught up again: the
+                // fault's effect, which says nothing of what replication could keep up with
+                held.add(new ResultFile.Evidence("faultUnderReplicatedPartitions", b.faultUrpMax(), null, null,
+                        String.format(Locale.ROOT, "up to %.0f under-replicated partition(s) and %.0f ISR shrink(s) "
+                                + "while a broker kbench stopped was down or catching up: the fault's, not a limit",
+                                b.faultUrpMax(), b.faultIsrShrinks())));
             }
             if (waited) {
                 // the producers' waits are the brokers' limit seen from the client

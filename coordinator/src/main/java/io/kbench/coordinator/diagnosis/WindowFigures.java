@@ -151,12 +151,23 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * The brokers over the window: the worst source for each figure (the lowest idle, the most under-replicated
      * partitions), and the produce request's time and its parts as the source with the longest total time saw
      * them (means of the interval means, ms); the process CPU (share of its cores) of the source whose handlers
-     * were the least idle.
+     * were the least idle. {@code urpMax} and {@code isrShrinks} leave out the intervals a fault kbench injected
+     * explains (a broker it stopped down, or catching up after), whose own are {@code faultUrpMax} and
+     * {@code faultIsrShrinks} ({@link io.kbench.coordinator.merge.BrokerWindow}).
      */
     public record Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
                           String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
                           double remoteMs, double responseQueueMs, double responseSendMs, double urpMax,
-                          double isrShrinks, double logFlushMs, double processCpu) {
+                          double isrShrinks, double logFlushMs, double processCpu, double faultUrpMax,
+                          double faultIsrShrinks) {
+        /** Without an injected fault: {@code urpMax} and {@code isrShrinks} are the whole window's. */
+        public Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
+                       String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
+                       double remoteMs, double responseQueueMs, double responseSendMs, double urpMax,
+                       double isrShrinks, double logFlushMs, double processCpu) {
+            this(handlerIdle, handlerSource, networkIdle, networkSource, timeSource, produceTotalMs, requestQueueMs,
+                    localMs, remoteMs, responseQueueMs, responseSendMs, urpMax, isrShrinks, logFlushMs, processCpu, 0, 0);
+        }
     }
 
     /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
@@ -307,6 +318,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double total = Double.NaN;
         double urpMax = 0;
         double isr = 0;
+        double faultUrp = 0;
+        double faultIsr = 0;
         double flush = Double.NaN;
         double cpu = Double.NaN;
         for (String src : w.answered()) {
@@ -330,13 +343,15 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             if (f > flush || Double.isNaN(flush) && !Double.isNaN(f)) {
                 flush = f;
             }
-            urpMax = Math.max(urpMax, w.urpMax(src));
-            isr += w.isrShrinks(src);
+            urpMax = Math.max(urpMax, w.urpMaxBeyondFaults(src));
+            isr += w.isrShrinksBeyondFaults(src);
+            faultUrp = Math.max(faultUrp, w.urpMaxInFaults(src));
+            faultIsr += w.isrShrinksInFaults(src);
         }
         String t = timeSource;
         return new Brokers(handler, handlerSource, network, networkSource, timeSource, total,
                 w.mean(t, "produceRequestQueueTimeMsMean"), w.mean(t, "produceLocalTimeMsMean"),
                 w.mean(t, "produceRemoteTimeMsMean"), w.mean(t, "produceResponseQueueTimeMsMean"),
-                w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu);
+                w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu, faultUrp, faultIsr);
     }
 }

@@ -13,12 +13,19 @@ import io.kbench.protocol.BrokerSample;
  * the lowest request-handler and network idle of an interval, the most under-replicated partitions, ISR shrinks
  * and expands in all, and intervals without figures. Fed interval by interval; memory per source, not per
  * interval. Not thread-safe.
+ *
+ * <p>Under-replicated partitions and ISR shrinks are also kept apart for the intervals a fault kbench injected
+ * explains: those in which a broker it stopped was down, and the ones right after while some source still reported
+ * under-replicated partitions (the restarted broker catching up) — what a stopped broker does to replication, not
+ * a limit of it.
  */
 public final class BrokerWindow {
     /** Most sources summed up (the rest are counted, not kept). */
     static final int MAX_SOURCES = 100;
 
     private final Map<String, Source> sources = new LinkedHashMap<>();
+    /** A fault was in force in an earlier interval and replication has not been whole since. */
+    private boolean recovering;
 
     private static final class Source {
         final Map<String, double[]> sums = new LinkedHashMap<>(); // figure -> {sum, n}
@@ -27,6 +34,11 @@ public final class BrokerWindow {
         double urpMax;
         double isrShrinks;
         double isrExpands;
+        /** The same two over the intervals a fault explains. */
+        double faultUrpMax;
+        double faultIsrShrinks;
+        /** The most under-replicated partitions of an interval no fault explains. */
+        double urpMaxBeyond;
         int intervals;
         int missing;
         String lastError = "";
@@ -34,17 +46,38 @@ public final class BrokerWindow {
 
     /** The window of the intervals that start in [{@code startMicros}, {@code endMicros}). */
     public static BrokerWindow of(List<MergedInterval> intervals, long startMicros, long endMicros) {
+        return of(intervals, startMicros, endMicros, (from, to) -> false);
+    }
+
+    /**
+     * The same, where {@code faultDuring} tells whether a fault kbench injected (a broker it stopped) was in force at
+     * any time within an interval's [start, end) µs.
+     */
+    public static BrokerWindow of(List<MergedInterval> intervals, long startMicros, long endMicros,
+                                  java.util.function.BiPredicate<Long, Long> faultDuring) {
         BrokerWindow w = new BrokerWindow();
         for (MergedInterval i : intervals) {
             if (i.startMicros() >= startMicros && i.startMicros() < endMicros) {
-                w.add(i.brokers());
+                w.add(i.brokers(), faultDuring.test(i.startMicros(), i.endMicros()));
             }
         }
         return w;
     }
 
-    /** Adds one measured interval's samples. */
+    /** Adds one measured interval's samples, no fault in force. */
     public void add(List<BrokerSample> samples) {
+        add(samples, false);
+    }
+
+    /** Adds one measured interval's samples; {@code fault}: a broker kbench stopped was down within it. */
+    public void add(List<BrokerSample> samples, boolean fault) {
+        if (fault) {
+            recovering = true;
+        } else if (recovering && samples.stream().noneMatch(b -> b.values().getOrDefault("underReplicatedPartitions",
+                0.0) > 0)) {
+            recovering = false;
+        }
+        boolean explained = fault || recovering;
         for (BrokerSample b : samples) {
             Source s = sources.get(b.source());
             if (s == null) {
@@ -75,9 +108,17 @@ public final class BrokerWindow {
             if (ni != null) {
                 s.networkIdleMin = Double.isNaN(s.networkIdleMin) ? ni : Math.min(s.networkIdleMin, ni);
             }
-            s.urpMax = Math.max(s.urpMax, b.values().getOrDefault("underReplicatedPartitions", 0.0));
-            s.isrShrinks += b.values().getOrDefault("isrShrinks", 0.0);
+            double urp = b.values().getOrDefault("underReplicatedPartitions", 0.0);
+            double shrinks = b.values().getOrDefault("isrShrinks", 0.0);
+            s.urpMax = Math.max(s.urpMax, urp);
+            s.isrShrinks += shrinks;
             s.isrExpands += b.values().getOrDefault("isrExpands", 0.0);
+            if (explained) {
+                s.faultUrpMax = Math.max(s.faultUrpMax, urp);
+                s.faultIsrShrinks += shrinks;
+            } else {
+                s.urpMaxBeyond = Math.max(s.urpMaxBeyond, urp);
+            }
         }
     }
 
@@ -107,6 +148,34 @@ public final class BrokerWindow {
     public double isrShrinks(String source) {
         Source s = sources.get(source);
         return s == null ? 0 : s.isrShrinks;
+    }
+
+    /**
+     * The most under-replicated partitions {@code source} reported in an interval no fault explains (0 when none or
+     * unknown): the intervals in which a broker kbench stopped was down, and the ones after while replication was
+     * not yet whole, are left out.
+     */
+    public double urpMaxBeyondFaults(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.urpMaxBeyond;
+    }
+
+    /** ISR shrinks {@code source} reported in intervals no fault explains. */
+    public double isrShrinksBeyondFaults(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.isrShrinks - s.faultIsrShrinks;
+    }
+
+    /** The most under-replicated partitions {@code source} reported in an interval a fault explains. */
+    public double urpMaxInFaults(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.faultUrpMax;
+    }
+
+    /** ISR shrinks {@code source} reported in intervals a fault explains. */
+    public double isrShrinksInFaults(String source) {
+        Source s = sources.get(source);
+        return s == null ? 0 : s.faultIsrShrinks;
     }
 
     /**
@@ -214,6 +283,10 @@ public final class BrokerWindow {
             }
             b.append(String.format(Locale.ROOT, "; under-replicated partitions at most %.0f, ISR shrinks %.0f, expands %.0f",
                     s.urpMax, s.isrShrinks, s.isrExpands));
+            if (s.faultUrpMax > 0 || s.faultIsrShrinks > 0) {
+                b.append(String.format(Locale.ROOT, " (beyond the intervals of a broker kbench stopped, down or catching "
+                        + "up: at most %.0f, shrinks %.0f)", s.urpMaxBeyond, s.isrShrinks - s.faultIsrShrinks));
+            }
             double cpu = mean(src, "processCpu");
             if (!Double.isNaN(cpu)) {
                 b.append(String.format(Locale.ROOT, "; its process's CPU %s%s", pct(cpu),

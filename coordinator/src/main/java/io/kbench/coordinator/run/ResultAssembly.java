@@ -171,8 +171,9 @@ final class ResultAssembly {
         if (hosts != null) {
             out.info(hosts);
         }
+        io.kbench.coordinator.FaultTimeline faults = g.faults();
         io.kbench.coordinator.merge.BrokerWindow brokers = io.kbench.coordinator.merge.BrokerWindow.of(g.intervals(),
-                measureStart, measureEnd);
+                measureStart, measureEnd, (from, to) -> faults != null && !faults.downDuring(from, to).isEmpty());
         brokers.lines(summary.publishMBps()).forEach(out::info);
         ResultFile.Network network = network(g, summary, brokers);
         if (network != null) {

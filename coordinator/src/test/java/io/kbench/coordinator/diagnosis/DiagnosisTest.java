@@ -328,4 +328,24 @@ class DiagnosisTest {
                 "producerWaitRatio", "saturatedShare"), d.evidence().stream().map(ResultFile.Evidence::figure).toList());
         assertEquals(">=", d.evidence().get(1).op(), "handler idle 80% held against >= 20%");
     }
+    @Test
+    void shouldNotNameReplicationForWhatABrokerKbenchStoppedDid() {
+        WindowFigures.Brokers h = HEALTHY.brokers();
+        WindowFigures.Brokers faulted = new WindowFigures.Brokers(h.handlerIdle(), h.handlerSource(), h.networkIdle(),
+                h.networkSource(), h.timeSource(), h.produceTotalMs(), h.requestQueueMs(), h.localMs(), h.remoteMs(),
+                h.responseQueueMs(), h.responseSendMs(), 0, 0, h.logFlushMs(), h.processCpu(), 7, 1);
+        ResultFile.Diagnosis d = Diagnosis.of(with(l -> l, p -> p, c -> c, b -> faulted));
+        assertEquals("none", d.limit());
+        assertTrue(d.evidence().stream().anyMatch(e -> e.text().equals("up to 7 under-replicated partition(s) and 1 ISR "
+                + "shrink(s) while a broker kbench stopped was down or catching up: the fault's, not a limit")),
+                d.evidence().toString());
+        // beyond the fault as well: replication, on those figures alone
+        WindowFigures.Brokers both = new WindowFigures.Brokers(h.handlerIdle(), h.handlerSource(), h.networkIdle(),
+                h.networkSource(), h.timeSource(), h.produceTotalMs(), h.requestQueueMs(), h.localMs(), h.remoteMs(),
+                h.responseQueueMs(), h.responseSendMs(), 2, 0, h.logFlushMs(), h.processCpu(), 7, 1);
+        ResultFile.Diagnosis r = Diagnosis.of(with(l -> l, p -> p, c -> c, b -> both));
+        assertEquals("replication", r.limit());
+        assertTrue(r.evidence().stream().anyMatch(e -> e.text().equals("up to 2 under-replicated partition(s)")),
+                r.evidence().toString());
+    }
 }

@@ -65,4 +65,45 @@ class BrokerWindowTest {
         assertEquals("  brokers (3 sources together): not every source answered in every measured interval: no sum",
                 w.lines(5.0).get(0));
     }
+    private static BrokerSample replicas(String source, double urp, double shrinks) {
+        return new BrokerSample(source, Map.of("bytesInPerSec", 1.0, "underReplicatedPartitions", urp, "isrShrinks",
+                shrinks), "");
+    }
+
+    @Test
+    void shouldKeepApartWhatABrokerKbenchStoppedDidToReplicationUntilItHasCaughtUp() {
+        BrokerWindow w = new BrokerWindow();
+        w.add(List.of(replicas("embedded-1", 0, 0), replicas("embedded-2", 0, 0)), false);
+        // broker 2 stopped: its partitions under-replicated, one shrink on broker 1
+        w.add(List.of(replicas("embedded-1", 4, 1), new BrokerSample("embedded-2", Map.of(), "broker 2 is stopped")), true);
+        w.add(List.of(replicas("embedded-1", 4, 0), new BrokerSample("embedded-2", Map.of(), "broker 2 is starting")), true);
+        // serving again, catching up: still the fault's
+        w.add(List.of(replicas("embedded-1", 3, 0), replicas("embedded-2", 1, 0)), false);
+        assertEquals(0, w.urpMaxBeyondFaults("embedded-1"));
+        assertEquals(0, w.isrShrinksBeyondFaults("embedded-1"));
+        assertEquals(4, w.urpMaxInFaults("embedded-1"));
+        assertEquals(1, w.isrShrinksInFaults("embedded-1"));
+        assertEquals(1, w.urpMaxInFaults("embedded-2"));
+        // caught up; what comes later is not the fault's
+        w.add(List.of(replicas("embedded-1", 0, 0), replicas("embedded-2", 0, 0)), false);
+        w.add(List.of(replicas("embedded-1", 2, 1), replicas("embedded-2", 0, 0)), false);
+        assertEquals(2, w.urpMaxBeyondFaults("embedded-1"));
+        assertEquals(1, w.isrShrinksBeyondFaults("embedded-1"));
+        assertEquals(4, w.urpMaxInFaults("embedded-1"));
+        assertEquals(4, w.urpMax("embedded-1"), "the whole window's is kept");
+        assertEquals(2, w.isrShrinks("embedded-1"));
+        assertTrue(w.lines(0).get(1).endsWith("under-replicated partitions at most 4, ISR shrinks 2, expands 0 (beyond "
+                + "the intervals of a broker kbench stopped, down or catching up: at most 2, shrinks 1)"), w.lines(0).get(1));
+    }
+
+    @Test
+    void shouldCountEveryIntervalWhenNoFaultWasInForce() {
+        BrokerWindow w = new BrokerWindow();
+        w.add(List.of(replicas("b1:9999", 3, 2)));
+        assertEquals(3, w.urpMaxBeyondFaults("b1:9999"));
+        assertEquals(2, w.isrShrinksBeyondFaults("b1:9999"));
+        assertEquals(0, w.urpMaxInFaults("b1:9999"));
+        assertTrue(w.lines(0).get(0).endsWith("under-replicated partitions at most 3, ISR shrinks 2, expands 0"),
+                w.lines(0).get(0));
+    }
 }
