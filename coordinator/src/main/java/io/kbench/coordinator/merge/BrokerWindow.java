@@ -140,14 +140,12 @@ public final class BrokerWindow {
 
     /** The most under-replicated partitions {@code source} reported in an interval (0 when unknown). */
     public double urpMax(String source) {
-        Source s = sources.get(source);
-        return s == null ? 0 : s.urpMax;
+        return of(source, s -> s.urpMax);
     }
 
     /** ISR shrinks {@code source} reported over the window. */
     public double isrShrinks(String source) {
-        Source s = sources.get(source);
-        return s == null ? 0 : s.isrShrinks;
+        return of(source, s -> s.isrShrinks);
     }
 
     /**
@@ -156,26 +154,28 @@ public final class BrokerWindow {
      * not yet whole, are left out.
      */
     public double urpMaxBeyondFaults(String source) {
-        Source s = sources.get(source);
-        return s == null ? 0 : s.urpMaxBeyond;
+        return of(source, s -> s.urpMaxBeyond);
     }
 
     /** ISR shrinks {@code source} reported in intervals no fault explains. */
     public double isrShrinksBeyondFaults(String source) {
-        Source s = sources.get(source);
-        return s == null ? 0 : s.isrShrinks - s.faultIsrShrinks;
+        return of(source, s -> s.isrShrinks - s.faultIsrShrinks);
     }
 
     /** The most under-replicated partitions {@code source} reported in an interval a fault explains. */
     public double urpMaxInFaults(String source) {
-        Source s = sources.get(source);
-        return s == null ? 0 : s.faultUrpMax;
+        return of(source, s -> s.faultUrpMax);
     }
 
     /** ISR shrinks {@code source} reported in intervals a fault explains. */
     public double isrShrinksInFaults(String source) {
+        return of(source, s -> s.faultIsrShrinks);
+    }
+
+    /** A figure of {@code source}'s, 0 when it was not read. */
+    private double of(String source, java.util.function.ToDoubleFunction<Source> figure) {
         Source s = sources.get(source);
-        return s == null ? 0 : s.faultIsrShrinks;
+        return s == null ? 0 : figure.applyAsDouble(s);
     }
 
     /**
