@@ -59,7 +59,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
      * commands, a temporary directory that cannot be written): the source then works as before.
      */
     static String compileRmiWithC1Only() {
-        if ("false".equals(System.getProperty(C1_ONLY_PROPERTY))) {
+        if ("false".equalsIgnoreCase(System.getProperty(C1_ONLY_PROPERTY, "").strip())) {
             return "not added: " + C1_ONLY_PROPERTY + "=false";
         }
         if (!C1_ONLY.compareAndSet(false, true)) {
