@@ -80,15 +80,16 @@ final class NodeChild {
 
     /**
      * The options of this JVM a node's JVM takes too: the class-data archive kbench's launcher made (the same class
-     * path, so it applies; the JVM starts without it when it does not), its logging switches, and huge pages for the
-     * heap where the launcher found the kernel offers them. Nothing else: heap sizes, agents, debuggers, recordings and
+     * path, so it applies; the JVM starts without it when it does not), its logging switches, huge pages for the
+     * heap where the launcher found the kernel offers them, and the launcher's later C2 ({@code -XX:Tier4...}
+     * thresholds: a node then compiles as the in-process brokers of {@code --brokers N} do). Nothing else: heap sizes, agents, debuggers, recordings and
      * archive dumps are this JVM's own.
      */
     static List<String> inherited(List<String> options) {
         List<String> out = new ArrayList<>();
         for (String o : options) {
             if (o.startsWith("-XX:SharedArchiveFile=") || o.startsWith("-Xlog:cds") || o.equals("-XX:+UseTransparentHugePages")
-                    || o.startsWith("-Djava.io.tmpdir=")) {
+                    || o.startsWith("-XX:Tier4") || o.startsWith("-Djava.io.tmpdir=")) {
                 out.add(o);
             }
         }
