@@ -64,14 +64,10 @@ final class RunClients {
         this.spec = spec;
         this.fatal = fatal;
         RunSpec.Values values = spec.values();
-        Payloads payloads = values.monotonicProducers() > 0 ? null : values.payloads().isEmpty()
-                ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode())
-                : Payloads.of(values.payloads());
-        // one key table for all of this worker's producers; each producer reads it from its own offset
+        Payloads payloads = payloads(spec);
         this.roundTrip = spec.roundTrip() ? new RoundTrip(clock.nanoClock(), fatal) : null;
-        Keys workerKeys = spec.keys().distribution() == Keys.Distribution.NONE && spec.keys().size() > 0
-                ? Keys.sized(spec.keys().size(), spec.runId().hashCode())
-                : Keys.of(spec.keys().distribution(), spec.keys().count(), spec.keys().zipfExponent(), spec.runId().hashCode());
+        // one key table for all of this worker's producers; each producer reads it from its own offset
+        Keys workerKeys = keys(spec);
         List<io.kbench.driver.MessageHeader> headers = values.headers().generate(spec.runId().hashCode() * 17L);
         try {
             configureShareGroups(driver, spec);
@@ -99,6 +95,31 @@ final class RunClients {
             closeNow();
             throw e;
         }
+    }
+
+    /**
+     * The values this worker's producers send, shared by them; null when each producer makes its own (monotonic) or
+     * the worker has no producer: a consumer-only worker sends nothing, and generated values can be up to 64 MB of
+     * random bytes for large messages, made at prepare and held for the run.
+     */
+    static Payloads payloads(RunSpec spec) {
+        RunSpec.Values values = spec.values();
+        if (values.monotonicProducers() > 0 || spec.producers().isEmpty()) {
+            return null;
+        }
+        return values.payloads().isEmpty()
+                ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode())
+                : Payloads.of(values.payloads());
+    }
+
+    /** The key table of this worker's producers; none for a worker without producers. */
+    static Keys keys(RunSpec spec) {
+        if (spec.producers().isEmpty()) {
+            return Keys.NONE;
+        }
+        return spec.keys().distribution() == Keys.Distribution.NONE && spec.keys().size() > 0
+                ? Keys.sized(spec.keys().size(), spec.runId().hashCode())
+                : Keys.of(spec.keys().distribution(), spec.keys().count(), spec.keys().zipfExponent(), spec.runId().hashCode());
     }
 
     private void buildConsumer(RunSpec.Consumer c, Driver driver, RunClock clock) {

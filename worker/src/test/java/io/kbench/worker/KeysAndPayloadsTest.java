@@ -14,6 +14,28 @@ import org.junit.jupiter.api.Test;
 
 class KeysAndPayloadsTest {
 
+    /** A run of {@code producers} producers (and one consumer) sending 1 MB values, keyed round-robin over 1,000 keys. */
+    private static RunSpec spec(int producers) {
+        List<RunSpec.Producer> p = new java.util.ArrayList<>();
+        for (int i = 0; i < producers; i++) {
+            p.add(new RunSpec.Producer(i, "t", 10, 0));
+        }
+        return new RunSpec("r", "coord:1", "wl", 0, "fake", new io.kbench.driver.DriverConfig(Map.of(), Map.of(), Map.of(),
+                Map.of()), List.of(), List.of("t"), p, List.of(new RunSpec.Consumer(0, "t", "g")), 1_000_000,
+                RunSpec.Values.generated(1 << 20, 1.0), new RunSpec.KeyChoice(Keys.Distribution.ROUND_ROBIN, 1_000, 0, 0),
+                null, null, false, true, "d", false, List.of(), null, null, false);
+    }
+
+    @Test
+    void shouldMakeValuesAndKeysOnlyForAWorkerThatSends() {
+        assertNull(RunClients.payloads(spec(0)), "a consumer-only worker generates no values");
+        assertEquals(Keys.NONE, RunClients.keys(spec(0)));
+        Payloads values = RunClients.payloads(spec(2));
+        assertEquals(Payloads.GENERATED_BYTES_CAP >> 20, values.count(), "64 values of 1 MB, shared by the producers");
+        assertEquals(1 << 20, values.valueFor(0).length);
+        assertTrue(RunClients.keys(spec(1)) != Keys.NONE);
+    }
+
     private static Map<String, Integer> histogram(Keys keys, int messages) {
         Map<String, Integer> counts = new HashMap<>();
         for (long i = 0; i < messages; i++) {
