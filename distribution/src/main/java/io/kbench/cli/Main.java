@@ -109,7 +109,7 @@ public final class Main {
         // initialize slf4j here, on one thread: initialized by the embedded broker's and the workers' threads at
         // once (they start together), it prints a three-line "replayed logging calls" warning on the console
         org.slf4j.LoggerFactory.getILoggerFactory();
-        return commandLine().execute(args);
+        return commandLine(args).execute(args);
     }
 
     /**
@@ -135,21 +135,46 @@ public final class Main {
 
     /** kbench's command line with every subcommand, ready to parse or execute (nothing is started by building it). */
     static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /** The subcommands, in the order the help lists them; each made when asked for. */
+    private static java.util.Map<String, java.util.function.Supplier<Object>> subcommands() {
+        java.util.Map<String, java.util.function.Supplier<Object>> all = new java.util.LinkedHashMap<>();
+        all.put("run", () -> new RunCommand(new InProcessEnvironment()));
+        all.put("worker", WorkerCommand::new);
+        all.put("validate", ValidateCommand::new);
+        all.put("merge", MergeCommand::new);
+        all.put("report", ReportCommand::new);
+        all.put("serve", ServeCommand::new);
+        all.put("compare", CompareCommand::new);
+        all.put("producer-perf", () -> new ProducerPerfCommand(new InProcessEnvironment()));
+        all.put("consumer-perf", () -> new ConsumerPerfCommand(new InProcessEnvironment()));
+        all.put("share-consumer-perf", () -> new ShareConsumerPerfCommand(new InProcessEnvironment()));
+        all.put("e2e-latency", () -> new E2eLatencyCommand(new InProcessEnvironment()));
+        all.put("broker", BrokerCommand::new);
+        all.put("completion", CompletionCommand::new);
+        all.put("help", CommandLine.HelpCommand::new);
+        return all;
+    }
+
+    /**
+     * kbench's command line for {@code args}: with only the subcommand {@code args} starts with when it names one (a
+     * command line picocli then reads exactly as the whole one), else with every subcommand (the top-level help,
+     * {@code help}, {@code completion}, an unknown command and its nearest name). Picocli reads every option of every
+     * command it is given by reflection as it builds them: about 0.1 s of CPU on the main thread at every start,
+     * before anything else runs, for thirteen commands that were not asked for.
+     */
+    static CommandLine commandLine(String[] args) {
         CommandLine cli = new CommandLine(new Main());
-        cli.addSubcommand("run", new RunCommand(new InProcessEnvironment()));
-        cli.addSubcommand("worker", new WorkerCommand());
-        cli.addSubcommand("validate", new ValidateCommand());
-        cli.addSubcommand("merge", new MergeCommand());
-        cli.addSubcommand("report", new ReportCommand());
-        cli.addSubcommand("serve", new ServeCommand());
-        cli.addSubcommand("compare", new CompareCommand());
-        cli.addSubcommand("producer-perf", new ProducerPerfCommand(new InProcessEnvironment()));
-        cli.addSubcommand("consumer-perf", new ConsumerPerfCommand(new InProcessEnvironment()));
-        cli.addSubcommand("share-consumer-perf", new ShareConsumerPerfCommand(new InProcessEnvironment()));
-        cli.addSubcommand("e2e-latency", new E2eLatencyCommand(new InProcessEnvironment()));
-        cli.addSubcommand("broker", new BrokerCommand());
-        cli.addSubcommand("completion", new CompletionCommand());
-        cli.addSubcommand("help", new CommandLine.HelpCommand());
+        java.util.Map<String, java.util.function.Supplier<Object>> all = subcommands();
+        String only = args != null && args.length > 0 && all.containsKey(args[0]) && !args[0].equals("help")
+                && !args[0].equals("completion") ? args[0] : null;
+        all.forEach((name, command) -> {
+            if (only == null || only.equals(name)) {
+                cli.addSubcommand(name, command.get());
+            }
+        });
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println("kbench: " + problem(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()

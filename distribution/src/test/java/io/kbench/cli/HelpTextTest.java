@@ -45,6 +45,32 @@ class HelpTextTest {
         });
     }
 
+    /**
+     * A command line built for one command (Main.execute builds only the command asked for) holds that command alone,
+     * which reads its arguments and prints its help exactly as in the whole command line; the top-level help, 'help'
+     * and 'completion' get every command.
+     */
+    @Test
+    void shouldBuildOnlyTheCommandAskedForAndThatOneAsInTheWholeCommandLine() {
+        CommandLine whole = Main.commandLine();
+        for (java.util.Map.Entry<String, CommandLine> e : whole.getSubcommands().entrySet()) {
+            String name = e.getKey();
+            CommandLine one = Main.commandLine(new String[] {name, "--help"});
+            if (name.equals("help") || name.equals("completion")) {
+                assertEquals(whole.getSubcommands().keySet(), one.getSubcommands().keySet(), name);
+                continue;
+            }
+            assertEquals(java.util.Set.of(name), one.getSubcommands().keySet(), name);
+            assertEquals(e.getValue().getUsageMessage(CommandLine.Help.Ansi.OFF),
+                    one.getSubcommands().get(name).getUsageMessage(CommandLine.Help.Ansi.OFF), name);
+        }
+        for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"rnu"}, new String[] {"-v", "run"})) {
+            assertEquals(whole.getSubcommands().keySet(), Main.commandLine(args).getSubcommands().keySet(), String.join(" ", args));
+        }
+        assertEquals(whole.getUsageMessage(CommandLine.Help.Ansi.OFF), Main.commandLine(new String[0])
+                .getUsageMessage(CommandLine.Help.Ansi.OFF), "the top-level help lists every command");
+    }
+
     /** Every command's help lists the exit codes; every one but 'help' takes --verbose and --quiet. */
     @Test
     void shouldListTheExitCodesAndTheLogOptionsInEveryCommandsHelp() {
