@@ -128,6 +128,11 @@ public final class Main {
                 : u.getCommandLine().getCommandSpec().optionsMap().keySet();
         String near = first.startsWith("-") || command
                 ? io.kbench.coordinator.workload.Names.closest(first.replaceAll("=.*", ""), names) : null;
+        if (command && names.contains(first)) {
+            // a command's name after '--', which ends the options: picocli reads it as an argument
+            return "'" + first + "' after '--' is an argument, not a command; give the command first ('kbench " + first
+                    + " ...')";
+        }
         String what = first.startsWith("-") ? "unknown option '" + first.replaceAll("=.*", "") + "'"
                 : command ? "unknown command '" + first + "'" : "unexpected argument '" + first + "'";
         return what + (near == null ? "" : "; did you mean " + near + "?");

@@ -212,6 +212,9 @@ class BadInputTest {
                 Arguments.of(List.of("run", w, "extra.yaml"),
                         "kbench: unexpected argument 'extra.yaml' (see 'kbench run --help')"),
                 Arguments.of(List.of("zzzzzz"), "kbench: unknown command 'zzzzzz' (see 'kbench --help')"),
+                Arguments.of(List.of("--", "run", w), "kbench: 'run' after '--' is an argument, not a command; give the "
+                        + "command first ('kbench run ...') (see 'kbench --help')"),
+                Arguments.of(List.of(""), "kbench: unknown command '' (see 'kbench --help')"),
                 Arguments.of(List.of("producer-perf", "--topic", "a b", "--num-records", "10", "--throughput", "1",
                         "--record-size", "10"), "kbench: --topic: 'a b' is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -)"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "1",
