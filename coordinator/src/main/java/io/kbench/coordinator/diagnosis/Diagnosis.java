@@ -375,7 +375,7 @@ public final class Diagnosis {
         }
         ResultFile.Limit top = found.get(0);
         return new ResultFile.Diagnosis(top.limit(), top.strength(), top.evidence(), top.suggestions(),
-                List.copyOf(found.subList(1, found.size())));
+                List.copyOf(found.subList(1, found.size())), held);
     }
 
     /** How many ms records waited in the producer beyond linger.ms and one request latency (≤ 0: not beyond). */

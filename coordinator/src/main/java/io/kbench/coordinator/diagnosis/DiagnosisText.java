@@ -6,7 +6,10 @@ import java.util.Locale;
 
 import io.kbench.coordinator.report.result.ResultFile;
 
-/** A diagnosis as the console prints it after the summary: the limit, its evidence, what to turn next. Pure. */
+/**
+ * A diagnosis as the console prints it after the summary: the limit, its evidence, the checks that held beside it, what
+ * to turn next. Pure.
+ */
 public final class DiagnosisText {
     private DiagnosisText() { }
 
@@ -22,6 +25,10 @@ public final class DiagnosisText {
             default -> String.format(Locale.ROOT, " (strength %.2f)", d.strength());
         });
         d.evidence().forEach(e -> out.add("    " + evidence(e)));
+        if (!d.held().isEmpty()) {
+            // beside a limit, what ruled the others out: a reader checks the verdict against these as well
+            out.add("    held: " + String.join("; ", d.held().stream().map(DiagnosisText::evidence).toList()));
+        }
         if (!d.suggestions().isEmpty()) {
             out.add("    next: " + String.join("; ", d.suggestions()));
         }

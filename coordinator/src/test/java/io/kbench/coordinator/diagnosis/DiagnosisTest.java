@@ -327,6 +327,7 @@ class DiagnosisTest {
         assertEquals(List.of("ackedRate", "requestHandlerIdle", "networkProcessorIdle", "underReplicatedPartitions",
                 "producerWaitRatio", "saturatedShare"), d.evidence().stream().map(ResultFile.Evidence::figure).toList());
         assertEquals(">=", d.evidence().get(1).op(), "handler idle 80% held against >= 20%");
+        assertEquals(List.of(), d.held(), "none: its evidence is what held");
     }
     @Test
     void shouldNotNameReplicationForWhatABrokerKbenchStoppedDid() {
@@ -347,5 +348,12 @@ class DiagnosisTest {
         assertEquals("replication", r.limit());
         assertTrue(r.evidence().stream().anyMatch(e -> e.text().equals("up to 2 under-replicated partition(s)")),
                 r.evidence().toString());
+        // beside the limit, the checks that held: the brokers' threads had room, and what the fault did
+        assertEquals(List.of("ackedRate", "requestHandlerIdle", "networkProcessorIdle", "faultUnderReplicatedPartitions",
+                "producerWaitRatio", "saturatedShare"), r.held().stream().map(ResultFile.Evidence::figure).toList());
+        assertTrue(r.held().get(1).value() >= r.held().get(1).threshold() && r.held().get(1).op().equals(">="),
+                r.held().get(1).toString());
+        assertTrue(io.kbench.coordinator.diagnosis.DiagnosisText.lines(r).stream().anyMatch(l -> l.startsWith("    held: ")
+                && l.contains("the fault's, not a limit")), io.kbench.coordinator.diagnosis.DiagnosisText.lines(r).toString());
     }
 }

@@ -150,14 +150,15 @@ public final class HtmlReport {
     }
 
     /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
-    /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits. */
+    /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits, what held. */
     static PageData.Diagnosis diagnosisData(ResultFile.Diagnosis diagnosis) {
         return new PageData.Diagnosis(diagnosis.limit(), diagnosis.strength(),
                 diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList(),
                 diagnosis.suggestions(), diagnosis.alsoLimitedBy().stream().map(l -> String.format(Locale.ROOT,
                         "%s (strength %.2f): %s", l.limit(), l.strength(), l.evidence().stream()
                                 .map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
-                                .collect(java.util.stream.Collectors.joining("; ")))).toList());
+                                .collect(java.util.stream.Collectors.joining("; ")))).toList(),
+                diagnosis.held().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList());
     }
 
     /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */

@@ -78,7 +78,10 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
     public record Search(String outcome, Long maxSustainableRate, String limitedBy, String confidence, List<String> slos,
                          List<List<String>> trials) { }
 
-    /** What limited the run: the limit, its evidence and suggestions as text, the other limits in a line each. */
+    /**
+     * What limited the run: the limit, its evidence and suggestions as text, the other limits in a line each, the
+     * checks that held beside the limit.
+     */
     public record Diagnosis(String limit, double strength, List<String> evidence, List<String> suggestions,
-                            List<String> also) { }
+                            List<String> also, List<String> held) { }
 }

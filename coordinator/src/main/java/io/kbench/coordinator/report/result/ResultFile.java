@@ -35,9 +35,11 @@ public final class ResultFile {
      * load threads' stalls, how late they woke from their parks ({@code hosts.stallMicrosMax} per interval, {@code
      * host.stallMicrosMaxInterval} per worker); 12 the worker hosts' whole CPU, busy (every process) and stolen by a
      * hypervisor ({@code hosts.hostBusyMax} and {@code hosts.hostStealMax} per interval, {@code host.hostBusyMean},
-     * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker).
+     * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker); 13 the {@code network} of
+     * the run; 14 {@code provenance.cluster.embeddedBrokerProcesses} and {@code brokerSettings}; 15 the checks that
+     * held beside a limit ({@code diagnosis.held}).
      */
-    public static final int SCHEMA_VERSION = 14;
+    public static final int SCHEMA_VERSION = 15;
 
     private ResultFile() { }
 
@@ -133,9 +135,20 @@ public final class ResultFile {
      * @param evidence      the figures that decided it; for {@code none} and {@code unknown} the checks that held
      * @param suggestions   the settings to turn next, with their values in this run
      * @param alsoLimitedBy further limits that held at the same time, strongest first
+     * @param held          beside a limit, the checks that held: the figures that ruled the other limits out, each
+     *                      with its threshold (schema 15; empty for {@code none} and {@code unknown}, whose evidence
+     *                      they are, and in files before it)
      */
     public record Diagnosis(String limit, double strength, List<Evidence> evidence, List<String> suggestions,
-                            List<Limit> alsoLimitedBy) {
+                            List<Limit> alsoLimitedBy, List<Evidence> held) {
+        public Diagnosis {
+            held = held == null ? List.of() : List.copyOf(held);
+        }
+
+        public Diagnosis(String limit, double strength, List<Evidence> evidence, List<String> suggestions,
+                         List<Limit> alsoLimitedBy) {
+            this(limit, strength, evidence, suggestions, alsoLimitedBy, List.of());
+        }
     }
 
     /** One limit: its name, strength, evidence and suggestions, as in {@link Diagnosis}. */
