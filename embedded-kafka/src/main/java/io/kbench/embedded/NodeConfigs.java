@@ -54,6 +54,12 @@ final class NodeConfigs {
         // log.flush.scheduler.interval.ms of 10 flushed nothing in a 20-s run (LogFlushRateAndTimeMs 2/s in every
         // combination, the metadata log's). A long-running broker has them running; so does this one, after 1 s.
         p.setProperty("log.initial.task.delay.ms", "1000");
+        // the log cleaner allocates its dedupe buffer (Kafka's default 128 MB, on the heap) as the broker starts, on
+        // the thread that brings it up: first-touched memory that delayed "broker ready" by 33-236 ms on the 2-core VM,
+        // and 128 MB of the kbench JVM's heap for the in-process broker. The cleaner compacts the internal topics
+        // (__consumer_offsets and the share and transaction state) and a workload's compacted topics; 8 MB holds
+        // about 350,000 keys per cleaning pass, far more than a benchmark's groups and producers leave there
+        p.setProperty("log.cleaner.dedupe.buffer.size", Integer.toString(8 << 20));
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("num.partitions", "1");
         p.setProperty("default.replication.factor", Short.toString(rf));
