@@ -160,7 +160,9 @@ public class ResultFileTest {
                         new ResultFile.Evidence("requestHandlerIdle", 0.12, "<", 0.2, "request handlers idle 12%"),
                         new ResultFile.Evidence("produceTotalTimeMs", 3.5, null, null, "produce requests took 3.50 ms")),
                         List.of("num.io.threads (broker; default 8)"), List.of(new ResultFile.Limit("producer-client", 0.1,
-                        List.of(new ResultFile.Evidence("producerWaitRatio", 0.11, ">=", 0.01, "waited")), List.of("buffer.memory")))));
+                        List.of(new ResultFile.Evidence("producerWaitRatio", 0.11, ">=", 0.01, "waited")), List.of("buffer.memory"))),
+                        List.of(new ResultFile.Evidence("networkProcessorIdle", 0.8, ">=", 0.3, "network threads idle 80%"),
+                                new ResultFile.Evidence("faultUnderReplicatedPartitions", 4.0, null, null, "the fault's"))));
     }
 
     static ResultFile.Provenance provenance() {
