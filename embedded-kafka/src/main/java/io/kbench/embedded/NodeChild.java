@@ -82,8 +82,8 @@ final class NodeChild {
      * The options of this JVM a node's JVM takes too: the class-data archive kbench's launcher made (the same class
      * path, so it applies; the JVM starts without it when it does not), its logging switches, huge pages for the
      * heap where the launcher found the kernel offers them, and the launcher's later C2 ({@code -XX:Tier4...}
-     * thresholds: a node then compiles as the in-process brokers of {@code --brokers N} do). Nothing else: heap sizes, agents, debuggers, recordings and
-     * archive dumps are this JVM's own.
+     * thresholds: a node then compiles as the in-process brokers of {@code --brokers N} do). Nothing else: heap
+     * sizes, agents, debuggers, recordings and archive dumps are this JVM's own.
      */
     static List<String> inherited(List<String> options) {
         List<String> out = new ArrayList<>();

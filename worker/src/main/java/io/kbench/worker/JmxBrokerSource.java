@@ -43,8 +43,9 @@ final class JmxBrokerSource implements BrokerScraper.Source {
      * compiler, which then spends about 4-6 s of CPU in a run's first minute compiling Java serialization
      * (docs/performance.md): on the client host's cores, beside the producers. Compiled by C1 alone, a read costs a
      * little more once warm (back to back 3.1-3.4 ms of CPU against 2.1-3.0 ms) and the first minute about a third
-     * ({@code BrokerReadCost}, one read a second, reads 1-60: 15-23 ms a read against 52-68 ms). Nothing else a worker runs uses these
-     * classes: the Kafka clients, gRPC and the embedded brokers' own MBeans (read in-process, {@code local}) do not.
+     * ({@code BrokerReadCost}, one read a second, reads 1-60: 15-23 ms a read against 52-68 ms). Nothing else a
+     * worker runs uses these classes: the Kafka clients, gRPC and the embedded brokers' own MBeans (read in-process,
+     * {@code local}) do not.
      * {@code -Dkbench.jmx.c1Only=false} (KBENCH_JAVA_OPTS) leaves the JIT as it is, for a side-by-side measurement
      * ({@code benchmarks/scrape-cost.sh --jmx-c2}).
      */

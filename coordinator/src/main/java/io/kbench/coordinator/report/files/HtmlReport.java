@@ -149,8 +149,10 @@ public final class HtmlReport {
         };
     }
 
-    /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
-    /** What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits, what held. */
+    /**
+     * What limited a run, as the console prints it: the limit, its evidence and suggestions, the other limits, the
+     * checks that held.
+     */
     static PageData.Diagnosis diagnosisData(ResultFile.Diagnosis diagnosis) {
         return new PageData.Diagnosis(diagnosis.limit(), diagnosis.strength(),
                 diagnosis.evidence().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList(),
@@ -182,6 +184,7 @@ public final class HtmlReport {
                 search.slos(), rows);
     }
 
+    /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
     static PageData.Run runData(Named n, ChartSeries series) {
         ResultFile.Run r = n.run();
         long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
