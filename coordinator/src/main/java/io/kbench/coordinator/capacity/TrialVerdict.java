@@ -117,7 +117,8 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             for (MergedInterval i : window) {
                 sent += i.counters().sent();
                 acked += i.counters().acked();
-                seconds += i.seconds();
+                // a record-count run's producers stop inside their last interval: the target counts to then only
+                seconds += i.secondsWithin(measureStartMicros, measureEndMicros);
             }
             double expected = target * seconds;
             boolean sentShort = sent < ACHIEVED * expected - 1;
@@ -138,7 +139,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                 cluster.add(String.format(Locale.ROOT, "%,.0f msg/s acknowledged over the window, %.1f%% of the target",
                         acked / seconds, 100.0 * acked / expected));
             }
-            shortIntervals = perIntervalNotes(window, target, notes, intervals);
+            shortIntervals = perIntervalNotes(window, target, notes, intervals, measureStartMicros, measureEndMicros);
         }
         long saturated = window.stream().filter(i -> i.saturated(saturationMicros)).count();
         if (saturated > 0) {
@@ -251,13 +252,20 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         return null;
     }
 
-    /** Intervals sent short of their share: counted and the worst named, as a note; returns the count. */
+    /**
+     * Intervals sent short of their share: counted and the worst named, as a note; returns the count. The interval
+     * the window cuts (a record-count run's last, in which its producers stopped) is not judged on its own: its
+     * share would be the part before the stop, as the coordinator learned of it — the window's total has it.
+     */
     private static long perIntervalNotes(List<MergedInterval> window, long target, List<String> notes,
-                                         List<MergedInterval> all) {
+                                         List<MergedInterval> all, long measureStartMicros, long measureEndMicros) {
         MergedInterval worst = null;
         double worstShare = Double.MAX_VALUE;
         int behind = 0;
         for (MergedInterval i : window) {
+            if (!i.within(measureStartMicros, measureEndMicros)) {
+                continue;
+            }
             double expected = target * i.seconds();
             double share = expected <= 0 ? 1 : i.counters().sent() / expected;
             if (i.counters().sent() < ACHIEVED * expected - 1) {

@@ -186,7 +186,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         int stalled = 0;
         long thresholdMicros = workload.saturationDelayMillis() * 1000;
         for (MergedInterval i : window) {
-            seconds += i.seconds();
+            seconds += i.secondsWithin(measureStartMicros, measureEndMicros); // the summary's window, to the stop
             sent += i.counters().sent();
             acked += i.counters().acked();
             failed += i.counters().failed();

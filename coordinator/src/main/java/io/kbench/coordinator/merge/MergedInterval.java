@@ -181,6 +181,19 @@ public record MergedInterval(long index, long startMicros, long endMicros, Count
         return Math.max(1, endMicros - startMicros) / 1e6;
     }
 
+    /**
+     * Seconds of this interval inside the measured window {@code [fromMicros, toMicros)}: all of them, but for the
+     * interval in which a record-count run's producers stopped ({@code toMicros}), which the window cuts.
+     */
+    public double secondsWithin(long fromMicros, long toMicros) {
+        return Math.max(1, Math.min(endMicros, toMicros) - Math.max(startMicros, fromMicros)) / 1e6;
+    }
+
+    /** Whether the window {@code [fromMicros, toMicros)} holds all of this interval. */
+    public boolean within(long fromMicros, long toMicros) {
+        return startMicros >= fromMicros && endMicros <= toMicros;
+    }
+
     /** The summaries of a set of histograms, one per metric. */
     public static EnumMap<Metric, LatencyStats> statsOf(Map<Metric, Histogram> histograms) {
         EnumMap<Metric, LatencyStats> out = new EnumMap<>(Metric.class);

@@ -71,6 +71,12 @@ class TrialVerdictTest {
 
     /** {@code hostBusy}: per interval, the busiest worker host's share of CPU time running; null: not measured. */
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos, long[] stalls, double[] hostBusy) {
+        return judge(t, w, slos, stalls, hostBusy, N * S);
+    }
+
+    /** {@code measureEnd}: when the producers stopped (a record-count run's falls inside its last interval). */
+    private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos, long[] stalls, double[] hostBusy,
+                                      long measureEnd) {
         List<MergedInterval> intervals = new ArrayList<>();
         Histogram resp = LatencyHistograms.create();
         for (int i = 0; i < N; i++) {
@@ -95,12 +101,12 @@ class TrialVerdictTest {
             summaryHistograms.put(m, LatencyHistograms.create());
         }
         summaryHistograms.put(Metric.PUBLISH_RESPONSE, resp);
-        Summary s = Summary.of(intervals, 2 * S, N * S, w.saturationDelayMillis() * 1000, summaryHistograms);
+        Summary s = Summary.of(intervals, 2 * S, measureEnd, w.saturationDelayMillis() * 1000, summaryHistograms);
         long acked = Arrays.stream(t.acked()).sum();
         s = new Summary(s.sent(), acked, t.failed(), t.received(), 0, 0, s.measuredSeconds(), s.measuredAcked(),
                 s.measuredReceived(), s.measuredReceivedBytes(), s.publishRate(), s.publishMBps(), s.consumeRate(),
                 s.consumeMBps(), s.histograms(), null, 0, s.saturatedIntervals());
-        return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, N * S, slos);
+        return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, measureEnd, slos);
     }
 
     private static TrialVerdict judge(Trial t) {
@@ -120,6 +126,30 @@ class TrialVerdictTest {
         }));
         assertTrue(v.passed(), v.reasons().toString());
         assertEquals(1_000.0, v.achieved());
+    }
+
+    @Test
+    void shouldCountARecordCountRunsLastIntervalOnlyToTheProducersStop() {
+        // the producers send their last record 5 ms into the last interval and stop: 8 whole intervals and 5 ms,
+        // 8,005 sent at 1,000 msg/s — the target met, although 9 intervals were touched
+        Trial stopped = steady().with(t -> {
+            t.sent()[N - 1] = 5;
+            t.acked()[N - 1] = 5;
+        });
+        TrialVerdict v = judge(stopped, W, List.of(), null, null, (N - 1) * S + 5_000);
+        assertTrue(v.passed(), v.reasons().toString());
+        assertEquals(Cause.none, v.cause());
+        assertEquals(List.of(), v.notes());
+        assertEquals(0, v.shortIntervals());
+        // the same counts judged as if the window ran to the interval's end: 8,005 of 9,000 expected, and the
+        // last interval 5 of 1,000 — the shortfall the rule reports when it is real
+        TrialVerdict whole = judge(stopped, W, List.of(), null, null, N * S);
+        assertEquals(Cause.generator, whole.cause());
+        assertEquals(List.of("the load generator sent 889 msg/s over the window, 88.9% of the target"),
+                whole.generatorReasons());
+        // and sent short inside the window (the stop noted later than the last send): still the generator's
+        TrialVerdict late = judge(stopped.with(t -> t.sent()[5] = 900), W, List.of(), null, null, (N - 1) * S + 5_000);
+        assertEquals(Cause.generator, late.cause());
     }
 
     @Test

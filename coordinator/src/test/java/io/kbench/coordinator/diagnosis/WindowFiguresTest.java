@@ -63,6 +63,26 @@ class WindowFiguresTest {
     }
 
     @Test
+    void shouldTakeTheRatesOverTheWindowToTheProducersStop() {
+        // a record-count run at 1,000 msg/s whose producers stopped 5 ms into their tenth interval: 9,005 sent
+        java.util.Map<String, Object> keys = java.util.Map.of("name", "w", "partitionsPerTopic", 6,
+                "producersPerTopic", 1, "subscriptionsPerTopic", 0, "producerRate", 1_000, "numRecords", 9_005);
+        List<MergedInterval> window = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            long n = i < 9 ? 1_000 : 5;
+            window.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(n, n, 0, n * 100, 0, 0, 0, 0),
+                    MergedInterval.noStats(), 1, List.of(), -1, ClientSample.NONE, ClientSample.NONE, HostFigures.NONE));
+        }
+        io.kbench.coordinator.workload.Workload w = io.kbench.coordinator.workload.Workload.of("w", keys);
+        WindowFigures f = WindowFigures.of(w, null, window, 0, 9 * S + 5_000, null, List.of(), null, 1);
+        assertEquals(9.005, f.load().seconds(), 1e-9, "the summary's window: to the stop, not to the interval's end");
+        assertEquals(1_000, f.load().sentRate(), 1e-9);
+        assertEquals(1_000, f.load().ackedRate(), 1e-9);
+        org.junit.jupiter.api.Assertions.assertNotEquals("generator", Diagnosis.of(f).limit(),
+                "the target was met: 9,005 in 9.005 s");
+    }
+
+    @Test
     void shouldNotNameTheConsumersOfABacklogRunThatHoldsThemByDesign() {
         java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>(java.util.Map.of("name", "w",
                 "partitionsPerTopic", 6, "producersPerTopic", 1, "subscriptionsPerTopic", 1, "consumersPerSubscription", 1,
