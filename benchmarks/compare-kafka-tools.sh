@@ -54,7 +54,9 @@
 # Every run gets a fresh topic. CPU comes from /proc: each client's whole user+system time (the children's
 # times of the shell that waited for it: exact, JVM start-up included), and samples every 250 ms of the
 # client processes and the broker, from which the steady-state CPU per message over the middle half of
-# the client's run is taken (start-up and shut-down left out). It prints per case the rates and CPU per
+# the client's run is taken (start-up and shut-down left out; not the JIT: how much of that figure the client
+# JVMs' JIT compiler threads still spent is printed under the table — a new JVM compiles its hot code over its
+# first minute or more, so the longer --seconds, the less of it). It prints per case the rates and CPU per
 # message of each side with min/median/max — the broker's both over that middle half and over the whole client
 # run (every message, from the client's start to its exit) — the producer's records per produce request
 # (what the broker's work per message follows), kbench/tools ratios of the medians (with the range of the
@@ -204,14 +206,15 @@ create_topic() {
       --partitions 6 --replication-factor 1 > /dev/null
 }
 
-# "TID NAME TICKS" of each JIT compiler thread (C1/C2 CompilerThread) of process PID, now: one awk over its threads'
-# stat files (a thread's name sits in parentheses and may hold spaces; utime and stime are the 12th and 13th fields
-# after it). Cheap enough to run every 250 ms beside a measured process.
+# "MILLIS TID NAME TICKS" of each JIT compiler thread (C1/C2 CompilerThread) of process PID, now (MILLIS: the
+# sample's time, given by the caller, the same as its process sample's): one awk over its threads' stat files (a
+# thread's name sits in parentheses and may hold spaces; utime and stime are the 12th and 13th fields after it).
+# Cheap enough to run every 250 ms beside a measured process. Usage: jit_threads PID MILLIS
 jit_threads() {
-  awk '{ c = 0; for (i = length($0); i > 0; i--) if (substr($0, i, 1) == ")") { c = i; break }
+  awk -v ms="$2" '{ c = 0; for (i = length($0); i > 0; i--) if (substr($0, i, 1) == ")") { c = i; break }
          o = index($0, "("); name = substr($0, o + 1, c - o - 1)
          if (name ~ /^C[12] Compiler/) { split(substr($0, c + 2), f, " "); n = split(FILENAME, p, "/")
-           gsub(/ /, "_", name); print p[n - 1], name, f[12] + f[13] } }' /proc/"$1"/task/*/stat
+           gsub(/ /, "_", name); print ms, p[n - 1], name, f[12] + f[13] } }' /proc/"$1"/task/*/stat
 }
 export -f jit_threads
 
@@ -227,8 +230,9 @@ measured() {
     "$@" >> "$LOG" 2>> "$LOG_ERR" &
     pid=$!
     while line=$(sed "s/^.*) //" /proc/$pid/stat 2>/dev/null) && [ "${line%% *}" != Z ]; do
-      echo "$(date +%s%3N) $(echo "$line" | awk "{print \$12 + \$13}")" >> "$file"
-      [ -z "${JIT_OUT:-}" ] || jit_threads $pid >> "$JIT_OUT" 2>/dev/null || true
+      now=$(date +%s%3N)
+      echo "$now $(echo "$line" | awk "{print \$12 + \$13}")" >> "$file"
+      [ -z "${JIT_OUT:-}" ] || jit_threads $pid $now >> "$JIT_OUT" 2>/dev/null || true
       if [ -n "${THREADS_OUT:-}" ]; then
         for t in /proc/$pid/task/*; do
           echo "${t##*/} $(tr " " _ < $t/comm 2>/dev/null) $(sed "s/^.*) //" $t/stat 2>/dev/null | awk "{print \$12 + \$13}")"
@@ -245,9 +249,11 @@ export LOG="$work/clients.log" LOG_ERR="$work/clients.err"
 # Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed); with a
 # JIT_FILE, also its JIT compiler threads' (jit_threads). Usage: sample_pid PID FILE [JIT_FILE]
 sample_pid() {
+  local now
   while kill -0 "$1" 2>/dev/null; do
-    echo "$(date +%s%3N) $(proc_ticks "$1" 2>/dev/null || echo 0)" >> "$2"
-    [ -z "${3:-}" ] || jit_threads "$1" >> "$3" 2>/dev/null || true
+    now=$(date +%s%3N)
+    echo "$now $(proc_ticks "$1" 2>/dev/null || echo 0)" >> "$2"
+    [ -z "${3:-}" ] || jit_threads "$1" "$now" >> "$3" 2>/dev/null || true
     sleep 0.25
   done
 }
@@ -263,10 +269,10 @@ for f in glob.glob(os.path.join(sys.argv[1], "jit-*")):
     first, last = {}, {}
     for line in open(f):
         p = line.split()
-        if len(p) != 3 or not p[2].isdigit() or not p[1].startswith(("C1_Compiler", "C2_Compiler")):
+        if len(p) != 4 or not p[3].isdigit() or not p[2].startswith(("C1_Compiler", "C2_Compiler")):
             continue
-        first.setdefault(p[0], int(p[2]))
-        last[p[0]] = int(p[2])
+        first.setdefault(p[1], int(p[3]))
+        last[p[1]] = int(p[3])
     base = os.path.basename(f) == sys.argv[2]
     total += sum(v - (first[t] if base else 0) for t, v in last.items())
 print(total)
@@ -482,7 +488,7 @@ done
 # --- summary -------------------------------------------------------------------------------------------
 echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}; dist worker: $([ "$warm_worker" = 1 ] && echo "one JVM for every run (--warm-worker)" || echo "a new JVM per run"); share clients: $([ "$cds" = 1 ] && echo "a class-data archive each (--cds)" || echo "no class-data archive")"
 [ ! -s "$results" ] || python3 - "$results" "$ticks" <<'EOF'
-import os, statistics, sys
+import glob, os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 ticks = float(sys.argv[2])
 
@@ -519,6 +525,40 @@ def steady(r):
         out.append(cpu / (rate * (b - a) / 1000.0) * 1e6)
     return out[0], out[1]
 
+def jit_series(path):
+    """[(ms, ticks)] of a jit-* file: at each sample, the ticks of every JIT compiler thread seen so far (a thread
+    that ended keeps its last value: the JVM stops compiler threads it no longer needs)."""
+    last, out = {}, []
+    for line in open(path):
+        p = line.split()
+        if len(p) != 4 or not p[0].isdigit() or not p[3].isdigit():
+            continue
+        t = int(p[0])
+        last[p[1]] = int(p[3])
+        if out and out[-1][0] == t:
+            out[-1] = (t, sum(last.values()))
+        else:
+            out.append((t, sum(last.values())))
+    return out
+
+def steady_jit(r):
+    """µs of the client processes' JIT compiler threads' CPU per message over the middle half of the client's run
+    (part of steady(r)[0]: what a new JVM still spends compiling then)."""
+    d, rate = r[6], float(r[2])
+    client = series(os.path.join(d, "client"))
+    if len(client) < 8:
+        return float("nan")
+    t0, t1 = client[0][0], client[-1][0]
+    a, b = t0 + 0.25 * (t1 - t0), t0 + 0.75 * (t1 - t0)
+    cpu = 0.0
+    for f in glob.glob(os.path.join(d, "jit-*")):
+        s = jit_series(f)
+        va, vb = at(s, a), at(s, b)
+        if va is None or vb is None:
+            return float("nan")
+        cpu += (vb - va) / ticks
+    return cpu / (rate * (b - a) / 1000.0) * 1e6
+
 def broker_whole(r):
     """µs of the broker's CPU per message from the client's start to its exit (start-up and drain included)."""
     return float(r[5]) / ticks * 1e6 / float(r[3]) if float(r[3]) > 0 else float("nan")
@@ -548,6 +588,7 @@ print("%-13s %-7s %4s  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %-24s %s"
       "msg/s min / median / max", "whole min/med/max", "steady min/med/max", "broker min/med/max", "broker whole",
       "broker req", "broker JIT s", "client JIT s", "rec/req min/med/max", "saturated"))
 cases = []
+jit_lines = []
 for r in rows:
     if r[0] not in cases:
         cases.append(r[0])
@@ -566,6 +607,9 @@ for c in cases:
         cjit = [float(r[11]) / ticks for r in rs if len(r) > 11]
         med[side] = [statistics.median(v) for v in (rate, whole, [x[0] for x in st], [x[1] for x in st], bwhole, breq)]
         sat = [r[7] for r in rs if len(r) > 7 and r[7] != "-"]
+        sj = [x for x in (steady_jit(r) for r in rs) if x == x]
+        if sj:
+            jit_lines.append("  %-13s %-7s %s" % (c, side, spread(sj)))
         print("%-13s %-7s %4d  %-30s %-22s %-22s %-22s %-22s %-22s %-22s %-24s %-24s %s" % (c, side, len(rs), spread(rate),
               spread(whole), spread([x[0] for x in st]), spread([x[1] for x in st]), spread(bwhole), spread(breq),
               " ".join("%.1f" % x for x in jit) or "-", " ".join("%.1f" % x for x in cjit) or "-",
@@ -580,6 +624,11 @@ for c in cases:
     pair_breq = [broker_requests(k) / broker_requests(t) for k, t in zip(ks, ts) if broker_requests(t) > 0]
     ratios.append((c, [k / t if t else float("nan") for k, t in zip(med["kbench"], med["tools"])],
                    (pair, pair_cpu, pair_broker, pair_bwhole, pair_breq)))
+if jit_lines:
+    print()
+    print("of 'steady', the client processes' JIT compiler threads over the same middle half, µs per message, min /")
+    print("median / max (a new JVM is still compiling its hot code there; less of it the longer the run):")
+    print("\n".join(jit_lines))
 def consumer_threads(r):
     """The share case: CPU µs per record of the consumer's own threads: the Kafka client's background thread and the
     thread that polls it (the tool's pool-N-thread-M, kbench's kbench-consumer-N), each at its last sample."""
