@@ -198,11 +198,14 @@ final class ProducerLoop implements Runner.Task {
                 }
             }
             while (next <= now && next < end && index < limit && !stopped) {
-                send(index, next, nanos.nanoTime());
-                next = schedule.intendedNanos(++index);
-                if (inWarmup && (index & 255) == 0 && nanos.nanoTime() >= measure) {
-                    break; // a warm-up backlog still being sent when measuring begins: skip the rest (above)
+                long sendNanos = nanos.nanoTime();
+                if (inWarmup && sendNanos >= measure) {
+                    // a warm-up backlog still being sent when measuring begins: skip the rest (above), so that no
+                    // message owed from the warm-up is sent, and its delay recorded, inside the window
+                    break;
                 }
+                send(index, next, sendNanos);
+                next = schedule.intendedNanos(++index);
             }
             if (next >= end || index >= limit || stopped) {
                 return;
