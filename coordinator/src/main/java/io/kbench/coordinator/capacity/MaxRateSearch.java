@@ -202,7 +202,8 @@ public final class MaxRateSearch {
     /**
      * What limited the search, from the trials at the lowest rate ruled out (or, when none passed, every failed
      * trial): {@code generator} when each of them failed for the load generator alone — the cluster's capacity
-     * is then at least the rate found, and the line says to add workers or cores; {@code cluster} otherwise;
+     * is then at least the rate found, and the line says to add workers or cores — or {@code transactions} when
+     * their diagnoses put that on the producers' commits; {@code cluster} otherwise;
      * {@code none} when no rate was ruled out.
      */
     private static Limit limit(List<Done> done, long best, long failedRate) {
@@ -219,6 +220,19 @@ public final class MaxRateSearch {
         }
         Done last = deciding.get(deciding.size() - 1);
         String at = failedRate > 0 ? String.format(Locale.ROOT, "%,d msg/s", failedRate) : "every rate tried";
+        if (deciding.stream().allMatch(d -> d.verdict().cause() == TrialVerdict.Cause.generator
+                && io.kbench.coordinator.diagnosis.Diagnosis.TRANSACTIONS.equals(limitedBy(d)))) {
+            // the generator fell behind because each commitTransaction() held its producer: not for want of CPU
+            String commits = last.outcome().result().diagnosis().evidence().stream()
+                    .filter(e -> e.figure().equals("commitBlockedShare")).map(ResultFile.Evidence::text).findFirst()
+                    .orElse("");
+            return new Limit(io.kbench.coordinator.diagnosis.Diagnosis.TRANSACTIONS, String.format(Locale.ROOT,
+                    "limited by the producers' transaction commits at %s: %s%s — each commitTransaction() blocks its "
+                            + "producer's sends; more messages per transaction (transactionRecords, transactionMillis) "
+                            + "let each producer send more (the cluster took at least %s)", at,
+                    last.verdict().reasons().get(0), commits.isEmpty() ? "" : "; " + commits,
+                    best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
+        }
         if (deciding.stream().allMatch(d -> d.verdict().cause() == TrialVerdict.Cause.generator)) {
             return new Limit("generator", String.format(Locale.ROOT, "limited by the load generator (worker CPU) at %s: %s"
                     + " — the producers did not wait for the cluster, so the cluster was not the limit; add workers or "

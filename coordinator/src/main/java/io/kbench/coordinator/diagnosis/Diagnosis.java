@@ -23,6 +23,7 @@ public final class Diagnosis {
     public static final String NONE = "none";
     public static final String UNKNOWN = "unknown";
     public static final String GENERATOR = "generator";
+    public static final String TRANSACTIONS = "transactions";
     public static final String PRODUCER_CLIENT = "producer-client";
     public static final String REQUEST_HANDLERS = "broker-request-handlers";
     public static final String NETWORK_THREADS = "broker-network-threads";
@@ -33,7 +34,7 @@ public final class Diagnosis {
     public static final String ROUND_TRIP = "round-trip";
 
     /** Every name a diagnosis can give, in the order ties are broken. */
-    public static final List<String> NAMES = List.of(SEND_ERRORS, GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS,
+    public static final List<String> NAMES = List.of(SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS,
             NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, ROUND_TRIP, NONE, UNKNOWN);
 
     /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
@@ -69,6 +70,11 @@ public final class Diagnosis {
      * blocks for a broker that is down holds the load thread, so the generator rule is not applied then.
      */
     public static final double FAILED_MATTERS = 0.001;
+    /**
+     * Unthrottled transactional producers that spent at least this share of their time in {@code commitTransaction()}
+     * were paced by their commits more than by anything else.
+     */
+    public static final double COMMIT_BLOCKED = 0.5;
 
     private Diagnosis() { }
 
@@ -338,6 +344,27 @@ public final class Diagnosis {
                 held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated%s", l.saturated(), l.intervals(), stalled(l, h))));
             }
+            // transactional producers: commitTransaction() blocks the load thread, so the generator's delay is the
+            // commits' when they explain it (docs/diagnosis.md, transactions)
+            WindowFigures.Commits c = f.commits();
+            if (strength >= 0 && c.count() > 0 && (l.targetRate() < 0 ? c.blockedShare() >= COMMIT_BLOCKED
+                    : c.saturatedByCommit() > l.saturatedStalled() && 2 * c.saturatedByCommit() >= l.saturated())) {
+                List<ResultFile.Evidence> t = new ArrayList<>();
+                if (l.targetRate() < 0) {
+                    t.add(ev("commitBlockedShare", c.blockedShare(), ">=", COMMIT_BLOCKED, commitText(c, l)));
+                } else {
+                    t.add(ev("saturatedByCommit", c.saturatedByCommit(), ">", l.saturatedStalled(), String.format(
+                            Locale.ROOT, "in %d of the %d saturated interval(s) a commit took %d ms or more (in %d a load "
+                                    + "thread woke late from a park)", c.saturatedByCommit(), l.saturated(),
+                            l.saturationMillis(), l.saturatedStalled())));
+                    t.add(new ResultFile.Evidence("commitBlockedShare", round(c.blockedShare()), null, null,
+                            commitText(c, l)));
+                }
+                t.addAll(e);
+                found.add(limit(TRANSACTIONS, strength, t, Suggestions.transactions(c)));
+                strength = -1;
+                e.clear();
+            }
             String cpuText = Double.isNaN(h.cpu()) ? "" : String.format(Locale.ROOT,
                     "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval %.1f ms",
                     h.worker(), pct(h.cpu()), h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(),
@@ -413,6 +440,14 @@ public final class Diagnosis {
                         : String.format(Locale.ROOT, "produce requests took %.2f ms (%s): request queue %.2f, local %.2f, "
                                 + "remote %.2f, response queue %.2f, send %.2f", b.produceTotalMs(), b.timeSource(),
                         b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(), b.responseSendMs()));
+    }
+
+    /** The commits in words: how many, how long, and what share of the producers' time they blocked. */
+    private static String commitText(WindowFigures.Commits c, WindowFigures.Load l) {
+        return String.format(Locale.ROOT, "%,d commit(s) in the window (%,.0f/s), %.2f ms on average, the longest %.1f ms: "
+                        + "the %d producer(s) spent %.0f%% of their time in commitTransaction(), which blocks the sends due "
+                        + "meanwhile", c.count(), l.seconds() > 0 ? c.count() / l.seconds() : 0, c.meanMicros() / 1e3,
+                c.maxMicros() / 1e3, c.producers(), 100 * c.blockedShare());
     }
 
     private static ResultFile.Limit limit(String name, double strength, List<ResultFile.Evidence> evidence,

@@ -91,6 +91,26 @@ final class Suggestions {
         return s;
     }
 
+    /** For transactional producers paced by their commits: fewer commits per producer, or cheaper ones. */
+    static List<String> transactions(WindowFigures.Commits c) {
+        String now = c.transactionRecords() > 0 && c.transactionMillis() > 0
+                ? String.format(Locale.ROOT, "now %,d messages or %,d ms", c.transactionRecords(), c.transactionMillis())
+                : c.transactionRecords() > 0 ? String.format(Locale.ROOT, "now %,d", c.transactionRecords())
+                : String.format(Locale.ROOT, "now %,d ms", c.transactionMillis());
+        return List.of(
+                String.format(Locale.ROOT, "more messages per transaction (%s, %s): a commit costs about the same "
+                        + "whatever its size, so fewer commits block each producer less",
+                        c.transactionRecords() > 0 ? "transactionRecords" : "transactionMillis", now),
+                String.format(Locale.ROOT, "more producers (producersPerTopic; now %d in all): each commits only its own "
+                        + "transactions, so at the same rate each commits less often — but the cluster serves as many "
+                        + "commits a second as before, and more at once may each take longer: check txn commit after",
+                        c.producers()),
+                "the commit's own time is the cluster's: it writes a marker to every partition the transaction touched "
+                        + "and to __transaction_state (transaction.state.log.replication.factor, "
+                        + "transaction.state.log.min.isr on the brokers), so fewer partitions per transaction or faster "
+                        + "replication make it shorter");
+    }
+
     static List<String> producers(WindowFigures.Producers p) {
         WindowFigures.Settings s = p.settings();
         List<String> out = new ArrayList<>();

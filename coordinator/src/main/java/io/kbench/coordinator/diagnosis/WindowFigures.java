@@ -21,13 +21,42 @@ import io.kbench.coordinator.workload.Workload;
  * @param consumers the consumers' lag
  * @param brokers   the brokers' figures, null when no broker source was read
  * @param errors    the sends that failed
+ * @param commits   the transactional producers' commits ({@link Commits#NONE} when the run is not transactional)
  */
 public record WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers,
-                            Errors errors) {
+                            Errors errors, Commits commits) {
+    public WindowFigures {
+        commits = commits == null ? Commits.NONE : commits;
+    }
 
-    /** Figures of a window in which no send failed. */
+    /** Figures of a window without transactions. */
+    public WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers,
+                         Errors errors) {
+        this(load, producers, hosts, consumers, brokers, errors, Commits.NONE);
+    }
+
+    /** Figures of a window without transactions in which no send failed. */
     public WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers) {
         this(load, producers, hosts, consumers, brokers, Errors.NONE);
+    }
+
+    /**
+     * The transactional producers' commits over the window: {@code commitTransaction()} blocks its producer's load
+     * thread until the transaction is committed, and the sends due meanwhile wait.
+     *
+     * @param producers          the run's producers (each commits its own transactions)
+     * @param transactionRecords the workload's messages per transaction (0: not set)
+     * @param transactionMillis  the workload's longest a transaction stays open, ms (0: not set)
+     * @param count              commits in the window
+     * @param meanMicros         their mean duration
+     * @param maxMicros          the longest
+     * @param blockedShare       the producers' time spent committing: count × mean over producers × the window's seconds
+     * @param saturatedByCommit  of the saturated intervals, those in which a commit took at least the saturation
+     *                           threshold: the load thread was blocked that long while sends fell due
+     */
+    public record Commits(int producers, long transactionRecords, long transactionMillis, long count, double meanMicros,
+                          long maxMicros, double blockedShare, int saturatedByCommit) {
+        public static final Commits NONE = new Commits(0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /**
@@ -184,8 +213,19 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         String firstError = "";
         int saturated = 0;
         int stalled = 0;
+        long commitCount = 0;
+        double commitMicros = 0;
+        long commitMax = 0;
+        int byCommit = 0;
         long thresholdMicros = workload.saturationDelayMillis() * 1000;
         for (MergedInterval i : window) {
+            io.kbench.coordinator.merge.LatencyStats commit = i.stats(io.kbench.protocol.Metric.TRANSACTION_COMMIT);
+            commitCount += commit.count();
+            commitMicros += commit.count() * commit.mean();
+            commitMax = Math.max(commitMax, commit.max());
+            if (i.saturated(thresholdMicros) && commit.count() > 0 && commit.max() >= thresholdMicros) {
+                byCommit++;
+            }
             seconds += i.secondsWithin(measureStartMicros, measureEndMicros); // the summary's window, to the stop
             sent += i.counters().sent();
             acked += i.counters().acked();
@@ -237,8 +277,13 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()
                 : workload.shareGroups().consumersPerGroup()),
                 workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread);
+        Commits commits = !workload.transactional() ? Commits.NONE : new Commits(workload.producerCount(),
+                workload.transactions().transactionRecords(), workload.transactions().transactionMillis(), commitCount,
+                commitCount == 0 ? 0 : commitMicros / commitCount, commitMax,
+                seconds > 0 && workload.producerCount() > 0 ? commitMicros / 1e6 / (workload.producerCount() * seconds) : 0,
+                byCommit);
         return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
-                new Errors(failed, sent, firstError));
+                new Errors(failed, sent, firstError), commits);
     }
 
     /** The producer settings from {@code profile} (its producer section over common), Kafka's defaults else. */

@@ -56,6 +56,8 @@ class MaxRateSearchTest {
         final long baseMicros;
         final long generatorMax;
         final List<Long> rates = new ArrayList<>();
+        /** The diagnosis each trial's result carries (null: none), as the run's would name it. */
+        ResultFile.Diagnosis diagnosis;
 
         Simulated(long capacity, long baseMicros) {
             this(capacity, baseMicros, Long.MAX_VALUE);
@@ -114,6 +116,10 @@ class MaxRateSearchTest {
             ResultFile.Run result = ResultDocument.build(String.format("20260101-000000-%04x", rates.size()), "COMPLETED", null, Instant.EPOCH, w,
                     Profile.defaults(), List.of(), List.of("t"), 0, WARMUP * S, (WARMUP + DURATION) * S, intervals,
                     summary, null, 0, List.of(), List.of(), new FaultTimeline(), null, io.kbench.protocol.ShareSpread.NONE);
+            if (diagnosis != null) {
+                result = result.withDiagnosis(behind ? diagnosis : new ResultFile.Diagnosis("none", 0.0, List.of(),
+                        List.of(), List.of()));
+            }
             try {
                 return new RunOutcome(true, ResultDocument.write(out, result), null, summary, result, intervals,
                         WARMUP * S, (WARMUP + DURATION) * S);
@@ -175,6 +181,23 @@ class MaxRateSearchTest {
         for (ResultFile.Trial t : found.search().trials()) {
             assertEquals(t.passed() ? "none" : "generator", t.cause(), t.toString());
         }
+    }
+
+    @Test
+    void shouldSayTheCommitsLimitedTheSearchWhenTheTrialsDiagnosesSaySo() {
+        // the same generator-bound search, each trial that fell behind diagnosed "transactions" by its run
+        Simulated sim = new Simulated(100_000, 2_000, 30_000);
+        sim.diagnosis = new ResultFile.Diagnosis("transactions", 0.7, List.of(new ResultFile.Evidence(
+                "commitBlockedShare", 0.41, null, null, "2,003 commit(s) in the window (100/s), 8.21 ms on average")),
+                List.of("more messages per transaction"), List.of());
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(sim, 5_000, List.of(), console);
+        assertEquals("transactions", found.search().limitedBy());
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("limited by the producers' transaction commits at "), text);
+        assertTrue(text.contains("; 2,003 commit(s) in the window (100/s), 8.21 ms on average — each "
+                + "commitTransaction() blocks its producer's sends"), text);
+        assertFalse(text.contains("add workers or cores"), text);
     }
 
     @Test

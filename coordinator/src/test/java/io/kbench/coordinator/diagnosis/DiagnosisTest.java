@@ -306,6 +306,65 @@ class DiagnosisTest {
                 .filter(x -> x.figure().equals("saturatedShare")).findFirst().orElseThrow().text());
     }
 
+    /** 14 of 20 intervals saturated at 10,000 msg/s, 3 with a late wake-up; 2 producers committing every 100 messages. */
+    static WindowFigures transactional(int byCommit, double workerCpu) {
+        WindowFigures.Hosts h = new WindowFigures.Hosts(workerCpu, "local-1", 26_000, "", 25_240, 0.84, 0);
+        return new WindowFigures(new WindowFigures.Load(10_000, 20, 10_008, 10_008, true, false, "", 20, 14, 10, 3),
+                HEALTHY.producers(), h, HEALTHY.consumers(), HEALTHY.brokers(), WindowFigures.Errors.NONE,
+                new WindowFigures.Commits(2, 100, 0, 2_003, 7_950, 47_330, 2_003 * 7_950 / 1e6 / 40, byCommit));
+    }
+
+    @Test
+    void shouldNameTheCommitsWhenTheyExplainTheGeneratorsDelay() {
+        ResultFile.Diagnosis d = Diagnosis.of(transactional(11, 0.76));
+        assertEquals("transactions", d.limit(), d.toString());
+        assertEquals(0.667, d.strength(), 1e-3, "the saturated share's strength, as the generator's would be");
+        assertEquals("saturatedByCommit", d.evidence().get(0).figure());
+        assertEquals("in 11 of the 14 saturated interval(s) a commit took 10 ms or more (in 3 a load thread woke late "
+                + "from a park)", d.evidence().get(0).text());
+        assertEquals("2,003 commit(s) in the window (100/s), 7.95 ms on average, the longest 47.3 ms: the 2 producer(s) "
+                + "spent 40% of their time in commitTransaction(), which blocks the sends due meanwhile",
+                d.evidence().get(1).text());
+        assertTrue(d.evidence().stream().anyMatch(e -> e.figure().equals("saturatedShare")), d.evidence().toString());
+        assertTrue(d.suggestions().get(0).startsWith("more messages per transaction (transactionRecords, now 100)"),
+                d.suggestions().toString());
+        assertTrue(d.alsoLimitedBy().isEmpty(), "the worker's cores had room: not the generator too; " + d.alsoLimitedBy());
+        assertTrue(d.suggestions().stream().noneMatch(s -> s.contains("kbench worker")), "no more hosts: " + d.suggestions());
+    }
+
+    @Test
+    void shouldLeaveTheGeneratorItsLimitWhenTheCommitsDoNotExplainIt() {
+        // 7 of 14, exactly half, and more than the 3 stalled: the commits'
+        assertEquals("transactions", Diagnosis.of(transactional(7, 0.5)).limit());
+        // 6 of 14: fewer than half — the load threads' own work or host, as without transactions
+        assertEquals("generator", Diagnosis.of(transactional(6, 0.5)).limit());
+        // no more than the stalled ones: the host held them up as much as the commits did
+        WindowFigures f = transactional(3, 0.5);
+        WindowFigures fewSaturated = new WindowFigures(new WindowFigures.Load(10_000, 20, 10_008, 10_008, true, false,
+                "", 20, 5, 10, 3), f.producers(), f.hosts(), f.consumers(), f.brokers(), f.errors(), f.commits());
+        assertEquals("generator", Diagnosis.of(fewSaturated).limit());
+        // a run whose target was missed while the worker's cores were busy: the commits first, the generator's CPU too
+        WindowFigures busy = transactional(11, 0.85);
+        WindowFigures missedBusy = new WindowFigures(new WindowFigures.Load(10_000, 20, 9_000, 9_000, false, true,
+                "sent 9,000 msg/s", 20, 14, 10, 3), busy.producers(), busy.hosts(), busy.consumers(), busy.brokers(),
+                busy.errors(), busy.commits());
+        ResultFile.Diagnosis d = Diagnosis.of(missedBusy);
+        assertEquals("transactions", d.limit(), d.toString());
+        assertEquals(List.of("generator"), d.alsoLimitedBy().stream().map(ResultFile.Limit::limit).toList());
+        // unthrottled: by the share of the producers' time spent committing
+        WindowFigures.Commits half = new WindowFigures.Commits(1, 10, 0, 5_000, 4_000, 20_000, 0.5, 0);
+        WindowFigures.Commits less = new WindowFigures.Commits(1, 10, 0, 5_000, 3_900, 20_000, 0.49, 0);
+        WindowFigures u = with(DiagnosisTest::unthrottled, UnaryOperator.identity(), UnaryOperator.identity(),
+                UnaryOperator.identity());
+        assertEquals("transactions", Diagnosis.of(new WindowFigures(u.load(), u.producers(), u.hosts(), u.consumers(),
+                u.brokers(), u.errors(), half)).limit());
+        assertEquals("generator", Diagnosis.of(new WindowFigures(u.load(), u.producers(), u.hosts(), u.consumers(),
+                u.brokers(), u.errors(), less)).limit());
+        // not transactional: unchanged
+        assertEquals("generator", Diagnosis.of(new WindowFigures(f.load(), f.producers(), f.hosts(), f.consumers(),
+                f.brokers())).limit());
+    }
+
     @Test
     void sayWhetherTheCountsOrTheSampledLagShowedTheConsumersFallingBehind() {
         UnaryOperator<WindowFigures.Load> same = UnaryOperator.identity();

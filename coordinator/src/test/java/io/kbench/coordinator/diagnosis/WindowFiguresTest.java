@@ -101,4 +101,38 @@ class WindowFiguresTest {
         org.junit.jupiter.api.Assertions.assertNotEquals("consumers", Diagnosis.of(f).limit(),
                 "held until the backlog is built: the catch-up line is their rate, not a limit");
     }
+
+    @Test
+    void shouldTakeTheCommitsOverTheWindowAndTheSaturatedIntervalsTheyExplain() {
+        java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>(java.util.Map.of("name", "w",
+                "partitionsPerTopic", 6, "producersPerTopic", 2, "subscriptionsPerTopic", 0, "producerRate", 10_000,
+                "durationSeconds", 4, "transactionRecords", 100));
+        long[][] commits = { // count, mean µs, max µs, publish delay p99 µs
+                {50, 4_000, 9_000, 15_000},   // saturated, but no commit of 10 ms: not the commits'
+                {50, 8_000, 30_000, 25_000},  // saturated with a 30-ms commit
+                {50, 6_000, 12_000, 3_000},   // a long commit, on schedule: not saturated
+                {50, 2_000, 10_000, 11_000}}; // saturated, a commit of exactly the threshold
+        List<MergedInterval> window = new java.util.ArrayList<>();
+        for (int i = 0; i < commits.length; i++) {
+            MergedInterval d = interval(i, commits[i][3], 0, -1, -1);
+            EnumMap<Metric, LatencyStats> stats = new EnumMap<>(d.stats());
+            long[] c = commits[i];
+            stats.put(Metric.TRANSACTION_COMMIT, new LatencyStats(c[0], c[1], c[1], c[1], c[2], c[2], c[2], c[2], c[2]));
+            window.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(10_000, 10_000, 0, 1_000_000, 0, 0, 0, 0),
+                    stats, 1, List.of(), -1, ClientSample.NONE, ClientSample.NONE, d.hosts()));
+        }
+        io.kbench.coordinator.workload.Workload w = io.kbench.coordinator.workload.Workload.of("w", keys);
+        WindowFigures.Commits c = WindowFigures.of(w, null, window, 0, 4 * S, null, WORKERS, null, 1).commits();
+        assertEquals(200, c.count());
+        assertEquals(5_000, c.meanMicros(), 1e-9, "(4 + 8 + 6 + 2) / 4 ms, each of 50 commits");
+        assertEquals(30_000, c.maxMicros());
+        assertEquals(0.125, c.blockedShare(), 1e-9, "1 s of commits over 2 producers x 4 s");
+        assertEquals(2, c.saturatedByCommit(), "intervals 1 and 3");
+        assertEquals(2, c.producers());
+        assertEquals(100, c.transactionRecords());
+        keys.remove("transactionRecords");
+        io.kbench.coordinator.workload.Workload plain = io.kbench.coordinator.workload.Workload.of("w", keys);
+        assertEquals(WindowFigures.Commits.NONE, WindowFigures.of(plain, null, window, 0, 4 * S, null, WORKERS, null, 1)
+                .commits(), "not transactional");
+    }
 }

@@ -37,9 +37,10 @@ public final class ResultFile {
      * hypervisor ({@code hosts.hostBusyMax} and {@code hosts.hostStealMax} per interval, {@code host.hostBusyMean},
      * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker); 13 the {@code network} of
      * the run; 14 {@code provenance.cluster.embeddedBrokerProcesses} and {@code brokerSettings}; 15 the checks that
-     * held beside a limit ({@code diagnosis.held}).
+     * held beside a limit ({@code diagnosis.held}); 16 the limit {@code transactions} ({@code diagnosis.limit})
+     * and each interval's commits ({@code publish.transactionCommitMicros}).
      */
-    public static final int SCHEMA_VERSION = 15;
+    public static final int SCHEMA_VERSION = 16;
 
     private ResultFile() { }
 
@@ -127,9 +128,10 @@ public final class ResultFile {
     /**
      * What limited the run (schema 7; docs/diagnosis.md), named from the measured window's figures.
      *
-     * @param limit         one of {@code none}, {@code generator}, {@code producer-client},
-     *                      {@code broker-request-handlers}, {@code broker-network-threads}, {@code replication},
-     *                      {@code broker-disk}, {@code consumers}, {@code unknown}
+     * @param limit         one of {@code none}, {@code send-errors}, {@code transactions}, {@code generator},
+     *                      {@code producer-client}, {@code broker-request-handlers}, {@code broker-network-threads},
+     *                      {@code replication}, {@code broker-disk}, {@code consumers}, {@code round-trip},
+     *                      {@code unknown}
      * @param strength      how far past its threshold the deciding figure was: 0 at the threshold, 1 at its extreme
      *                      (0 for {@code none} and {@code unknown})
      * @param evidence      the figures that decided it; for {@code none} and {@code unknown} the checks that held
@@ -428,10 +430,19 @@ public final class ResultFile {
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax) {
     }
 
-    /** An interval's publishing. */
+    /**
+     * An interval's publishing; {@code transactionCommitMicros} (schema 16) the transactional producers' commits that
+     * completed in it (absent when none did).
+     */
     public record Publish(long sent, long acked, long failed, long bytes, double rate,
                           @JsonProperty("MBps") double mbps, LatencyStats latencyMicros,
-                          LatencyStats responseMicros, LatencyStats delayMicros) {
+                          LatencyStats responseMicros, LatencyStats delayMicros,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats transactionCommitMicros) {
+        /** An interval without commits. */
+        public Publish(long sent, long acked, long failed, long bytes, double rate, double mbps,
+                       LatencyStats latencyMicros, LatencyStats responseMicros, LatencyStats delayMicros) {
+            this(sent, acked, failed, bytes, rate, mbps, latencyMicros, responseMicros, delayMicros, null);
+        }
     }
 
     /** An interval's consuming; {@code lag} is null when unknown. */
