@@ -40,6 +40,12 @@ class TransactionsIT {
         JsonNode commits = s.get("transactionCommitMicros");
         assertEquals(100, commits.get("count").asLong(), "2 producers x 5,000 records / 100 per transaction");
         assertTrue(commits.get("p50").asLong() > 0, commits.toString());
+        long perInterval = 0; // each interval's commits, as the diagnosis reads them (schema 16)
+        for (JsonNode i : r.get("intervals")) {
+            JsonNode c = i.get("publish").get("transactionCommitMicros");
+            perInterval += c == null ? 0 : c.get("count").asLong();
+        }
+        assertEquals(100, perInterval, "every commit in some interval's publish.transactionCommitMicros");
         assertEquals(0, r.get("issues").size(), r.get("issues").toString());
     }
 }
