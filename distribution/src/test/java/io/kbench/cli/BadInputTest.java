@@ -327,6 +327,20 @@ class BadInputTest {
                         "kbench: --metrics-port must be 1 to 65535 and differ from --port (7171), got 7171"),
                 Arguments.of(List.of("run", "--duration", "0", w), "kbench: --duration must be 1 to 604800 seconds, got 0"),
                 Arguments.of(List.of("run", "--warmup", "-1", w), "kbench: --warmup must be 0 to 86400 seconds, got -1"),
+                Arguments.of(List.of("run", "--duration", "8d", w), "kbench: Invalid value for option '--duration': "
+                        + "'8d' is not a whole number of seconds: give seconds (90) or a number with s, m or h (90s, 5m, "
+                        + "1h) (see 'kbench run --help')"),
+                Arguments.of(List.of("run", "--duration", "1.5m", w), "kbench: Invalid value for option '--duration': "
+                        + "'1.5m' is not a whole number of seconds: give seconds (90) or a number with s, m or h (90s, "
+                        + "5m, 1h) (see 'kbench run --help')"),
+                Arguments.of(List.of("run", "--duration", "", w), "kbench: Invalid value for option '--duration': "
+                        + "'' is not a whole number of seconds: give seconds (90) or a number with s, m or h (90s, 5m, "
+                        + "1h) (see 'kbench run --help')"),
+                Arguments.of(List.of("run", "--duration", "169h", w), "kbench: --duration must be 1 to 604800 seconds, got 608400"),
+                Arguments.of(List.of("run", "--duration", "99999999999999999999h", w), "kbench: Invalid value for "
+                        + "option '--duration': '99999999999999999999h' is too many seconds (see 'kbench run --help')"),
+                Arguments.of(List.of("run", "--warmup", "25h", w), "kbench: --warmup must be 0 to 86400 seconds, got 90000"),
+                Arguments.of(List.of("run", "--interval", "2m", w), "kbench: --interval must be 1 to 60 seconds, got 120"),
                 Arguments.of(List.of("run", "--duration", "5", "RECORDS"),
                         "kbench: --duration applies to timed workloads; this one sends numRecords"),
                 Arguments.of(List.of("run", "--slo", "endToEnd.p99<=5ms", w),

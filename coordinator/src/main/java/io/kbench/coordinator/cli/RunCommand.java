@@ -86,25 +86,25 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     WorkerConnectionOptions connection = new WorkerConnectionOptions();
 
-    @Option(names = "--duration", paramLabel = "SECONDS",
-            description = "Measured seconds, in place of the workload's durationSeconds (or an OMB file's testDurationMinutes), 1 to 604800.")
+    @Option(names = "--duration", paramLabel = "SECONDS", converter = SecondsConverter.class,
+            description = "Measured time, in place of the workload's durationSeconds (or an OMB file's testDurationMinutes): seconds (60) or with a unit (90s, 5m, 1h), 1 s to 7 days.")
     Integer duration;
 
-    @Option(names = "--warmup", paramLabel = "SECONDS",
-            description = "Warm-up seconds, in place of the workload's warmupSeconds (or an OMB file's warmupDurationMinutes), 0 to 86400.")
+    @Option(names = "--warmup", paramLabel = "SECONDS", converter = SecondsConverter.class,
+            description = "Warm-up time, in place of the workload's warmupSeconds (or an OMB file's warmupDurationMinutes): seconds (10) or with a unit (30s, 2m), 0 to 24 h.")
     Integer warmup;
 
-    @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
-            description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}); warm-up and duration must be multiples of it.")
+    @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1", converter = SecondsConverter.class,
+            description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}; 5s and 1m are taken too); warm-up and duration must be multiples of it.")
     int intervalSeconds;
 
     @Option(names = "--dashboard", paramLabel = "[HOST:]PORT",
             description = "Serve a live dashboard of the run (charts redrawn every interval, state, workers' health; /api/run as JSON) on PORT, on loopback unless HOST is given; afterwards it shows the final report (see --dashboard-keep).")
     String dashboard;
 
-    @Option(names = "--dashboard-keep", paramLabel = "SECONDS", defaultValue = "-1",
-            description = "How long the dashboard keeps serving the final report after the run: -1 (default) until Ctrl-C, 0 not at all.")
-    long dashboardKeep;
+    @Option(names = "--dashboard-keep", paramLabel = "SECONDS", defaultValue = "-1", converter = SecondsConverter.class,
+            description = "How long the dashboard keeps serving the final report after the run: -1 (default) until Ctrl-C, 0 not at all, else seconds (300) or with a unit (5m, 1h).")
+    int dashboardKeep;
 
     /** Shows the runs: the console's (or --json's) reporter, behind the dashboard when one is served. */
     private io.kbench.coordinator.report.RunReporter reporter;
@@ -282,7 +282,7 @@ public final class RunCommand implements Callable<Integer> {
                 human().println("dashboard: serving the final report " + (dashboardKeep < 0 ? "until Ctrl-C"
                         : "for " + dashboardKeep + " s"));
                 try {
-                    Thread.sleep(dashboardKeep < 0 ? Long.MAX_VALUE : dashboardKeep * 1000);
+                    Thread.sleep(dashboardKeep < 0 ? Long.MAX_VALUE : dashboardKeep * 1000L);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
