@@ -199,7 +199,7 @@ final class ChartPoint {
             case PUBLISH_RESPONSE -> i.publish().responseMicros();
             case PUBLISH_DELAY -> i.publish().delayMicros();
             case END_TO_END -> i.consume().endToEndLatencyMicros();
-            case TRANSACTION_COMMIT -> null;
+            case TRANSACTION_COMMIT -> i.publish().transactionCommitMicros(); // schema 16; null before
             case SHARE_DELIVERY -> i.share() == null ? null : i.share().deliveryLatencyMicros();
             case SHARE_ACCEPT -> i.share() == null ? null : i.share().acceptLatencyMicros();
             case SHARE_COMMIT -> i.share() == null ? null : i.share().commitLatencyMicros();

@@ -78,4 +78,17 @@ class ChartSeriesTest {
         Map<String, List<double[]>> bands = d.bands();
         assertEquals(2, bands.get("saturated").size(), "intervals 0 and 7, apart");
     }
+
+    @Test
+    void shouldDrawEachIntervalsCommitsWhereTheResultHasThem() {
+        ChartSeries series = ChartSeries.fixed(0, KEYS, 8, 1);
+        LatencyStats s = new LatencyStats(10, 5, 5, 5, 5, 5, 5, 5, 5);
+        LatencyStats commit = new LatencyStats(3, 20_000, 18_000, 19_000, 30_000, 41_000, 41_000, 41_000, 41_000);
+        series.add(new ResultFile.Interval(0, 0, 1000, false, false, 1, new ResultFile.Publish(1, 1, 0, 1, 1, 0, s, s, s,
+                commit), new ResultFile.Consume(1, 1, 1, 0, s, 0L), null, 0, 0, null, List.of(), List.of(), null, List.of()));
+        series.add(interval(1, -1)); // a result before schema 16, or an interval without a commit
+        Map<String, List<Double>> c = data(series).latency().get("transactionCommitMicros");
+        assertEquals(41.0, c.get("p99").get(0), 1e-9, "ms");
+        assertEquals(18.0, c.get("p50").get(0), 1e-9);
+    }
 }
