@@ -341,6 +341,10 @@ class BadInputTest {
                         + "option '--duration': '99999999999999999999h' is too many seconds (see 'kbench run --help')"),
                 Arguments.of(List.of("run", "--warmup", "25h", w), "kbench: --warmup must be 0 to 86400 seconds, got 90000"),
                 Arguments.of(List.of("run", "--interval", "2m", w), "kbench: --interval must be 1 to 60 seconds, got 120"),
+                Arguments.of(List.of("run", "--prime", "5", w), "kbench: --prime applies to a sweep (a workload with a "
+                        + "matrix); this workload has none"),
+                Arguments.of(List.of("run", "--prime", "2h", "SWEEP"), "kbench: --prime must be 0 to 3600 seconds, got 7200"),
+                Arguments.of(List.of("run", "--prime", "-1", "SWEEP"), "kbench: --prime must be 0 to 3600 seconds, got -1"),
                 Arguments.of(List.of("run", "--duration", "5", "RECORDS"),
                         "kbench: --duration applies to timed workloads; this one sends numRecords"),
                 Arguments.of(List.of("run", "--slo", "endToEnd.p99<=5ms", w),

@@ -45,8 +45,8 @@ class SweepIT {
                   broker.num.partitions: [2, 3]
                 """);
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                    out.toString(), workload.toString()));
+            assertEquals(0, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--prime", "1s",
+                    "--output", out.toString(), workload.toString()));
             // num.partitions is read-only while a broker runs: refused by the cluster's own check, before any load
             assertEquals(2, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
                     dir.resolve("refused").toString(), bad.toString()));
@@ -62,6 +62,15 @@ class SweepIT {
 
         JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
         assertEquals(2, sweep.get("runs").size());
+        // primed: the first combination's clients and settings for 1 s, timed although the workload sends a count
+        JsonNode priming = sweep.get("priming");
+        assertEquals(1, priming.get("seconds").asInt(), priming.toString());
+        assertEquals("COMPLETED", priming.get("status").asText());
+        JsonNode primer = new ObjectMapper().readTree(Path.of(priming.get("result").asText()).toFile());
+        assertEquals(out.resolve("00-priming/result.json").toString(), priming.get("result").asText());
+        assertEquals("1", primer.get("profile").get("producer").get("acks").asText(), "the first combination's settings");
+        assertEquals(1, primer.get("workload").get("durationSeconds").asInt());
+        assertEquals(0, primer.get("workload").get("warmupSeconds").asInt());
         for (int i = 0; i < 2; i++) {
             JsonNode run = sweep.get("runs").get(i);
             assertTrue(run.get("publishLatencyMicros").get("p99").asLong() > 0);
@@ -101,13 +110,15 @@ class SweepIT {
                   broker.num.partitions: [2, 3]
                 """);
         Path out = dir.resolve("embedded");
-        assertEquals(0, Main.execute("run", "--output", out.toString(), workload.toString()));
-        for (String combination : List.of("01-broker.num.partitions=2", "02-broker.num.partitions=3")) {
+        assertEquals(0, Main.execute("run", "--prime", "2", "--output", out.toString(), workload.toString()));
+        for (String combination : List.of("00-priming", "01-broker.num.partitions=2", "02-broker.num.partitions=3")) {
             JsonNode r = new ObjectMapper().readTree(out.resolve(combination).resolve("result.json").toFile());
-            assertEquals(combination.substring(combination.length() - 1), r.get("provenance").get("cluster").get("brokers")
+            assertEquals(combination.startsWith("00") ? "2" : combination.substring(combination.length() - 1), r.get("provenance").get("cluster").get("brokers")
                     .get(0).get("configs").get("num.partitions").asText(), "num.partitions is read-only while a broker runs: "
                     + "the embedded cluster was started with it");
-            assertEquals(200, r.get("summary").get("received").asLong());
+            if (!combination.startsWith("00")) {
+                assertEquals(200, r.get("summary").get("received").asLong());
+            }
         }
     }
 
@@ -127,8 +138,8 @@ class SweepIT {
              KbenchProcesses procs = new KbenchProcesses("sweep-sigterm");
              org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
                      java.util.Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()))) {
-            Process run = procs.start("run", "run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
-                    out.toString(), workload.toString());
+            Process run = procs.start("run", "run", "--bootstrap-servers", kafka.bootstrapServers(), "--prime", "0",
+                    "--output", out.toString(), workload.toString());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!procs.output("run").contains("=== sweep 2/3")) {
                 assertTrue(run.isAlive() && System.nanoTime() < deadline, procs.output("run") + procs.errors("run"));
@@ -143,6 +154,9 @@ class SweepIT {
             assertTrue(csv.get(2).startsWith("4,FAILED,"), csv.get(2));
             assertTrue(csv.get(3).startsWith("8,SKIPPED,"), csv.get(3));
             assertTrue(Files.isRegularFile(out.resolve("sweep.json")));
+            assertTrue(!new ObjectMapper().readTree(out.resolve("sweep.json").toFile()).has("priming"), "--prime 0");
+            assertTrue(procs.output("run").contains("sweep: 3 combination(s), not primed (--prime 0): the first row ran "
+                    + "on JVMs new to this load"), procs.output("run"));
             assertTrue(Files.isRegularFile(out.resolve("report.html")));
             Path second = out.resolve("02-broker.num.replica.fetchers=4/result.json");
             assertTrue(Files.isRegularFile(second), "the interrupted combination keeps what it gathered");

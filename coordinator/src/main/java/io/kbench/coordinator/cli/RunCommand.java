@@ -40,6 +40,11 @@ import picocli.CommandLine.Parameters;
             "",
             "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or unreachable worker/cluster."})
 public final class RunCommand implements Callable<Integer> {
+    /**
+     * How long a sweep runs its first combination unmeasured first, by default: at 50 MB/s on 2 shared cores a cold
+     * kbench JVM took about 30 s to reach its rate (docs/capacity.md), and a sweep's first row was its worst.
+     */
+    static final int DEFAULT_PRIME_SECONDS = 30;
     private final LocalEnvironment local;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
@@ -97,6 +102,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1", converter = SecondsConverter.class,
             description = "Reporting interval, 1 to 60 seconds (default: ${DEFAULT-VALUE}; 5s and 1m are taken too); warm-up and duration must be multiples of it.")
     int intervalSeconds;
+
+    @Option(names = "--prime", paramLabel = "SECONDS", converter = SecondsConverter.class,
+            description = "A sweep: before its first combination, run that combination unmeasured for this long, so that its row is not the cold start of the JVMs (the in-process workers and embedded cluster, a new kbench worker); its result goes to 00-priming/, outside the table. Seconds (30) or with a unit (1m), 0 to 3600 (default: 30; 0: not primed).")
+    Integer prime;
 
     @Option(names = "--dashboard", paramLabel = "[HOST:]PORT",
             description = "Serve a live dashboard of the run (charts redrawn every interval, state, workers' health; /api/run as JSON) on PORT, on loopback unless HOST is given; afterwards it shows the final report (see --dashboard-keep).")
@@ -209,6 +218,15 @@ public final class RunCommand implements Callable<Integer> {
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
         }
+        if (prime != null && !sweep.isSweep()) {
+            throw new UserException("--prime applies to a sweep (a workload with a matrix); this workload has none");
+        }
+        if (prime != null && (prime < 0 || prime > 3_600)) {
+            throw new UserException("--prime must be 0 to 3600 seconds, got " + prime);
+        }
+        // the priming run is timed in whole reporting intervals, like any run
+        int primeAsked = prime == null ? DEFAULT_PRIME_SECONDS : prime;
+        int primeSeconds = (primeAsked + intervalSeconds - 1) / intervalSeconds * intervalSeconds;
         for (Sweep.Point p : sweep.points()) {
             Workload w = p.workload();
             if (w.warmupSeconds() % intervalSeconds != 0 || w.durationSeconds() % intervalSeconds != 0) {
@@ -267,7 +285,7 @@ public final class RunCommand implements Callable<Integer> {
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
-                        : sweep.isSweep() ? new SweepRun(sweep, output, human(), written).run(
+                        : sweep.isSweep() ? new SweepRun(sweep, output, human(), written, primeSeconds).run(
                                 (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), p.brokerSettings(),
                                         dir, session),
                                 session::interrupted, brokerSettings(sweep, resolved, session, embeddedBrokerSettings))

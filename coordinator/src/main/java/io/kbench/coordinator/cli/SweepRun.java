@@ -27,17 +27,25 @@ final class SweepRun {
     private final Path output;
     private final PrintStream human;
     private final Written written;
+    private final int primeSeconds;
 
     /**
-     * @param output  the output directory (--output), or null for results/&lt;workload&gt;-sweep-&lt;id&gt;
-     * @param human   where lines for people go
-     * @param written collects every file written or not written
+     * @param output       the output directory (--output), or null for results/&lt;workload&gt;-sweep-&lt;id&gt;
+     * @param human        where lines for people go
+     * @param written      collects every file written or not written
+     * @param primeSeconds how long to run the first combination unmeasured before the sweep (0: not at all)
      */
-    SweepRun(Sweep sweep, Path output, PrintStream human, Written written) {
+    SweepRun(Sweep sweep, Path output, PrintStream human, Written written, int primeSeconds) {
         this.sweep = sweep;
         this.output = output;
         this.human = human;
         this.written = written;
+        this.primeSeconds = primeSeconds;
+    }
+
+    /** A sweep that is not primed. */
+    SweepRun(Sweep sweep, Path output, PrintStream human, Written written) {
+        this(sweep, output, human, written, 0);
     }
 
     /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
@@ -128,11 +136,46 @@ final class SweepRun {
         return w.complete(figure) ? w.sum(figure) / io.kbench.coordinator.capacity.NetworkCeiling.MB : null;
     }
 
+    /**
+     * Runs {@code first}'s clients and settings for {@link #primeSeconds}, unmeasured, into 00-priming: the first
+     * combination would otherwise run on JVMs new to the load (the in-process workers and the embedded cluster of
+     * every sweep, a new {@code kbench worker}), whose hot paths are still being compiled — on the 2-core VM the worst
+     * row of nearly every sweep (docs/tuning.md). Its failure is said and the sweep goes on, its first row then cold.
+     */
+    private void prime(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker,
+                       Path base, SweepReport report, Sweep.Point first) {
+        if (primeSeconds == 0) {
+            report.unprimed();
+            return;
+        }
+        if (interrupted.getAsBoolean()) {
+            return;
+        }
+        human.printf("%n=== sweep: priming with %s for %d s, unmeasured: its row would otherwise be the cold start of "
+                + "the JVMs (--prime 0 skips this) ===%n", first.label(), primeSeconds);
+        Path dir = base.resolve("00-priming");
+        try {
+            if (broker != null) {
+                broker.apply(first);
+            }
+            RunOutcome o = combination.run(new Sweep.Point(first.label(), first.values(),
+                    first.workload().primer(primeSeconds), first.profileOverrides(), first.brokerSettings()), dir);
+            report.primed(primeSeconds, o.completed() ? "COMPLETED" : "FAILED", o.resultFile());
+            if (!o.completed()) {
+                human.println("priming failed: the first combination's row is a cold start's");
+            }
+        } catch (UserException e) {
+            human.println("priming failed: " + e.getMessage() + "; the first combination's row is a cold start's");
+            report.primed(primeSeconds, "REFUSED", null);
+        }
+    }
+
     /** Runs every combination in turn into its row of {@code report}; true when every one completed. */
     private boolean runEach(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker,
                             Path base, SweepReport report) {
         List<Sweep.Point> points = sweep.points();
         boolean allCompleted = true;
+        prime(combination, interrupted, broker, base, report, points.get(0));
         long sweepStart = System.nanoTime();
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);

@@ -146,6 +146,18 @@ public record Workload(String name, int topics, int partitionsPerTopic, int prod
                 maxSendErrors, faults, stampMessages, shareGroups, consumerProcessing, roundTrip);
     }
 
+    /**
+     * This workload as a sweep primes its JVMs with before the first combination: the same clients, rate, messages and
+     * settings for {@code seconds}, measured from the start (no warm-up), without what would make it more than load —
+     * no faults, no consumer backlog to build, no send-error limit — and timed even when this one sends a record count.
+     */
+    public Workload primer(int seconds) {
+        return new Workload(name, topics, partitionsPerTopic, producersPerTopic, subscriptionsPerTopic,
+                consumersPerSubscription, producerRate, 0, seconds, 0, messages, topicNames, existingTopics, 0,
+                transactions, 0, verification, saturationDelayMillis, NO_ERROR_LIMIT, List.of(), stampMessages,
+                shareGroups, consumerProcessing, roundTrip);
+    }
+
     /** True when producers are transactional. */
     public boolean transactional() {
         return transactions.any();

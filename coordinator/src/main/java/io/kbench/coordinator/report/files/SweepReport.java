@@ -59,6 +59,22 @@ public final class SweepReport {
     private final List<String> axes;
     private final List<Row> rows = new ArrayList<>();
 
+    /** The run that primed the sweep (null: none). */
+    private SweepFile.Priming priming;
+    /** Priming was turned off (--prime 0). */
+    private boolean unprimed;
+
+    /** Records the unmeasured run that primed the sweep's JVMs before the first combination. */
+    public void primed(int seconds, String status, Path result) {
+        priming = new SweepFile.Priming(seconds, status,
+                result == null ? null : result.toString());
+    }
+
+    /** Records that the sweep ran without priming: its first row is a cold start's. */
+    public void unprimed() {
+        unprimed = true;
+    }
+
     public SweepReport(List<String> axes) {
         this.axes = List.copyOf(axes);
     }
@@ -159,7 +175,10 @@ public final class SweepReport {
             table.add(line);
         }
         out.println();
-        out.println("sweep: " + rows.size() + " combination(s)");
+        out.println("sweep: " + rows.size() + " combination(s)" + (priming != null
+                ? String.format(Locale.ROOT, ", after %d s of the first one unmeasured to prime the JVMs (%s)",
+                priming.seconds(), "COMPLETED".equals(priming.status()) ? "00-priming" : priming.status())
+                : unprimed ? ", not primed (--prime 0): the first row ran on JVMs new to this load" : ""));
         TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
     }
 
@@ -253,6 +272,6 @@ public final class SweepReport {
                     s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }
         Files.writeString(dir.resolve("sweep.csv"), new CsvMapper().writeValueAsString(csv));
-        JSON.writeValue(dir.resolve("sweep.json").toFile(), new SweepFile(axes, json));
+        JSON.writeValue(dir.resolve("sweep.json").toFile(), new SweepFile(axes, json, priming));
     }
 }

@@ -13,11 +13,28 @@ import io.kbench.coordinator.merge.LatencyStats;
  * appear in the order of the record components; a combination without figures (refused, skipped, or failed before
  * its measured window) has none of the figure keys.
  *
- * @param axes the matrix's keys, the first varying slowest
- * @param runs one entry per combination
+ * @param axes    the matrix's keys, the first varying slowest
+ * @param runs    one entry per combination
+ * @param priming the unmeasured run of the first combination before them (absent: the sweep was not primed)
  */
 public record SweepFile(@JsonProperty(required = true) List<String> axes,
-                        @JsonProperty(required = true) List<Combination> runs) {
+                        @JsonProperty(required = true) List<Combination> runs,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Priming priming) {
+
+    /** A sweep that was not primed. */
+    public SweepFile(List<String> axes, List<Combination> runs) {
+        this(axes, runs, null);
+    }
+
+    /**
+     * The run that primed the sweep's JVMs: the first combination's clients and settings, unmeasured, for
+     * {@code seconds}, so that its row is not a cold start's.
+     *
+     * @param seconds how long it ran its load
+     * @param status  COMPLETED, FAILED or REFUSED
+     * @param result  its result.json, or null when none was written
+     */
+    public record Priming(int seconds, String status, String result) { }
 
     /**
      * @param values                the combination's value of each axis
