@@ -103,7 +103,8 @@ class FaultsIT {
         // the partitions broker 2 left under-replicated while down and catching up are the fault's, not a limit
         JsonNode diagnosis = r.get("diagnosis");
         assertTrue(!diagnosis.get("limit").asText().equals("replication") && diagnosis.path("alsoLimitedBy")
-                .findValuesAsText("limit").stream().noneMatch("replication"::equals), diagnosis.toString());
+                .findValuesAsText("limit").stream().noneMatch("replication"::equals), diagnosis + "\n"
+                + underReplicated(r));
         assertTrue(r.get("provenance").get("cluster").get("embeddedBrokerProcesses").asBoolean(), "recorded for --repeat");
         assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.info().commandLine().orElse("")
                 .contains("BrokerNodeMain")), "a node's JVM outlived the run");
@@ -188,5 +189,29 @@ class FaultsIT {
         Path f = dir.resolve(name + ".yaml");
         Files.writeString(f, "name: " + name + "\n" + yaml);
         return f;
+    }
+
+    /** Each interval with an under-replicated partition or a fault, as "index [start-end ms] faults source=URP ...". */
+    private static String underReplicated(JsonNode r) {
+        StringBuilder out = new StringBuilder();
+        long t0 = r.get("intervals").get(0).get("startMillis").asLong();
+        for (JsonNode i : r.get("intervals")) {
+            StringBuilder urp = new StringBuilder();
+            boolean any = i.get("faults").size() > 0;
+            for (JsonNode b : i.get("brokers")) {
+                JsonNode u = b.path("figures").get("underReplicatedPartitions");
+                urp.append(' ').append(b.get("source").asText()).append('=').append(u == null ? "-" : u.asText());
+                any |= u != null && u.asDouble() > 0;
+            }
+            if (any) {
+                out.append(i.get("index").asLong()).append(" [").append(i.get("startMillis").asLong() - t0).append('-')
+                        .append(i.get("endMillis").asLong() - t0).append(" ms] ").append(i.get("faults")).append(urp)
+                        .append('\n');
+            }
+        }
+        for (JsonNode f : r.get("faults")) {
+            out.append("fault ").append(f).append('\n');
+        }
+        return out.toString();
     }
 }

@@ -139,8 +139,9 @@ final class SweepRun {
     /**
      * Runs {@code first}'s clients and settings for {@link #primeSeconds}, unmeasured, into 00-priming: the first
      * combination would otherwise run on JVMs new to the load (the in-process workers and the embedded cluster of
-     * every sweep, a new {@code kbench worker}), whose hot paths are still being compiled — on the 2-core VM the worst
-     * row of nearly every sweep (docs/tuning.md). Its failure is said and the sweep goes on, its first row then cold.
+     * every sweep, a new {@code kbench worker}), whose hot paths are still being compiled — on the 2-core VM the
+     * worst row of nearly every sweep (docs/tuning.md). Its failure is said and the sweep goes on, its first row then
+     * cold.
      */
     private void prime(Combination combination, java.util.function.BooleanSupplier interrupted, BrokerSettings broker,
                        Path base, SweepReport report, Sweep.Point first) {

@@ -34,8 +34,8 @@ public final class Diagnosis {
     public static final String ROUND_TRIP = "round-trip";
 
     /** Every name a diagnosis can give, in the order ties are broken. */
-    public static final List<String> NAMES = List.of(SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT, REQUEST_HANDLERS,
-            NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, ROUND_TRIP, NONE, UNKNOWN);
+    public static final List<String> NAMES = List.of(SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT,
+            REQUEST_HANDLERS, NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, ROUND_TRIP, NONE, UNKNOWN);
 
     /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
     public static final double HANDLER_IDLE = 0.2;
@@ -354,8 +354,8 @@ public final class Diagnosis {
                     t.add(ev("commitBlockedShare", c.blockedShare(), ">=", COMMIT_BLOCKED, commitText(c, l)));
                 } else {
                     t.add(ev("saturatedByCommit", c.saturatedByCommit(), ">", l.saturatedStalled(), String.format(
-                            Locale.ROOT, "in %d of the %d saturated interval(s) a commit took %d ms or more (in %d a load "
-                                    + "thread woke late from a park)", c.saturatedByCommit(), l.saturated(),
+                            Locale.ROOT, "in %d of the %d saturated interval(s) a commit took %d ms or more (in %d a "
+                                    + "load thread woke late from a park)", c.saturatedByCommit(), l.saturated(),
                             l.saturationMillis(), l.saturatedStalled())));
                     t.add(new ResultFile.Evidence("commitBlockedShare", round(c.blockedShare()), null, null,
                             commitText(c, l)));
@@ -444,9 +444,9 @@ public final class Diagnosis {
 
     /** The commits in words: how many, how long, and what share of the producers' time they blocked. */
     private static String commitText(WindowFigures.Commits c, WindowFigures.Load l) {
-        return String.format(Locale.ROOT, "%,d commit(s) in the window (%,.0f/s), %.2f ms on average, the longest %.1f ms: "
-                        + "the %d producer(s) spent %.0f%% of their time in commitTransaction(), which blocks the sends due "
-                        + "meanwhile", c.count(), l.seconds() > 0 ? c.count() / l.seconds() : 0, c.meanMicros() / 1e3,
+        return String.format(Locale.ROOT, "%,d commit(s) in the window (%,.0f/s), %.2f ms on average, the longest "
+                        + "%.1f ms: the %d producer(s) spent %.0f%% of their time in commitTransaction(), which blocks the "
+                        + "sends due meanwhile", c.count(), l.seconds() > 0 ? c.count() / l.seconds() : 0, c.meanMicros() / 1e3,
                 c.maxMicros() / 1e3, c.producers(), 100 * c.blockedShare());
     }
 

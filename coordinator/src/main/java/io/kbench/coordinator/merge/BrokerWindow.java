@@ -51,14 +51,17 @@ public final class BrokerWindow {
 
     /**
      * The same, where {@code faultDuring} tells whether a fault kbench injected (a broker it stopped) was in force at
-     * any time within an interval's [start, end) µs.
+     * any time within [from, to) µs. An interval's broker figures are read at its end — under load some time after
+     * it — and gauges such as under-replicated partitions are what the read saw then, so a stop requested within the
+     * next interval may already show in them (a broker in controlled shutdown hands its leaderships over first): an
+     * interval is taken as the fault's when a fault was in force before the next one ended.
      */
     public static BrokerWindow of(List<MergedInterval> intervals, long startMicros, long endMicros,
                                   java.util.function.BiPredicate<Long, Long> faultDuring) {
         BrokerWindow w = new BrokerWindow();
         for (MergedInterval i : intervals) {
             if (i.startMicros() >= startMicros && i.startMicros() < endMicros) {
-                w.add(i.brokers(), faultDuring.test(i.startMicros(), i.endMicros()));
+                w.add(i.brokers(), faultDuring.test(i.startMicros(), i.endMicros() + (i.endMicros() - i.startMicros())));
             }
         }
         return w;

@@ -96,6 +96,27 @@ class BrokerWindowTest {
                 + "the intervals of a broker kbench stopped, down or catching up: at most 2, shrinks 1)"), w.lines(0).get(1));
     }
 
+    /** Interval {@code i} of 1 s whose broker-1 read saw {@code urp} under-replicated partitions. */
+    private static MergedInterval second(long i, double urp) {
+        return new MergedInterval(i, i * 1_000_000, (i + 1) * 1_000_000, io.kbench.protocol.Counters.ZERO,
+                MergedInterval.noStats(), 1, List.of(), -1, ClientSample.NONE, ClientSample.NONE, HostFigures.NONE,
+                List.of(replicas("embedded-1", urp, 0)));
+    }
+
+    @Test
+    void shouldTakeTheIntervalBeforeAStopAsItsOwnForItsFiguresAreReadAfterItsEnd() {
+        // broker 2's stop requested at 2.3 s, down to the end; the read at the end of interval 1 ([1, 2) s), late under
+        // load, already saw a leadership handed over; interval 0 saw nothing, and is not the fault's
+        List<MergedInterval> intervals = List.of(second(0, 0), second(1, 1), second(2, 6), second(3, 6));
+        BrokerWindow w = BrokerWindow.of(intervals, 0, 4_000_000, (from, to) -> to > 2_300_000);
+        assertEquals(0, w.urpMaxBeyondFaults("embedded-1"), "interval 1 is the fault's: the stop came within the next");
+        assertEquals(6, w.urpMaxInFaults("embedded-1"));
+        // the same under-replicated partition two intervals before the stop: not the fault's
+        List<MergedInterval> early = List.of(second(0, 1), second(1, 0), second(2, 6), second(3, 6));
+        BrokerWindow e = BrokerWindow.of(early, 0, 4_000_000, (from, to) -> to > 2_300_000);
+        assertEquals(1, e.urpMaxBeyondFaults("embedded-1"));
+    }
+
     @Test
     void shouldCountEveryIntervalWhenNoFaultWasInForce() {
         BrokerWindow w = new BrokerWindow();
