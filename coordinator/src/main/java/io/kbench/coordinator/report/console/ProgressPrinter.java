@@ -28,6 +28,8 @@ public final class ProgressPrinter implements RunReporter {
     private FaultTimeline faults = new FaultTimeline();
     /** The producers' planned sending time from the start (µs); -1 when not known. */
     private long plannedMicros = -1;
+    /** The run has producers (from its workload): a consumer-only run prints no publish lines of zeros. */
+    private boolean producers = true;
     /** Set once the coordinator said the run failed: the intervals still to come are its stop's. */
     private boolean stopping;
 
@@ -57,6 +59,7 @@ public final class ProgressPrinter implements RunReporter {
     }
 
     private synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
+        producers = w.producerCount() > 0;
         // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
         // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
         // run without producers
@@ -162,9 +165,16 @@ public final class ProgressPrinter implements RunReporter {
         out.println(title);
         // the rates are the measured window's; the counts the whole run's (warm-up and drain included), which the
         // verification needs: say which is which, so that nobody divides one by the other
-        out.println(String.format(Locale.ROOT, "  publish : %,.1f msg/s, %.2f MB/s acked over the %.1f-s measured window; "
-                        + "whole run: %,d sent, %,d acked, %,d failed",
-                s.publishRate(), s.publishMBps(), s.measuredSeconds(), s.sent(), s.acked(), s.failed()));
+        // a consumer-only run (producersPerTopic: 0, reading existing topics): no lines of zeros for its producers
+        boolean producing = producers || s.sent() > 0;
+        if (producing) {
+            out.println(String.format(Locale.ROOT, "  publish : %,.1f msg/s, %.2f MB/s acked over the %.1f-s measured "
+                            + "window; whole run: %,d sent, %,d acked, %,d failed",
+                    s.publishRate(), s.publishMBps(), s.measuredSeconds(), s.sent(), s.acked(), s.failed()));
+        } else {
+            out.println(String.format(Locale.ROOT, "  publish : none (no producers); the %.1f-s measured window is the "
+                    + "consumers'", s.measuredSeconds()));
+        }
         boolean classic = subscriptionsPerTopic > 0 || s.received() > 0; // a run without classic consumers: no line of zeros
         if (classic) {
             out.println(String.format(Locale.ROOT, "  consume : %,.1f msg/s, %.2f MB/s over the window; whole run: %,d "
@@ -173,9 +183,11 @@ public final class ProgressPrinter implements RunReporter {
         }
         out.println(String.format(Locale.ROOT, "  %-17s %11s %9s %9s %9s %9s %9s %9s %9s %9s",
                 "latency (ms)", "count", "mean", "p50", "p75", "p95", "p99", "p99.9", "p99.99", "max"));
-        row("publish latency", s.stats(Metric.PUBLISH_LATENCY));
-        row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
-        row("publish delay", s.stats(Metric.PUBLISH_DELAY));
+        if (producing) {
+            row("publish latency", s.stats(Metric.PUBLISH_LATENCY));
+            row("publish response", s.stats(Metric.PUBLISH_RESPONSE));
+            row("publish delay", s.stats(Metric.PUBLISH_DELAY));
+        }
         if (classic || s.stats(Metric.END_TO_END).count() > 0) {
             row("end-to-end", s.stats(Metric.END_TO_END));
         }
@@ -211,7 +223,13 @@ public final class ProgressPrinter implements RunReporter {
         }
     }
 
+    /** A latency row; "-" for every figure of a metric without samples (an unthrottled run's publish delay), not 0. */
     private void row(String name, LatencyStats l) {
+        if (l.count() == 0) {
+            out.println(String.format(Locale.ROOT, "  %-17s %,11d %9s %9s %9s %9s %9s %9s %9s %9s", name, 0,
+                    "-", "-", "-", "-", "-", "-", "-", "-"));
+            return;
+        }
         out.println(String.format(Locale.ROOT, "  %-17s %,11d %9s %9s %9s %9s %9s %9s %9s %9s", name, l.count(),
                 ms(Math.round(l.mean())), ms(l.p50()), ms(l.p75()), ms(l.p95()), ms(l.p99()), ms(l.p999()),
                 ms(l.p9999()), ms(l.max())));

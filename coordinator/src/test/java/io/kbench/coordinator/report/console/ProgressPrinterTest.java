@@ -109,4 +109,33 @@ class ProgressPrinterTest {
         assertTrue(summary(0, 1).stream().anyMatch(x -> x.startsWith("  consume :")),
                 "a subscription that received nothing still says so");
     }
+
+    @Test
+    void shouldPrintNoPublishLinesOfZerosForAConsumerOnlyRunAndADashForAMetricWithoutSamples() {
+        java.util.EnumMap<io.kbench.protocol.Metric, org.HdrHistogram.Histogram> h =
+                new java.util.EnumMap<>(io.kbench.protocol.Metric.class);
+        for (io.kbench.protocol.Metric m : io.kbench.protocol.Metric.values()) {
+            h.put(m, io.kbench.protocol.LatencyHistograms.create());
+        }
+        h.get(io.kbench.protocol.Metric.END_TO_END).recordValue(6_000_000);
+        // a catch-up read of an existing topic: 1,000,000 received in a 1.5-s window, nothing sent
+        io.kbench.coordinator.merge.Summary s = new io.kbench.coordinator.merge.Summary(0, 0, 0, 1_000_000, 0, 0, 1.5, 0,
+                1_000_000, 100_000_000, 0, 0, 674_238.8, 64.3, h, null, 0, 0);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
+        p.on(new RunEvent.Begin("r", io.kbench.coordinator.workload.Workload.of("c", java.util.Map.of(
+                "producersPerTopic", 0, "subscriptionsPerTopic", 1, "numRecords", 1_000_000, "existingTopics", true,
+                "topicNames", List.of("t")))));
+        p.on(new RunEvent.Summarized("kbench c r: COMPLETED", s, 1));
+        List<String> l = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(l.contains("  publish : none (no producers); the 1.5-s measured window is the consumers'"),
+                String.join("\n", l));
+        assertFalse(l.stream().anyMatch(x -> x.startsWith("  publish latency") || x.startsWith("  publish delay")),
+                String.join("\n", l));
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("  end-to-end ") && x.contains("6000")), String.join("\n", l));
+        // a run with producers whose delay had no samples (unthrottled: no schedule): dashes, not a delay of 0.00 ms
+        List<String> unthrottled = summary(125_000, 1);
+        String delay = unthrottled.stream().filter(x -> x.startsWith("  publish delay")).findFirst().orElseThrow();
+        assertTrue(delay.matches("  publish delay +0( +-){8}"), delay);
+    }
 }
