@@ -155,7 +155,7 @@ class SweepIT {
             assertTrue(csv.get(3).startsWith("8,SKIPPED,"), csv.get(3));
             assertTrue(Files.isRegularFile(out.resolve("sweep.json")));
             assertTrue(!new ObjectMapper().readTree(out.resolve("sweep.json").toFile()).has("priming"), "--prime 0");
-            assertTrue(procs.output("run").contains("sweep: 3 combination(s), not primed (--prime 0): the first row ran "
+            assertTrue(procs.output("run").contains("sweep: 3 combination(s), not primed: the first row ran "
                     + "on JVMs new to this load"), procs.output("run"));
             assertTrue(Files.isRegularFile(out.resolve("report.html")));
             Path second = out.resolve("02-broker.num.replica.fetchers=4/result.json");

@@ -104,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
     int intervalSeconds;
 
     @Option(names = "--prime", paramLabel = "SECONDS", converter = SecondsConverter.class,
-            description = "A sweep: before its first combination, run that combination unmeasured for this long, so that its row is not the cold start of the JVMs (the in-process workers and embedded cluster, a new kbench worker); its result goes to 00-priming/, outside the table. Seconds (30) or with a unit (1m), 0 to 3600 (default: 30; 0: not primed).")
+            description = "A sweep: before its first combination, run that combination unmeasured for this long, so that its row is not the cold start of the JVMs (the in-process workers and embedded cluster, a new kbench worker); its result goes to 00-priming/, outside the table. Seconds (30) or with a unit (1m), 0 to 3600 (default: 30, and 0 for --repeat; 0: not primed).")
     Integer prime;
 
     @Option(names = "--dashboard", paramLabel = "[HOST:]PORT",
@@ -225,7 +225,9 @@ public final class RunCommand implements Callable<Integer> {
             throw new UserException("--prime must be 0 to 3600 seconds, got " + prime);
         }
         // the priming run is timed in whole reporting intervals, like any run
-        int primeAsked = prime == null ? DEFAULT_PRIME_SECONDS : prime;
+        // --repeat of a sweep's combination runs as a sweep of one (for its broker settings), but repeats a run: it
+        // primes only when asked
+        int primeAsked = prime != null ? prime : again != null ? 0 : DEFAULT_PRIME_SECONDS;
         int primeSeconds = (primeAsked + intervalSeconds - 1) / intervalSeconds * intervalSeconds;
         for (Sweep.Point p : sweep.points()) {
             Workload w = p.workload();

@@ -112,7 +112,7 @@ class SweepRunTest {
                     return outcome(true);
                 }, () -> false);
         assertEquals(2, calls.size());
-        assertTrue(console.toString(StandardCharsets.UTF_8).contains("sweep: 2 combination(s), not primed (--prime 0): "
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains("sweep: 2 combination(s), not primed: "
                 + "the first row ran on JVMs new to this load"));
         assertFalse(new ObjectMapper().readTree(out.resolve("sweep.json").toFile()).has("priming"));
         calls.clear();

@@ -178,7 +178,7 @@ public final class SweepReport {
         out.println("sweep: " + rows.size() + " combination(s)" + (priming != null
                 ? String.format(Locale.ROOT, ", after %d s of the first one unmeasured to prime the JVMs (%s)",
                 priming.seconds(), "COMPLETED".equals(priming.status()) ? "00-priming" : priming.status())
-                : unprimed ? ", not primed (--prime 0): the first row ran on JVMs new to this load" : ""));
+                : unprimed ? ", not primed: the first row ran on JVMs new to this load" : ""));
         TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
     }
 
