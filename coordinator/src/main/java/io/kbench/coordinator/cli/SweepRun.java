@@ -162,7 +162,7 @@ final class SweepRun {
             RunOutcome o = combination.run(new Sweep.Point(first.label(), first.values(),
                     first.workload().primer(primeSeconds), first.profileOverrides(), first.brokerSettings()), dir);
             report.primed(primeSeconds, o.completed() ? "COMPLETED" : "FAILED", o.resultFile());
-            if (!o.completed()) {
+            if (!o.completed() && !interrupted.getAsBoolean()) { // stopped by Ctrl-C: the rest is SKIPPED, nothing cold
                 human.println("priming failed: the first combination's row is a cold start's");
             }
         } catch (UserException e) {
