@@ -161,6 +161,13 @@ public final class SweepReport {
         return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
     }
 
+    /** How the sweep was primed, in words for the table's first line and the page; "" when it was not said. */
+    private String primingText() {
+        return priming != null ? String.format(Locale.ROOT, "after %d s of the first one unmeasured to prime the JVMs (%s)",
+                priming.seconds(), "COMPLETED".equals(priming.status()) ? "00-priming" : priming.status())
+                : unprimed ? "not primed: the first row ran on JVMs new to this load" : "";
+    }
+
     /** Prints the comparison table. */
     public void print(PrintStream out) {
         List<List<String>> table = new ArrayList<>();
@@ -175,10 +182,8 @@ public final class SweepReport {
             table.add(line);
         }
         out.println();
-        out.println("sweep: " + rows.size() + " combination(s)" + (priming != null
-                ? String.format(Locale.ROOT, ", after %d s of the first one unmeasured to prime the JVMs (%s)",
-                priming.seconds(), "COMPLETED".equals(priming.status()) ? "00-priming" : priming.status())
-                : unprimed ? ", not primed: the first row ran on JVMs new to this load" : ""));
+        String p = primingText();
+        out.println("sweep: " + rows.size() + " combination(s)" + (p.isEmpty() ? "" : ", " + p));
         TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
     }
 
@@ -202,7 +207,7 @@ public final class SweepReport {
                     fellBehind(r), limited(r),
                     page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString()));
         }
-        SweepPage data = new SweepPage(title, new SweepPage.Sweep(axes, out, List.of(
+        SweepPage data = new SweepPage(title, new SweepPage.Sweep(axes, primingText(), out, List.of(
                 new SweepPage.Chart("rate", "Publish rate against target", "msg/s", null, List.of(
                         new SweepPage.Series("publish msg/s", "publishRate", null),
                         new SweepPage.Series("target", "target", List.of(6, 4)))),
@@ -227,7 +232,8 @@ public final class SweepReport {
      * them against the combinations.
      */
     record SweepPage(String title, Sweep sweep) {
-        record Sweep(List<String> axes, List<Row> rows, List<Chart> charts) { }
+        /** {@code priming}: how the sweep primed its JVMs before the first row, in words ("" when not said). */
+        record Sweep(List<String> axes, String priming, List<Row> rows, List<Chart> charts) { }
 
         /** A combination: its label, values and figures (ms, msg/s; null where it has none) and its own page. */
         record Row(String label, Map<String, String> values, String status, Long target, Double publishRate,
