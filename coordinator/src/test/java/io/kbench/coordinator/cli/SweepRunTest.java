@@ -96,6 +96,9 @@ class SweepRunTest {
             String text = console.toString(StandardCharsets.UTF_8);
             assertTrue(text.contains(refused ? "priming failed: the cluster refused it; the first combination's row is a "
                     + "cold start's" : "priming failed: the first combination's row is a cold start's"), text);
+            assertTrue(text.contains(refused ? "sweep: 2 combination(s), its priming run was refused: the first row may "
+                    + "be a cold start's" : "sweep: 2 combination(s), its priming run (the first one unmeasured, "
+                    + "00-priming) did not complete: the first row may be a cold start's"), text);
             assertEquals(refused ? "REFUSED" : "FAILED", new ObjectMapper().readTree(out.resolve("sweep.json").toFile())
                     .get("priming").get("status").asText());
         }

@@ -163,9 +163,16 @@ public final class SweepReport {
 
     /** How the sweep was primed, in words for the table's first line and the page; "" when it was not said. */
     private String primingText() {
-        return priming != null ? String.format(Locale.ROOT, "after %d s of the first one unmeasured to prime the JVMs (%s)",
-                priming.seconds(), "COMPLETED".equals(priming.status()) ? "00-priming" : priming.status())
-                : unprimed ? "not primed: the first row ran on JVMs new to this load" : "";
+        if (priming == null) {
+            return unprimed ? "not primed: the first row ran on JVMs new to this load" : "";
+        }
+        return switch (priming.status()) {
+            case "COMPLETED" -> String.format(Locale.ROOT, "after %d s of the first one unmeasured to prime the JVMs "
+                    + "(00-priming)", priming.seconds());
+            case "REFUSED" -> "its priming run was refused: the first row may be a cold start's";
+            default -> "its priming run (the first one unmeasured, 00-priming) did not complete: the first row may be a "
+                    + "cold start's";
+        };
     }
 
     /** Prints the comparison table. */
