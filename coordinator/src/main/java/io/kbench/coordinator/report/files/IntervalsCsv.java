@@ -32,7 +32,8 @@ public final class IntervalsCsv {
         "workerHeapAfterGcMax", "brokerBytesInMBps", "brokerBytesOutMBps", "brokerRequestHandlerIdleMin",
         "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
         "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms",
-        "shareBacklog", "workerStallMaxMs", "workerHostBusyMax", "workerHostStealMax"})
+        "shareBacklog", "workerStallMaxMs", "workerHostBusyMax", "workerHostStealMax", "transactionCommitP99Ms",
+        "transactionCommitMaxMs"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -45,7 +46,7 @@ public final class IntervalsCsv {
                       Long shareRedelivered, Long shareAccepted, Long shareReleased, Long shareRejected,
                       Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
                       Double shareAcceptP99Ms, Long shareBacklog, Double workerStallMaxMs, Double workerHostBusyMax,
-                      Double workerHostStealMax) {
+                      Double workerHostStealMax, Double transactionCommitP99Ms, Double transactionCommitMaxMs) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
@@ -70,7 +71,8 @@ public final class IntervalsCsv {
                     s == null ? null : ms(s.deliveryLatencyMicros(), 99),
                     s == null ? null : ms(s.acceptLatencyMicros(), 99), s == null ? null : s.backlog(),
                     h == null || h.stallMicrosMax() == null ? null : h.stallMicrosMax() / 1000.0,
-                    h == null ? null : h.hostBusyMax(), h == null ? null : h.hostStealMax());
+                    h == null ? null : h.hostBusyMax(), h == null ? null : h.hostStealMax(),
+                    ms(p.transactionCommitMicros(), 99), ms(p.transactionCommitMicros(), 100));
         }
 
         private enum Agg { SUM_MB, MIN, MAX }

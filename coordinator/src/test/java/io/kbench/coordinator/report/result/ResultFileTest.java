@@ -211,13 +211,17 @@ public class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 50 : 0);
-        assertTrue(lines.get(0).endsWith(",workerStallMaxMs,workerHostBusyMax,workerHostStealMax"), lines.get(0));
-        String[] lastRow = lines.get(lines.size() - 1).split(",");
-        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 3]), 1e-9,
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 52 : 0);
+        assertTrue(lines.get(0).endsWith(",workerStallMaxMs,workerHostBusyMax,workerHostStealMax,"
+                + "transactionCommitP99Ms,transactionCommitMaxMs"), lines.get(0));
+        String[] lastRow = lines.get(lines.size() - 1).split(",", -1);
+        assertEquals(52, lastRow.length);
+        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 5]), 1e-9,
                 "the load threads' stall, ms");
-        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 2]), 1e-9, "the host's busy share");
-        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 1]), 1e-9, "the host's stolen share");
+        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 4]), 1e-9, "the host's busy share");
+        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 3]), 1e-9, "the host's stolen share");
+        assertEquals("", lastRow[lastRow.length - 2], "no commits: not transactional");
+        assertEquals("", lastRow[lastRow.length - 1]);
     }
 
     @Test
