@@ -224,9 +224,8 @@ public final class RunCommand implements Callable<Integer> {
         if (prime != null && (prime < 0 || prime > 3_600)) {
             throw new UserException("--prime must be 0 to 3600 seconds, got " + prime);
         }
-        // the priming run is timed in whole reporting intervals, like any run
         // --repeat of a sweep's combination runs as a sweep of one (for its broker settings), but repeats a run: it
-        // primes only when asked
+        // primes only when asked; the priming run is timed in whole reporting intervals, like any run
         int primeAsked = prime != null ? prime : again != null ? 0 : DEFAULT_PRIME_SECONDS;
         int primeSeconds = (primeAsked + intervalSeconds - 1) / intervalSeconds * intervalSeconds;
         for (Sweep.Point p : sweep.points()) {

@@ -16,21 +16,33 @@ final class SecondsConverter implements CommandLine.ITypeConverter<Integer> {
 
     @Override
     public Integer convert(String text) {
-        Matcher m = SECONDS.matcher(text.strip());
-        if (!m.matches()) {
+        Long n = seconds(text);
+        if (n == null) {
             throw new CommandLine.TypeConversionException("'" + text + "' is not a whole number of seconds: give "
                     + "seconds (90) or a number with s, m or h (90s, 5m, 1h)");
+        }
+        if (Math.abs(n) > Integer.MAX_VALUE) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is too many seconds");
+        }
+        return n.intValue();
+    }
+
+    /**
+     * The seconds {@code text} says (plain, or with s, m or h; a leading {@code -} kept), null when it is not a whole
+     * number of seconds; a number past any range an option takes is {@code ±Long.MAX_VALUE / 2}, never an overflow.
+     * {@code --wait} reads its duration with it too ({@link WorkerWait#parseMillis}).
+     */
+    static Long seconds(String text) {
+        Matcher m = SECONDS.matcher(text.strip());
+        if (!m.matches()) {
+            return null;
         }
         long unit = switch (m.group(3)) {
             case "m" -> 60;
             case "h" -> 3_600;
             default -> 1;
         };
-        // more than 12 digits is past any range these options take in any unit; it would only overflow here
         long n = m.group(2).length() > 12 ? Long.MAX_VALUE / 2 : Long.parseLong(m.group(2)) * unit;
-        if (n > Integer.MAX_VALUE) {
-            throw new CommandLine.TypeConversionException("'" + text + "' is too many seconds");
-        }
-        return (int) (m.group(1).isEmpty() ? n : -n);
+        return m.group(1).isEmpty() ? n : -n;
     }
 }

@@ -43,11 +43,6 @@ final class SweepRun {
         this.primeSeconds = primeSeconds;
     }
 
-    /** A sweep that is not primed. */
-    SweepRun(Sweep sweep, Path output, PrintStream human, Written written) {
-        this(sweep, output, human, written, 0);
-    }
-
     /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
     private static long target(Workload w) {
         return w.producerCount() == 0 ? 0 : w.producerRate();

@@ -113,22 +113,16 @@ final class WorkerWait {
      * @throws UserException what is wrong and what is allowed
      */
     static long parseMillis(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh])").matcher(text.strip());
-        if (!m.matches()) {
+        String t = text.strip();
+        // a unit is required here: "--wait 90" reads as a count of something, not as a time
+        Long seconds = t.isEmpty() || Character.isDigit(t.charAt(t.length() - 1)) ? null : SecondsConverter.seconds(t);
+        if (seconds == null || seconds < 0) {
             throw new UserException("--wait '" + text + "': a whole number of seconds, minutes or hours, e.g. 90s, 5m, "
                     + "1h");
         }
-        if (m.group(1).length() > 6) { // a number of that many digits is more than a day in any unit
+        if (seconds < 1 || seconds > 86_400) {
             throw new UserException("--wait '" + text + "': 1 s to 24 h");
         }
-        long n = Long.parseLong(m.group(1)) * switch (m.group(2)) {
-            case "s" -> 1_000L;
-            case "m" -> 60_000L;
-            default -> 3_600_000L;
-        };
-        if (n < 1_000 || n > 86_400_000L) {
-            throw new UserException("--wait '" + text + "': 1 s to 24 h");
-        }
-        return n;
+        return seconds * 1_000;
     }
 }
