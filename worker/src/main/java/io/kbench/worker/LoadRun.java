@@ -215,6 +215,11 @@ final class LoadRun {
         return stream.live();
     }
 
+    /** True once every local producer has stopped and every one of its sends has completed. */
+    boolean producersDone() {
+        return clients.producersDone();
+    }
+
     /** Tells {@code o} of this run from now on. */
     void observe(RunObserver o) {
         this.observer = o;

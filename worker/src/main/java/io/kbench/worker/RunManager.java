@@ -212,6 +212,24 @@ public final class RunManager implements AutoCloseable {
         return false;
     }
 
+    /**
+     * The running run's counts so far, live, and whether its producers are done ({@code producersDone} read first:
+     * once true, the counts read after it hold every one of their sends); null for an unknown, not yet started or
+     * ended run.
+     */
+    public io.kbench.protocol.rpc.ProgressResponse progress(String runId) {
+        LoadRun run;
+        synchronized (this) {
+            if (current == null || !current.spec().runId().equals(runId) || current.state() != LoadRun.State.RUNNING) {
+                return null;
+            }
+            run = current;
+        }
+        boolean done = run.producersDone();
+        return io.kbench.protocol.rpc.ProgressResponse.newBuilder().setRunning(true).setProducersDone(done)
+                .setTotals(io.kbench.protocol.rpc.SnapshotMessages.counters(run.liveCounters())).build();
+    }
+
     /** Releases the run's held consumers; a no-op for an unknown or ended run. */
     public synchronized void startConsumers(String runId) {
         if (current != null && current.spec().runId().equals(runId) && current.state() == LoadRun.State.RUNNING) {

@@ -84,12 +84,25 @@ class WorkerLifecycleTest {
         assertEquals("run-1", manager.busyRunId());
         Sink sink = new Sink();
         long start = at(100 * MS);
+        assertNull(manager.progress("run-1"), "prepared, not running: no live counts");
         manager.run("run-1", start, 0, start + 3_000_000, sink);
         for (int s = 0; s < 31; s++) {
             clock.advance(100 * MS, RUN_THREADS);
             assertTrue(manager.renewLease("run-1")); // every 100 ms, as the coordinator's renewals
+            if (s == 20) {
+                // 2.1 s on the clock, 2.0 s into the run (it starts 0.1 s after "now"): still sending, 2,000 acknowledged
+                io.kbench.protocol.rpc.ProgressResponse p = manager.progress("run-1");
+                assertTrue(p.getRunning());
+                assertFalse(p.getProducersDone(), "still sending");
+                assertTrue(Math.abs(p.getTotals().getAcked() - 2_000) <= 1, p.toString());
+            }
         }
         // 3.1 s after the start was 3 s ahead: the producer has sent its 3,000 and is done
+        io.kbench.protocol.rpc.ProgressResponse done = manager.progress("run-1");
+        assertTrue(done.getProducersDone());
+        assertEquals(3_000, done.getTotals().getAcked(), "live, not as of the last snapshot");
+        assertEquals(3_000, done.getTotals().getSent());
+        assertNull(manager.progress("run-2"), "another run: no counts");
         assertEquals(3, sink.snapshots.size(), "one snapshot per whole interval so far");
         for (int i = 0; i < 3; i++) {
             IntervalSnapshot s = sink.snapshots.get(i);
@@ -117,6 +130,7 @@ class WorkerLifecycleTest {
         assertEquals(List.of("t"), driver.deletedTopics, "the topic it created is deleted");
         assertEquals(1, driver.closed);
         assertEquals("", manager.busyRunId(), "the worker is free");
+        assertNull(manager.progress("run-1"), "an ended run: no counts");
         manager.stop("run-1", List.of("t"), false); // a repeated stop is harmless
         assertEquals(1, driver.closed);
     }

@@ -306,6 +306,36 @@ public final class WorkerClient implements AutoCloseable {
                 });
     }
 
+    /**
+     * The run's counts on the worker so far, live ({@code Progress}): completes with the answer ({@code running}
+     * false for a run the worker does not hold), or exceptionally when the worker does not answer within
+     * {@code timeout} or does not know the call (a worker of an older build: {@link Status.Code#UNIMPLEMENTED}).
+     */
+    public java.util.concurrent.CompletableFuture<io.kbench.protocol.rpc.ProgressResponse> progress(String runId,
+                                                                                                 Duration timeout) {
+        java.util.concurrent.CompletableFuture<io.kbench.protocol.rpc.ProgressResponse> f =
+                new java.util.concurrent.CompletableFuture<>();
+        async.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS).progress(
+                io.kbench.protocol.rpc.ProgressRequest.newBuilder().setRunId(runId).build(),
+                new StreamObserver<io.kbench.protocol.rpc.ProgressResponse>() {
+                    @Override
+                    public void onNext(io.kbench.protocol.rpc.ProgressResponse r) {
+                        f.complete(r);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        f.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        f.completeExceptionally(new IllegalStateException("no answer")); // no-op after onNext
+                    }
+                });
+        return f;
+    }
+
     /** The topics a {@link #listTopics} call found: the first names asked for, sorted, and how many matched in all. */
     public record TopicList(List<String> names, int matched) { }
 

@@ -110,6 +110,16 @@ public final class EndCondition {
 
     private EndCondition() { }
 
+    /**
+     * Whether the run is over by {@code t} without a word to say: nothing failed, nothing is still due, and the
+     * consumers have read everything ({@link #decide}'s plain END). For totals read between snapshots: they may end
+     * a run sooner, never otherwise than the snapshots would.
+     */
+    public static boolean complete(Rules rules, Totals t, long nowMicros) {
+        Decision d = decide(rules, t, nowMicros, Drain.NOT_STARTED);
+        return d.action() == Action.END && d.note() == null;
+    }
+
     public static Decision decide(Rules rules, Totals t, long nowMicros, Drain drain) {
         if (t.failure() != null) {
             return new Decision(Action.FAIL, t.failure(), drain);

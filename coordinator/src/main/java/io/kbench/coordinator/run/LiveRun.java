@@ -195,6 +195,57 @@ final class LiveRun {
                 t.received() + t.shareAccepted() + t.shareRejected(), merger.allProducersDone(), releaseMicros != 0);
     }
 
+    /** How long the workers have to answer a {@link #liveTotals} round. */
+    static final Duration PROGRESS_TIMEOUT = Duration.ofMillis(500);
+    /** Set when a worker did not know the Progress call (an older build): not asked again this run. */
+    private volatile boolean progressUnknown;
+
+    /**
+     * The totals the end condition decides on, read live from every worker ({@code Progress}) instead of from the
+     * snapshots, which are up to an interval old: null when a worker did not answer within
+     * {@link #PROGRESS_TIMEOUT}, does not hold the run (any more), does not know the call, or when the run has failed
+     * or lost a worker. Only for ending the run sooner; no figure is taken from them.
+     */
+    EndCondition.Totals liveTotals() {
+        if (progressUnknown || failure.failed() || !lost.isEmpty()) {
+            return null;
+        }
+        List<java.util.concurrent.CompletableFuture<io.kbench.protocol.rpc.ProgressResponse>> calls = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+            calls.add(workers.get(i).progress(runId, PROGRESS_TIMEOUT));
+        }
+        long acked = 0;
+        long failed = 0;
+        long received = 0;
+        boolean producersDone = true;
+        for (var call : calls) {
+            io.kbench.protocol.rpc.ProgressResponse p;
+            try {
+                // the call's own deadline completes it; the bound here only guards against a transport that never does
+                p = call.get(PROGRESS_TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (io.grpc.Status.fromThrowable(e.getCause()).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                    progressUnknown = true;
+                }
+                return null;
+            } catch (java.util.concurrent.TimeoutException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            if (!p.getRunning()) {
+                return null;
+            }
+            io.kbench.protocol.Counters t = io.kbench.protocol.rpc.SnapshotMessages.counters(p.getTotals());
+            acked += t.acked();
+            failed += t.failed();
+            received += t.received() + t.shareAccepted() + t.shareRejected(); // as totals() counts them
+            producersDone &= p.getProducersDone();
+        }
+        return new EndCondition.Totals(failure.reason(), acked, failed, received, producersDone, releaseMicros != 0);
+    }
+
     /**
      * Releases the held consumers of a backlog run.
      *

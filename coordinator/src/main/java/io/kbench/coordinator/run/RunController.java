@@ -328,11 +328,24 @@ public final class RunController {
                 rules = rules.withDrainIdle(options.drainIdleMicros());
             }
             EndCondition.Drain drain = EndCondition.Drain.NOT_STARTED;
+            long livePoll = livePollMicros(addresses.size(), options.intervalMicros());
+            long nextLive = 0;
             while (true) {
                 pause(END_POLL);
                 EndCondition.Totals totals = live.totals();
-                EndCondition.Decision d = EndCondition.decide(rules, totals, clock.micros(), drain);
+                long now = clock.micros();
+                EndCondition.Decision d = EndCondition.decide(rules, totals, now, drain);
                 drain = d.drain();
+                // once nothing more is due to be sent, the workers' live counts end the run as soon as the consumers
+                // have read everything, not with the next interval's snapshots (up to an interval later)
+                if (d.action() == EndCondition.Action.CONTINUE && livePoll > 0 && now >= nextLive
+                        && (rules.countRun() || now >= rules.plannedEndMicros())) {
+                    nextLive = now + livePoll;
+                    EndCondition.Totals current = live.liveTotals();
+                    if (current != null && EndCondition.complete(rules, current, clock.micros())) {
+                        return notes;
+                    }
+                }
                 switch (d.action()) {
                     case CONTINUE -> { }
                     case RELEASE_CONSUMERS -> {
@@ -376,6 +389,16 @@ public final class RunController {
 
     private List<String> topicsToDelete(Plan plan) {
         return options.keepTopics() ? List.of() : ResultAssembly.topicNames(plan);
+    }
+
+    /**
+     * How often the workers' live counts are read once nothing more is due ({@link LiveRun#liveTotals}): every
+     * {@link #END_POLL}, slower with many workers (2 ms per worker: at most 500 calls a second); 0, never, when that
+     * is an interval or more (the snapshots are as fresh).
+     */
+    static long livePollMicros(int workers, long intervalMicros) {
+        long every = Math.max(END_POLL.toNanos() / 1000, workers * 2_000L);
+        return every >= intervalMicros ? 0 : every;
     }
 
     private void pause(Duration d) {

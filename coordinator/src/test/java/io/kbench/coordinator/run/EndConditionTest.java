@@ -139,4 +139,30 @@ class EndConditionTest {
             drain = d.drain();
         }
     }
+
+    /** Live totals end a run only where the snapshots would end it plainly: never with a note, a failure or early. */
+    @org.junit.jupiter.api.Test
+    void shouldCallARunCompleteOnlyWhenNothingIsDueNothingFailedAndEverythingWasRead() {
+        assertEquals(true, EndCondition.complete(TIMED, new Totals(null, 500, 0, 500, true, false), END));
+        assertEquals(false, EndCondition.complete(TIMED, new Totals(null, 500, 0, 500, true, false), END - 1),
+                "still sending");
+        assertEquals(false, EndCondition.complete(TIMED, new Totals(null, 500, 0, 499, true, false), END + S),
+                "one message unread");
+        assertEquals(false, EndCondition.complete(TIMED, new Totals(null, 500, 0, 500, false, false), END + S),
+                "a producer has sends outstanding");
+        assertEquals(false, EndCondition.complete(TIMED, new Totals(null, 500, 0, 500, false, false), END + 61 * S),
+                "producers stopped after FINISH_MAX: an END with a note, left to the snapshots");
+        assertEquals(false, EndCondition.complete(TIMED, new Totals("worker lost", 500, 0, 500, true, false), END + S));
+        assertEquals(false, EndCondition.complete(TEN_ERRORS, new Totals(null, 500, 11, 500, true, false), END + S),
+                "more failed sends than maxSendErrors: a failure");
+        assertEquals(true, EndCondition.complete(TEN_ERRORS, new Totals(null, 500, 10, 500, true, false), END + S));
+        assertEquals(false, EndCondition.complete(TWO_SUBSCRIPTIONS, new Totals(null, 500, 0, 999, true, false), END));
+        assertEquals(true, EndCondition.complete(TWO_SUBSCRIPTIONS, new Totals(null, 500, 0, 1000, true, false), END));
+        assertEquals(false, EndCondition.complete(BACKLOG, new Totals(null, 10_000, 0, 10_000, true, false), 0),
+                "a backlog run's consumers not yet released");
+        assertEquals(true, EndCondition.complete(COUNT, new Totals(null, 1000, 0, 1000, true, false), 0));
+        assertEquals(true, EndCondition.complete(PRODUCERS_ONLY, new Totals(null, 500, 0, 0, true, false), END));
+        assertEquals(false, EndCondition.complete(CONSUMERS_ONLY, new Totals(null, 0, 0, 1499, true, false), 0));
+        assertEquals(true, EndCondition.complete(CONSUMERS_ONLY, new Totals(null, 0, 0, 1500, true, false), 0));
+    }
 }

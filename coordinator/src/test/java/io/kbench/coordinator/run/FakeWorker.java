@@ -64,12 +64,26 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
     /** Partitions each of its consumers owns once joined (the test knows how many consumers share a group). */
     int partitionsPerConsumer = 6;
     final List<String> events = new ArrayList<>();
+    /**
+     * Says its producers are done only in the snapshot after the planned end, as a real worker does (its last sends
+     * complete after the boundary); otherwise already in the one that ends there.
+     */
+    boolean doneLate;
+    /** Answers Progress with its counts so far; false: as a worker of an older build (UNIMPLEMENTED). */
+    boolean knowsProgress = true;
+    /** Clock time of the Stop call, 0 before. */
+    long stoppedAtMicros;
 
     FakeWorker(String id, SimulatedClock clock, String clockId) {
         this.id = id;
         this.clock = clock;
         this.clockId = clockId;
         clock.onAdvance(this::advance);
+    }
+
+    /** The run's planned end (RunRequest.end_micros), 0 before Run. */
+    synchronized long plannedEndMicros() {
+        return endMicros;
     }
 
     @Override
@@ -128,6 +142,31 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
     }
 
     @Override
+    public synchronized void progress(io.kbench.protocol.rpc.ProgressRequest r,
+                                      StreamObserver<io.kbench.protocol.rpc.ProgressResponse> out) {
+        if (!knowsProgress) {
+            out.onError(Status.UNIMPLEMENTED.withDescription("unknown method").asRuntimeException());
+            return;
+        }
+        if (stream == null || ended || failFrom >= 0) {
+            out.onNext(io.kbench.protocol.rpc.ProgressResponse.getDefaultInstance());
+            out.onCompleted();
+            return;
+        }
+        long now = clock.micros();
+        long due = (Math.min(now, endMicros) - startMicros) * rate / 1_000_000;
+        if (limit > 0) {
+            due = Math.min(due, limit);
+        }
+        boolean done = now >= endMicros || limit > 0 && due >= limit;
+        long received = spec.getConsumersCount() == 0 ? 0 : due;
+        out.onNext(io.kbench.protocol.rpc.ProgressResponse.newBuilder().setRunning(true).setProducersDone(done)
+                .setTotals(Counters.newBuilder().setSent(due).setAcked(due).setAckedBytes(due * 100)
+                        .setReceived(received).setReceivedBytes(received * 100)).build());
+        out.onCompleted();
+    }
+
+    @Override
     public void adjustClock(AdjustClockRequest r, StreamObserver<AdjustClockResponse> out) {
         out.onNext(AdjustClockResponse.getDefaultInstance());
         out.onCompleted();
@@ -142,6 +181,7 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
     @Override
     public synchronized void stop(StopRequest r, StreamObserver<StopResponse> out) {
         events.add(r.getRunFailed() ? "stop (run failed)" : "stop");
+        stoppedAtMicros = clock.micros();
         if (stream != null && !ended) {
             emit(true);
             stream.onCompleted();
@@ -197,7 +237,7 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
         }
         ByteString lat = ByteString.copyFrom(LatencyHistograms.encode(h));
         ByteString none = ByteString.copyFrom(LatencyHistograms.encode(LatencyHistograms.create()));
-        boolean done = to >= endMicros || limit > 0 && sent >= limit;
+        boolean done = (doneLate ? from >= endMicros : to >= endMicros) || limit > 0 && sent >= limit;
         long received = failing || spec.getConsumersCount() == 0 ? 0 : n; // its consumer reads its producer's topic
         stream.onNext(Snapshot.newBuilder().setWorkerId(id).setSequence(sequence).setStartMicros(from).setEndMicros(to)
                 .setCounters(Counters.newBuilder().setSent(n).setAcked(failing ? 0 : n).setFailed(failing ? n : 0)

@@ -178,6 +178,49 @@ class MiniClusterTest {
         assertEquals(3000, measured, 1000, "15,000 at 3,000 msg/s: 5 s of sending, 2 of them warm-up");
     }
 
+    /**
+     * A worker's snapshot says its producers are done an interval after the planned end (its last sends complete
+     * after the boundary): read live, its counts end the run as soon as the consumers have everything; a worker
+     * that does not know the call leaves it to the snapshots. The figures are the same either way.
+     */
+    @Test
+    void shouldEndAsSoonAsTheWorkersLiveCountsShowEverythingReadAndNotWaitForTheNextSnapshot() throws Exception {
+        cluster(3);
+        workers.forEach(w -> w.doneLate = true);
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 5\n"));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        FakeWorker w0 = workers.get(0);
+        long after = w0.stoppedAtMicros - w0.plannedEndMicros();
+        assertTrue(after >= 0 && after <= 300_000, "stopped " + after + " µs after the planned end");
+        assertEquals(3000L * 7, o.summary().acked());
+        assertEquals(o.summary().acked(), o.summary().received());
+        assertTrue(lines.stream().noneMatch(l -> l.contains("stopped making progress")), lines.toString());
+    }
+
+    @Test
+    void shouldEndWithTheNextSnapshotsWhenAWorkerDoesNotKnowTheLiveCountsCall() throws Exception {
+        cluster(3);
+        workers.forEach(w -> w.doneLate = true);
+        workers.get(2).knowsProgress = false;
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 5\n"));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        FakeWorker w0 = workers.get(0);
+        long after = w0.stoppedAtMicros - w0.plannedEndMicros();
+        assertTrue(after >= 1_000_000 && after <= 1_300_000, "stopped " + after + " µs after the planned end");
+        assertEquals(3000L * 7, o.summary().acked());
+        assertEquals(o.summary().acked(), o.summary().received());
+    }
+
+    @Test
+    void shouldPollLiveCountsEveryTenthOfASecondAndLessOftenWithManyWorkers() {
+        assertEquals(100_000, RunController.livePollMicros(1, 1_000_000));
+        assertEquals(100_000, RunController.livePollMicros(50, 1_000_000));
+        assertEquals(400_000, RunController.livePollMicros(200, 1_000_000));
+        assertEquals(0, RunController.livePollMicros(500, 1_000_000), "as often as the snapshots: not at all");
+        assertEquals(0, RunController.livePollMicros(1_000, 1_000_000));
+        assertEquals(0, RunController.livePollMicros(1, 100_000), "--interval 0.1s: the snapshots are as fresh");
+    }
+
     @Test
     void shouldFailTheRunAndStopTheOthersWhenAWorkersConnectionBreaks() throws Exception {
         cluster(3);

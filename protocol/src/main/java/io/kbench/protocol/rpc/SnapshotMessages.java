@@ -38,14 +38,7 @@ public final class SnapshotMessages {
                 .setSequence(s.sequence())
                 .setStartMicros(s.startMicros())
                 .setEndMicros(s.endMicros())
-                .setCounters(io.kbench.protocol.rpc.Counters.newBuilder().setSent(c.sent()).setAcked(c.acked())
-                        .setFailed(c.failed()).setAckedBytes(c.ackedBytes()).setReceived(c.received())
-                        .setReceivedBytes(c.receivedBytes()).setClamped(c.clamped())
-                        .setNegativeEndToEnd(c.negativeEndToEnd()).setLost(c.lost()).setDuplicated(c.duplicated())
-                        .setOutOfOrder(c.outOfOrder()).setVerified(c.verified()).setUntracked(c.untracked())
-                        .setShareDelivered(c.shareDelivered()).setShareDeliveredBytes(c.shareDeliveredBytes())
-                        .setShareRedelivered(c.shareRedelivered()).setShareAccepted(c.shareAccepted())
-                        .setShareReleased(c.shareReleased()).setShareRejected(c.shareRejected()))
+                .setCounters(counters(c))
                 .setHistograms(h)
                 .setProducersDone(s.producersDone())
                 .setProducersDoneMicros(s.producersDoneMicros())
@@ -152,6 +145,27 @@ public final class SnapshotMessages {
         return n;
     }
 
+    /** {@code c} on the wire (a snapshot's interval counts, or a Progress answer's running totals). */
+    public static io.kbench.protocol.rpc.Counters counters(Counters c) {
+        return io.kbench.protocol.rpc.Counters.newBuilder().setSent(c.sent()).setAcked(c.acked())
+                .setFailed(c.failed()).setAckedBytes(c.ackedBytes()).setReceived(c.received())
+                .setReceivedBytes(c.receivedBytes()).setClamped(c.clamped())
+                .setNegativeEndToEnd(c.negativeEndToEnd()).setLost(c.lost()).setDuplicated(c.duplicated())
+                .setOutOfOrder(c.outOfOrder()).setVerified(c.verified()).setUntracked(c.untracked())
+                .setShareDelivered(c.shareDelivered()).setShareDeliveredBytes(c.shareDeliveredBytes())
+                .setShareRedelivered(c.shareRedelivered()).setShareAccepted(c.shareAccepted())
+                .setShareReleased(c.shareReleased()).setShareRejected(c.shareRejected()).build();
+    }
+
+    /** The counts of {@code c}, off the wire. */
+    public static Counters counters(io.kbench.protocol.rpc.Counters c) {
+        return new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
+                c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(),
+                c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked(),
+                c.getShareDelivered(), c.getShareDeliveredBytes(), c.getShareRedelivered(),
+                c.getShareAccepted(), c.getShareReleased(), c.getShareRejected());
+    }
+
     public static IntervalSnapshot fromProto(Snapshot s) {
         io.kbench.protocol.rpc.Counters c = s.getCounters();
         Histograms h = s.getHistograms();
@@ -170,11 +184,7 @@ public final class SnapshotMessages {
             histograms.put(m, b.toByteArray());
         }
         return new IntervalSnapshot(s.getWorkerId(), s.getSequence(), s.getStartMicros(), s.getEndMicros(),
-                new Counters(c.getSent(), c.getAcked(), c.getFailed(), c.getAckedBytes(), c.getReceived(),
-                        c.getReceivedBytes(), c.getClamped(), c.getNegativeEndToEnd(), c.getLost(),
-                        c.getDuplicated(), c.getOutOfOrder(), c.getVerified(), c.getUntracked(),
-                        c.getShareDelivered(), c.getShareDeliveredBytes(), c.getShareRedelivered(),
-                        c.getShareAccepted(), c.getShareReleased(), c.getShareRejected()),
+                counters(c),
                 histograms, s.getProducersDone(), s.getProducersDoneMicros(), s.getLastReceiveMicros(), s.getLast(),
                 s.getError(), s.getConsumerLag(),
                 new ClientMetricsSample(s.getProducerMetrics().getClients(), s.getProducerMetrics().getValuesMap()),

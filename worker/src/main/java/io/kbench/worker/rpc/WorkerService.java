@@ -172,6 +172,14 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     }
 
     @Override
+    public void progress(io.kbench.protocol.rpc.ProgressRequest request,
+                         StreamObserver<io.kbench.protocol.rpc.ProgressResponse> response) {
+        io.kbench.protocol.rpc.ProgressResponse p = runs.progress(request.getRunId());
+        response.onNext(p == null ? io.kbench.protocol.rpc.ProgressResponse.getDefaultInstance() : p);
+        response.onCompleted();
+    }
+
+    @Override
     public void startConsumers(io.kbench.protocol.rpc.StartConsumersRequest request,
                                StreamObserver<io.kbench.protocol.rpc.StartConsumersResponse> response) {
         runs.startConsumers(request.getRunId());
