@@ -70,6 +70,12 @@ class BadInputTest {
         variant("workload-text.json", r -> r.put("workload", "not an object"));
         variant("newer.json", r -> r.put("schemaVersion", 99));
         Files.createDirectories(dir.resolve("page-dir/report.html"));
+        // a sweep's or a search's --output with one of its runs' directories in the way: refused before any load
+        Files.createDirectories(dir.resolve("sweep-primed"));
+        Files.writeString(dir.resolve("sweep-primed/00-priming"), "x");
+        Files.createDirectories(dir.resolve("sweep-ran/02-producer.acks=all"));
+        Files.writeString(dir.resolve("sweep-ran/02-producer.acks=all/result.json"), "{}");
+        Files.createDirectories(dir.resolve("search-ran/03-12500"));
         write("json.properties", "{\"acks\": \"all\"}\n");
         Files.write(dir.resolve("latin1.properties"), "# client\nclient.id=caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
         Files.write(dir.resolve("binary.payload"), new byte[] {'a', (byte) 0xff, (byte) 0xfe, '\n', 'b'});
@@ -364,6 +370,14 @@ class BadInputTest {
                         "kbench: --precision must be a percentage from 0.1 to 50 (e.g. 2 or 2%), got 'two'"),
                 Arguments.of(List.of("run", "--find-max-rate", "--max-trials", "1", w),
                         "kbench: --max-trials must be 2 to 100, got 1"),
+                Arguments.of(List.of("run", "--output", "RESULTSDIR/sweep-primed", "SWEEP"), "kbench: --output "
+                        + "RESULTSDIR/sweep-primed/00-priming: RESULTSDIR/sweep-primed/00-priming exists and is not a directory"),
+                Arguments.of(List.of("run", "--output", "RESULTSDIR/sweep-ran", "--prime", "0", "SWEEP"), "kbench: --output "
+                        + "RESULTSDIR/sweep-ran/02-producer.acks=all: holds the results of an earlier run (result.json); "
+                        + "kbench never writes over them: give a new directory, or move them away first"),
+                Arguments.of(List.of("run", "--output", "RESULTSDIR/search-ran", "--find-max-rate", w), "kbench: "
+                        + "--output RESULTSDIR/search-ran: holds 03-12500 of an earlier sweep or search; kbench never writes "
+                        + "over it: give a new directory, or move it away first"),
                 Arguments.of(List.of("run", "--find-max-rate", "SWEEP"), "kbench: --find-max-rate searches one workload; "
                         + "this one has a matrix (run the search per combination with one workload file each)"),
                 Arguments.of(List.of("run", "--find-max-rate", "RECORDS"), "kbench: --find-max-rate needs a timed workload "

@@ -262,6 +262,15 @@ public final class RunCommand implements Callable<Integer> {
         ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
         // results are never lost to a directory found unwritable at the end; each run makes its own when it starts
         OutputDirectory.check(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
+        if (output != null && sweep.isSweep() && !searchOptions.findMaxRate) {
+            // each combination's directory too: none may be refused halfway through the sweep
+            for (Path d : SweepRun.directories(sweep, output, primeSeconds)) {
+                OutputDirectory.check(d, "--output");
+            }
+        }
+        if (output != null && searchOptions.findMaxRate) {
+            OutputDirectory.checkNoRuns(output, "--output");
+        }
         notes.forEach(n -> System.err.println("kbench: note: " + n));
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);

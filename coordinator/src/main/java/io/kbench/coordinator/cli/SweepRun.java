@@ -43,6 +43,33 @@ final class SweepRun {
         this.primeSeconds = primeSeconds;
     }
 
+    /** The directory, under the sweep's, of combination {@code i} (0-based) of {@code points}. */
+    static Path combinationDir(Path base, int i, Sweep.Point p) {
+        return base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
+    }
+
+    /** The priming run's directory under the sweep's. */
+    static Path primingDir(Path base) {
+        return base.resolve("00-priming");
+    }
+
+    /**
+     * Every directory the sweep will write into {@code base}, in order: the priming run's (when it primes), then one
+     * per combination. Checked before anything starts, so that no combination is refused halfway for a directory
+     * in its way.
+     */
+    static List<Path> directories(Sweep sweep, Path base, int primeSeconds) {
+        List<Path> dirs = new java.util.ArrayList<>();
+        if (primeSeconds > 0) {
+            dirs.add(primingDir(base));
+        }
+        List<Sweep.Point> points = sweep.points();
+        for (int i = 0; i < points.size(); i++) {
+            dirs.add(combinationDir(base, i, points.get(i)));
+        }
+        return dirs;
+    }
+
     /** A combination's target rate: msg/s, -1 unthrottled, 0 without producers. */
     private static long target(Workload w) {
         return w.producerCount() == 0 ? 0 : w.producerRate();
@@ -149,7 +176,7 @@ final class SweepRun {
         }
         human.printf("%n=== sweep: priming with %s for %d s, unmeasured: its row would otherwise be the cold start of "
                 + "the JVMs (--prime 0 skips this) ===%n", first.label(), primeSeconds);
-        Path dir = base.resolve("00-priming");
+        Path dir = primingDir(base);
         try {
             if (broker != null) {
                 broker.apply(first);
@@ -182,7 +209,7 @@ final class SweepRun {
             }
             human.printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
                     sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
-            Path dir = base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
+            Path dir = combinationDir(base, i, p);
             try {
                 if (broker != null) {
                     broker.apply(p);

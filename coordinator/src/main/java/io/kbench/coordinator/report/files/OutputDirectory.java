@@ -80,6 +80,27 @@ public final class OutputDirectory {
         }
     }
 
+    /**
+     * Checks that {@code dir} holds no run directory of an earlier sweep or search ({@code NN-...}, two digits and a
+     * dash): a max-rate search names its trials' directories by the rates it finds, so they cannot be checked one by
+     * one beforehand, and one in the way would end the search halfway.
+     *
+     * @throws UserException one line, naming the first such directory
+     */
+    public static void checkNoRuns(Path dir, String what) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (var entries = Files.newDirectoryStream(dir, "[0-9][0-9]-*")) {
+            for (Path p : entries) {
+                throw new UserException(what + " " + dir + ": holds " + p.getFileName() + " of an earlier sweep or "
+                        + "search; kbench never writes over it: give a new directory, or move it away first");
+            }
+        } catch (IOException | SecurityException e) {
+            throw new UserException(what + " " + dir + ": cannot list the directory (" + reason(e) + ")");
+        }
+    }
+
     /** Files a run, sweep or search writes: a directory holding one of them holds results. */
     private static final java.util.List<String> RESULT_FILES = java.util.List.of("result.json", "sweep.json",
             "sweep.csv", "intervals.csv");
