@@ -31,6 +31,12 @@ public final class Compare {
             new Figure("failed", "failed sends", false),
             new Figure("saturatedIntervals", "saturated intervals", false));
 
+    /** The transactional producers' commits: rows only when a result compared committed transactions. */
+    static final List<Figure> TRANSACTIONS = List.of(
+            new Figure("transactionCommitMicros.p50", "commit p50 ms", true),
+            new Figure("transactionCommitMicros.p99", "commit p99 ms", true),
+            new Figure("transactionCommitMicros.max", "commit max ms", true));
+
     /** The share groups' headline figures: rows only when a result compared has share groups. */
     static final List<Figure> SHARE = List.of(
             new Figure("share.rate", "share deliveries/s", false),
@@ -210,6 +216,10 @@ public final class Compare {
     /** The figures compared: the headline ones (the share groups' when a side has them), then each gate's not among them. */
     public static List<Figure> figures(List<Side> sides, List<Gate> gates) {
         List<Figure> figures = new ArrayList<>(HEADLINE);
+        if (sides.stream().anyMatch(s -> s.summaries().stream()
+                .anyMatch(j -> j.path("transactionCommitMicros").path("count").asLong() > 0))) {
+            figures.addAll(TRANSACTIONS);
+        }
         if (sides.stream().anyMatch(s -> s.summaries().stream().anyMatch(j -> j.has("share")))) {
             boolean commit = sides.stream().anyMatch(s -> s.summaries().stream()
                     .anyMatch(j -> j.path("share").has("commitLatencyMicros")));

@@ -115,4 +115,26 @@ class CompareTest {
         assertEquals(1, Compare.breaches(List.of(side("a", withShare), side("b", plain)),
                 List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size(), "a figure that went away breaches");
     }
+
+    @Test
+    void shouldCompareTheCommitsOnlyWhereASideCommittedTransactions() {
+        JsonNode plain = summary(1000, 1000);
+        ((ObjectNode) plain).putObject("transactionCommitMicros").put("count", 0).put("p50", 0).put("p99", 0).put("max", 0);
+        ObjectNode committed = (ObjectNode) summary(1000, 1000);
+        committed.putObject("transactionCommitMicros").put("count", 200).put("p50", 8_000).put("p99", 41_000)
+                .put("max", 47_000);
+        ObjectNode bigger = committed.deepCopy();
+        ((ObjectNode) bigger.get("transactionCommitMicros")).put("count", 20).put("p50", 9_000).put("p99", 20_500)
+                .put("max", 23_000);
+        List<List<String>> none = Compare.table(List.of(side("a", plain), side("b", plain)), List.of());
+        assertTrue(none.stream().noneMatch(r -> r.get(0).startsWith("commit")), "no commit rows without transactions");
+        List<List<String>> t = Compare.table(List.of(side("100 per txn", committed), side("1000 per txn", bigger)),
+                List.of());
+        List<String> p99 = t.stream().filter(r -> r.get(0).equals("commit p99 ms")).findFirst().orElseThrow();
+        assertEquals(List.of("commit p99 ms", "41.00", "20.50", "-50.0%"), p99);
+        assertTrue(t.stream().anyMatch(r -> r.get(0).equals("commit p50 ms")));
+        assertTrue(t.stream().anyMatch(r -> r.get(0).equals("commit max ms")));
+        assertEquals(1, Compare.breaches(List.of(side("a", bigger), side("b", committed)),
+                List.of(Compare.Gate.parse("transactionCommit.p99 > 30ms"))).size());
+    }
 }
