@@ -99,13 +99,15 @@ class KafkaToolsShapesIT {
         assertTrue(kbench.get(1).startsWith("WARNING: Exiting before consuming the expected number of records"), kbench.get(1));
         assertSameMetricsBlock(tool, kbench);
         assertToolsMetricsLayout(kbench);
-        // --show-detailed-stats: the tool's rows (its 1 ms interval makes it print several) against kbench's
+        // --show-detailed-stats: the tool's rows (its 1 ms interval makes it print several) against kbench's. A row is
+        // due once a reporting interval has passed with records in it, and kbench reads the 50,000 in a fraction of its
+        // 1-s interval and ends: both ask for more than the topic holds and wait 2 s for it (the warning on both sides)
         List<String> toolRows = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
-                kafka.bootstrapServers(), "--topic", "cp", "--num-records", "50000", "--show-detailed-stats",
-                "--reporting-interval", "1");
+                kafka.bootstrapServers(), "--topic", "cp", "--num-records", "60000", "--timeout", "2000",
+                "--show-detailed-stats", "--reporting-interval", "1");
         List<String> kbenchRows = kbench("consumer-perf", "--bootstrap-server", kafka.bootstrapServers(), "--topic", "cp",
-                "--num-records", "50000", "--show-detailed-stats", "--reporting-interval", "1000", "--output",
-                dir.resolve("c2").toString());
+                "--num-records", "60000", "--timeout", "2000", "--show-detailed-stats", "--reporting-interval", "1000",
+                "--output", dir.resolve("c2").toString());
         assertTrue(toolRows.size() >= 2 && kbenchRows.size() >= 2, toolRows + " / " + kbenchRows);
         assertSameShapes(toolRows, kbenchRows);
         // --include: every matching topic, --num-records over all of them, the tool's row
@@ -149,8 +151,22 @@ class KafkaToolsShapesIT {
             "--reporting-interval", "1000", "--print-metrics"};
         List<String> tool = tool("org.apache.kafka.tools.ShareConsumerPerformance",
                 concat(flags, "--group", "tool-share"));
-        List<String> kbench = kbench(concat(new String[] {"share-consumer-perf"}, concat(flags, "--output",
-                dir.resolve("share").toString())));
+        // kbench's consumers join before its clock starts and would read 20,000 waiting records in a fraction of a
+        // reporting interval, printing no row (as the tool does for a read that short): they read a topic fed at
+        // 4,000 msg/s instead, so that their read spans several intervals whatever the machine's speed
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("scp-fed", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        Thread feeder = feed("scp-fed", 20_000, 4_000);
+        List<String> kbench;
+        try {
+            String[] fed = flags.clone();
+            fed[java.util.Arrays.asList(fed).indexOf("scp")] = "scp-fed";
+            kbench = kbench(concat(new String[] {"share-consumer-perf"}, concat(fed, "--output",
+                    dir.resolve("share").toString())));
+        } finally {
+            feeder.join(30_000);
+        }
         assertSameShapes(clientIds(rowsApart(before(tool, "Metric Name"))), clientIds(rowsApart(before(kbench, "Metric Name"))));
         assertSameMetricsBlock(tool, kbench);
         assertToolsMetricsLayout(kbench);
@@ -160,6 +176,30 @@ class KafkaToolsShapesIT {
             assertTrue(row.matches(".*, 20000, \\d+"), "every record once: " + lines);
             assertEquals(2, lines.stream().filter(l -> l.startsWith("Share consumer ")).count(), lines.toString());
         }
+    }
+
+    /** Sends {@code records} of 100 bytes to {@code topic} at {@code perSecond}, on a thread of its own (started). */
+    private Thread feed(String topic, int records, int perSecond) {
+        Thread t = new Thread(() -> {
+            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> p = new org.apache.kafka.clients.producer
+                    .KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "linger.ms", 5),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                long start = System.nanoTime();
+                for (int i = 0; i < records; i++) {
+                    long due = start + i * 1_000_000_000L / perSecond;
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                    p.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, new byte[100]));
+                }
+                p.flush();
+            }
+        }, "feed-" + topic);
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static String[] concat(String[] a, String... b) {

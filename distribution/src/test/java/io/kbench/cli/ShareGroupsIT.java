@@ -206,8 +206,11 @@ class ShareGroupsIT {
         assertNull(share.get("verification"));
         // the group was started at the beginning before the start (as kafka-share-groups --reset-offsets does): its
         // consumers got their partitions on their first heartbeat, not one 5-s heartbeat interval later
-        long firstSecond = r.get("intervals").get(0).get("share").get("delivered").asLong()
-                + r.get("intervals").get(1).get("share").get("delivered").asLong();
+        // (the run ends as soon as the group has settled all 2,000: it may have one interval only)
+        long firstSecond = 0;
+        for (int i = 0; i < Math.min(2, r.get("intervals").size()); i++) {
+            firstSecond += r.get("intervals").get(i).get("share").get("delivered").asLong();
+        }
         assertTrue(firstSecond > 0, "deliveries in the first two seconds: " + r.get("intervals"));
         assertTrue(r.get("issues").toString().indexOf("share groups accepted") < 0, r.get("issues").toString());
     }
