@@ -179,36 +179,35 @@ class MiniClusterTest {
     }
 
     /**
-     * A worker's snapshot says its producers are done an interval after the planned end (its last sends complete
-     * after the boundary): read live, its counts end the run as soon as the consumers have everything; a worker
-     * that does not know the call leaves it to the snapshots. The figures are the same either way.
+     * Runs 5 s at 3,000 msg/s on 3 workers whose snapshots say their producers are done only an interval after the
+     * planned end (their last sends complete after the boundary), worker 2 knowing the live counts call or not;
+     * checks the figures are whole and returns how long after the planned end the run was stopped (µs).
      */
-    @Test
-    void shouldEndAsSoonAsTheWorkersLiveCountsShowEverythingReadAndNotWaitForTheNextSnapshot() throws Exception {
+    private long stoppedAfterPlannedEnd(boolean thirdKnowsProgress) throws Exception {
         cluster(3);
         workers.forEach(w -> w.doneLate = true);
+        workers.get(2).knowsProgress = thirdKnowsProgress;
         RunOutcome o = run(workload(TIMED + "durationSeconds: 5\n"));
         assertTrue(o.completed(), o.error() + " " + lines);
-        FakeWorker w0 = workers.get(0);
-        long after = w0.stoppedAtMicros - w0.plannedEndMicros();
-        assertTrue(after >= 0 && after <= 300_000, "stopped " + after + " µs after the planned end");
         assertEquals(3000L * 7, o.summary().acked());
         assertEquals(o.summary().acked(), o.summary().received());
         assertTrue(lines.stream().noneMatch(l -> l.contains("stopped making progress")), lines.toString());
+        FakeWorker w0 = workers.get(0);
+        return w0.stoppedAtMicros - w0.plannedEndMicros();
     }
 
+    /** Read live, the workers' counts end the run as soon as the consumers have everything. */
+    @Test
+    void shouldEndAsSoonAsTheWorkersLiveCountsShowEverythingReadAndNotWaitForTheNextSnapshot() throws Exception {
+        long after = stoppedAfterPlannedEnd(true);
+        assertTrue(after >= 0 && after <= 300_000, "stopped " + after + " µs after the planned end");
+    }
+
+    /** A worker that does not know the call (an older build) leaves the end to the snapshots. */
     @Test
     void shouldEndWithTheNextSnapshotsWhenAWorkerDoesNotKnowTheLiveCountsCall() throws Exception {
-        cluster(3);
-        workers.forEach(w -> w.doneLate = true);
-        workers.get(2).knowsProgress = false;
-        RunOutcome o = run(workload(TIMED + "durationSeconds: 5\n"));
-        assertTrue(o.completed(), o.error() + " " + lines);
-        FakeWorker w0 = workers.get(0);
-        long after = w0.stoppedAtMicros - w0.plannedEndMicros();
+        long after = stoppedAfterPlannedEnd(false);
         assertTrue(after >= 1_000_000 && after <= 1_300_000, "stopped " + after + " µs after the planned end");
-        assertEquals(3000L * 7, o.summary().acked());
-        assertEquals(o.summary().acked(), o.summary().received());
     }
 
     @Test
