@@ -336,13 +336,17 @@ public final class RunController {
                 long now = clock.micros();
                 EndCondition.Decision d = EndCondition.decide(rules, totals, now, drain);
                 drain = d.drain();
-                // once nothing more is due to be sent, the workers' live counts end the run as soon as the consumers
-                // have read everything, not with the next interval's snapshots (up to an interval later)
+                // the workers' live counts, not the next interval's snapshots (up to an interval later), release a
+                // backlog run's consumers once the backlog is built, and end the run once nothing more is due to be
+                // sent and the consumers have read everything
+                boolean backlogPending = rules.backlogRecords() > 0 && !totals.consumersReleased();
                 if (d.action() == EndCondition.Action.CONTINUE && livePoll > 0 && now >= nextLive
-                        && (rules.countRun() || now >= rules.plannedEndMicros())) {
+                        && (backlogPending || rules.countRun() || now >= rules.plannedEndMicros())) {
                     nextLive = now + livePoll;
                     EndCondition.Totals current = live.liveTotals();
-                    if (current != null && EndCondition.complete(rules, current, clock.micros())) {
+                    if (current != null && backlogPending && current.acked() >= rules.backlogRecords()) {
+                        live.releaseConsumers(current.acked());
+                    } else if (current != null && EndCondition.complete(rules, current, clock.micros())) {
                         return notes;
                     }
                 }
