@@ -48,6 +48,8 @@ public final class Diagnosis {
      * 80% utilisation a thread that becomes ready waits for a core about four times its own work (M/M/1: ρ/(1-ρ)).
      */
     public static final double HOST_CPU = 0.8;
+    /** The evidence's figure for the busiest worker's CPU over the window. */
+    static final String WORKER_CPU = "workerCpu";
     /** A part of the produce request's time that dominates it: at least this share of the total. */
     public static final double TIME_SHARE = 0.5;
     /** The broker's time is what the producers waited for: its produce time at least this share of theirs. */
@@ -385,6 +387,19 @@ public final class Diagnosis {
                 .thenComparingInt(x -> NAMES.indexOf(x.limit())));
         if (found.isEmpty()) {
             if (producing && l.targetRate() > 0 && l.keptUp()) {
+                // the target was met; whether the client host had room for more is a figure the reader checks too
+                WindowFigures.Hosts h = f.hosts();
+                if (!Double.isNaN(h.cpu())) {
+                    held.add(h.cpu() >= HOST_CPU
+                            ? ev(WORKER_CPU, h.cpu(), ">=", HOST_CPU, String.format(Locale.ROOT, "but the busiest worker "
+                                    + "(%s) used %s of its cores%s: near its limit, where a thread that becomes ready "
+                                    + "waits for a core about four times its own work; a higher rate may be held "
+                                    + "back by it rather than by the cluster", h.worker(), pct(h.cpu()),
+                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith()))
+                            : ev(WORKER_CPU, h.cpu(), "<", HOST_CPU, String.format(Locale.ROOT,
+                                    "the busiest worker (%s) used %s of its cores%s", h.worker(), pct(h.cpu()),
+                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith())));
+                }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }
             held.add(0, target != null ? target : new ResultFile.Evidence("target", null, null, null,

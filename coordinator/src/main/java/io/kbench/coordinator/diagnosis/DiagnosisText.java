@@ -20,7 +20,7 @@ public final class DiagnosisText {
             return out;
         }
         out.add("  limited by: " + d.limit() + switch (d.limit()) {
-            case Diagnosis.NONE -> " (the run kept up with its target and nothing was near its limit)";
+            case Diagnosis.NONE -> " (" + noneHeadline(d) + ")";
             case Diagnosis.UNKNOWN -> " (no figure kbench reads crossed its threshold; see docs/diagnosis.md)";
             default -> String.format(Locale.ROOT, " (strength %.2f)", d.strength());
         });
@@ -37,6 +37,17 @@ public final class DiagnosisText {
                     l.evidence().isEmpty() ? "" : evidence(l.evidence().get(0))));
         }
         return out;
+    }
+
+    /**
+     * What {@code none} says of a run: that it kept up, and that nothing was near its limit — unless its busiest
+     * worker's cores were (then it says so: the target was met, a higher one would not have been for the client's sake).
+     */
+    public static String noneHeadline(ResultFile.Diagnosis d) {
+        boolean hostNear = d.evidence().stream().anyMatch(e -> Diagnosis.WORKER_CPU.equals(e.figure())
+                && ">=".equals(e.op()));
+        return hostNear ? "the run kept up with its target, but its busiest worker host was near its limit"
+                : "the run kept up with its target and nothing was near its limit";
     }
 
     /** One piece of evidence: its text and, when it has one, the comparison that decided it. */

@@ -384,9 +384,41 @@ class DiagnosisTest {
     void shouldNameNoneOnlyWithTheChecksThatHeld() {
         ResultFile.Diagnosis d = Diagnosis.of(HEALTHY);
         assertEquals(List.of("ackedRate", "requestHandlerIdle", "networkProcessorIdle", "underReplicatedPartitions",
-                "producerWaitRatio", "saturatedShare"), d.evidence().stream().map(ResultFile.Evidence::figure).toList());
+                "producerWaitRatio", "saturatedShare", "workerCpu"), d.evidence().stream().map(ResultFile.Evidence::figure)
+                .toList());
         assertEquals(">=", d.evidence().get(1).op(), "handler idle 80% held against >= 20%");
         assertEquals(List.of(), d.held(), "none: its evidence is what held");
+        ResultFile.Evidence cpu = d.evidence().get(6);
+        assertEquals("<", cpu.op());
+        assertEquals("the busiest worker (w1) used 30% of its cores", cpu.text());
+        assertEquals("  limited by: none (the run kept up with its target and nothing was near its limit)",
+                DiagnosisText.lines(d).get(0));
+    }
+
+    /** A run that kept up on a worker whose cores were 80% busy or more: none, and the console says the host was near. */
+    @Test
+    void shouldSayAKeptUpRunsWorkerHostWasNearItsLimitFromEightyPercentOn() {
+        for (double busy : new double[] {0.8, 0.95}) {
+            ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(),
+                    new WindowFigures.Hosts(busy, "local-1", 0, "coordinator, embedded broker"), HEALTHY.consumers(),
+                    HEALTHY.brokers()));
+            assertEquals("none", d.limit(), "the target was met: the host held it");
+            ResultFile.Evidence cpu = d.evidence().get(d.evidence().size() - 1);
+            assertEquals("workerCpu", cpu.figure());
+            assertEquals(">=", cpu.op());
+            assertEquals(Diagnosis.HOST_CPU, cpu.threshold(), 1e-12);
+            assertTrue(cpu.text().startsWith("but the busiest worker (local-1) used " + Math.round(busy * 100)
+                    + "% of its cores, shared with the coordinator, embedded broker: near its limit"), cpu.text());
+            assertEquals("  limited by: none (the run kept up with its target, but its busiest worker host was near its "
+                    + "limit)", DiagnosisText.lines(d).get(0));
+        }
+        ResultFile.Diagnosis under = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(),
+                new WindowFigures.Hosts(0.799, "local-1", 0, ""), HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("  limited by: none (the run kept up with its target and nothing was near its limit)",
+                DiagnosisText.lines(under).get(0));
+        ResultFile.Diagnosis unread = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(),
+                WindowFigures.Hosts.UNKNOWN, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(unread.evidence().stream().noneMatch(e -> "workerCpu".equals(e.figure())), "no host figures: no line");
     }
     @Test
     void shouldNotNameReplicationForWhatABrokerKbenchStoppedDid() {

@@ -160,7 +160,9 @@ public final class HtmlReport {
                         "%s (strength %.2f): %s", l.limit(), l.strength(), l.evidence().stream()
                                 .map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence)
                                 .collect(java.util.stream.Collectors.joining("; ")))).toList(),
-                diagnosis.held().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList());
+                diagnosis.held().stream().map(io.kbench.coordinator.diagnosis.DiagnosisText::evidence).toList(),
+                io.kbench.coordinator.diagnosis.Diagnosis.NONE.equals(diagnosis.limit())
+                        ? io.kbench.coordinator.diagnosis.DiagnosisText.noneHeadline(diagnosis) : null);
     }
 
     /** A max-rate search's outcome and its trials, one table row each, as the console prints them. */

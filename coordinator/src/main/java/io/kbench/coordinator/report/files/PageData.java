@@ -80,8 +80,8 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
 
     /**
      * What limited the run: the limit, its evidence and suggestions as text, the other limits in a line each, the
-     * checks that held beside the limit.
+     * checks that held beside the limit, and for {@code none} the line under it (null otherwise).
      */
     public record Diagnosis(String limit, double strength, List<String> evidence, List<String> suggestions,
-                            List<String> also, List<String> held) { }
+                            List<String> also, List<String> held, String headline) { }
 }
