@@ -82,7 +82,8 @@ final class Snapshotter {
     }
 
     /**
-     * The run's totals so far, read live from the running counters (sent, acked, failed, bytes, received):
+     * The run's totals so far, read live from the running counters (sent, acked, failed, bytes, received and, with
+     * verification, the duplicates among the received):
      * what every harvest starts from, and what the worker's metrics endpoint reads between harvests.
      */
     Counters live() {
@@ -92,6 +93,7 @@ final class Snapshotter {
         long ab = 0;
         long r = 0;
         long rb = 0;
+        long dup = 0;
         for (ProducerMetrics p : producers) {
             s += p.sent.get();
             a += p.acked.get();
@@ -101,8 +103,12 @@ final class Snapshotter {
         for (ConsumerMetrics m : consumers) {
             r += m.received.get();
             rb += m.receivedBytes.get();
+            if (m.tracker != null) {
+                dup += m.tracker.duplicated.get();
+            }
         }
-        return new Counters(s, a, f, ab, r, rb, 0, 0);
+        // duplicates too (with verification): the coordinator's drain counts each message once (Progress)
+        return new Counters(s, a, f, ab, r, rb, 0, 0, 0, dup, 0, 0, 0);
     }
 
     /** The share consumers' running totals (in the share fields; the rest 0). */

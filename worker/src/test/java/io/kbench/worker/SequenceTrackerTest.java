@@ -131,4 +131,24 @@ class SequenceTrackerTest {
         assertTrue(bounded.memoryBytes() <= 65_536L * SequenceTracker.STREAM_BYTES * 2,
                 "bounded, was " + bounded.memoryBytes());
     }
+
+    /**
+     * The worker's live counts (Progress) carry the duplicates among the received, so that the coordinator's drain
+     * counts each message once: 3 records received, one of them twice.
+     */
+    @Test
+    void shouldGiveTheDuplicatesAmongTheReceivedInTheWorkersLiveCounts() {
+        ConsumerMetrics m = new ConsumerMetrics(new RunClock(io.kbench.protocol.MicrosClock.SYSTEM, 0,
+                io.kbench.driver.NanoClock.SYSTEM), t);
+        for (long s : new long[] {0, 1, 1, 2}) {
+            m.onRecord(100, io.kbench.driver.RecordListener.NO_STAMP, 0, P0, s);
+        }
+        io.kbench.protocol.Counters live = new Snapshotter("w", java.util.List.of(), java.util.List.of(m),
+                java.util.List.of()).live();
+        assertEquals(4, live.received());
+        assertEquals(1, live.duplicated());
+        assertEquals(0, new Snapshotter("w", java.util.List.of(), java.util.List.of(new ConsumerMetrics(new RunClock(
+                io.kbench.protocol.MicrosClock.SYSTEM, 0, io.kbench.driver.NanoClock.SYSTEM), null)), java.util.List.of())
+                .live().duplicated(), "without verification: none found");
+    }
 }

@@ -76,8 +76,8 @@ public final class EndCondition {
      * @param failure            the first failure reason, or null
      * @param acked              messages acknowledged, all workers
      * @param failed             sends failed
-     * @param received           messages received, all subscriptions, plus those the share groups accepted or
-     *                           rejected
+     * @param received           messages received, all subscriptions, each once (duplicates that verification
+     *                           found left out), plus those the share groups accepted or rejected
      * @param allProducersDone   every producer has finished its share (count run) or stopped
      * @param consumersReleased  a backlog run's consumers have been released
      */

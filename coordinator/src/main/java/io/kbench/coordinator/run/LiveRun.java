@@ -190,9 +190,17 @@ final class LiveRun {
     /** The totals the end condition decides on. */
     EndCondition.Totals totals() {
         var t = merger.totals();
-        // a share group is done with a message once it accepted or rejected it: the drain counts those with receipts
-        return new EndCondition.Totals(failure.reason(), t.acked(), t.failed(),
-                t.received() + t.shareAccepted() + t.shareRejected(), merger.allProducersDone(), releaseMicros != 0);
+        return new EndCondition.Totals(failure.reason(), t.acked(), t.failed(), read(t), merger.allProducersDone(),
+                releaseMicros != 0);
+    }
+
+    /**
+     * What the drain counts as read of {@code t}: the messages received, each once — the duplicates verification
+     * found are left out, so that a message received twice does not stand for one still on its way — and those a
+     * share group is done with (accepted or rejected).
+     */
+    static long read(io.kbench.protocol.Counters t) {
+        return t.received() - t.duplicated() + t.shareAccepted() + t.shareRejected();
     }
 
     /** How long the workers have to answer a {@link #liveTotals} round. */
@@ -240,7 +248,7 @@ final class LiveRun {
             io.kbench.protocol.Counters t = io.kbench.protocol.rpc.SnapshotMessages.counters(p.getTotals());
             acked += t.acked();
             failed += t.failed();
-            received += t.received() + t.shareAccepted() + t.shareRejected(); // as totals() counts them
+            received += read(t);
             producersDone &= p.getProducersDone();
         }
         return new EndCondition.Totals(failure.reason(), acked, failed, received, producersDone, releaseMicros != 0);

@@ -165,4 +165,16 @@ class EndConditionTest {
         assertEquals(false, EndCondition.complete(CONSUMERS_ONLY, new Totals(null, 0, 0, 1499, true, false), 0));
         assertEquals(true, EndCondition.complete(CONSUMERS_ONLY, new Totals(null, 0, 0, 1500, true, false), 0));
     }
+
+    /** The drain counts a message received twice once: a duplicate does not stand for a message still on its way. */
+    @org.junit.jupiter.api.Test
+    void shouldCountWhatTheConsumersReadOnceEach() {
+        io.kbench.protocol.Counters t = new io.kbench.protocol.Counters(1000, 1000, 0, 0, 1000, 0, 0, 0, 0, 1, 0, 999, 0);
+        assertEquals(999, LiveRun.read(t), "1,000 received, one of them a second time: 999 read");
+        assertEquals(false, EndCondition.complete(TIMED, new Totals(null, 1000, 0, LiveRun.read(t), true, false), END),
+                "one acknowledged message not yet read");
+        io.kbench.protocol.Counters share = new io.kbench.protocol.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                900, 0, 0, 880, 10, 20);
+        assertEquals(900, LiveRun.read(share), "a share group is done with what it accepted or rejected");
+    }
 }
