@@ -73,7 +73,10 @@ final class Suggestions {
         if (!h.sharedWith().isEmpty()) {
             s.add("run `kbench worker` on hosts of their own: these workers share their process with the " + h.sharedWith());
         }
-        if (l.saturated() > 0 && 2 * l.saturatedStalled() >= l.saturated()) {
+        // late wake-ups in half or more of the saturated intervals: the threads waited for a core, so more of them
+        // would not help, whatever the window's mean CPU says
+        boolean stalled = l.saturated() > 0 && 2 * l.saturatedStalled() >= l.saturated();
+        if (stalled) {
             s.add(String.format(Locale.ROOT, "cores the workers do not share: in %d of the %d saturated intervals a "
                     + "load thread woke from a park late (up to %.0f ms): a collection paused the worker or its host gave "
                     + "the thread no core in time (a broker or other busy processes on the same cores, a VM's CPU "
@@ -81,7 +84,7 @@ final class Suggestions {
                     h.stallMaxMicros() / 1e3, Diagnosis.hostDuringStalls(h)));
         }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
-        if (!cpuBound) {
+        if (!cpuBound && !stalled) {
             s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");
         }
         if (h.gcMaxMicros() >= 20_000) {

@@ -270,10 +270,16 @@ class DiagnosisTest {
                 + "time)", e.text());
         assertTrue(host.suggestions().stream().anyMatch(x -> x.startsWith("cores the workers do not share: in 3 of the 4 "
                 + "saturated intervals a load thread woke from a park late (up to 42 ms)")), host.suggestions().toString());
-        // 1 of 4: the send loop's own doing mostly; no such suggestion
+        // that says more producers on the same host would not help: it is not also suggested (the window's mean CPU,
+        // 30%, would have it that the cores have room)
+        assertTrue(host.suggestions().stream().noneMatch(x -> x.startsWith("more producers (producersPerTopic)")),
+                host.suggestions().toString());
+        // 1 of 4: the send loop's own doing mostly; no such suggestion, and more load threads may help
         ResultFile.Diagnosis loop = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
                 true, false, "", 30, 4, 10, 1), HEALTHY.producers(), measured, HEALTHY.consumers(), HEALTHY.brokers()));
         assertTrue(loop.suggestions().stream().noneMatch(x -> x.startsWith("cores the workers do not share")),
+                loop.suggestions().toString());
+        assertTrue(loop.suggestions().stream().anyMatch(x -> x.startsWith("more producers (producersPerTopic)")),
                 loop.suggestions().toString());
         // 2 of 4, exactly half: the suggestion holds
         ResultFile.Diagnosis half = Diagnosis.of(new WindowFigures(new WindowFigures.Load(10_000, 30, 10_000, 10_000,
