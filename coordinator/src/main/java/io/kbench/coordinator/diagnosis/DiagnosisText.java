@@ -41,7 +41,8 @@ public final class DiagnosisText {
 
     /**
      * What {@code none} says of a run: that it kept up, and that nothing was near its limit — unless its busiest
-     * worker's cores were (then it says so: the target was met, a higher one would not have been for the client's sake).
+     * worker's cores were 80% busy or more (then it says so: the target was met, a higher one may be held back by
+     * the client host before the cluster).
      */
     public static String noneHeadline(ResultFile.Diagnosis d) {
         boolean hostNear = d.evidence().stream().anyMatch(e -> Diagnosis.WORKER_CPU.equals(e.figure())

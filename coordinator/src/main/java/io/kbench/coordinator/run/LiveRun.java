@@ -218,38 +218,19 @@ final class LiveRun {
         if (progressUnknown || failure.failed() || !lost.isEmpty()) {
             return null;
         }
-        List<java.util.concurrent.CompletableFuture<io.kbench.protocol.rpc.ProgressResponse>> calls = new ArrayList<>();
-        for (int i = 0; i < workers.size(); i++) {
-            calls.add(workers.get(i).progress(runId, PROGRESS_TIMEOUT));
+        List<Workers.Progress> all = workers.progress(runId, PROGRESS_TIMEOUT, () -> progressUnknown = true);
+        if (all == null) {
+            return null;
         }
         long acked = 0;
         long failed = 0;
         long received = 0;
         boolean producersDone = true;
-        for (var call : calls) {
-            io.kbench.protocol.rpc.ProgressResponse p;
-            try {
-                // the call's own deadline completes it; the bound here only guards against a transport that never does
-                p = call.get(PROGRESS_TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (io.grpc.Status.fromThrowable(e.getCause()).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
-                    progressUnknown = true;
-                }
-                return null;
-            } catch (java.util.concurrent.TimeoutException e) {
-                return null;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
-            if (!p.getRunning()) {
-                return null;
-            }
-            io.kbench.protocol.Counters t = io.kbench.protocol.rpc.SnapshotMessages.counters(p.getTotals());
-            acked += t.acked();
-            failed += t.failed();
-            received += read(t);
-            producersDone &= p.getProducersDone();
+        for (Workers.Progress p : all) {
+            acked += p.totals().acked();
+            failed += p.totals().failed();
+            received += read(p.totals());
+            producersDone &= p.producersDone();
         }
         return new EndCondition.Totals(failure.reason(), acked, failed, received, producersDone, releaseMicros != 0);
     }

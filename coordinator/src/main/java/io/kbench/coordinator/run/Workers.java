@@ -136,6 +136,44 @@ public final class Workers implements AutoCloseable {
         return issues;
     }
 
+    /** One worker's live counts of a run: whether its producers are done, and its running totals. */
+    public record Progress(boolean producersDone, io.kbench.protocol.Counters totals) { }
+
+    /**
+     * Every worker's live counts of the run ({@code Progress}), asked of all at once: one per worker, in order, or
+     * null when a worker did not answer within {@code timeout}, does not hold the run (any more) or failed the call;
+     * {@code unknownCall} runs when a worker does not know the call (an older build).
+     */
+    public List<Progress> progress(String runId, java.time.Duration timeout, Runnable unknownCall) {
+        List<CompletableFuture<io.kbench.protocol.rpc.ProgressResponse>> calls = new ArrayList<>();
+        for (WorkerClient c : clients) {
+            calls.add(c.progress(runId, timeout));
+        }
+        List<Progress> out = new ArrayList<>();
+        for (var call : calls) {
+            io.kbench.protocol.rpc.ProgressResponse p;
+            try {
+                // the call's own deadline completes it; the bound here only guards against a transport that never does
+                p = call.get(timeout.toMillis() + 1_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (io.grpc.Status.fromThrowable(e.getCause()).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                    unknownCall.run();
+                }
+                return null;
+            } catch (java.util.concurrent.TimeoutException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            if (!p.getRunning()) {
+                return null;
+            }
+            out.add(new Progress(p.getProducersDone(), io.kbench.protocol.rpc.SnapshotMessages.counters(p.getTotals())));
+        }
+        return out;
+    }
+
     /** Closes every run stream from this side (their workers abort). */
     public void cancelRuns() {
         clients.forEach(WorkerClient::cancelRun);
