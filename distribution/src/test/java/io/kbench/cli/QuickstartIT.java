@@ -56,6 +56,10 @@ class QuickstartIT {
         // the host as a whole (Linux /proc/stat): how busy, every process counted, and what a hypervisor stole
         double hostBusy = host.path("hostBusyMean").asDouble(-1);
         assertTrue(hostBusy > 0 && hostBusy <= 1 && host.path("hostStealMax").asDouble(-1) >= 0, String.valueOf(host));
+        // the JIT compiler threads' CPU (Linux): part of the process's, which a fresh JVM with a broker in it never lacks
+        double jit = host.path("jitShareMean").asDouble(-1);
+        assertTrue(jit > 0 && jit <= host.get("cpuMean").asDouble() + 1e-3 && host.path("jitShareMax").asDouble(-1) >= jit,
+                String.valueOf(host));
         for (JsonNode i : r.get("intervals")) {
             assertTrue(i.has("hosts") && i.get("hosts").get("workers").asInt() == 1, i.toString());
             if (i.get("publish").get("sent").asLong() >= 1_000) {

@@ -25,13 +25,14 @@ package io.kbench.protocol;
  */
 public record HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
                          long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros,
-                         double hostBusyShare, double hostStealShare) {
+                         double hostBusyShare, double hostStealShare, long jitMicros) {
     /** No figures (a worker that sent none). */
-    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "", -1, -1, -1);
+    public static final HostSample NONE = new HostSample(0, 0, 0, 0, 0, -1, 0, "", -1, -1, -1, -1);
 
     public HostSample {
         sharedWith = sharedWith == null ? "" : sharedWith;
         stallMicros = Math.max(-1, stallMicros);
+        jitMicros = Math.max(-1, jitMicros);
         hostBusyShare = share(hostBusyShare);
         hostStealShare = share(hostStealShare);
     }
@@ -40,7 +41,7 @@ public record HostSample(int processors, long wallMicros, long cpuMicros, long g
     public HostSample(int processors, long wallMicros, long cpuMicros, long gcMicros, long gcCount,
                       long heapAfterGcBytes, long heapMaxBytes, String sharedWith, long stallMicros) {
         this(processors, wallMicros, cpuMicros, gcMicros, gcCount, heapAfterGcBytes, heapMaxBytes, sharedWith,
-                stallMicros, -1, -1);
+                stallMicros, -1, -1, -1);
     }
 
     /** A share as 0..1, or -1 for unknown (negative, NaN, infinite). */
@@ -55,6 +56,15 @@ public record HostSample(int processors, long wallMicros, long cpuMicros, long g
     /** Share of the processors used over the sample's wall time (0..1). */
     public double cpuShare() {
         return !known() || wallMicros <= 0 ? 0 : Math.min(1.0, (double) cpuMicros / wallMicros / processors);
+    }
+
+    /**
+     * The JIT compiler threads' CPU as a share of the processors over the sample's wall time (0..1, comparable with {@link
+     * #cpuShare}); -1 when unknown.
+     */
+    public double jitShare() {
+        return !known() || wallMicros <= 0 || jitMicros < 0 ? -1
+                : Math.min(1.0, (double) jitMicros / wallMicros / processors);
     }
 
     /** Heap in use after the latest collection as a share of the maximum; -1 when unknown. */

@@ -15,7 +15,8 @@ import io.kbench.protocol.HostSample;
 /**
  * The worker process's use of its host between two calls of {@link #sample}: CPU time of the whole process,
  * garbage-collection time and count (deltas of the JVM's running totals), the heap in use right after the latest
- * collection, the heap's maximum (read from the JVM's management beans, a few microseconds a call), and how late
+ * collection, the heap's maximum (read from the JVM's management beans, a few microseconds a call), the JIT compiler
+ * threads' CPU ({@link JitCpu}), and how late
  * the run's load threads woke from their parks (the stall); and the whole host's CPU — how busy its processors were,
  * whoever ran on them, and the time a VM's hypervisor stole from them ({@link HostCpuTicks}), so that a load thread
  * that woke late can be put down to a host shared with something busier or to a VM's steal. One sampler per run,
@@ -48,6 +49,9 @@ final class HostSampler {
 
         /** The host's CPU counters so far; null when the platform does not tell. */
         HostCpuTicks hostCpu();
+
+        /** CPU time of the JIT compiler threads so far, ns; -1 when the platform does not tell. */
+        long jitNanos();
     }
 
     /** What else this JVM hosts (the coordinator's in-process workers); "" for a worker process of its own. */
@@ -58,6 +62,7 @@ final class HostSampler {
     private long cpuNanos;
     private long gcMillis;
     private long gcCount;
+    private long jitNanos;
     private HostCpuTicks hostCpu;
 
     HostSampler(Source source) {
@@ -66,6 +71,7 @@ final class HostSampler {
         this.cpuNanos = source.processCpuNanos();
         this.gcMillis = source.gcMillis();
         this.gcCount = source.gcCount();
+        this.jitNanos = source.jitNanos();
         this.hostCpu = source.hostCpu();
         source.takeStallMicros(); // the first sample's stall covers from now
     }
@@ -90,6 +96,9 @@ final class HostSampler {
         long gcMs = source.gcMillis();
         long gcN = source.gcCount();
         long stall = source.takeStallMicros();
+        long jit = source.jitNanos();
+        long jitBefore = jitNanos;
+        jitNanos = jit;
         HostCpuTicks host = source.hostCpu();
         HostCpuTicks hostBefore = hostCpu;
         hostCpu = host;
@@ -107,7 +116,8 @@ final class HostSampler {
         }
         HostSample s = new HostSample(source.processors(), (wall - wallNanos) / 1000, Math.max(0, (cpu - cpuNanos) / 1000),
                 Math.max(0, gcMs - gcMillis) * 1000, Math.max(0, gcN - gcCount), source.heapAfterGcBytes(),
-                source.heapMaxBytes(), sharedWith, stall, busy, steal);
+                source.heapMaxBytes(), sharedWith, stall, busy, steal,
+                jit < 0 || jitBefore < 0 ? -1 : Math.max(0, jit - jitBefore) / 1000);
         wallNanos = wall;
         cpuNanos = cpu;
         gcMillis = gcMs;
@@ -121,6 +131,7 @@ final class HostSampler {
         private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
         private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+        private final JitCpu jit = new JitCpu();
         private final java.util.function.LongSupplier stalls;
 
         JvmSource(java.util.function.LongSupplier stalls) {
@@ -197,6 +208,11 @@ final class HostSampler {
         @Override
         public HostCpuTicks hostCpu() {
             return HostCpuTicks.read();
+        }
+
+        @Override
+        public long jitNanos() {
+            return jit.nanos();
         }
     }
 }

@@ -17,6 +17,7 @@ class HostSamplerTest {
         long gcN;
         long heapAfter = -1;
         long stall = -1;
+        long jitNs = -1;
         HostCpuTicks host;
 
         @Override public int processors() { return 4; }
@@ -27,6 +28,7 @@ class HostSamplerTest {
         @Override public long gcCount() { return gcN; }
         @Override public long heapAfterGcBytes() { return heapAfter; }
         @Override public long heapMaxBytes() { return 1_000; }
+        @Override public long jitNanos() { return jitNs; }
 
         @Override
         public long takeStallMicros() {
@@ -103,6 +105,30 @@ class HostSamplerTest {
     }
 
     @Test
+    void shouldReportTheJitCompilersTimeSinceTheLastSample() {
+        Fake f = new Fake();
+        f.jitNs = 7_000_000_000L; // compiled before the sampler: not in any sample
+        HostSampler s = new HostSampler(f);
+        f.nanos += 1_000_000_000L;
+        f.cpu += 2_000_000_000L;
+        f.jitNs += 600_000_000L;
+        HostSample a = s.sample();
+        assertEquals(600_000, a.jitMicros());
+        assertEquals(0.15, a.jitShare(), 1e-9, "0.6 s compiling in 1 s on 4 processors");
+        f.nanos += 1_000_000_000L;
+        assertEquals(0, s.sample().jitMicros(), "compiled nothing in this one");
+        f.nanos += 1_000_000_000L;
+        f.jitNs = -1;
+        assertEquals(-1, s.sample().jitMicros(), "the JVM stopped telling: unknown, not 0");
+        f.nanos += 1_000_000_000L;
+        f.jitNs = 8_000_000_000L;
+        assertEquals(-1, s.sample().jitMicros(), "no total to take the difference from");
+        f.nanos += 1_000_000_000L;
+        f.jitNs = 8_050_000_000L;
+        assertEquals(50_000, s.sample().jitMicros());
+    }
+
+    @Test
     void shouldTakeTheStallFromItsOwnStartAndReportItOnce() {
         Fake f = new Fake();
         f.stall = 90_000; // before the sampler: not in any sample
@@ -150,6 +176,9 @@ class HostSamplerTest {
         assertTrue(h.heapAfterGcBytes() > 0 && h.heapAfterGcBytes() <= h.heapMaxBytes(), String.valueOf(h));
         assertTrue(h.gcCount() >= 1, "System.gc() counted: " + h);
         assertEquals(250, h.stallMicros(), "the stalls as the run's load threads give them");
+        if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/schedstat"))) {
+            assertTrue(h.jitMicros() >= 0 && h.jitMicros() <= 60_000_000L, "Linux tells the compilers' CPU: " + h);
+        }
         if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
             assertTrue(h.hostBusyShare() > 0 && h.hostBusyShare() <= 1, "this test kept a processor busy: " + h);
             assertTrue(h.hostStealShare() >= 0 && h.hostStealShare() <= 1, String.valueOf(h));

@@ -50,6 +50,14 @@ public final class Diagnosis {
     public static final double HOST_CPU = 0.8;
     /** The evidence's figure for the busiest worker's CPU over the window. */
     static final String WORKER_CPU = "workerCpu";
+    /**
+     * A worker whose JIT compilers took at least this share of its CPU over the window was still compiling its hot
+     * code (a fresh JVM: the embedded default's process spent 30-45% of its CPU compiling through the quickstart's
+     * first minute on 2 cores, under 2% after it); a compiled JVM spends well under 1% there (docs/diagnosis.md).
+     */
+    public static final double JIT_SHARE = 0.1;
+    /** The evidence's figure for the JIT compilers' part of the busiest worker's CPU. */
+    static final String WORKER_JIT = "workerJit";
     /** A part of the produce request's time that dominates it: at least this share of the total. */
     public static final double TIME_SHARE = 0.5;
     /** The broker's time is what the producers waited for: its produce time at least this share of theirs. */
@@ -97,6 +105,15 @@ public final class Diagnosis {
      * "; in those intervals the worker host was 96% busy on average, every process on it counted, and its hypervisor
      * stole up to 3.0%" (the steal only when there was any), as far as the workers measured it; "" when they did not.
      */
+    /**
+     * ", 34% of it compiling (the JIT: ...)" when the busiest worker's JIT compilers took at least {@link #JIT_SHARE}
+     * of its CPU over the window; "" otherwise or when not measured.
+     */
+    static String jit(WindowFigures.Hosts h) {
+        return h.jitShareOfCpu() < JIT_SHARE ? "" : String.format(Locale.ROOT, ", %s of it compiling (the JIT: a JVM "
+                + "still compiling its code)", pct(h.jitShareOfCpu()));
+    }
+
     static String hostDuringStalls(WindowFigures.Hosts h) {
         if (h.stalledHostBusy() < 0) {
             return "";
@@ -378,6 +395,12 @@ public final class Diagnosis {
             } else if (strength >= 0 && !cpuText.isEmpty()) {
                 e.add(new ResultFile.Evidence("workerCpu", round(h.cpu()), null, null, cpuText));
             }
+            if (strength >= 0 && h.jitShareOfCpu() >= JIT_SHARE) {
+                // the compilers run on the cores the load threads need; a figure beside the CPU, not a limit of its own
+                e.add(ev(WORKER_JIT, h.jitShareOfCpu(), ">=", JIT_SHARE, String.format(Locale.ROOT, "the busiest "
+                        + "worker's JIT compilers took %s of its CPU over the window (%s of its cores): a JVM still "
+                        + "compiling its code, on the cores its load threads need", pct(h.jitShareOfCpu()), pct(h.jit()))));
+            }
             if (strength >= 0) {
                 found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, l, h.cpu() >= HOST_CPU)));
             }
@@ -392,13 +415,13 @@ public final class Diagnosis {
                 if (!Double.isNaN(h.cpu())) {
                     held.add(h.cpu() >= HOST_CPU
                             ? ev(WORKER_CPU, h.cpu(), ">=", HOST_CPU, String.format(Locale.ROOT, "but the busiest worker "
-                                    + "(%s) used %s of its cores%s: near its limit, where a thread that becomes ready "
+                                    + "(%s) used %s of its cores%s%s: near its limit, where a thread that becomes ready "
                                     + "waits for a core about four times its own work; a higher rate may be held "
                                     + "back by it rather than by the cluster", h.worker(), pct(h.cpu()),
-                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith()))
+                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(), jit(h)))
                             : ev(WORKER_CPU, h.cpu(), "<", HOST_CPU, String.format(Locale.ROOT,
-                                    "the busiest worker (%s) used %s of its cores%s", h.worker(), pct(h.cpu()),
-                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith())));
+                                    "the busiest worker (%s) used %s of its cores%s%s", h.worker(), pct(h.cpu()),
+                                    h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(), jit(h))));
                 }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }

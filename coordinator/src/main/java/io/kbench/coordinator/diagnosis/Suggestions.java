@@ -83,6 +83,12 @@ final class Suggestions {
                     + "steal)%s; more producers on the same host would not help", l.saturatedStalled(), l.saturated(),
                     h.stallMaxMicros() / 1e3, Diagnosis.hostDuringStalls(h)));
         }
+        if (h.jitShareOfCpu() >= Diagnosis.JIT_SHARE) {
+            s.add(String.format(Locale.ROOT, "a longer warm-up (warmupSeconds), or workers that stay up between runs "
+                    + "(`kbench worker`, `--workers`): the busiest worker's JIT compilers took %.0f%% of its CPU in the "
+                    + "measured window; a fresh JVM compiles its hot code over its first minute or so, on the same cores",
+                    100 * h.jitShareOfCpu()));
+        }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
         if (!cpuBound && !stalled) {
             s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");

@@ -142,19 +142,32 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      *                       spent running, by every process on it (-1: no such interval, or not measured)
      * @param stalledHostSteal over the same intervals, the most CPU a worker host's hypervisor stole, as a share (-1:
      *                       no such interval, or not measured)
+     * @param jit        the busiest worker's JIT compiler threads' CPU over the window, as a share of its processors (part
+     *                   of {@code cpu}; -1: not measured)
      */
     public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros,
-                        double stalledHostBusy, double stalledHostSteal) {
-        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1, -1, -1);
+                        double stalledHostBusy, double stalledHostSteal, double jit) {
+        public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1, -1, -1, -1);
 
         /** Figures of workers that do not measure their stalls. */
         public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
-            this(cpu, worker, gcMaxMicros, sharedWith, -1, -1, -1);
+            this(cpu, worker, gcMaxMicros, sharedWith, -1, -1, -1, -1);
         }
 
         /** Figures of workers that do not read their host's CPU. */
         public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros) {
-            this(cpu, worker, gcMaxMicros, sharedWith, stallMaxMicros, -1, -1);
+            this(cpu, worker, gcMaxMicros, sharedWith, stallMaxMicros, -1, -1, -1);
+        }
+
+        /** Figures of workers that do not tell their JIT compiler threads' CPU. */
+        public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros,
+                     double stalledHostBusy, double stalledHostSteal) {
+            this(cpu, worker, gcMaxMicros, sharedWith, stallMaxMicros, stalledHostBusy, stalledHostSteal, -1);
+        }
+
+        /** The JIT compilers' part of the busiest worker's CPU (0..1); -1 when not measured or no CPU. */
+        public double jitShareOfCpu() {
+            return jit < 0 || !(cpu > 0) ? -1 : Math.min(1.0, jit / cpu);
         }
     }
 
@@ -347,7 +360,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
         return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
                 busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax,
-                MergedInterval.stalledHostBusy(window, thresholdMicros), steal);
+                MergedInterval.stalledHostBusy(window, thresholdMicros), steal,
+                busiest.host().jitShareMean() == null ? -1 : busiest.host().jitShareMean());
     }
 
     /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */

@@ -19,10 +19,13 @@ import io.kbench.protocol.HostSample;
  * @param hostBusyMax    the busiest worker host's share of CPU time spent running, by every process on it ({@code
  *                       HostSample#hostBusyShare}), 0..1; -1 when no worker measured it
  * @param hostStealMax   the most CPU time a worker host's hypervisor stole, as a share, 0..1; -1 when none measured it
+ * @param jitShareMax    the most CPU a worker's JIT compiler threads used, as a share of its processors ({@code
+ *                       HostSample#jitShare}), 0..1; -1 when no worker measured it
  */
 public record HostFigures(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
-                          double heapAfterGcMax, long stallMicrosMax, double hostBusyMax, double hostStealMax) {
-    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1, -1, -1, -1);
+                          double heapAfterGcMax, long stallMicrosMax, double hostBusyMax, double hostStealMax,
+                          double jitShareMax) {
+    public static final HostFigures NONE = new HostFigures(0, 0, 0, "", 0, -1, -1, -1, -1, -1);
 
     /** Adds the workers' samples of one interval up. Not thread-safe. */
     public static final class Accumulator {
@@ -35,6 +38,7 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
         private long stallMax = -1;
         private double hostBusyMax = -1;
         private double hostStealMax = -1;
+        private double jitMax = -1;
 
         /** Adds one worker's sample; unknown samples are skipped. */
         public void add(String workerId, HostSample s) {
@@ -53,11 +57,12 @@ public record HostFigures(int workers, double cpuMean, double cpuMax, String bus
             stallMax = Math.max(stallMax, s.stallMicros());
             hostBusyMax = Math.max(hostBusyMax, s.hostBusyShare());
             hostStealMax = Math.max(hostStealMax, s.hostStealShare());
+            jitMax = Math.max(jitMax, s.jitShare());
         }
 
         public HostFigures result() {
             return workers == 0 ? NONE : new HostFigures(workers, cpuSum / workers, cpuMax, busiest, gcMax, heapMax,
-                    stallMax, hostBusyMax, hostStealMax);
+                    stallMax, hostBusyMax, hostStealMax, jitMax);
         }
     }
 }

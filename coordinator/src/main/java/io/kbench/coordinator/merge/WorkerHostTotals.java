@@ -5,8 +5,9 @@ import io.kbench.protocol.HostSample;
 /**
  * One worker's host figures over the measured intervals: CPU time and wall time (their ratio over the
  * processors is its mean CPU share), the busiest interval, collection time in all and in the worst interval, the
- * fullest heap after a collection, the longest a load thread of it woke late from a park, and its whole host's
- * running and stolen CPU share (mean and the worst interval). Constant size per worker. Not thread-safe.
+ * fullest heap after a collection, the longest a load thread of it woke late from a park, its whole host's
+ * running and stolen CPU share (mean and the worst interval), and its JIT compiler threads' CPU (mean share of its
+ * processors and the worst interval). Constant size per worker. Not thread-safe.
  */
 public final class WorkerHostTotals {
     private int intervals;
@@ -23,6 +24,9 @@ public final class WorkerHostTotals {
     private long stallMicrosMax = -1;
     private final Share hostBusy = new Share();
     private final Share hostSteal = new Share();
+    private long jitMicros;
+    private long jitWallMicros;
+    private double jitMax = -1;
 
     /** Adds one measured interval's sample; unknown samples are skipped. */
     public void add(HostSample s) {
@@ -43,6 +47,11 @@ public final class WorkerHostTotals {
         stallMicrosMax = Math.max(stallMicrosMax, s.stallMicros());
         hostBusy.add(s.hostBusyShare());
         hostSteal.add(s.hostStealShare());
+        if (s.jitMicros() >= 0) {
+            jitMicros += s.jitMicros();
+            jitWallMicros += s.wallMicros();
+            jitMax = Math.max(jitMax, s.jitShare());
+        }
     }
 
     /** The figures so far, or null when the worker reported none. */
@@ -52,7 +61,9 @@ public final class WorkerHostTotals {
         }
         return new Figures(intervals, processors, Math.min(1.0, (double) cpuMicros / wallMicros / processors), cpuMax,
                 gcMicros, gcMicrosMax, gcCount, heapAfterGcMaxBytes, heapMaxBytes, sharedWith, stallMicrosMax,
-                hostBusy.mean(), hostBusy.max, hostSteal.mean(), hostSteal.max);
+                hostBusy.mean(), hostBusy.max, hostSteal.mean(), hostSteal.max,
+                jitWallMicros <= 0 ? -1 : Math.min(1.0, (double) jitMicros / jitWallMicros / processors), jitMax,
+                jitWallMicros <= 0 ? -1 : jitMicros);
     }
 
     /** The mean and the highest of a share over the intervals that measured it (-1: none did). */
@@ -91,10 +102,20 @@ public final class WorkerHostTotals {
      * @param hostBusyMax         the same in its busiest interval
      * @param hostStealMean       its host's CPU time stolen by the hypervisor, mean share (-1: not measured)
      * @param hostStealMax        the same in its worst interval
+     * @param jitShareMean        its JIT compiler threads' CPU over the intervals that measured it, as a share of its
+     *                            processors (comparable with {@code cpuMean}; -1: not measured)
+     * @param jitShareMax         the same in its worst interval
+     * @param jitMicros           its JIT compiler threads' CPU over those intervals, µs (-1: not measured)
      */
     public record Figures(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMax, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
                           String sharedWith, long stallMicrosMax, double hostBusyMean, double hostBusyMax,
-                          double hostStealMean, double hostStealMax) {
+                          double hostStealMean, double hostStealMax, double jitShareMean, double jitShareMax,
+                          long jitMicros) {
+
+        /** The JIT compilers' share of the worker's own CPU over the window (0..1); -1 when not measured. */
+        public double jitShareOfCpu() {
+            return jitShareMean < 0 || cpuMean <= 0 ? -1 : Math.min(1.0, jitShareMean / cpuMean);
+        }
     }
 }

@@ -91,7 +91,7 @@ class TrialVerdictTest {
                     t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
                     t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
                     : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i],
-                    hostBusy == null ? -1 : hostBusy[i], -1)));
+                    hostBusy == null ? -1 : hostBusy[i], -1, -1)));
             if (i >= 2) {
                 resp.recordValueWithCount(8_000, t.acked()[i]);
             }

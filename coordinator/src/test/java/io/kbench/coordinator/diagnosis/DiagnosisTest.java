@@ -426,6 +426,46 @@ class DiagnosisTest {
                 WindowFigures.Hosts.UNKNOWN, HEALTHY.consumers(), HEALTHY.brokers()));
         assertTrue(unread.evidence().stream().noneMatch(e -> "workerCpu".equals(e.figure())), "no host figures: no line");
     }
+    /** The busiest worker's JIT compilers: named beside its CPU from a tenth of it on, with a warm-up to suggest. */
+    @Test
+    void shouldSayHowMuchOfTheBusiestWorkersCpuWentToTheJit() {
+        WindowFigures.Hosts compiling = new WindowFigures.Hosts(0.74, "local-1", 20_000, "coordinator, embedded broker",
+                22_000, 0.79, 0.035, 0.296);
+        ResultFile.Diagnosis g = Diagnosis.of(new WindowFigures(new WindowFigures.Load(5_000, 20, 5_000, 5_000, true,
+                false, "", 20, 3, 10, 3), HEALTHY.producers(), compiling, HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("generator", g.limit());
+        ResultFile.Evidence jit = g.evidence().stream().filter(e -> "workerJit".equals(e.figure())).findFirst()
+                .orElseThrow(() -> new AssertionError(g.evidence().toString()));
+        assertEquals(0.4, jit.value(), 1e-9, "0.296 of the cores out of the worker's 0.74");
+        assertEquals(">=", jit.op());
+        assertEquals(Diagnosis.JIT_SHARE, jit.threshold(), 1e-12);
+        assertEquals("the busiest worker's JIT compilers took 40% of its CPU over the window (30% of its cores): a JVM "
+                + "still compiling its code, on the cores its load threads need", jit.text());
+        assertTrue(g.suggestions().stream().anyMatch(x -> x.startsWith("a longer warm-up (warmupSeconds), or workers "
+                + "that stay up between runs") && x.contains("took 40% of its CPU")), g.suggestions().toString());
+        assertEquals(g.strength(), Diagnosis.of(new WindowFigures(new WindowFigures.Load(5_000, 20, 5_000, 5_000, true,
+                false, "", 20, 3, 10, 3), HEALTHY.producers(), new WindowFigures.Hosts(0.74, "local-1", 20_000,
+                "coordinator, embedded broker", 22_000, 0.79, 0.035), HEALTHY.consumers(), HEALTHY.brokers()))
+                .strength(), 1e-12, "a figure beside the limit: it does not make it stronger");
+        // kept up: none, and the CPU line says how much of it was the JIT
+        ResultFile.Diagnosis n = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), compiling,
+                HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("none", n.limit());
+        assertEquals("the busiest worker (local-1) used 74% of its cores, shared with the coordinator, embedded broker, "
+                + "40% of it compiling (the JIT: a JVM still compiling its code)",
+                n.evidence().get(n.evidence().size() - 1).text());
+        // under a tenth of the CPU, or not measured: nothing said
+        for (double little : new double[] {0.0739, -1}) {
+            WindowFigures.Hosts h = new WindowFigures.Hosts(0.74, "local-1", 20_000, "", 22_000, 0.79, 0.035, little);
+            ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(new WindowFigures.Load(5_000, 20, 5_000, 5_000, true,
+                    false, "", 20, 3, 10, 3), HEALTHY.producers(), h, HEALTHY.consumers(), HEALTHY.brokers()));
+            assertTrue(d.evidence().stream().noneMatch(e -> "workerJit".equals(e.figure())), d.evidence().toString());
+            assertTrue(d.suggestions().stream().noneMatch(x -> x.contains("warm-up")), d.suggestions().toString());
+            assertTrue(Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), h, HEALTHY.consumers(),
+                    HEALTHY.brokers())).evidence().stream().noneMatch(e -> e.text().contains("JIT")));
+        }
+    }
+
     @Test
     void shouldNotNameReplicationForWhatABrokerKbenchStoppedDid() {
         WindowFigures.Brokers h = HEALTHY.brokers();

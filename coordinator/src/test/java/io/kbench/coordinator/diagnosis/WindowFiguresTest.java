@@ -25,12 +25,12 @@ class WindowFiguresTest {
         stats.put(Metric.PUBLISH_DELAY, new LatencyStats(1_000, delayP99 / 2.0, 100, 200, 300, delayP99, delayP99,
                 delayP99, delayP99));
         return new MergedInterval(i, i * S, (i + 1) * S, Counters.ZERO, stats, 1, List.of(), -1, ClientSample.NONE,
-                ClientSample.NONE, new HostFigures(1, 0.3, 0.3, "w1", 0, 0.1, stall, hostBusy, steal));
+                ClientSample.NONE, new HostFigures(1, 0.3, 0.3, "w1", 0, 0.1, stall, hostBusy, steal, -1));
     }
 
     private static final List<ResultFile.Worker> WORKERS = List.of(new ResultFile.Worker("w1", "127.0.0.1:1", 0, 0, 0,
             0, 0, 1, 0, 1_000, 0, 0, 0, 0, new ResultFile.HostUse(4, 2, 0.3, 0.4, 0, 0, 0, 10, 100, null, 31_000L, 0.7,
-            0.98, 0.01, 0.05)));
+            0.98, 0.01, 0.05, 0.06, 0.2)));
 
     @Test
     void shouldTakeTheHostsCpuOverTheIntervalsSaturatedByAStallOnly() {

@@ -62,7 +62,7 @@ class HostFiguresTest {
     }
 
     private static HostSample onHost(double busy, double steal) {
-        return new HostSample(2, 1_000_000, 400_000, 0, 0, 100, 1_000, "", -1, busy, steal);
+        return new HostSample(2, 1_000_000, 400_000, 0, 0, 100, 1_000, "", -1, busy, steal, -1);
     }
 
     @Test
@@ -91,6 +91,35 @@ class HostFiguresTest {
         old.add(cpu(0.2, 0, 100));
         assertEquals(-1, old.figures().hostBusyMean());
         assertEquals(-1, old.figures().hostStealMax());
+    }
+
+    private static HostSample compiling(double cpu, long jitMicros) {
+        return new HostSample(2, 1_000_000, Math.round(cpu * 2_000_000), 0, 0, 100, 1_000, "", -1, -1, -1, jitMicros);
+    }
+
+    @Test
+    void shouldKeepTheJitCompilersTimeAsAShareOfTheProcessors() {
+        HostFigures.Accumulator a = new HostFigures.Accumulator();
+        a.add("w1", compiling(0.9, 200_000));
+        a.add("w2", compiling(0.3, 500_000));
+        a.add("w3", cpu(0.3, 0, 100)); // not Linux, or an earlier worker
+        assertEquals(0.25, a.result().jitShareMax(), 1e-9, "0.5 s in 1 s on 2 processors, whoever was busiest");
+        HostFigures.Accumulator none = new HostFigures.Accumulator();
+        none.add("w3", cpu(0.3, 0, 100));
+        assertEquals(-1, none.result().jitShareMax(), "no worker measured it");
+        WorkerHostTotals t = new WorkerHostTotals();
+        t.add(compiling(0.8, 600_000));
+        t.add(compiling(0.4, 0));
+        t.add(cpu(0.6, 0, 100)); // not told in this interval: not averaged as 0
+        WorkerHostTotals.Figures f = t.figures();
+        assertEquals(0.15, f.jitShareMean(), 1e-9, "0.6 s over 2 s on 2 processors");
+        assertEquals(0.30, f.jitShareMax(), 1e-9);
+        assertEquals(600_000, f.jitMicros());
+        assertEquals(0.25, f.jitShareOfCpu(), 1e-9, "0.15 of the processors out of the worker's 0.6");
+        WorkerHostTotals old = new WorkerHostTotals();
+        old.add(cpu(0.2, 0, 100));
+        assertEquals(-1, old.figures().jitShareMean());
+        assertEquals(-1, old.figures().jitShareOfCpu());
     }
 
     @Test

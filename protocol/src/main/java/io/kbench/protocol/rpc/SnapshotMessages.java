@@ -243,7 +243,8 @@ public final class SnapshotMessages {
                 h.getGcCount(), Math.max(-1, h.getHeapAfterGcBytes()), h.getHeapMaxBytes(),
                 shared.length() > 200 ? shared.substring(0, 200) : shared,
                 h.hasStallMicros() && h.getStallMicros() >= 0 ? Math.min(h.getStallMicros(), MAX_STALL_MICROS) : -1,
-                h.hasHostBusyShare() ? h.getHostBusyShare() : -1, h.hasHostStealShare() ? h.getHostStealShare() : -1);
+                h.hasHostBusyShare() ? h.getHostBusyShare() : -1, h.hasHostStealShare() ? h.getHostStealShare() : -1,
+                h.hasJitMicros() && h.getJitMicros() >= 0 ? Math.min(h.getJitMicros(), MAX_STALL_MICROS) : -1);
     }
 
     /** The host figures as sent; the stall and the host's CPU only when measured (absent: unknown). */
@@ -260,10 +261,13 @@ public final class SnapshotMessages {
         if (h.hostStealShare() >= 0) {
             b.setHostStealShare(h.hostStealShare());
         }
+        if (h.jitMicros() >= 0) {
+            b.setJitMicros(h.jitMicros());
+        }
         return b.build();
     }
 
-    /** A stall longer than an hour is a worker's nonsense, kept as an hour (the histograms' range). */
+    /** A stall (or an interval's compile time) longer than an hour is a worker's nonsense, kept as an hour. */
     private static final long MAX_STALL_MICROS = 3_600_000_000L;
 
     private static ClientMetrics.Builder clientMetrics(ClientMetricsSample m) {

@@ -154,8 +154,10 @@ class SnapshotMessagesTest {
         IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
                 Map.of(), false, 0, 0, false, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE)
                 .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000, 12_000, 3, 40_000_000, 1_000_000_000,
-                        "coordinator", 27_500, 0.875, 0.0625));
+                        "coordinator", 27_500, 0.875, 0.0625, 500_000));
         IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(500_000, back.host().jitMicros());
+        assertEquals(0.25, back.host().jitShare(), 1e-9, "0.5 s compiling in 1 s on 2 processors");
         assertEquals(0.875, back.host().hostBusyShare());
         assertEquals(0.0625, back.host().hostStealShare());
         assertEquals(s, back);
@@ -190,6 +192,18 @@ class SnapshotMessagesTest {
                 .toBuilder().setHostBusyShare(7).setHostStealShare(Double.POSITIVE_INFINITY)).build();
         assertEquals(1.0, SnapshotMessages.fromProto(over).host().hostBusyShare(), "at most every processor");
         assertEquals(-1, SnapshotMessages.fromProto(over).host().hostStealShare());
+        Snapshot noJit = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().clearJitMicros()).build();
+        assertEquals(-1, SnapshotMessages.fromProto(noJit).host().jitMicros(), "not Linux, or an older worker");
+        assertEquals(-1, SnapshotMessages.fromProto(noJit).host().jitShare());
+        assertTrue(!SnapshotMessages.toProto(noPark).getHost().hasJitMicros(), "unknown: not sent");
+        Snapshot badJit = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().setJitMicros(-3)).build();
+        assertEquals(-1, SnapshotMessages.fromProto(badJit).host().jitMicros(), "negative is no time");
+        Snapshot hugeJit = SnapshotMessages.toProto(s).toBuilder().setHost(SnapshotMessages.toProto(s).getHost()
+                .toBuilder().setJitMicros(Long.MAX_VALUE)).build();
+        assertEquals(3_600_000_000L, SnapshotMessages.fromProto(hugeJit).host().jitMicros(), "kept as an hour");
+        assertEquals(1.0, SnapshotMessages.fromProto(hugeJit).host().jitShare(), "at most every processor");
         Snapshot without = SnapshotMessages.toProto(s).toBuilder().clearHost().build();
         assertEquals(io.kbench.protocol.HostSample.NONE, SnapshotMessages.fromProto(without).host(),
                 "an older worker sends none");

@@ -43,6 +43,7 @@ final class ChartPoint {
     long stallMicrosMax = -1;
     double hostBusyMax = -1;
     double hostStealMax = -1;
+    double jitShareMax = -1;
     /** Intervals with brokers' figures: rates summed over sources and intervals; idle at its lowest; times worst. */
     int brokerN;
     final double[] brokerRates = new double[BROKER_RATES.size()];
@@ -134,6 +135,9 @@ final class ChartPoint {
             if (h.hostStealMax() != null) {
                 hostStealMax = Math.max(hostStealMax, h.hostStealMax());
             }
+            if (h.jitShareMax() != null) {
+                jitShareMax = Math.max(jitShareMax, h.jitShareMax());
+            }
         }
     }
 
@@ -183,6 +187,7 @@ final class ChartPoint {
         stallMicrosMax = Math.max(stallMicrosMax, b.stallMicrosMax);
         hostBusyMax = Math.max(hostBusyMax, b.hostBusyMax);
         hostStealMax = Math.max(hostStealMax, b.hostStealMax);
+        jitShareMax = Math.max(jitShareMax, b.jitShareMax);
     }
 
     /** The worse of {@code current} (NaN: none yet) and {@code v} (null: none): the higher, or the lower. */

@@ -150,7 +150,7 @@ public final class ChartSeries {
         }
         Map<String, List<Double>> hosts = new LinkedHashMap<>();
         for (String k : List.of("cpuMean", "cpuMax", "gcMsMax", "heapAfterGcMax", "stallMsMax", "hostBusyMax",
-                "hostStealMax")) {
+                "hostStealMax", "jitMax")) {
             hosts.put(k, new ArrayList<>(points.size()));
         }
         for (ChartPoint p : points) {
@@ -162,6 +162,7 @@ public final class ChartSeries {
             hosts.get("stallMsMax").add(known && p.stallMicrosMax >= 0 ? p.stallMicrosMax / 1000.0 : null);
             hosts.get("hostBusyMax").add(known && p.hostBusyMax >= 0 ? 100 * p.hostBusyMax : null);
             hosts.get("hostStealMax").add(known && p.hostStealMax >= 0 ? 100 * p.hostStealMax : null);
+            hosts.get("jitMax").add(known && p.jitShareMax >= 0 ? 100 * p.jitShareMax : null);
         }
         Map<String, List<Double>> brokers = new LinkedHashMap<>();
         for (int k = 0; k < BROKER_RATES.size(); k++) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.kbench.coordinator.merge.LatencyStats;
@@ -19,7 +20,8 @@ import io.kbench.coordinator.report.result.ResultFile;
  * jackson-dataformat-csv (quoting and escaping are its business).
  */
 public final class IntervalsCsv {
-    private static final CsvMapper CSV = new CsvMapper();
+    /** Quotes a value only when it needs it (by default Jackson quotes every string longer than 24 characters). */
+    static final CsvMapper CSV = CsvMapper.builder().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
 
     private IntervalsCsv() { }
 
@@ -33,7 +35,7 @@ public final class IntervalsCsv {
         "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
         "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms",
         "shareBacklog", "workerStallMaxMs", "workerHostBusyMax", "workerHostStealMax", "transactionCommitP99Ms",
-        "transactionCommitMaxMs"})
+        "transactionCommitMaxMs", "workerJitMax"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -46,7 +48,8 @@ public final class IntervalsCsv {
                       Long shareRedelivered, Long shareAccepted, Long shareReleased, Long shareRejected,
                       Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
                       Double shareAcceptP99Ms, Long shareBacklog, Double workerStallMaxMs, Double workerHostBusyMax,
-                      Double workerHostStealMax, Double transactionCommitP99Ms, Double transactionCommitMaxMs) {
+                      Double workerHostStealMax, Double transactionCommitP99Ms, Double transactionCommitMaxMs,
+                      Double workerJitMax) {
         static Row of(ResultFile.Interval i) {
             ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
@@ -72,7 +75,8 @@ public final class IntervalsCsv {
                     s == null ? null : ms(s.acceptLatencyMicros(), 99), s == null ? null : s.backlog(),
                     h == null || h.stallMicrosMax() == null ? null : h.stallMicrosMax() / 1000.0,
                     h == null ? null : h.hostBusyMax(), h == null ? null : h.hostStealMax(),
-                    ms(p.transactionCommitMicros(), 99), ms(p.transactionCommitMicros(), 100));
+                    ms(p.transactionCommitMicros(), 99), ms(p.transactionCommitMicros(), 100),
+                    h == null ? null : h.jitShareMax());
         }
 
         private enum Agg { SUM_MB, MIN, MAX }

@@ -12,7 +12,6 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.console.TextTable;
@@ -284,7 +283,7 @@ public final class SweepReport {
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE), s == null ? null : s.stats(Metric.END_TO_END),
                     s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }
-        Files.writeString(dir.resolve("sweep.csv"), new CsvMapper().writeValueAsString(csv));
+        Files.writeString(dir.resolve("sweep.csv"), IntervalsCsv.CSV.writeValueAsString(csv));
         JSON.writeValue(dir.resolve("sweep.json").toFile(), new SweepFile(axes, json, priming));
     }
 }

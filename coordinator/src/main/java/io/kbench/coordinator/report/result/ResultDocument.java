@@ -148,7 +148,7 @@ public final class ResultDocument {
         }
         return new ResultFile.Hosts(h.workers(), round4(h.cpuMean()), round4(h.cpuMax()), h.busiest(), h.gcMicrosMax(),
                 h.heapAfterGcMax() < 0 ? null : round4(h.heapAfterGcMax()), h.stallMicrosMax() < 0 ? null : h.stallMicrosMax(),
-                shareOrNull(h.hostBusyMax()), shareOrNull(h.hostStealMax()));
+                shareOrNull(h.hostBusyMax()), shareOrNull(h.hostStealMax()), shareOrNull(h.jitShareMax()));
     }
 
     /** A share rounded as the result keeps it; null for unknown (negative). */
@@ -181,6 +181,7 @@ public final class ResultDocument {
                         busiest.host().processors(), 100 * worst)
                 : String.format(Locale.ROOT, "CPU %.0f%% of their processors on average, busiest %s %.0f%% (worst interval %.0f%%)",
                         100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
+        cpu += jit(busiest.host());
         String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
                 .map(w -> "; its process also runs: " + w).orElse("");
         return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s%s",
@@ -190,6 +191,18 @@ public final class ResultDocument {
                 stallMax < 0 ? "" : "; its load threads woke at most " + ProgressPrinter.ms(stallMax) + " ms late "
                         + "from a park", hostCpu(known));
     }
+
+    /**
+     * The JIT compilers' part of a worker's CPU when it is a tenth of it or more (a JVM still compiling its hot code:
+     * a compiled one spends well under 1% of its CPU there), as ", of which compiling (JIT) 25%"; "" otherwise.
+     */
+    static String jit(ResultFile.HostUse h) {
+        return h.jitShareMean() == null || h.cpuMean() <= 0 || h.jitShareMean() < JIT_NOTED_SHARE_OF_CPU * h.cpuMean() ? ""
+                : String.format(Locale.ROOT, ", of which compiling (JIT) %.0f%%", 100 * h.jitShareMean());
+    }
+
+    /** The share of a worker's CPU its JIT compilers took from which the console line says so. */
+    public static final double JIT_NOTED_SHARE_OF_CPU = 0.1;
 
     /**
      * "; the host as a whole (every process) busy 64% on average, 97% in the worst interval, its hypervisor stole at
@@ -218,7 +231,7 @@ public final class ResultDocument {
                 round4(f.cpuMax()), f.gcMicros(), f.gcMicrosMax(), f.gcCount(), f.heapAfterGcMaxBytes(), f.heapMaxBytes(),
                 f.sharedWith().isEmpty() ? null : f.sharedWith(), f.stallMicrosMax() < 0 ? null : f.stallMicrosMax(),
                 shareOrNull(f.hostBusyMean()), shareOrNull(f.hostBusyMax()), shareOrNull(f.hostStealMean()),
-                shareOrNull(f.hostStealMax()));
+                shareOrNull(f.hostStealMax()), shareOrNull(f.jitShareMean()), shareOrNull(f.jitShareMax()));
     }
 
     private static Map<String, Double> sorted(Map<String, Double> values) {

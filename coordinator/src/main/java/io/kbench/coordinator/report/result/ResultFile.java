@@ -38,9 +38,10 @@ public final class ResultFile {
      * {@code hostBusyMax}, {@code hostStealMean} and {@code hostStealMax} per worker); 13 the {@code network} of
      * the run; 14 {@code provenance.cluster.embeddedBrokerProcesses} and {@code brokerSettings}; 15 the checks that
      * held beside a limit ({@code diagnosis.held}); 16 the limit {@code transactions} ({@code diagnosis.limit})
-     * and each interval's commits ({@code publish.transactionCommitMicros}).
+     * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
+     * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 16;
+    public static final int SCHEMA_VERSION = 17;
 
     private ResultFile() { }
 
@@ -288,7 +289,10 @@ public final class ResultFile {
      * stallMicrosMaxInterval} (schema 11) the longest one of its load threads woke late from a park (absent: not
      * measured); (schema 12) its whole host's share of CPU time spent running by every process on it, mean over the
      * measured intervals and the busiest interval ({@code hostBusyMean}, {@code hostBusyMax}), and the share its
-     * hypervisor stole ({@code hostStealMean}, {@code hostStealMax}); absent where the worker cannot read them.
+     * hypervisor stole ({@code hostStealMean}, {@code hostStealMax}); absent where the worker cannot read them;
+     * (schema 17) the CPU its JIT compiler threads used, as a share of its processors (comparable with {@code
+     * cpuMean}: part of it), over the measured intervals and in the worst ({@code jitShareMean}, {@code jitShareMax});
+     * absent where the platform does not tell (not Linux).
      */
     public record HostUse(int intervals, int processors, double cpuMean, double cpuMax, long gcMicros,
                           long gcMicrosMaxInterval, long gcCount, long heapAfterGcMaxBytes, long heapMaxBytes,
@@ -297,7 +301,9 @@ public final class ResultFile {
                           @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMean,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMax,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMean,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double jitShareMean,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double jitShareMax) {
     }
 
     /**
@@ -422,12 +428,14 @@ public final class ResultFile {
      * stallMicrosMax} (schema 11) the longest a load thread of any worker woke late from a park in the interval, µs
      * (absent: none measured it); {@code hostBusyMax} and {@code hostStealMax} (schema 12) the busiest worker host's
      * share of CPU time spent running, by every process on it, and the most stolen by a hypervisor from one (absent:
-     * none measured them).
+     * none measured them); {@code jitShareMax} (schema 17) the most CPU one worker's JIT compiler threads used,
+     * as a share of its processors (absent: none measured it).
      */
     public record Hosts(int workers, double cpuMean, double cpuMax, String busiest, long gcMicrosMax,
                         Double heapAfterGcMax, @JsonInclude(JsonInclude.Include.NON_NULL) Long stallMicrosMax,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double hostBusyMax,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double hostStealMax,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double jitShareMax) {
     }
 
     /**

@@ -142,7 +142,7 @@ public class ResultFileTest {
                     io.kbench.protocol.ClientMetricsSample.NONE)
                     .withHost(new io.kbench.protocol.HostSample(2, 1_000_000, 500_000 + 100_000L * i, 2_000L * i, i,
                             i == 0 ? -1 : 40_000_000, 1_000_000_000, "", 300L + 1_000L * i, 0.5 + 0.125 * i,
-                            i == 1 ? 0.03125 : 0));
+                            i == 1 ? 0.03125 : 0, 250_000L * i));
             intervals.addAll(merger.add(s));
         }
         Summary summary = Summary.of(intervals, 1_000_000, 3_000_000, 10_000, merger.summaryHistograms())
@@ -208,20 +208,35 @@ public class ResultFileTest {
         List<String> lines = Files.readAllLines(IntervalsCsv.write(dir, run));
         assertEquals(run.intervals().size() + 1, lines.size());
         assertTrue(lines.get(0).startsWith("index,startMillis,endMillis,warmup,saturated,workers,publishSent,"), lines.get(0));
+        assertFalse(lines.get(0).contains("\""), "a name is quoted only when it needs it: " + lines.get(0));
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 52 : 0);
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 53 : 0);
         assertTrue(lines.get(0).endsWith(",workerStallMaxMs,workerHostBusyMax,workerHostStealMax,"
-                + "transactionCommitP99Ms,transactionCommitMaxMs"), lines.get(0));
+                + "transactionCommitP99Ms,transactionCommitMaxMs,workerJitMax"), lines.get(0));
         String[] lastRow = lines.get(lines.size() - 1).split(",", -1);
-        assertEquals(52, lastRow.length);
-        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 5]), 1e-9,
+        assertEquals(53, lastRow.length);
+        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 6]), 1e-9,
                 "the load threads' stall, ms");
-        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 4]), 1e-9, "the host's busy share");
-        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 3]), 1e-9, "the host's stolen share");
-        assertEquals("", lastRow[lastRow.length - 2], "no commits: not transactional");
-        assertEquals("", lastRow[lastRow.length - 1]);
+        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 5]), 1e-9, "the host's busy share");
+        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 4]), 1e-9, "the host's stolen share");
+        assertEquals("", lastRow[lastRow.length - 3], "no commits: not transactional");
+        assertEquals("", lastRow[lastRow.length - 2]);
+        assertEquals(0.25, Double.parseDouble(lastRow[lastRow.length - 1]), 1e-9,
+                "0.5 s compiling in 1 s on 2 processors");
+    }
+
+    @Test
+    void shouldSayInTheWorkerHostLineHowMuchOfItsCpuTheJitTookFromATenthOn() {
+        java.util.function.DoubleFunction<String> line = jit -> ResultDocument.hostsLine(List.of(new ResultFile.Worker(
+                "local-1", "in-process", 0, 0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, 0.74, 0.93,
+                69_000, 20_000, 9, 1_000, 100_000, null, 22_000L, 0.76, 0.96, 0.0, 0.035, jit < 0 ? null : jit,
+                jit < 0 ? null : 0.38))));
+        assertTrue(line.apply(0.296).contains("CPU 74% of its 2 processor(s) (worst interval 93%), of which compiling "
+                + "(JIT) 30%; GC"), line.apply(0.296));
+        assertFalse(line.apply(0.073).contains("JIT"), "under a tenth of its CPU: " + line.apply(0.073));
+        assertFalse(line.apply(-1).contains("JIT"), "not measured: " + line.apply(-1));
     }
 
     @Test
