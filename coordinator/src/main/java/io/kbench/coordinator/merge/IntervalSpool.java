@@ -28,7 +28,12 @@ public final class IntervalSpool implements AutoCloseable {
 
     /** A spool at {@code file} (created, or truncated; removed when the JVM exits). */
     public IntervalSpool(Path file) {
-        spool = new JsonLinesSpool<>(file, MergedInterval.class);
+        this(file, java.util.function.UnaryOperator.identity());
+    }
+
+    /** A spool whose file is written through {@code device} (tests: a disk that fills up). */
+    IntervalSpool(Path file, java.util.function.UnaryOperator<java.io.OutputStream> device) {
+        spool = new JsonLinesSpool<>(file, MergedInterval.class, device);
     }
 
     /** Adds one merged interval; intervals are kept in index order whatever order they come in. */

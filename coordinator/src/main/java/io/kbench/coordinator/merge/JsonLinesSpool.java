@@ -31,6 +31,8 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 public final class JsonLinesSpool<T> implements AutoCloseable {
     /** Values read from disk at once. */
     static final int BLOCK = 4096;
+    /** Values written between two flushes at most (the lines a failed write could take with it, kept until then). */
+    static final int FLUSH_EVERY = 64;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
@@ -39,19 +41,29 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
     private OutputStream out;
     private long bytes;
     private int written;
+    /**
+     * The lines written since the last flush that succeeded: what a failing write may not have put on disk, kept to
+     * be read back into memory then. At most {@link #FLUSH_EVERY}.
+     */
+    private final List<byte[]> unflushed = new ArrayList<>();
     /** Byte offset of the first line of each block. */
     private long[] blockStarts = new long[16];
     private final List<T> inMemory = new ArrayList<>();
     private String problem;
 
     public JsonLinesSpool(Path file, Class<T> type) {
+        this(file, type, java.util.function.UnaryOperator.identity());
+    }
+
+    /** A spool whose file is written through {@code device} (tests: a disk that fills up). */
+    JsonLinesSpool(Path file, Class<T> type, java.util.function.UnaryOperator<OutputStream> device) {
         this.file = file;
         this.writer = JSON.writerFor(type);
         this.reader = JSON.readerFor(type);
         file.toFile().deleteOnExit();
         try {
-            out = new java.io.BufferedOutputStream(Channels.newOutputStream(FileChannel.open(file,
-                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)), 1 << 16);
+            out = new java.io.BufferedOutputStream(device.apply(Channels.newOutputStream(FileChannel.open(file,
+                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))), 1 << 16);
         } catch (IOException e) {
             fail(e);
         }
@@ -68,11 +80,16 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
             inMemory.add(value);
             return;
         }
+        byte[] json;
         try {
-            appendBytes(writer.writeValueAsBytes(value));
+            json = writer.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a value as JSON", e);
+        }
+        try {
+            appendBytes(json);
         } catch (IOException e) {
             fail(e);
-            inMemory.add(value);
         }
     }
 
@@ -101,12 +118,26 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
             }
             blockStarts[block] = bytes;
         }
-        out.write(line);
-        out.write('\n');
+        unflushed.add(line);
         bytes += line.length + 1;
         written++;
+        out.write(line);
+        out.write('\n');
+        if (unflushed.size() >= FLUSH_EVERY) {
+            flush();
+        }
     }
 
+    private void flush() throws IOException {
+        out.flush();
+        unflushed.clear();
+    }
+
+    /**
+     * Goes on in memory: the lines since the last flush that succeeded may not be on disk (a full disk refuses a
+     * write when the buffer is flushed, not when a value is added), so they are read back from their bytes and
+     * counted as in memory, before any value added later; the file keeps the values before them.
+     */
     private void fail(IOException e) {
         problem = "could not keep values on disk in " + file + " (" + e.getMessage() + "); those from then on were "
                 + "kept in memory";
@@ -115,9 +146,23 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
                 out.close();
             }
         } catch (IOException ignored) {
-            // already failing
+            // already failing: what is in its buffer is read back below
         }
         out = null;
+        List<T> back = new ArrayList<>(unflushed.size());
+        for (byte[] line : unflushed) {
+            try {
+                back.add(reader.readValue(line));
+            } catch (IOException parse) {
+                throw new UncheckedIOException("cannot read back a value kept for " + file, parse);
+            }
+        }
+        written -= unflushed.size();
+        for (byte[] line : unflushed) {
+            bytes -= line.length + 1;
+        }
+        unflushed.clear();
+        inMemory.addAll(0, back);
     }
 
     /** Why the spool fell back to memory, or null. */
@@ -134,7 +179,7 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
     public synchronized List<T> list() {
         if (out != null) {
             try {
-                out.flush();
+                flush();
             } catch (IOException e) {
                 fail(e);
             }
@@ -150,7 +195,11 @@ public final class JsonLinesSpool<T> implements AutoCloseable {
              BufferedReader r = new BufferedReader(new java.io.InputStreamReader(
                      Channels.newInputStream(ch.position(blockStarts[block])), StandardCharsets.UTF_8), 1 << 16)) {
             for (int k = 0; k < n; k++) {
-                values.add(reader.readValue(r.readLine()));
+                String line = r.readLine();
+                if (line == null) {
+                    throw new IOException("it ends after " + (from + k) + " of the " + onDisk + " values written to it");
+                }
+                values.add(reader.readValue(line));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read back " + file + ": " + e.getMessage(), e);

@@ -69,6 +69,47 @@ class IntervalSpoolTest {
         assertTrue(spool.problem().startsWith("the run's intervals: could not keep values on disk in " + inTheWay), spool.problem());
     }
 
+    /** A device that takes {@code room} bytes, then refuses the rest of a write as a full disk does. */
+    private static java.io.OutputStream filling(java.io.OutputStream file, long room) {
+        return new java.io.FilterOutputStream(file) {
+            private long left = room;
+
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                int fits = (int) Math.min(len, left);
+                out.write(b, off, fits); // a full disk takes what fits, then says so
+                left -= fits;
+                if (fits < len) {
+                    throw new java.io.IOException("No space left on device");
+                }
+            }
+
+            @Override
+            public void write(int b) throws java.io.IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+        };
+    }
+
+    @Test
+    void shouldLoseNoIntervalWhenTheDiskFillsUpMidRun() {
+        for (long room : new long[] {0, 1, 150_000, 400_000, 1_000_000}) { // before, in and after the first blocks
+            IntervalSpool spool = new IntervalSpool(dir.resolve("full-" + room), f -> filling(f, room));
+            int n = 2 * IntervalSpool.BLOCK + 300;
+            for (long i = 0; i < n; i++) {
+                spool.append(interval(i));
+            }
+            List<MergedInterval> back = spool.list();
+            assertEquals(n, back.size(), "room " + room);
+            for (int i = 0; i < n; i++) {
+                assertEquals(interval(i), back.get(i), "room " + room + ", interval " + i);
+            }
+            assertTrue(spool.problem() != null && spool.problem().contains("No space left on device"), spool.problem());
+            spool.append(interval(n));
+            assertEquals(interval(n), spool.list().get(n), "and after it, in memory");
+        }
+    }
+
     @Test
     void shouldListTheIntervalsAfterAGapWhenTheRunEndedWithOneMissing() {
         IntervalSpool spool = new IntervalSpool(dir.resolve("gap"));
