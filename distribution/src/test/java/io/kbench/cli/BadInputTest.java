@@ -185,6 +185,16 @@ class BadInputTest {
                         + "them away first"),
                 Arguments.of(List.of("run", "--output", "NOTADIR", w),
                         "kbench: --output NOTADIR: cannot create the directory ("),
+                // an unset variable (--output "$OUT"): never the working directory
+                Arguments.of(List.of("run", "--output", "", w), "kbench: --output: an empty path; give the directory to "
+                        + "write to (e.g. results/run-1, or . for this one)"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--throughput", "-1", "--output", " ", "--bootstrap-server", "127.0.0.1:1"),
+                        "kbench: --output: an empty path; give the directory to write to (e.g. results/run-1, or . for this one)"),
+                Arguments.of(List.of("report", "-o", "", "RESULT"), "kbench: --output: an empty path; give the file or "
+                        + "directory to write the page to (e.g. report.html, or . for this directory)"),
+                Arguments.of(List.of("compare", "RESULT", "RESULT2", "-o", ""), "kbench: --output: an empty path; give the "
+                        + "file or directory to write the page to (e.g. report.html, or . for this directory)"),
                 Arguments.of(List.of("run", "--brokers", "3", "FAULTS"),
                         "kbench: workload faults: fault 'stop broker 4 at 5 s' names broker 4, but the embedded cluster has 3 (start more with --brokers N)"),
                 Arguments.of(List.of("run", "--broker-processes", "--bootstrap-servers", "b:9092", w),

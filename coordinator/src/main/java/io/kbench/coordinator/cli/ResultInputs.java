@@ -186,6 +186,10 @@ final class ResultInputs {
      * @param flag how messages name the target ("--output ", or "" for a default)
      */
     static Path pageTarget(Path target, String flag) {
+        if (target.toString().isBlank()) { // the working directory to Java: nearly always an unset variable
+            throw new UserException((flag.isEmpty() ? "the page's path" : flag.strip()) + ": an empty path; give the "
+                    + "file or directory to write the page to (e.g. report.html, or . for this directory)");
+        }
         Path t = Files.isDirectory(target) ? target.resolve("report.html") : target;
         if (Files.isDirectory(t)) {
             throw new UserException(flag + t + ": cannot write: a directory is in the way");

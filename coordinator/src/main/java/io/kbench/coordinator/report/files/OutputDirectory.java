@@ -23,6 +23,7 @@ public final class OutputDirectory {
      * @throws UserException one line: what is wrong with the directory
      */
     public static boolean prepare(Path dir, String what) {
+        refuseEmpty(dir, what);
         boolean existed = Files.isDirectory(dir);
         if (existed) {
             String kept = earlierResults(dir);
@@ -57,6 +58,7 @@ public final class OutputDirectory {
      * @throws UserException one line: what is wrong with the directory
      */
     public static void check(Path dir, String what) {
+        refuseEmpty(dir, what);
         if (Files.isDirectory(dir)) {
             prepare(dir, what); // there already: nothing is created, the write is probed
             return;
@@ -77,6 +79,17 @@ public final class OutputDirectory {
         } catch (IOException | SecurityException e) {
             throw new UserException(what + " " + dir + ": cannot create the directory (" + parent + " takes no new "
                     + "directory: " + e.getClass().getSimpleName().replace("Exception", "") + ")");
+        }
+    }
+
+    /**
+     * An empty path is the working directory to Java; given for an output directory it is nearly always an unset
+     * variable ({@code --output "$OUT"}), and the run would scatter its files in whatever directory the shell is in.
+     */
+    private static void refuseEmpty(Path dir, String what) {
+        if (dir.toString().isBlank()) {
+            throw new UserException(what + ": an empty path; give the directory to write to (e.g. results/run-1, or . "
+                    + "for this one)");
         }
     }
 
