@@ -145,6 +145,25 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
+    public io.kbench.coordinator.workload.ClientConfigCheck clientConfigs() {
+        return CLIENT_CONFIGS;
+    }
+
+    /** kafka-clients' own definitions of the producer's, consumer's and admin client's configs. */
+    static final io.kbench.coordinator.workload.ClientConfigCheck CLIENT_CONFIGS =
+            new io.kbench.coordinator.workload.ClientConfigCheck(new io.kbench.coordinator.workload.ClientConfigCheck.Defs() {
+                @Override
+                public java.util.Set<String> names(String section) {
+                    return io.kbench.driver.kafka.ClientConfigDefs.names(section);
+                }
+
+                @Override
+                public String valueProblem(String section, String name, String value) {
+                    return io.kbench.driver.kafka.ClientConfigDefs.valueProblem(section, name, value);
+                }
+            });
+
+    @Override
     public List<String> startWorkers(int count) {
         synchronized (workerLock) {
             List<String> addresses = new ArrayList<>();

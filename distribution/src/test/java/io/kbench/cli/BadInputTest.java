@@ -58,6 +58,9 @@ class BadInputTest {
                 + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\nconsumerBacklogSizeGB: 0\n"
                 + "testDurationMinutes: 1\n");
         write("real-workload.yaml", "name: q\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 1024\ndurationSeconds: 20\n");
+        write("huge-value.yaml", "durationSeconds: 5\nproducerRate: " + "9".repeat(5000) + "\n");
+        write("typo-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.m: [1, 5]\n");
+        write("typo-profile.yaml", "name: typo\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  linger.m: 5\n");
         write("real-profile.yaml", "name: p\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  acks: all\n");
         write("many-errors.yaml", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\ndurationSeconds: 5\n");
         variant("good.json", r -> { });
@@ -185,6 +188,18 @@ class BadInputTest {
                         + "them away first"),
                 Arguments.of(List.of("run", "--output", "NOTADIR", w),
                         "kbench: --output NOTADIR: cannot create the directory ("),
+                // a client setting Kafka would ignore (a typo) or refuse: refused before the cluster starts
+                Arguments.of(List.of("run", "--driver", "TYPOPROFILE", w), "TYPOPROFILE:5:3: producer.linger.m is not a "
+                        + "Kafka producer config; did you mean linger.ms?"),
+                Arguments.of(List.of("run", "--set", "producer.acks=al", w), "kbench: --set producer.acks: Invalid value al "
+                        + "for configuration acks: String must be one of: all, -1, 0, 1"),
+                // a file's text is shown cut: a 5,000-digit number makes no 5,000-character line
+                Arguments.of(List.of("run", "HUGEVALUE"), "HUGEVALUE:2:15: producerRate must be a whole number (-1 for "
+                        + "unthrottled, or 1 to 1000000000 msg/s), got '" + "9".repeat(120) + "... (5000 characters)'"),
+                Arguments.of(List.of("run", "TYPOSWEEP"), "kbench: TYPOSWEEP: matrix: producer.linger.m is not a Kafka "
+                        + "producer config; did you mean linger.ms?"),
+                Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
+                        + "config; did you mean linger.ms?"),
                 // an unset variable (--output "$OUT"): never the working directory
                 Arguments.of(List.of("run", "--output", "", w), "kbench: --output: an empty path; give the directory to "
                         + "write to (e.g. results/run-1, or . for this one)"),
@@ -494,6 +509,8 @@ class BadInputTest {
 
     private static String resolve(String s) {
         return s.replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
+                .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))
+                .replace("HUGEVALUE", at("huge-value.yaml"))
                 .replace("BADB64", at("bad-base64.json")).replace("BADHISTOGRAM", at("bad-histogram.json"))
                 .replace("NOINTERVALS", at("no-intervals.json")).replace("BAREINTERVAL", at("interval-without-figures.json"))
                 .replace("WORKLOADTEXT", at("workload-text.json")).replace("NEWER", at("newer.json"))

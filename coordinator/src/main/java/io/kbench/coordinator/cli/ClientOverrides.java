@@ -72,12 +72,33 @@ final class ClientOverrides {
      * @throws UserException one line naming the file or flag whose key or value cannot be applied
      */
     Profile applyTo(Profile base) {
+        return applyTo(base, io.kbench.coordinator.workload.ClientConfigCheck.NONE, note -> { });
+    }
+
+    /**
+     * {@code base} with every override applied in order, each client setting also held against the driver's config
+     * definitions: a refused one is a {@link UserException} naming its file or flag, an unknown name a note.
+     */
+    Profile applyTo(Profile base, io.kbench.coordinator.workload.ClientConfigCheck check,
+                    java.util.function.Consumer<String> notes) {
         Profile p = base;
         for (Map.Entry<String, String> e : values.entrySet()) {
             try {
                 p = p.with(Map.of(e.getKey(), e.getValue()));
             } catch (IllegalArgumentException bad) {
                 throw new UserException(origins.get(e.getKey()) + ": " + bad.getMessage());
+            }
+            int dot = e.getKey().indexOf('.');
+            io.kbench.coordinator.workload.ClientConfigCheck.Finding f = dot < 0 ? null
+                    : check.check(e.getKey().substring(0, dot), e.getKey().substring(dot + 1), e.getValue());
+            if (f != null) {
+                // the origin names the key ("--set producer.acks"): the message need not say it again
+                String m = f.message().startsWith(e.getKey() + ": ") ? f.message().substring(e.getKey().length() + 2)
+                        : f.message();
+                if (f.refused()) {
+                    throw new UserException(origins.get(e.getKey()) + ": " + m);
+                }
+                notes.accept(origins.get(e.getKey()) + ": " + m);
             }
         }
         return p;

@@ -35,6 +35,11 @@ public interface LocalEnvironment extends AutoCloseable {
         return null;
     }
 
+    /** The driver's client config definitions, to check a profile's client settings before anything starts. */
+    default io.kbench.coordinator.workload.ClientConfigCheck clientConfigs() {
+        return io.kbench.coordinator.workload.ClientConfigCheck.NONE;
+    }
+
     /**
      * Whether {@link #startBroker} runs each node in a JVM of its own ({@code --broker-processes}) rather than in this
      * one; set before it is called.

@@ -185,9 +185,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path source = again != null ? again.file() : workloadFile;
         Workload workload = sweep.base();
-        Profile profile = driverFile != null ? Profile.load(driverFile, notes::add)
+        Profile profile = driverFile != null ? Profile.load(driverFile, notes::add, local.clientConfigs())
                 : again != null ? again.profile() : Profile.defaults();
-        profile = overrides().applyTo(profile);
+        profile = overrides().applyTo(profile, local.clientConfigs(), notes::add);
         if (networkGbps != null) {
             String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(networkGbps);
             if (bad != null) {
@@ -239,6 +239,16 @@ public final class RunCommand implements Callable<Integer> {
                 profile.with(p.profileOverrides());
             } catch (IllegalArgumentException e) {
                 throw new UserException(source + ": matrix: " + e.getMessage());
+            }
+            for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
+                int dot = o.getKey().indexOf('.');
+                io.kbench.coordinator.workload.ClientConfigCheck.Finding f = dot < 0 ? null : local.clientConfigs()
+                        .check(o.getKey().substring(0, dot), o.getKey().substring(dot + 1), o.getValue());
+                if (f != null && f.refused()) {
+                    throw new UserException(source + ": matrix: " + f.message());
+                } else if (f != null && !notes.contains("matrix: " + f.message())) {
+                    notes.add("matrix: " + f.message());
+                }
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);

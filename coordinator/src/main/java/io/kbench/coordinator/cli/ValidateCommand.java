@@ -28,6 +28,18 @@ public final class ValidateCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Workload or profile files (YAML).")
     List<Path> files;
 
+    private final io.kbench.coordinator.workload.ClientConfigCheck clientConfigs;
+
+    /** Profiles checked for their file's own rules only. */
+    public ValidateCommand() {
+        this(io.kbench.coordinator.workload.ClientConfigCheck.NONE);
+    }
+
+    /** Profiles' client settings held against the driver's config definitions too, as {@code kbench run} holds them. */
+    public ValidateCommand(io.kbench.coordinator.workload.ClientConfigCheck clientConfigs) {
+        this.clientConfigs = clientConfigs;
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -35,7 +47,7 @@ public final class ValidateCommand implements Callable<Integer> {
         int invalid = 0;
         for (Path f : files) {
             try {
-                out.println("ok: " + f + " (" + describe(f, err) + ")");
+                out.println("ok: " + f + " (" + describe(f, err, clientConfigs) + ")");
             } catch (InvalidConfigException e) {
                 invalid++;
                 for (ConfigError c : e.errors()) {
@@ -48,9 +60,9 @@ public final class ValidateCommand implements Callable<Integer> {
         return invalid == 0 ? 0 : 2;
     }
 
-    private static String describe(Path f, PrintWriter notes) {
+    private static String describe(Path f, PrintWriter notes, io.kbench.coordinator.workload.ClientConfigCheck check) {
         if (Profile.looksLikeProfile(f)) {
-            Profile p = Profile.load(f, notes::println);
+            Profile p = Profile.load(f, notes::println, check);
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
                     + ", replication factor " + p.replicationFactor();
         }

@@ -6,6 +6,15 @@ package io.kbench.coordinator.workload;
  * position ({@link Workload#of}, {@link Profile#of}): printed as {@code source: message}.
  */
 public record ConfigError(String file, int line, int column, String message) {
+    /** Text from a file longer than this is shown cut (a 5,000-digit number must not make a 5,000-character line). */
+    static final int SHOWN_MAX = 120;
+
+    /** {@code text} from the file as a message shows it: cut after {@link #SHOWN_MAX} characters, saying how long. */
+    static String shown(String text) {
+        return text == null || text.length() <= SHOWN_MAX ? text
+                : text.substring(0, SHOWN_MAX) + "... (" + text.length() + " characters)";
+    }
+
     @Override
     public String toString() {
         return line <= 0 ? file + ": " + message : file + ":" + line + ":" + column + ": " + message;

@@ -79,7 +79,7 @@ final class OmbFiles {
                 default -> null;
             };
             if (to == null) {
-                y.error(k, "keyDistributor '" + k.getValue() + "' is not one of OMB's: NO_KEY, KEY_ROUND_ROBIN, RANDOM_NANO");
+                y.error(k, "keyDistributor '" + ConfigError.shown(k.getValue()) + "' is not one of OMB's: NO_KEY, KEY_ROUND_ROBIN, RANDOM_NANO");
                 y.remove("keyDistributor");
             } else {
                 y.rename("keyDistributor", "keyDistribution", YamlMap.scalar(to, k));
@@ -215,7 +215,7 @@ final class OmbFiles {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        y.error(s, key + " must be a whole number from " + min + " to " + max + ", got '" + s.getValue() + "'");
+        y.error(s, key + " must be a whole number from " + min + " to " + max + ", got '" + ConfigError.shown(s.getValue()) + "'");
         return -1;
     }
 
@@ -228,7 +228,7 @@ final class OmbFiles {
             y.rename("driverClass", "driver", YamlMap.scalar("kafka", c));
             notes.add(where + "driverClass " + KAFKA_DRIVER + " -> driver: kafka");
         } else {
-            y.error(dc, (dc instanceof ScalarNode c ? "driverClass '" + c.getValue() + "':"
+            y.error(dc, (dc instanceof ScalarNode c ? "driverClass '" + ConfigError.shown(c.getValue()) + "':"
                     : "driverClass must be a class name;") + " kbench drives Kafka; allowed: " + KAFKA_DRIVER);
             y.remove("driverClass");
         }

@@ -78,12 +78,24 @@ public record Profile(String name, String driver, String bootstrapServers, int r
      * @throws InvalidConfigException listing every problem with its {@code file:line:column}
      */
     public static Profile load(Path path, java.util.function.Consumer<String> notes) {
+        return load(path, notes, ClientConfigCheck.NONE);
+    }
+
+    /**
+     * As {@link #load(Path, java.util.function.Consumer)}, the client sections' settings held against the driver's
+     * config definitions too ({@link ClientConfigCheck}): a refused one is an error at its position, a name the
+     * client does not define a note ({@code file:line:column: ...}).
+     */
+    public static Profile load(Path path, java.util.function.Consumer<String> notes, ClientConfigCheck check) {
         List<ConfigError> errors = new ArrayList<>();
         YamlMap y = YamlMap.read(path, errors);
         if (OmbFiles.isOmbDriver(y)) {
             OmbFiles.driver(y, path).notes().forEach(notes);
         }
-        return parse(y, path.getFileName().toString().replaceFirst("\\.ya?ml$", ""), errors);
+        List<ConfigError> found = new ArrayList<>();
+        Profile p = parse(y, path.getFileName().toString().replaceFirst("\\.ya?ml$", ""), errors, check, found);
+        found.forEach(n -> notes.accept(n.toString()));
+        return p;
     }
 
     /**
@@ -96,13 +108,19 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     public static Profile of(String source, Map<String, ?> keys) {
         List<ConfigError> errors = new ArrayList<>();
         try {
-            return parse(YamlMap.of(source, YamlText.dump(keys), errors), "profile", errors);
+            return parse(YamlMap.of(source, YamlText.dump(keys), errors), "profile", errors, ClientConfigCheck.NONE,
+                    new ArrayList<>());
         } catch (InvalidConfigException e) {
             throw ConfigError.positionless(e);
         }
     }
 
-    private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors) {
+    /**
+     * @param check held against the client sections' settings: refused ones are errors, the others' findings go to
+     *              {@code found}, in the file's order
+     */
+    private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors, ClientConfigCheck check,
+                                 List<ConfigError> found) {
         String name = y.string("name", defaultName);
         String driver = y.string("driver", "kafka");
         if (!driver.equals("kafka")) {
@@ -143,7 +161,23 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         y.rejectUnknown(KEYS, "profile", Workload.KEYS, "workload",
                 "put it in the workload file", "give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) "
                         + "with --driver");
+        Map<String, Map<String, String>> sections = Map.of("producer", producer, "consumer", consumer, "admin", admin,
+                "common", common);
+        for (String section : ClientConfigCheck.SECTIONS) {
+            sections.get(section).forEach((key, value) -> {
+                ClientConfigCheck.Finding f = check.check(section, key, value);
+                if (f != null && f.refused()) {
+                    y.errorAtEntry(section, key, f.message());
+                } else if (f != null) {
+                    found.add(y.atEntry(section, key, f.message()));
+                }
+            });
+        }
+        java.util.Comparator<ConfigError> inFileOrder = java.util.Comparator.comparingInt(ConfigError::line)
+                .thenComparingInt(ConfigError::column);
+        found.sort(inFileOrder);
         if (!errors.isEmpty()) {
+            errors.sort(inFileOrder);
             throw new InvalidConfigException(errors);
         }
         return new Profile(name, driver, bootstrap, rf, common, producer, consumer, admin, topic, gbps);

@@ -107,10 +107,10 @@ public record ShareGroups(
         for (Map.Entry<String, String> e : configs.entrySet()) {
             String allowed = GROUP_CONFIGS.get(e.getKey());
             if (allowed == null) {
-                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + e.getKey() + " is not a share-group config; "
+                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + ConfigError.shown(e.getKey()) + " is not a share-group config; "
                         + "allowed: " + String.join(", ", new java.util.TreeSet<>(GROUP_CONFIGS.keySet())));
             } else if (!valid(e.getKey(), e.getValue())) {
-                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + e.getKey() + " is '" + e.getValue()
+                y.errorAtEntry("shareGroupConfig", e.getKey(), "shareGroupConfig." + ConfigError.shown(e.getKey()) + " is '" + ConfigError.shown(String.valueOf(e.getValue()))
                         + "'; allowed: " + allowed);
             }
         }

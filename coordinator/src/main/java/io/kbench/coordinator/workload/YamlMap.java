@@ -39,7 +39,7 @@ final class YamlMap {
             for (NodeTuple t : m.getValue()) {
                 if (t.getKeyNode() instanceof ScalarNode k) {
                     if (entries.containsKey(k.getValue())) {
-                        error(k, "duplicate key '" + k.getValue() + "'");
+                        error(k, "duplicate key '" + ConfigError.shown(k.getValue()) + "'");
                     }
                     entries.put(k.getValue(), t);
                 } else {
@@ -163,7 +163,7 @@ final class YamlMap {
         }
         if (t.getValueNode() instanceof ScalarNode s) {
             if (quoted(s)) {
-                error(s, key + " must be a whole number (" + allowed + "), not the quoted text '" + s.getValue()
+                error(s, key + " must be a whole number (" + allowed + "), not the quoted text '" + ConfigError.shown(s.getValue())
                         + "'; remove the quotes");
                 return fallback;
             }
@@ -176,7 +176,7 @@ final class YamlMap {
                 error(s, key + " is " + n + "; allowed: " + allowed);
                 return fallback;
             } catch (NumberFormatException e) {
-                error(s, key + " must be a whole number (" + allowed + "), got '" + s.getValue() + "'");
+                error(s, key + " must be a whole number (" + allowed + "), got '" + ConfigError.shown(s.getValue()) + "'");
                 return fallback;
             }
         }
@@ -191,7 +191,7 @@ final class YamlMap {
         }
         if (t.getValueNode() instanceof ScalarNode s) {
             if (quoted(s)) {
-                error(s, key + " must be a number (" + allowed + "), not the quoted text '" + s.getValue()
+                error(s, key + " must be a number (" + allowed + "), not the quoted text '" + ConfigError.shown(s.getValue())
                         + "'; remove the quotes");
                 return fallback;
             }
@@ -203,10 +203,10 @@ final class YamlMap {
                 if (d >= min && d <= max) {
                     return d;
                 }
-                error(s, key + " is " + s.getValue() + "; allowed: " + allowed);
+                error(s, key + " is " + ConfigError.shown(s.getValue()) + "; allowed: " + allowed);
                 return fallback;
             } catch (NumberFormatException e) {
-                error(s, key + " must be a number (" + allowed + "), got '" + s.getValue() + "'");
+                error(s, key + " must be a number (" + allowed + "), got '" + ConfigError.shown(s.getValue()) + "'");
                 return fallback;
             }
         }
@@ -296,18 +296,28 @@ final class YamlMap {
         error(t != null ? t.getValueNode() : node, message);
     }
 
+    /** {@code message} at entry {@code entry} of the mapping under {@code key}, not reported (a note). */
+    ConfigError atEntry(String key, String entry, String message) {
+        Mark m = entryNode(key, entry).getStartMark();
+        return new ConfigError(file, m.getLine() + 1, m.getColumn() + 1, message);
+    }
+
     /** Reports {@code message} at entry {@code entry} of the mapping under {@code key} (at the mapping if not found). */
     void errorAtEntry(String key, String entry, String message) {
+        error(entryNode(key, entry), message);
+    }
+
+    /** The key node of entry {@code entry} of the mapping under {@code key}; else the value under key, else the file's. */
+    private Node entryNode(String key, String entry) {
         NodeTuple t = entries.get(key);
         if (t != null && t.getValueNode() instanceof MappingNode m) {
             for (NodeTuple p : m.getValue()) {
                 if (p.getKeyNode() instanceof ScalarNode k && k.getValue().equals(entry)) {
-                    error(k, message);
-                    return;
+                    return k;
                 }
             }
         }
-        errorAtValue(key, message);
+        return t != null ? t.getValueNode() : node;
     }
 
     /** A mapping of names to scalar values (client properties), values as strings. */
@@ -327,12 +337,12 @@ final class YamlMap {
         for (NodeTuple p : m.getValue()) {
             if (p.getKeyNode() instanceof ScalarNode k && p.getValueNode() instanceof ScalarNode v) {
                 if (v.getTag().equals(Tag.NULL)) {
-                    error(k, key + "." + k.getValue()
-                            + " has no value; give one (e.g. " + k.getValue() + ": 1) or remove the line");
+                    error(k, key + "." + ConfigError.shown(k.getValue())
+                            + " has no value; give one (e.g. " + ConfigError.shown(k.getValue()) + ": 1) or remove the line");
                     continue;
                 }
                 if (out.containsKey(k.getValue())) {
-                    error(k, key + "." + k.getValue() + " is set twice");
+                    error(k, key + "." + ConfigError.shown(k.getValue()) + " is set twice");
                 }
                 out.put(k.getValue(), v.getValue());
             } else {
@@ -384,7 +394,7 @@ final class YamlMap {
         for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
             if (!known.contains(e.getKey()) && other.contains(e.getKey())) {
                 String near = Names.closest(e.getKey(), known);
-                error(e.getValue().getKeyNode(), "'" + e.getKey() + "' is a " + otherWhat + " key, not a " + what
+                error(e.getValue().getKeyNode(), "'" + ConfigError.shown(e.getKey()) + "' is a " + otherWhat + " key, not a " + what
                         + " key" + (near == null ? "" : " (or did you mean '" + near + "'?)") + ": " + moveHint);
             }
         }
@@ -403,7 +413,7 @@ final class YamlMap {
         for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
             if (!known.contains(e.getKey())) {
                 String near = Names.closest(e.getKey(), allowed);
-                error(e.getValue().getKeyNode(), "unknown " + what + " key '" + e.getKey() + "'"
+                error(e.getValue().getKeyNode(), "unknown " + what + " key '" + ConfigError.shown(e.getKey()) + "'"
                         + (near == null ? "" : " (did you mean '" + near + "'?)") + "; allowed: "
                         + String.join(", ", new ArrayList<>(allowed)));
             }

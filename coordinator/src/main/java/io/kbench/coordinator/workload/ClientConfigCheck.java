@@ -1,0 +1,106 @@
+package io.kbench.coordinator.workload;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A profile's client settings held against the client's own config definitions before anything starts, so that a
+ * typo ({@code linger.m: 5}) is not silently ignored by the client for a whole sweep, and a bad value ({@code acks: al})
+ * is refused with the file's position instead of by a worker once the cluster is up. The coordinator does not know
+ * Kafka's configs; the driver's definitions come in through {@link Defs} (the distribution wires kafka-clients'
+ * own).
+ *
+ * <p>What is refused and what is only noted: a value the client would not take; a name the client does not define
+ * but one it does is within two edits of ("did you mean"). Any other unknown name is noted and passed on — a
+ * plugin of the user's (an interceptor, a partitioner, a metrics reporter, a config provider) may read it, as Kafka's
+ * clients let it (they warn and ignore). A value that may be a secret is never repeated.
+ */
+public final class ClientConfigCheck {
+    /** The driver's config definitions. */
+    public interface Defs {
+        /** The config names a profile section's clients define; empty when this driver does not say (then no check). */
+        Set<String> names(String section);
+
+        /** Why the section's clients would not take {@code value} for {@code name}, or null. */
+        String valueProblem(String section, String name, String value);
+    }
+
+    /** No definitions: nothing is checked. */
+    public static final ClientConfigCheck NONE = new ClientConfigCheck(new Defs() {
+        @Override
+        public Set<String> names(String section) {
+            return Set.of();
+        }
+
+        @Override
+        public String valueProblem(String section, String name, String value) {
+            return null;
+        }
+    });
+
+    /** Sections whose names are clients' configs. */
+    public static final java.util.List<String> SECTIONS = java.util.List.of("producer", "consumer", "admin", "common");
+
+    /** An unknown name this close to a known one (edits) is taken for a typo of it and refused. */
+    static final int TYPO_EDITS = 2;
+
+    /**
+     * What the check found about one setting.
+     *
+     * @param refused the run cannot go on with it
+     * @param message one line, without the file's position (the caller adds it)
+     */
+    public record Finding(boolean refused, String message) {
+    }
+
+    private final Defs defs;
+    private final Map<String, Set<String>> names = new ConcurrentHashMap<>();
+
+    public ClientConfigCheck(Defs defs) {
+        this.defs = defs;
+    }
+
+    /** What is wrong with {@code section.name = value}, or null when nothing is (or the section is not a client's). */
+    public Finding check(String section, String name, String value) {
+        if (!SECTIONS.contains(section)) {
+            return null;
+        }
+        Set<String> known = names.computeIfAbsent(section, defs::names);
+        if (known.isEmpty()) {
+            return null;
+        }
+        String shownName = ConfigError.shown(name);
+        if (!known.contains(name)) {
+            String near = nearest(name, known);
+            if (near != null && Names.distance(name.toLowerCase(Locale.ROOT), near.toLowerCase(Locale.ROOT)) <= TYPO_EDITS) {
+                return new Finding(true, section + "." + shownName + " is not a " + what(section) + " config; did you mean "
+                        + near + "?");
+            }
+            return new Finding(false, section + "." + shownName + " is not a " + what(section) + " config: passed on, "
+                    + "and the client ignores it unless a plugin of yours reads it" + (near == null ? ""
+                    : " (the nearest config is " + near + ")"));
+        }
+        String problem = defs.valueProblem(section, name, value);
+        if (problem == null) {
+            return null;
+        }
+        if (Profile.isSecret(name) || value.isEmpty()) {
+            return new Finding(true, section + "." + shownName + ": the client would not take its value" + (value.isEmpty()
+                    ? " (empty)" : " (not shown: it may be a secret)"));
+        }
+        // Kafka's message names the value: cut, as every message shows a file's text
+        String why = problem.replace(value, ConfigError.shown(value));
+        return new Finding(true, section + "." + shownName + ": " + (why.length() > 300 ? why.substring(0, 300) + "..." : why));
+    }
+
+    private static String what(String section) {
+        return section.equals("common") ? "Kafka client" : "Kafka " + section;
+    }
+
+    /** The known name nearest to {@code name} ({@link Names#closest}); none for a name longer than any config. */
+    private static String nearest(String name, Set<String> known) {
+        return name.length() > 200 ? null : Names.closest(name, known);
+    }
+}
