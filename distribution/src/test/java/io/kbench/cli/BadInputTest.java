@@ -198,6 +198,13 @@ class BadInputTest {
                         + "unthrottled, or 1 to 1000000000 msg/s), got '" + "9".repeat(120) + "... (5000 characters)'"),
                 Arguments.of(List.of("run", "TYPOSWEEP"), "kbench: TYPOSWEEP: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--throughput", "-1", "--producer-props", "linger.m=5", "--bootstrap-server", "127.0.0.1:1"),
+                        "kbench: --producer-props linger.m: producer.linger.m is not a Kafka producer config; did you mean "
+                                + "linger.ms?"),
+                Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
+                        "127.0.0.1:1", "--command-property", "max.poll.records=many"), "kbench: --command-property "
+                        + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
                 // an unset variable (--output "$OUT"): never the working directory

@@ -67,17 +67,10 @@ final class ClientOverrides {
     }
 
     /**
-     * {@code base} with every override applied in order.
-     *
-     * @throws UserException one line naming the file or flag whose key or value cannot be applied
-     */
-    Profile applyTo(Profile base) {
-        return applyTo(base, io.kbench.coordinator.workload.ClientConfigCheck.NONE, note -> { });
-    }
-
-    /**
      * {@code base} with every override applied in order, each client setting also held against the driver's config
      * definitions: a refused one is a {@link UserException} naming its file or flag, an unknown name a note.
+     *
+     * @throws UserException one line naming the file or flag whose key or value cannot be applied
      */
     Profile applyTo(Profile base, io.kbench.coordinator.workload.ClientConfigCheck check,
                     java.util.function.Consumer<String> notes) {

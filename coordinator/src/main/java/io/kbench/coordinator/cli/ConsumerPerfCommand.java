@@ -171,7 +171,8 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (fromLatest) {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }
-        Profile profile = overrides.applyTo(Profile.defaults());
+        Profile profile = overrides.applyTo(Profile.defaults(), local.clientConfigs(),
+                        note -> System.err.println("kbench: note: " + note));
         ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                 numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);
         try (Session session = new Session(local, workers, bootstrapServer, 1,

@@ -178,7 +178,8 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 .file(commandConfig, "common", "--command-config")
                 .file(config, "producer", "--producer.config")
                 .pairs(props, "producer", "--producer-props")
-                .applyTo(Profile.defaults());
+                .applyTo(Profile.defaults(), local.clientConfigs(),
+                        note -> System.err.println("kbench: note: " + note));
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
         if (output != null) {
             OutputDirectory.check(output, "--output"); // made by the run, once it starts
