@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
             "",
             "A real Kafka broker (KRaft, combined broker+controller) in a temporary directory; serves until stopped (Ctrl-C / SIGTERM), then removes the directory."})
 public final class BrokerCommand implements Callable<Integer> {
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092", description = "Client port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092", description = "Client port of the first node (default: ${DEFAULT-VALUE}; 0: any free port; the other nodes take free ports).")
     int port;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDR",
@@ -27,6 +27,13 @@ public final class BrokerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (nodes < 1 || nodes > 9) {
             throw new io.kbench.coordinator.UserException("--nodes must be 1 to 9, got " + nodes);
+        }
+        if (port < 0 || port > 65535) {
+            throw new io.kbench.coordinator.UserException("--port must be 0 (any free port) to 65535, got " + port);
+        }
+        if (host.isBlank()) {
+            throw new io.kbench.coordinator.UserException("--host must be an address to listen on and advertise, e.g. "
+                    + "127.0.0.1");
         }
         EmbeddedKafka kafka;
         try {

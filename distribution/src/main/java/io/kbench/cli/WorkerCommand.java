@@ -62,6 +62,10 @@ public final class WorkerCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw new UserException("--port must be 1 to 65535, got " + port);
         }
+        if (bind.isBlank()) {
+            // an unset variable (--bind "$ADDR"): never every interface by accident
+            throw new UserException("--bind must be an address, e.g. 0.0.0.0 (every interface) or 127.0.0.1 (this host only)");
+        }
         if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535 || metricsPort == port)) {
             throw new UserException("--metrics-port must be 1 to 65535 and differ from --port (" + port + "), got "
                     + metricsPort);

@@ -207,6 +207,16 @@ class BadInputTest {
                         + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
+                // an unset variable or an empty list: never every interface, never the embedded default by accident
+                Arguments.of(List.of("worker", "--bind", "", "--port", "7199"), "kbench: --bind must be an address, e.g. "
+                        + "0.0.0.0 (every interface) or 127.0.0.1 (this host only)"),
+                Arguments.of(List.of("broker", "--host", " "), "kbench: --host must be an address to listen on and advertise, "
+                        + "e.g. 127.0.0.1"),
+                Arguments.of(List.of("broker", "--port", "70000"), "kbench: --port must be 0 (any free port) to 65535, got 70000"),
+                Arguments.of(List.of("run", "--workers", ",,", w), "kbench: --workers: an address cannot be empty; expected "
+                        + "HOST:PORT"),
+                Arguments.of(List.of("run", "--bootstrap-servers", "127.0.0.1:1", "--broker-jmx", ",", w), "kbench: "
+                        + "--broker-jmx: an empty address (give HOST:PORT of a broker's JMX port)"),
                 // an unset variable (--output "$OUT"): never the working directory
                 Arguments.of(List.of("run", "--output", "", w), "kbench: --output: an empty path; give the directory to "
                         + "write to (e.g. results/run-1, or . for this one)"),

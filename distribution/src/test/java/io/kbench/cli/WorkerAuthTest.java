@@ -147,6 +147,11 @@ class WorkerAuthTest {
         new WorkerSecurity(GOOD, null, null, null, false).check("0.0.0.0");
         new WorkerSecurity(null, server.cert(), server.key(), ca.caFile(), false).check("0.0.0.0");
         WorkerSecurity.NONE.check("127.0.0.1");
+        // Java resolves "" to the loopback address, but a server bound to "" listens on every interface
+        for (String empty : new String[] {"", " "}) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkerSecurity.NONE.check(empty)).getMessage()
+                    .startsWith("refusing to accept unauthenticated work"), "'" + empty + "'");
+        }
         IllegalArgumentException tlsOnly = assertThrows(IllegalArgumentException.class,
                 () -> new WorkerSecurity(null, server.cert(), server.key(), null, false).check("10.1.2.3"));
         assertTrue(tlsOnly.getMessage().startsWith("refusing"), "TLS without a token or client CA authenticates nobody");

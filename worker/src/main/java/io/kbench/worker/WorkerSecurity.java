@@ -90,6 +90,9 @@ public record WorkerSecurity(ClusterToken token, Path certFile, Path keyFile, Pa
 
     /** True when {@code bind} is a loopback address (only this host can connect). */
     public static boolean loopback(String bind) {
+        if (bind == null || bind.isBlank()) {
+            return false; // Java resolves "" to the loopback address, but a server bound to "" listens on every interface
+        }
         try {
             return InetAddress.getByName(bind).isLoopbackAddress();
         } catch (UnknownHostException e) {

@@ -11,13 +11,13 @@ import picocli.CommandLine.Option;
  * {@code --broker-metrics} — a picocli mixin; {@link BrokerSources} checks them.
  */
 public final class BrokerSourceOptions {
-    @Option(names = "--broker-jmx", split = ",", paramLabel = "HOST:PORT",
+    @Option(names = "--broker-jmx", paramLabel = "HOST:PORT[,HOST:PORT...]",
             description = "Read the brokers' own metrics every interval from their JMX ports (what JMX_PORT opens; a login "
                     + "with --broker-jmx-password-file, TLS with --broker-jmx-tls), from the first worker, and keep them with the run's figures. The embedded "
                     + "brokers are read without it. At most 100 sources in all; each must answer before the load starts.")
     List<String> brokerJmx = new ArrayList<>();
 
-    @Option(names = "--broker-metrics", split = ",", paramLabel = "URL",
+    @Option(names = "--broker-metrics", paramLabel = "URL[,URL...]",
             description = "Read the brokers' own metrics every interval from their JMX exporter's Prometheus endpoint "
                     + "(jmx_prometheus_javaagent, e.g. http://broker-1:7071/metrics; the exporter's default naming or "
                     + "Strimzi's example rules; user:password@ in the URL is sent as basic authentication and never shown), "
@@ -43,6 +43,7 @@ public final class BrokerSourceOptions {
      * @param embedded the run starts the embedded cluster (read without these options)
      */
     List<String> check(boolean embedded) {
-        return BrokerSources.check(brokerJmx, brokerMetrics, embedded, brokerJmxPasswordFile, brokerJmxTls);
+        return BrokerSources.check(Inputs.commaList(brokerJmx), Inputs.commaList(brokerMetrics), embedded,
+                brokerJmxPasswordFile, brokerJmxTls);
     }
 }

@@ -10,6 +10,19 @@ import io.kbench.coordinator.workload.TopicNames;
 public final class Inputs {
     private Inputs() { }
 
+    /**
+     * The values of a comma-separated option as given, every occurrence split at each comma with the empty pieces
+     * kept ({@code --workers ,,} is three empty addresses, for the check to refuse) — picocli's own {@code split}
+     * drops them, and an option given only commas would read as not given at all.
+     */
+    static List<String> commaList(List<String> given) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String g : given) {
+            out.addAll(java.util.Arrays.asList(g.split(",", -1)));
+        }
+        return out;
+    }
+
     /** A bootstrap server list, HOST:PORT[,HOST:PORT...]; null (not given) passes. */
     public static void bootstrap(String flag, String servers) {
         if (servers != null) {

@@ -14,9 +14,14 @@ import picocli.CommandLine.Option;
  * takes the same addresses ({@code dns:///} names included) the same way.
  */
 public final class WorkerListOptions {
-    @Option(names = "--workers", split = ",", paramLabel = "HOST:PORT",
+    @Option(names = "--workers", paramLabel = "HOST:PORT[,HOST:PORT...]",
             description = "Workers to run on, comma-separated (each started with 'kbench worker'); dns:///NAME:PORT stands for every address NAME resolves to (e.g. a Kubernetes headless Service: dns:///kbench-workers.NS.svc:7070).")
-    List<String> workers = new ArrayList<>();
+    List<String> workersGiven = new ArrayList<>();
+
+    /** The --workers addresses, each occurrence split at its commas, empty pieces kept (for the check to refuse). */
+    private List<String> workers() {
+        return Inputs.commaList(workersGiven);
+    }
 
     @Option(names = "--wait", paramLabel = "DURATION",
             description = "Wait up to DURATION (90s, 5m, 1h) for the workers before the run begins, instead of failing at once: the names are looked up again every second (a Kubernetes headless Service lists a pod once it is ready) until at least --min-workers are listed and every one accepts a connection; given up with one line (exit 3) at the deadline.")
@@ -32,7 +37,7 @@ public final class WorkerListOptions {
 
     /** True when workers were named (by --workers or --workers-file): the run is not in this process. */
     boolean given() {
-        return !workers.isEmpty() || workersFile != null;
+        return !workersGiven.isEmpty() || workersFile != null;
     }
 
     /**
@@ -53,7 +58,7 @@ public final class WorkerListOptions {
             throw new UserException("--wait waits for the workers of --workers or --workers-file; none are given");
         }
         if (waitFor != null) {
-            List<String> named = List.copyOf(workers);
+            List<String> named = List.copyOf(workers());
             long waitMillis = WorkerWait.parseMillis(waitFor);
             try {
                 // until they are there; the lookup below then names what they resolved to
@@ -64,7 +69,7 @@ public final class WorkerListOptions {
                 throw new UserException("interrupted while waiting for the workers");
             }
         }
-        List<String> all = WorkerAddresses.expand(workers, workersFile, WorkerAddresses.SYSTEM, human::println);
+        List<String> all = WorkerAddresses.expand(workers(), workersFile, WorkerAddresses.SYSTEM, human::println);
         Inputs.workers(all);
         return all;
     }
