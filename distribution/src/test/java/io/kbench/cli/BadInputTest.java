@@ -207,6 +207,11 @@ class BadInputTest {
                         + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
+                // an empty path given for a file: said so, not ":1:1: is a directory"
+                Arguments.of(List.of("run", "--driver", "", w), "'':1:1: an empty path; give a file"),
+                Arguments.of(List.of("run", ""), "'':1:1: an empty path; give a file"),
+                Arguments.of(List.of("run", "--token-file", "", "--workers", "127.0.0.1:1", w),
+                        "kbench: cannot read token file '': an empty path; give a file"),
                 // an unset variable or an empty list: never every interface, never the embedded default by accident
                 Arguments.of(List.of("worker", "--bind", "", "--port", "7199"), "kbench: --bind must be an address, e.g. "
                         + "0.0.0.0 (every interface) or 127.0.0.1 (this host only)"),

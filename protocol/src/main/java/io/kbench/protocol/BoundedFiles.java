@@ -31,6 +31,9 @@ public final class BoundedFiles {
      * @throws IOException when it cannot be read
      */
     public static byte[] read(Path file, long maxBytes) throws IOException {
+        if (file.toString().isBlank()) { // the working directory to Java: nearly always an unset variable
+            throw new TooLargeException("an empty path; give a file");
+        }
         if (Files.isDirectory(file)) {
             throw new TooLargeException("is a directory, not a file");
         }

@@ -55,7 +55,8 @@ public final class ClusterToken {
             } catch (NoSuchFileException e) {
                 throw new IllegalArgumentException("token file " + file + " not found");
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read token file " + file + ": " + e.getMessage());
+                throw new IllegalArgumentException("cannot read token file " + (file.toString().isBlank() ? "''" : file)
+                        + ": " + e.getMessage());
             }
             String first = text.lines().findFirst().orElse("").strip();
             return of(first, "token file " + file);

@@ -17,7 +17,8 @@ public record ConfigError(String file, int line, int column, String message) {
 
     @Override
     public String toString() {
-        return line <= 0 ? file + ": " + message : file + ":" + line + ":" + column + ": " + message;
+        String f = file == null || file.isBlank() ? "''" : file; // an empty path given: say so, not ":1:1:"
+        return line <= 0 ? f + ": " + message : f + ":" + line + ":" + column + ": " + message;
     }
 
     /** Keys given in code: the same problems, without the positions of the text they were written into. */

@@ -51,7 +51,8 @@ final class YamlText {
         try {
             bytes = BoundedFiles.read(path, MAX_BYTES);
         } catch (BoundedFiles.TooLargeException e) {
-            throw fail(file, 1, 1, e.getMessage() + (e.getMessage().startsWith("is a directory") ? ""
+            throw fail(file, 1, 1, e.getMessage() + (e.getMessage().startsWith("is a directory")
+                    || e.getMessage().startsWith("an empty path") ? ""
                     : " (kbench reads workload and profile files of at most 1 MiB)"));
         } catch (NoSuchFileException e) {
             throw fail(file, 1, 1, "file not found");
