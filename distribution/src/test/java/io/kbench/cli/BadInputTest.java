@@ -205,6 +205,8 @@ class BadInputTest {
                 Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
                         "127.0.0.1:1", "--command-property", "max.poll.records=many"), "kbench: --command-property "
                         + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
+                Arguments.of(List.of("validate", "TYPOSWEEP"), "TYPOSWEEP: matrix: producer.linger.m is not a Kafka producer "
+                        + "config; did you mean linger.ms?"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
                 // an empty path given for a file: said so, not ":1:1: is a directory"

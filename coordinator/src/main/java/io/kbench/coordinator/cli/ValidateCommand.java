@@ -68,6 +68,20 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         Sweep s = Sweep.load(f);
         s.notes().forEach(notes::println);
+        java.util.Set<String> said = new java.util.HashSet<>();
+        for (Sweep.Point p : s.points()) { // a matrix's profile keys, held against the client's configs as run holds them
+            for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
+                int dot = o.getKey().indexOf('.');
+                io.kbench.coordinator.workload.ClientConfigCheck.Finding found = dot < 0 ? null
+                        : check.check(o.getKey().substring(0, dot), o.getKey().substring(dot + 1), o.getValue());
+                if (found != null && found.refused()) {
+                    throw new io.kbench.coordinator.workload.InvalidConfigException(List.of(
+                            new ConfigError(f.toString(), 0, 0, "matrix: " + found.message())));
+                } else if (found != null && said.add(found.message())) {
+                    notes.println(f + ": matrix: " + found.message());
+                }
+            }
+        }
         Workload w = s.base();
         w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println("warning: " + x));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
