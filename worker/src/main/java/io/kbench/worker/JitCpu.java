@@ -16,9 +16,8 @@ import java.util.Map;
  * credits a compilation when it ends — so on a busy host it read 2-3 times the compilers' CPU; this is their CPU.
  *
  * <p>Each read lists the process's threads (a directory of a few hundred entries), reads the name of a thread only
- * the first time it is seen, and the counters of the compiler threads only (a handful of 30-byte files): 0.18-0.26 ms
- * of CPU in a JVM of 200 threads (0.02-0.03% of a core at one read a second; the first read, which names every
- * thread, 4 ms). The total is the sum of each compiler thread's growth since it was first seen, so a compiler thread
+ * the first time it is seen, and the counters of the compiler threads only (a handful of 30-byte files): 72 µs
+ * with 50 threads, 180 µs with 200 (benchmarks/HostSampleCostBenchmark; under 0.02% of a core at one read a second). The total is the sum of each compiler thread's growth since it was first seen, so a compiler thread
  * that the JVM stops (HotSpot adds and removes them with the load) keeps its share. What it keeps is the threads
  * alive now: bounded by the process's thread count, however long it runs. Not thread-safe: one reader (the
  * snapshot thread's {@link HostSampler}).
