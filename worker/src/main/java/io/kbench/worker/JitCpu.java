@@ -13,11 +13,13 @@ import java.util.Map;
  * {@code /proc/self/task} named as HotSpot names its compilers ({@code C1 CompilerThread0} ... , {@code C2
  * CompilerThread0} ..., JVMCI's), each thread's time on a processor from its {@code schedstat} (ns). The JVM's own
  * {@code CompilationMXBean} total is wall time per compilation — it counts a compiler thread waiting for a core, and
- * credits a compilation when it ends — so on a busy host it read 2-3 times the compilers' CPU; this is their CPU.
+ * credits a compilation when it ends — so on a busy host it read up to 3.5 times the compilers' CPU in an interval
+ * (1.35 times over a quickstart's window); this is their CPU.
  *
  * <p>Each read lists the process's threads (a directory of a few hundred entries), reads the name of a thread only
  * the first time it is seen, and the counters of the compiler threads only (a handful of 30-byte files): 72 µs
- * with 50 threads, 180 µs with 200 (benchmarks/HostSampleCostBenchmark; under 0.02% of a core at one read a second). The total is the sum of each compiler thread's growth since it was first seen, so a compiler thread
+ * with 50 threads, 180 µs with 200 (benchmarks/HostSampleCostBenchmark; under 0.02% of a core at one read a
+ * second). The total is the sum of each compiler thread's growth since it was first seen, so a compiler thread
  * that the JVM stops (HotSpot adds and removes them with the load) keeps its share. What it keeps is the threads
  * alive now: bounded by the process's thread count, however long it runs. Not thread-safe: one reader (the
  * snapshot thread's {@link HostSampler}).
