@@ -212,6 +212,11 @@ class BadInputTest {
                 // an empty path given for a file: said so, not ":1:1: is a directory"
                 Arguments.of(List.of("run", "--driver", "", w), "'':1:1: an empty path; give a file"),
                 Arguments.of(List.of("run", ""), "'':1:1: an empty path; give a file"),
+                Arguments.of(List.of("run", "--workers-file", "", w), "kbench: --workers-file: an empty path; give a file "
+                        + "with one HOST:PORT per line"),
+                Arguments.of(List.of("run", "--command-config", "", w), "kbench: --command-config: an empty path; give a file"),
+                Arguments.of(List.of("report", ""), "kbench: '': an empty path; give a result.json or the directory that "
+                        + "holds it"),
                 Arguments.of(List.of("run", "--token-file", "", "--workers", "127.0.0.1:1", w),
                         "kbench: cannot read token file '': an empty path; give a file"),
                 // an unset variable or an empty list: never every interface, never the embedded default by accident

@@ -38,7 +38,8 @@ public final class PemFiles {
         try {
             text = new String(BoundedFiles.read(file, MAX_BYTES), StandardCharsets.ISO_8859_1);
         } catch (BoundedFiles.TooLargeException e) {
-            throw new IllegalArgumentException(where + e.getMessage() + " (not a PEM file)");
+            throw new IllegalArgumentException(where + e.getMessage() + (e.getMessage().startsWith("an empty path") ? ""
+                    : " (not a PEM file)"));
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(where + "file not found");
         } catch (IOException e) {

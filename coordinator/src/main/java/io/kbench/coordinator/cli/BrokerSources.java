@@ -104,6 +104,9 @@ final class BrokerSources {
     static String credentials(java.nio.file.Path file) {
         String text;
         try {
+            if (file.toString().isBlank()) {
+                throw new UserException("--broker-jmx-password-file: an empty path; give a JMX password file");
+            }
             if (java.nio.file.Files.isDirectory(file)) {
                 throw new UserException("--broker-jmx-password-file: " + file + " is a directory, not a password file");
             }

@@ -31,7 +31,7 @@ final class ClientOverrides {
         if (file == null) {
             return this;
         }
-        String origin = flag + " " + file;
+        String origin = file.toString().isBlank() ? flag : flag + " " + file;
         Properties p = PropertiesFile.load(file, origin);
         for (String key : new TreeSet<>(p.stringPropertyNames())) {
             put(key.equals("bootstrap.servers") ? key : section + "." + key, p.getProperty(key).trim(), origin);

@@ -34,7 +34,8 @@ public final class PropertiesFile {
         try {
             text = BoundedFiles.readUtf8(file, MAX_BYTES);
         } catch (BoundedFiles.TooLargeException e) {
-            throw new UserException(origin + ": " + e.getMessage() + " (not a .properties file)");
+            throw new UserException(origin + ": " + e.getMessage() + (e.getMessage().startsWith("an empty path") ? ""
+                    : " (not a .properties file)"));
         } catch (BoundedFiles.NotTextException e) {
             throw new UserException(origin + ": " + e.getMessage() + "; a .properties file is UTF-8 text");
         } catch (NoSuchFileException e) {

@@ -26,6 +26,9 @@ final class ResultInputs {
      * @param twice what to add to "given twice" (why a repeat is refused), or ""
      */
     static Path file(Path path, Set<Path> seen, String twice) {
+        if (path.toString().isBlank()) { // the working directory to Java: nearly always an unset variable
+            throw new UserException("'': an empty path; give a result.json or the directory that holds it");
+        }
         Path file = Files.isDirectory(path) ? path.resolve("result.json") : path;
         if (!Files.isRegularFile(file)) {
             throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));

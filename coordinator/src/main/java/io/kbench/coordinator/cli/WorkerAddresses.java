@@ -48,6 +48,9 @@ final class WorkerAddresses {
             out.addAll(entry(g, "--workers", resolver, note));
         }
         if (file != null) {
+            if (file.toString().isBlank()) {
+                throw new UserException("--workers-file: an empty path; give a file with one HOST:PORT per line");
+            }
             if (java.nio.file.Files.isDirectory(file)) {
                 throw new UserException("--workers-file " + file + ": a directory; expected a file with one HOST:PORT per line");
             }
