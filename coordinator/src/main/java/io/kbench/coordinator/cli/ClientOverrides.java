@@ -81,9 +81,7 @@ final class ClientOverrides {
             } catch (IllegalArgumentException bad) {
                 throw new UserException(origins.get(e.getKey()) + ": " + bad.getMessage());
             }
-            int dot = e.getKey().indexOf('.');
-            io.kbench.coordinator.workload.ClientConfigCheck.Finding f = dot < 0 ? null
-                    : check.check(e.getKey().substring(0, dot), e.getKey().substring(dot + 1), e.getValue());
+            io.kbench.coordinator.workload.ClientConfigCheck.Finding f = check.checkKey(e.getKey(), e.getValue());
             if (f != null) {
                 // the origin names the key ("--set producer.acks"): the message need not say it again
                 String m = f.message().startsWith(e.getKey() + ": ") ? f.message().substring(e.getKey().length() + 2)

@@ -241,9 +241,8 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UserException(source + ": matrix: " + e.getMessage());
             }
             for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                int dot = o.getKey().indexOf('.');
-                io.kbench.coordinator.workload.ClientConfigCheck.Finding f = dot < 0 ? null : local.clientConfigs()
-                        .check(o.getKey().substring(0, dot), o.getKey().substring(dot + 1), o.getValue());
+                io.kbench.coordinator.workload.ClientConfigCheck.Finding f = local.clientConfigs()
+                        .checkKey(o.getKey(), o.getValue());
                 if (f != null && f.refused()) {
                     throw new UserException(source + ": matrix: " + f.message());
                 } else if (f != null && !notes.contains("matrix: " + f.message())) {

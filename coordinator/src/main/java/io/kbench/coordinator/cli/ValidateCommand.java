@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Checks workload and profile files.",
             "",
-            "A file with a profile key (driver, bootstrap.servers, replicationFactor or a property map) is read as a profile, any other as a workload. Every problem is printed as file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
+            "A file with a profile key (driver, bootstrap.servers, replicationFactor or a property map) is read as a profile, any other as a workload. A profile's (and a matrix's) producer, consumer, admin and common settings are held against Kafka's own client config definitions, as kbench run holds them: a value the client would not take, or a name within two edits of one it defines, is a problem; any other unknown name a note. Every problem is printed as file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
 public final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -71,9 +71,7 @@ public final class ValidateCommand implements Callable<Integer> {
         java.util.Set<String> said = new java.util.HashSet<>();
         for (Sweep.Point p : s.points()) { // a matrix's profile keys, held against the client's configs as run holds them
             for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                int dot = o.getKey().indexOf('.');
-                io.kbench.coordinator.workload.ClientConfigCheck.Finding found = dot < 0 ? null
-                        : check.check(o.getKey().substring(0, dot), o.getKey().substring(dot + 1), o.getValue());
+                io.kbench.coordinator.workload.ClientConfigCheck.Finding found = check.checkKey(o.getKey(), o.getValue());
                 if (found != null && found.refused()) {
                     throw new io.kbench.coordinator.workload.InvalidConfigException(List.of(
                             new ConfigError(f.toString(), 0, 0, "matrix: " + found.message())));

@@ -62,6 +62,16 @@ public final class ClientConfigCheck {
         this.defs = defs;
     }
 
+    /**
+     * What is wrong with a profile key as overrides and matrices give it, {@code section.name} ({@code
+     * producer.linger.ms}), or null when nothing is (or it is not a client's setting: {@code replicationFactor},
+     * {@code topic.*}).
+     */
+    public Finding checkKey(String key, String value) {
+        int dot = key.indexOf('.');
+        return dot < 0 ? null : check(key.substring(0, dot), key.substring(dot + 1), value);
+    }
+
     /** What is wrong with {@code section.name = value}, or null when nothing is (or the section is not a client's). */
     public Finding check(String section, String name, String value) {
         if (!SECTIONS.contains(section)) {

@@ -51,6 +51,9 @@ class ClientConfigCheckTest {
         assertNull(CHECK.check("topic", "linger.m", "x"), "not a client's section");
         assertNull(CHECK.check("consumer", "anything", "x"), "a section this driver does not describe: not checked");
         assertNull(ClientConfigCheck.NONE.check("producer", "linger.m", "5"));
+        assertEquals(typo, CHECK.checkKey("producer.linger.m", "5"), "an override's dotted key");
+        assertNull(CHECK.checkKey("replicationFactor", "3"), "not a client's setting");
+        assertNull(CHECK.checkKey("topic.linger.m", "3"));
     }
 
     @Test
