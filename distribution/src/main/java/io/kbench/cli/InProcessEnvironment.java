@@ -145,21 +145,26 @@ final class InProcessEnvironment implements LocalEnvironment {
     }
 
     @Override
-    public io.kbench.coordinator.workload.ClientConfigCheck clientConfigs() {
-        return CLIENT_CONFIGS;
+    public io.kbench.coordinator.workload.ConfigCheck configCheck() {
+        return CONFIG_CHECK;
     }
 
-    /** kafka-clients' own definitions of the producer's, consumer's and admin client's configs. */
-    static final io.kbench.coordinator.workload.ClientConfigCheck CLIENT_CONFIGS =
-            new io.kbench.coordinator.workload.ClientConfigCheck(new io.kbench.coordinator.workload.ClientConfigCheck.Defs() {
+    /**
+     * kafka-clients' own definitions of the producer's, consumer's and admin client's configs, and the broker's of a
+     * topic's.
+     */
+    static final io.kbench.coordinator.workload.ConfigCheck CONFIG_CHECK =
+            new io.kbench.coordinator.workload.ConfigCheck(new io.kbench.coordinator.workload.ConfigCheck.Defs() {
                 @Override
                 public java.util.Set<String> names(String section) {
-                    return io.kbench.driver.kafka.ClientConfigDefs.names(section);
+                    return section.equals("topic") ? io.kbench.embedded.TopicConfigs.names()
+                            : io.kbench.driver.kafka.ClientConfigDefs.names(section);
                 }
 
                 @Override
                 public String valueProblem(String section, String name, String value) {
-                    return io.kbench.driver.kafka.ClientConfigDefs.valueProblem(section, name, value);
+                    return section.equals("topic") ? io.kbench.embedded.TopicConfigs.valueProblem(name, value)
+                            : io.kbench.driver.kafka.ClientConfigDefs.valueProblem(section, name, value);
                 }
             });
 

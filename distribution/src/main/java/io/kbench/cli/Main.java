@@ -148,7 +148,7 @@ public final class Main {
         java.util.Map<String, java.util.function.Supplier<Object>> all = new java.util.LinkedHashMap<>();
         all.put("run", () -> new RunCommand(new InProcessEnvironment()));
         all.put("worker", WorkerCommand::new);
-        all.put("validate", () -> new ValidateCommand(InProcessEnvironment.CLIENT_CONFIGS));
+        all.put("validate", () -> new ValidateCommand(InProcessEnvironment.CONFIG_CHECK));
         all.put("merge", MergeCommand::new);
         all.put("report", ReportCommand::new);
         all.put("serve", ServeCommand::new);

@@ -61,6 +61,8 @@ class BadInputTest {
         write("huge-value.yaml", "durationSeconds: 5\nproducerRate: " + "9".repeat(5000) + "\n");
         write("typo-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.m: [1, 5]\n");
         write("typo-profile.yaml", "name: typo\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  linger.m: 5\n");
+        write("topic-sweep.yaml", "durationSeconds: 5\nmatrix:\n  topic.retention.ms: [60000, 7d]\n");
+        write("vendor-topic-profile.yaml", "name: v\ndriver: kafka\ntopic:\n  confluent.tier.enable: true\n");
         write("real-profile.yaml", "name: p\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  acks: all\n");
         write("many-errors.yaml", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\ndurationSeconds: 5\n");
         variant("good.json", r -> { });
@@ -205,6 +207,15 @@ class BadInputTest {
                 Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
                         "127.0.0.1:1", "--command-property", "max.poll.records=many"), "kbench: --command-property "
                         + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
+                // a topic setting, as the brokers would check it when creating the topics: before anything starts
+                Arguments.of(List.of("run", "TOPICSWEEP"), "kbench: TOPICSWEEP: matrix: topic.retention.ms: Invalid value 7d "
+                        + "for configuration retention.ms: Not a number of type LONG"),
+                Arguments.of(List.of("run", "--set", "topic.min.insync.replica=2", w), "kbench: --set topic.min.insync.replica: "
+                        + "topic.min.insync.replica is not a Kafka topic config; did you mean min.insync.replicas?"),
+                // a name Kafka does not define: another cluster may, the embedded one refuses it
+                Arguments.of(List.of("run", "--driver", "VENDORTOPIC", w), "kbench: VENDORTOPIC: topic.confluent.tier.enable "
+                        + "is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when creating "
+                        + "the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)"),
                 Arguments.of(List.of("validate", "TYPOSWEEP"), "TYPOSWEEP: matrix: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
@@ -539,6 +550,7 @@ class BadInputTest {
     private static String resolve(String s) {
         return s.replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))
+                .replace("TOPICSWEEP", at("topic-sweep.yaml")).replace("VENDORTOPIC", at("vendor-topic-profile.yaml"))
                 .replace("HUGEVALUE", at("huge-value.yaml"))
                 .replace("BADB64", at("bad-base64.json")).replace("BADHISTOGRAM", at("bad-histogram.json"))
                 .replace("NOINTERVALS", at("no-intervals.json")).replace("BAREINTERVAL", at("interval-without-figures.json"))

@@ -59,6 +59,17 @@ final class ClientOverrides {
         return this;
     }
 
+    /** The keys given, in order. */
+    java.util.Set<String> keys() {
+        return java.util.Collections.unmodifiableSet(values.keySet());
+    }
+
+    /** Where {@code key} was given — its flag, or its flag and file — without the key itself. */
+    String source(String key) {
+        String origin = origins.get(key);
+        return origin != null && origin.endsWith(" " + key) ? origin.substring(0, origin.length() - key.length() - 1) : origin;
+    }
+
     /** Adds one override, from {@code origin} (a flag, for messages). */
     ClientOverrides put(String key, String value, String origin) {
         values.put(key, value);
@@ -72,7 +83,7 @@ final class ClientOverrides {
      *
      * @throws UserException one line naming the file or flag whose key or value cannot be applied
      */
-    Profile applyTo(Profile base, io.kbench.coordinator.workload.ClientConfigCheck check,
+    Profile applyTo(Profile base, io.kbench.coordinator.workload.ConfigCheck check,
                     java.util.function.Consumer<String> notes) {
         Profile p = base;
         for (Map.Entry<String, String> e : values.entrySet()) {
@@ -81,7 +92,7 @@ final class ClientOverrides {
             } catch (IllegalArgumentException bad) {
                 throw new UserException(origins.get(e.getKey()) + ": " + bad.getMessage());
             }
-            io.kbench.coordinator.workload.ClientConfigCheck.Finding f = check.checkKey(e.getKey(), e.getValue());
+            io.kbench.coordinator.workload.ConfigCheck.Finding f = check.checkKey(e.getKey(), e.getValue());
             if (f != null) {
                 // the origin names the key ("--set producer.acks"): the message need not say it again
                 String m = f.message().startsWith(e.getKey() + ": ") ? f.message().substring(e.getKey().length() + 2)

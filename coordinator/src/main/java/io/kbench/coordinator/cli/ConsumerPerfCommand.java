@@ -171,7 +171,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (fromLatest) {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }
-        Profile profile = overrides.applyTo(Profile.defaults(), local.clientConfigs(),
+        Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
                         note -> System.err.println("kbench: note: " + note));
         ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                 numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);

@@ -192,7 +192,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                 .put("producer.acks", a.acks(), "ACKS")
                 .put("producer.linger.ms", "0", "e2e-latency")
                 .put("consumer.fetch.max.wait.ms", "0", "e2e-latency")
-                .applyTo(Profile.defaults(), local.clientConfigs(),
+                .applyTo(Profile.defaults(), local.configCheck(),
                         note -> System.err.println("kbench: note: " + note));
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 workers.isEmpty() ? ClientSecurity.NONE : connection.security(), 1, System.err)) {

@@ -35,9 +35,9 @@ public interface LocalEnvironment extends AutoCloseable {
         return null;
     }
 
-    /** The driver's client config definitions, to check a profile's client settings before anything starts. */
-    default io.kbench.coordinator.workload.ClientConfigCheck clientConfigs() {
-        return io.kbench.coordinator.workload.ClientConfigCheck.NONE;
+    /** Kafka's client and topic config definitions, to check a profile's client and topic settings before anything starts. */
+    default io.kbench.coordinator.workload.ConfigCheck configCheck() {
+        return io.kbench.coordinator.workload.ConfigCheck.NONE;
     }
 
     /**

@@ -178,7 +178,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 .file(commandConfig, "common", "--command-config")
                 .file(config, "producer", "--producer.config")
                 .pairs(props, "producer", "--producer-props")
-                .applyTo(Profile.defaults(), local.clientConfigs(),
+                .applyTo(Profile.defaults(), local.configCheck(),
                         note -> System.err.println("kbench: note: " + note));
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
         if (output != null) {

@@ -185,9 +185,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path source = again != null ? again.file() : workloadFile;
         Workload workload = sweep.base();
-        Profile profile = driverFile != null ? Profile.load(driverFile, notes::add, local.clientConfigs())
+        Profile profile = driverFile != null ? Profile.load(driverFile, notes::add, local.configCheck())
                 : again != null ? again.profile() : Profile.defaults();
-        profile = overrides().applyTo(profile, local.clientConfigs(), notes::add);
+        profile = overrides().applyTo(profile, local.configCheck(), notes::add);
         if (networkGbps != null) {
             String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(networkGbps);
             if (bad != null) {
@@ -241,7 +241,7 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UserException(source + ": matrix: " + e.getMessage());
             }
             for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                io.kbench.coordinator.workload.ClientConfigCheck.Finding f = local.clientConfigs()
+                io.kbench.coordinator.workload.ConfigCheck.Finding f = local.configCheck()
                         .checkKey(o.getKey(), o.getValue());
                 if (f != null && f.refused()) {
                     throw new UserException(source + ": matrix: " + f.message());
@@ -256,6 +256,10 @@ public final class RunCommand implements Callable<Integer> {
         for (Sweep.Point p : sweep.points()) {
             // faults act on the embedded cluster only: refused before it (or anything else) is started
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
+        }
+        if (bootstrap == null && workers.isEmpty()) {
+            embeddedTopicConfigs(profile, sweep, source, driverFile != null ? driverFile.toString()
+                    : again != null ? again.file().toString() : "the profile");
         }
         brokerSources = brokerOptions.check(bootstrap == null && workers.isEmpty());
         if (brokerProcesses && bootstrap != null) {
@@ -427,5 +431,29 @@ public final class RunCommand implements Callable<Integer> {
                 .file(producerConfig, "producer", "--producer-config")
                 .file(consumerConfig, "consumer", "--consumer-config")
                 .pairs(set, null, "--set");
+    }
+
+    /**
+     * A topic config the embedded cluster's brokers — kbench's own Kafka — do not define is refused now: they would
+     * refuse it when the topics are created (another cluster may define it: only noted for one, by the profile's check).
+     */
+    private void embeddedTopicConfigs(Profile profile, Sweep sweep, Path source, String profileSource) {
+        io.kbench.coordinator.workload.ConfigCheck check = local.configCheck();
+        java.util.Map<String, String> where = new java.util.LinkedHashMap<>();
+        ClientOverrides given = overrides();
+        given.keys().stream().filter(k -> k.startsWith("topic."))
+                .forEach(k -> where.putIfAbsent(k.substring(6), given.source(k)));
+        for (Sweep.Point p : sweep.points()) {
+            p.profileOverrides().keySet().stream().filter(k -> k.startsWith("topic."))
+                    .forEach(k -> where.putIfAbsent(k.substring(6), source + ": matrix"));
+        }
+        profile.topic().keySet().forEach(k -> where.putIfAbsent(k, profileSource));
+        for (java.util.Map.Entry<String, String> e : where.entrySet()) {
+            if (check.undefined("topic", e.getKey())) {
+                throw new UserException(e.getValue() + ": topic." + io.kbench.coordinator.workload.ConfigError.shown(e.getKey())
+                        + " is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when "
+                        + "creating the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)");
+            }
+        }
     }
 }

@@ -158,7 +158,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
         if (socketBufferSize != null) {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
         }
-        Profile profile = overrides.applyTo(Profile.defaults(), local.clientConfigs(),
+        Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
                         note -> System.err.println("kbench: note: " + note));
         Workload workload = workload(topic, threads, numRecords, fromLatest);
         RunOptions options = new RunOptions(output, true, 1_000_000L,

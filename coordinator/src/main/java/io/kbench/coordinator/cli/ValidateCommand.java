@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Checks workload and profile files.",
             "",
-            "A file with a profile key (driver, bootstrap.servers, replicationFactor or a property map) is read as a profile, any other as a workload. A profile's (and a matrix's) producer, consumer, admin and common settings are held against Kafka's own client config definitions, as kbench run holds them: a value the client would not take, or a name within two edits of one it defines, is a problem; any other unknown name a note. Every problem is printed as file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
+            "A file with a profile key (driver, bootstrap.servers, replicationFactor or a property map) is read as a profile, any other as a workload. A profile's (and a matrix's) producer, consumer, admin, common and topic settings are held against Kafka's own client and topic config definitions, as kbench run holds them: a value Kafka would not take, or a name within two edits of one it defines, is a problem; any other unknown name a note (kbench run refuses an unknown topic config on the embedded cluster, whose brokers would). Every problem is printed as file:line:column: message. Exit code 0 when every file is valid, 2 otherwise."})
 public final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -28,16 +28,16 @@ public final class ValidateCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Workload or profile files (YAML).")
     List<Path> files;
 
-    private final io.kbench.coordinator.workload.ClientConfigCheck clientConfigs;
+    private final io.kbench.coordinator.workload.ConfigCheck configCheck;
 
     /** Profiles checked for their file's own rules only. */
     public ValidateCommand() {
-        this(io.kbench.coordinator.workload.ClientConfigCheck.NONE);
+        this(io.kbench.coordinator.workload.ConfigCheck.NONE);
     }
 
-    /** Profiles' client settings held against the driver's config definitions too, as {@code kbench run} holds them. */
-    public ValidateCommand(io.kbench.coordinator.workload.ClientConfigCheck clientConfigs) {
-        this.clientConfigs = clientConfigs;
+    /** Profiles' client and topic settings held against Kafka's config definitions too, as {@code kbench run} holds them. */
+    public ValidateCommand(io.kbench.coordinator.workload.ConfigCheck configCheck) {
+        this.configCheck = configCheck;
     }
 
     @Override
@@ -47,7 +47,7 @@ public final class ValidateCommand implements Callable<Integer> {
         int invalid = 0;
         for (Path f : files) {
             try {
-                out.println("ok: " + f + " (" + describe(f, err, clientConfigs) + ")");
+                out.println("ok: " + f + " (" + describe(f, err, configCheck) + ")");
             } catch (InvalidConfigException e) {
                 invalid++;
                 for (ConfigError c : e.errors()) {
@@ -60,7 +60,7 @@ public final class ValidateCommand implements Callable<Integer> {
         return invalid == 0 ? 0 : 2;
     }
 
-    private static String describe(Path f, PrintWriter notes, io.kbench.coordinator.workload.ClientConfigCheck check) {
+    private static String describe(Path f, PrintWriter notes, io.kbench.coordinator.workload.ConfigCheck check) {
         if (Profile.looksLikeProfile(f)) {
             Profile p = Profile.load(f, notes::println, check);
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
@@ -71,7 +71,7 @@ public final class ValidateCommand implements Callable<Integer> {
         java.util.Set<String> said = new java.util.HashSet<>();
         for (Sweep.Point p : s.points()) { // a matrix's profile keys, held against the client's configs as run holds them
             for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                io.kbench.coordinator.workload.ClientConfigCheck.Finding found = check.checkKey(o.getKey(), o.getValue());
+                io.kbench.coordinator.workload.ConfigCheck.Finding found = check.checkKey(o.getKey(), o.getValue());
                 if (found != null && found.refused()) {
                     throw new io.kbench.coordinator.workload.InvalidConfigException(List.of(
                             new ConfigError(f.toString(), 0, 0, "matrix: " + found.message())));

@@ -10,7 +10,7 @@ public record ConfigError(String file, int line, int column, String message) {
     static final int SHOWN_MAX = 120;
 
     /** {@code text} from the file as a message shows it: cut after {@link #SHOWN_MAX} characters, saying how long. */
-    static String shown(String text) {
+    public static String shown(String text) {
         return text == null || text.length() <= SHOWN_MAX ? text
                 : text.substring(0, SHOWN_MAX) + "... (" + text.length() + " characters)";
     }

@@ -78,15 +78,15 @@ public record Profile(String name, String driver, String bootstrapServers, int r
      * @throws InvalidConfigException listing every problem with its {@code file:line:column}
      */
     public static Profile load(Path path, java.util.function.Consumer<String> notes) {
-        return load(path, notes, ClientConfigCheck.NONE);
+        return load(path, notes, ConfigCheck.NONE);
     }
 
     /**
      * As {@link #load(Path, java.util.function.Consumer)}, the client sections' settings held against the driver's
-     * config definitions too ({@link ClientConfigCheck}): a refused one is an error at its position, a name the
+     * config definitions too ({@link ConfigCheck}): a refused one is an error at its position, a name the
      * client does not define a note ({@code file:line:column: ...}).
      */
-    public static Profile load(Path path, java.util.function.Consumer<String> notes, ClientConfigCheck check) {
+    public static Profile load(Path path, java.util.function.Consumer<String> notes, ConfigCheck check) {
         List<ConfigError> errors = new ArrayList<>();
         YamlMap y = YamlMap.read(path, errors);
         if (OmbFiles.isOmbDriver(y)) {
@@ -108,7 +108,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     public static Profile of(String source, Map<String, ?> keys) {
         List<ConfigError> errors = new ArrayList<>();
         try {
-            return parse(YamlMap.of(source, YamlText.dump(keys), errors), "profile", errors, ClientConfigCheck.NONE,
+            return parse(YamlMap.of(source, YamlText.dump(keys), errors), "profile", errors, ConfigCheck.NONE,
                     new ArrayList<>());
         } catch (InvalidConfigException e) {
             throw ConfigError.positionless(e);
@@ -119,7 +119,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
      * @param check held against the client sections' settings: refused ones are errors, the others' findings go to
      *              {@code found}, in the file's order
      */
-    private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors, ClientConfigCheck check,
+    private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors, ConfigCheck check,
                                  List<ConfigError> found) {
         String name = y.string("name", defaultName);
         String driver = y.string("driver", "kafka");
@@ -162,10 +162,10 @@ public record Profile(String name, String driver, String bootstrapServers, int r
                 "put it in the workload file", "give it as the WORKLOAD argument, and a profile (deployment/kafka/*.yaml) "
                         + "with --driver");
         Map<String, Map<String, String>> sections = Map.of("producer", producer, "consumer", consumer, "admin", admin,
-                "common", common);
-        for (String section : ClientConfigCheck.SECTIONS) {
+                "common", common, "topic", topic);
+        for (String section : ConfigCheck.SECTIONS) {
             sections.get(section).forEach((key, value) -> {
-                ClientConfigCheck.Finding f = check.check(section, key, value);
+                ConfigCheck.Finding f = check.check(section, key, value);
                 if (f != null && f.refused()) {
                     y.errorAtEntry(section, key, f.message());
                 } else if (f != null) {

@@ -14,9 +14,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ClientConfigCheckTest {
+class ConfigCheckTest {
     /** A driver that knows three producer configs and takes whole numbers for linger.ms only. */
-    static final ClientConfigCheck CHECK = new ClientConfigCheck(new ClientConfigCheck.Defs() {
+    static final ConfigCheck CHECK = new ConfigCheck(new ConfigCheck.Defs() {
         @Override
         public Set<String> names(String section) {
             return section.equals("producer") || section.equals("common")
@@ -35,38 +35,38 @@ class ClientConfigCheckTest {
 
     @Test
     void shouldRefuseATypoAndABadValueAndNoteANameNoClientDefines() {
-        ClientConfigCheck.Finding typo = CHECK.check("producer", "linger.m", "5");
+        ConfigCheck.Finding typo = CHECK.check("producer", "linger.m", "5");
         assertTrue(typo.refused());
         assertEquals("producer.linger.m is not a Kafka producer config; did you mean linger.ms?", typo.message());
         assertTrue(CHECK.check("producer", "ACKS", "all").refused(), "a name differing in case: still a typo");
-        ClientConfigCheck.Finding plugin = CHECK.check("producer", "my.interceptor.endpoint", "http://x");
+        ConfigCheck.Finding plugin = CHECK.check("producer", "my.interceptor.endpoint", "http://x");
         assertFalse(plugin.refused(), "a plugin of the user's may read it");
         assertEquals("producer.my.interceptor.endpoint is not a Kafka producer config: passed on, and the client ignores it "
                 + "unless a plugin of yours reads it", plugin.message());
-        ClientConfigCheck.Finding bad = CHECK.check("producer", "linger.ms", "5ms");
+        ConfigCheck.Finding bad = CHECK.check("producer", "linger.ms", "5ms");
         assertTrue(bad.refused());
         assertEquals("producer.linger.ms: Invalid value 5ms for configuration linger.ms: Not a number of type LONG",
                 bad.message());
         assertNull(CHECK.check("producer", "linger.ms", "5"));
-        assertNull(CHECK.check("topic", "linger.m", "x"), "not a client's section");
+        assertNull(CHECK.check("topic", "linger.m", "x"), "a section this driver does not describe");
         assertNull(CHECK.check("consumer", "anything", "x"), "a section this driver does not describe: not checked");
-        assertNull(ClientConfigCheck.NONE.check("producer", "linger.m", "5"));
+        assertNull(ConfigCheck.NONE.check("producer", "linger.m", "5"));
         assertEquals(typo, CHECK.checkKey("producer.linger.m", "5"), "an override's dotted key");
-        assertNull(CHECK.checkKey("replicationFactor", "3"), "not a client's setting");
+        assertNull(CHECK.checkKey("replicationFactor", "3"), "not a Kafka config");
         assertNull(CHECK.checkKey("topic.linger.m", "3"));
     }
 
     @Test
     void shouldNeverRepeatASecretAndCutAHugeValue() {
-        ClientConfigCheck.Finding secret = CHECK.check("common", "ssl.keystore.password", "bad");
+        ConfigCheck.Finding secret = CHECK.check("common", "ssl.keystore.password", "bad");
         assertTrue(secret.refused());
         assertFalse(secret.message().contains("bad"), secret.message());
         assertEquals("common.ssl.keystore.password: the client would not take its value (not shown: it may be a secret)",
                 secret.message());
         String huge = "9".repeat(3000) + "x";
-        ClientConfigCheck.Finding cut = CHECK.check("producer", "linger.ms", huge);
+        ConfigCheck.Finding cut = CHECK.check("producer", "linger.ms", huge);
         assertTrue(cut.message().contains("(3001 characters)") && cut.message().length() < 400, cut.message());
-        ClientConfigCheck.Finding longName = CHECK.check("producer", "k".repeat(5000), "1");
+        ConfigCheck.Finding longName = CHECK.check("producer", "k".repeat(5000), "1");
         assertFalse(longName.refused());
         assertTrue(longName.message().length() < 300, longName.message());
     }
@@ -86,5 +86,44 @@ class ClientConfigCheckTest {
         assertEquals(1, notes.size());
         assertTrue(notes.get(0).endsWith("p.yaml:3:3: producer.my.plugin.x is not a Kafka producer config: passed on, and "
                 + "the client ignores it unless a plugin of yours reads it"), notes.toString());
+    }
+
+    /** A driver that knows two topic configs and takes whole numbers for retention.ms only. */
+    static final ConfigCheck TOPICS = new ConfigCheck(new ConfigCheck.Defs() {
+        @Override
+        public Set<String> names(String section) {
+            return section.equals("topic") ? Set.of("retention.ms", "min.insync.replicas") : Set.of();
+        }
+
+        @Override
+        public String valueProblem(String section, String name, String value) {
+            return name.equals("retention.ms") && !value.matches("-?[0-9]+")
+                    ? "Invalid value " + value + " for configuration retention.ms: Not a number of type LONG" : null;
+        }
+    });
+
+    @Test
+    void shouldCheckATopicsSettingsAsTheBrokersWould(@TempDir Path dir) throws Exception {
+        assertEquals(new ConfigCheck.Finding(true, "topic.retention.m is not a Kafka topic config; did you mean "
+                + "retention.ms?"), TOPICS.checkKey("topic.retention.m", "1000"));
+        assertEquals(new ConfigCheck.Finding(true, "topic.retention.ms: Invalid value 7d for configuration retention.ms: "
+                + "Not a number of type LONG"), TOPICS.checkKey("topic.retention.ms", "7d"));
+        ConfigCheck.Finding vendor = TOPICS.checkKey("topic.confluent.placement.constraints", "{}");
+        assertFalse(vendor.refused(), "another vendor's broker may define it");
+        assertEquals("topic.confluent.placement.constraints is not a Kafka topic config: passed on, and the brokers refuse "
+                + "it when the topics are created unless they define it (another version's or vendor's config)",
+                vendor.message());
+        assertNull(TOPICS.checkKey("topic.retention.ms", "-1"));
+        assertTrue(TOPICS.undefined("topic", "confluent.placement.constraints"), "refused for brokers of kbench's version");
+        assertFalse(TOPICS.undefined("topic", "retention.ms"));
+        assertFalse(TOPICS.undefined("producer", "anything"), "a section this driver does not describe: not known to lack it");
+        assertFalse(ConfigCheck.NONE.undefined("topic", "confluent.placement.constraints"));
+        assertEquals(new ConfigCheck.Finding(true, "topic.retention.ms: the brokers would not take its value (empty)"),
+                TOPICS.checkKey("topic.retention.ms", ""));
+        Path f = Files.writeString(dir.resolve("t.yaml"), "name: t\ntopic:\n  min.insync.replicas: 2\n  retention.m: 5\n");
+        InvalidConfigException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidConfigException.class,
+                () -> Profile.load(f, n -> { }, TOPICS));
+        assertEquals(List.of("t.yaml:4:3: topic.retention.m is not a Kafka topic config; did you mean retention.ms?"),
+                e.errors().stream().map(c -> c.toString().replace(dir + "/", "")).toList());
     }
 }

@@ -6,18 +6,20 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A profile's client settings held against the client's own config definitions before anything starts, so that a
- * typo ({@code linger.m: 5}) is not silently ignored by the client for a whole sweep, and a bad value ({@code acks: al})
- * is refused with the file's position instead of by a worker once the cluster is up. The coordinator does not know
- * Kafka's configs; the driver's definitions come in through {@link Defs} (the distribution wires kafka-clients'
- * own).
+ * A profile's client and topic settings held against Kafka's own config definitions before anything starts, so that
+ * a typo ({@code linger.m: 5}) is not silently ignored by the client for a whole sweep, and a bad value ({@code acks:
+ * al}, {@code topic.retention.ms: 7d}) is refused with the file's position instead of by a worker or the cluster once
+ * the cluster is up — or, in a sweep's matrix, after the combinations before it ran. The coordinator does not know
+ * Kafka's configs; the definitions come in through {@link Defs} (the distribution wires kafka-clients' and the
+ * broker's own).
  *
- * <p>What is refused and what is only noted: a value the client would not take; a name the client does not define
- * but one it does is within two edits of ("did you mean"). Any other unknown name is noted and passed on — a
- * plugin of the user's (an interceptor, a partitioner, a metrics reporter, a config provider) may read it, as Kafka's
- * clients let it (they warn and ignore). A value that may be a secret is never repeated.
+ * <p>What is refused and what is only noted: a value Kafka would not take; a name Kafka does not define but one it
+ * does is within two edits of ("did you mean"). Any other unknown name is noted and passed on — for a client, a plugin
+ * of the user's (an interceptor, a partitioner, a metrics reporter, a config provider) may read it, as Kafka's clients
+ * let it (they warn and ignore); for a topic, a cluster of another version or vendor may define it (Kafka's refuses
+ * it when the topics are created). A value that may be a secret is never repeated.
  */
-public final class ClientConfigCheck {
+public final class ConfigCheck {
     /** The driver's config definitions. */
     public interface Defs {
         /** The config names a profile section's clients define; empty when this driver does not say (then no check). */
@@ -28,7 +30,7 @@ public final class ClientConfigCheck {
     }
 
     /** No definitions: nothing is checked. */
-    public static final ClientConfigCheck NONE = new ClientConfigCheck(new Defs() {
+    public static final ConfigCheck NONE = new ConfigCheck(new Defs() {
         @Override
         public Set<String> names(String section) {
             return Set.of();
@@ -40,8 +42,9 @@ public final class ClientConfigCheck {
         }
     });
 
-    /** Sections whose names are clients' configs. */
-    public static final java.util.List<String> SECTIONS = java.util.List.of("producer", "consumer", "admin", "common");
+    /** Sections whose names are Kafka's configs: the clients' and the topics'. */
+    public static final java.util.List<String> SECTIONS = java.util.List.of("producer", "consumer", "admin", "common",
+            "topic");
 
     /** An unknown name this close to a known one (edits) is taken for a typo of it and refused. */
     static final int TYPO_EDITS = 2;
@@ -58,7 +61,7 @@ public final class ClientConfigCheck {
     private final Defs defs;
     private final Map<String, Set<String>> names = new ConcurrentHashMap<>();
 
-    public ClientConfigCheck(Defs defs) {
+    public ConfigCheck(Defs defs) {
         this.defs = defs;
     }
 
@@ -72,7 +75,7 @@ public final class ClientConfigCheck {
         return dot < 0 ? null : check(key.substring(0, dot), key.substring(dot + 1), value);
     }
 
-    /** What is wrong with {@code section.name = value}, or null when nothing is (or the section is not a client's). */
+    /** What is wrong with {@code section.name = value}, or null when nothing is (or the section is not Kafka configs). */
     public Finding check(String section, String name, String value) {
         if (!SECTIONS.contains(section)) {
             return null;
@@ -89,20 +92,34 @@ public final class ClientConfigCheck {
                         + near + "?");
             }
             return new Finding(false, section + "." + shownName + " is not a " + what(section) + " config: passed on, "
-                    + "and the client ignores it unless a plugin of yours reads it" + (near == null ? ""
-                    : " (the nearest config is " + near + ")"));
+                    + (section.equals("topic") ? "and the brokers refuse it when the topics are created unless they "
+                    + "define it (another version's or vendor's config)" : "and the client ignores it unless a plugin of "
+                    + "yours reads it") + (near == null ? "" : " (the nearest config is " + near + ")"));
         }
         String problem = defs.valueProblem(section, name, value);
         if (problem == null) {
             return null;
         }
         if (Profile.isSecret(name) || value.isEmpty()) {
-            return new Finding(true, section + "." + shownName + ": the client would not take its value" + (value.isEmpty()
+            return new Finding(true, section + "." + shownName + ": " + (section.equals("topic") ? "the brokers" : "the client")
+                    + " would not take its value" + (value.isEmpty()
                     ? " (empty)" : " (not shown: it may be a secret)"));
         }
         // Kafka's message names the value: cut, as every message shows a file's text
         String why = problem.replace(value, ConfigError.shown(value));
         return new Finding(true, section + "." + shownName + ": " + (why.length() > 300 ? why.substring(0, 300) + "..." : why));
+    }
+
+    /**
+     * Whether Kafka's definitions of {@code section} leave out {@code name} — known to be refused by brokers of kbench's
+     * own version (the embedded cluster), for a topic; false when the section is not described.
+     */
+    public boolean undefined(String section, String name) {
+        if (!SECTIONS.contains(section)) {
+            return false;
+        }
+        Set<String> known = names.computeIfAbsent(section, defs::names);
+        return !known.isEmpty() && !known.contains(name);
     }
 
     private static String what(String section) {
