@@ -198,7 +198,7 @@ class BadInputTest {
                 // a file's text is shown cut: a 5,000-digit number makes no 5,000-character line
                 Arguments.of(List.of("run", "HUGEVALUE"), "HUGEVALUE:2:15: producerRate must be a whole number (-1 for "
                         + "unthrottled, or 1 to 1000000000 msg/s), got '" + "9".repeat(120) + "... (5000 characters)'"),
-                Arguments.of(List.of("run", "TYPOSWEEP"), "kbench: TYPOSWEEP: matrix: producer.linger.m is not a Kafka "
+                Arguments.of(List.of("run", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
                         "--throughput", "-1", "--producer-props", "linger.m=5", "--bootstrap-server", "127.0.0.1:1"),
@@ -208,7 +208,7 @@ class BadInputTest {
                         "127.0.0.1:1", "--command-property", "max.poll.records=many"), "kbench: --command-property "
                         + "max.poll.records: Invalid value many for configuration max.poll.records: Not a number of type INT"),
                 // a topic setting, as the brokers would check it when creating the topics: before anything starts
-                Arguments.of(List.of("run", "TOPICSWEEP"), "kbench: TOPICSWEEP: matrix: topic.retention.ms: Invalid value 7d "
+                Arguments.of(List.of("run", "TOPICSWEEP"), "TOPICSWEEP:3:31: matrix: topic.retention.ms: Invalid value 7d "
                         + "for configuration retention.ms: Not a number of type LONG"),
                 Arguments.of(List.of("run", "--set", "topic.min.insync.replica=2", w), "kbench: --set topic.min.insync.replica: "
                         + "topic.min.insync.replica is not a Kafka topic config; did you mean min.insync.replicas?"),
@@ -216,7 +216,7 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--driver", "VENDORTOPIC", w), "kbench: VENDORTOPIC: topic.confluent.tier.enable "
                         + "is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when creating "
                         + "the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)"),
-                Arguments.of(List.of("validate", "TYPOSWEEP"), "TYPOSWEEP: matrix: producer.linger.m is not a Kafka producer "
+                Arguments.of(List.of("validate", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),

@@ -165,7 +165,8 @@ public final class RunCommand implements Callable<Integer> {
                     : "give a WORKLOAD file or --repeat, not both");
         }
         Repeat.Inputs again = repeat == null ? null : Repeat.load(repeat);
-        Sweep sweep = again != null ? again.workload() : Sweep.load(workloadFile);
+        // a result's combination was checked when it ran; a file's matrix is held against Kafka's configs here
+        Sweep sweep = again != null ? again.workload() : Sweep.load(workloadFile, local.configCheck());
         // an OMB workload's translated keys, once each: said once everything is checked, never before a refusal
         List<String> notes = new ArrayList<>(sweep.notes());
         if (duration != null && (duration < 1 || duration > 604_800)) {
@@ -239,15 +240,6 @@ public final class RunCommand implements Callable<Integer> {
                 profile.with(p.profileOverrides());
             } catch (IllegalArgumentException e) {
                 throw new UserException(source + ": matrix: " + e.getMessage());
-            }
-            for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                io.kbench.coordinator.workload.ConfigCheck.Finding f = local.configCheck()
-                        .checkKey(o.getKey(), o.getValue());
-                if (f != null && f.refused()) {
-                    throw new UserException(source + ": matrix: " + f.message());
-                } else if (f != null && !notes.contains("matrix: " + f.message())) {
-                    notes.add("matrix: " + f.message());
-                }
             }
         }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);

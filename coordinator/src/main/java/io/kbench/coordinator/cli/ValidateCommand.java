@@ -66,20 +66,9 @@ public final class ValidateCommand implements Callable<Integer> {
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
                     + ", replication factor " + p.replicationFactor();
         }
-        Sweep s = Sweep.load(f);
+        // a matrix's client and topic settings held against Kafka's configs, as run holds them
+        Sweep s = Sweep.load(f, check);
         s.notes().forEach(notes::println);
-        java.util.Set<String> said = new java.util.HashSet<>();
-        for (Sweep.Point p : s.points()) { // a matrix's profile keys, held against the client's configs as run holds them
-            for (java.util.Map.Entry<String, String> o : p.profileOverrides().entrySet()) {
-                io.kbench.coordinator.workload.ConfigCheck.Finding found = check.checkKey(o.getKey(), o.getValue());
-                if (found != null && found.refused()) {
-                    throw new io.kbench.coordinator.workload.InvalidConfigException(List.of(
-                            new ConfigError(f.toString(), 0, 0, "matrix: " + found.message())));
-                } else if (found != null && said.add(found.message())) {
-                    notes.println(f + ": matrix: " + found.message());
-                }
-            }
-        }
         Workload w = s.base();
         w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println("warning: " + x));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())

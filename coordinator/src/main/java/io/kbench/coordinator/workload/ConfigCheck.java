@@ -54,8 +54,9 @@ public final class ConfigCheck {
      *
      * @param refused the run cannot go on with it
      * @param message one line, without the file's position (the caller adds it)
+     * @param ofName about the name (unknown, or a typo), whatever its value; otherwise about the value
      */
-    public record Finding(boolean refused, String message) {
+    public record Finding(boolean refused, String message, boolean ofName) {
     }
 
     private final Defs defs;
@@ -89,12 +90,12 @@ public final class ConfigCheck {
             String near = nearest(name, known);
             if (near != null && Names.distance(name.toLowerCase(Locale.ROOT), near.toLowerCase(Locale.ROOT)) <= TYPO_EDITS) {
                 return new Finding(true, section + "." + shownName + " is not a " + what(section) + " config; did you mean "
-                        + near + "?");
+                        + near + "?", true);
             }
             return new Finding(false, section + "." + shownName + " is not a " + what(section) + " config: passed on, "
                     + (section.equals("topic") ? "and the brokers refuse it when the topics are created unless they "
                     + "define it (another version's or vendor's config)" : "and the client ignores it unless a plugin of "
-                    + "yours reads it") + (near == null ? "" : " (the nearest config is " + near + ")"));
+                    + "yours reads it") + (near == null ? "" : " (the nearest config is " + near + ")"), true);
         }
         String problem = defs.valueProblem(section, name, value);
         if (problem == null) {
@@ -103,11 +104,12 @@ public final class ConfigCheck {
         if (Profile.isSecret(name) || value.isEmpty()) {
             return new Finding(true, section + "." + shownName + ": " + (section.equals("topic") ? "the brokers" : "the client")
                     + " would not take its value" + (value.isEmpty()
-                    ? " (empty)" : " (not shown: it may be a secret)"));
+                    ? " (empty)" : " (not shown: it may be a secret)"), false);
         }
         // Kafka's message names the value: cut, as every message shows a file's text
         String why = problem.replace(value, ConfigError.shown(value));
-        return new Finding(true, section + "." + shownName + ": " + (why.length() > 300 ? why.substring(0, 300) + "..." : why));
+        return new Finding(true, section + "." + shownName + ": " + (why.length() > 300 ? why.substring(0, 300) + "..." : why),
+                false);
     }
 
     /**

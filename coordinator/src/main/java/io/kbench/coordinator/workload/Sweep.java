@@ -111,6 +111,15 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
      * @throws InvalidConfigException listing every problem with its {@code file:line:column}
      */
     public static Sweep load(Path path) {
+        return load(path, ConfigCheck.NONE);
+    }
+
+    /**
+     * As {@link #load(Path)}, the matrix's client and topic settings held against Kafka's config definitions too
+     * ({@link ConfigCheck}): a refused value is an error at its position, a name Kafka does not define a note
+     * ({@link #notes()}), once per name and value.
+     */
+    public static Sweep load(Path path, ConfigCheck check) {
         List<ConfigError> errors = new ArrayList<>();
         YamlMap y = YamlMap.read(path, errors);
         OmbFiles.Translation omb = OmbFiles.isOmbWorkload(y) ? OmbFiles.workload(y, path) : OmbFiles.Translation.NONE;
@@ -149,6 +158,8 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             combos = next;
         }
         LinkedHashSet<ConfigError> pointErrors = new LinkedHashSet<>();
+        LinkedHashSet<String> checkNotes = new LinkedHashSet<>();
+        java.util.Set<String> checkedNames = new java.util.HashSet<>();
         List<Point> points = new ArrayList<>();
         for (Map<String, ScalarNode> combo : combos) {
             Map<String, Node> workloadOverrides = new LinkedHashMap<>();
@@ -163,6 +174,17 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                     workloadOverrides.put(e.getKey(), e.getValue());
                 } else {
                     profileOverrides.put(e.getKey(), e.getValue().getValue());
+                    ConfigCheck.Finding found = check.checkKey(e.getKey(), e.getValue().getValue());
+                    // a finding about the name is said once, at the axis's first value; one about a value at that value
+                    if (found != null && (!found.ofName() || checkedNames.add(e.getKey()))) {
+                        ConfigError at = new ConfigError(y.file(), e.getValue().getStartMark().getLine() + 1,
+                                e.getValue().getStartMark().getColumn() + 1, "matrix: " + found.message());
+                        if (found.refused()) {
+                            pointErrors.add(at);
+                        } else {
+                            checkNotes.add(at.toString());
+                        }
+                    }
                     if (e.getKey().equals("replicationFactor")) {
                         try {
                             Profile.replicationFactor(e.getValue().getValue());
@@ -186,9 +208,13 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             points.add(new Point(label, values, w, profileOverrides, brokerSettings));
         }
         if (!pointErrors.isEmpty()) {
-            throw new InvalidConfigException(new ArrayList<>(pointErrors));
+            List<ConfigError> inFileOrder = new ArrayList<>(pointErrors);
+            inFileOrder.sort(java.util.Comparator.comparingInt(ConfigError::line).thenComparingInt(ConfigError::column));
+            throw new InvalidConfigException(inFileOrder);
         }
-        return new Sweep(base, List.copyOf(axes.keySet()), points, omb.notes(), omb.findMaxRate());
+        List<String> notes = new ArrayList<>(omb.notes());
+        notes.addAll(checkNotes);
+        return new Sweep(base, List.copyOf(axes.keySet()), points, notes, omb.findMaxRate());
     }
 
     private static Map<String, List<ScalarNode>> axes(YamlMap y, Node matrix) {

@@ -88,6 +88,21 @@ class ConfigCheckTest {
                 + "the client ignores it unless a plugin of yours reads it"), notes.toString());
     }
 
+    /** {@link #CHECK}'s producer configs and {@link #TOPICS}' topic configs together. */
+    static final ConfigCheck CHECK_BOTH = new ConfigCheck(new ConfigCheck.Defs() {
+        @Override
+        public Set<String> names(String section) {
+            return section.equals("topic") ? Set.of("retention.ms", "min.insync.replicas") : section.equals("producer")
+                    ? Set.of("linger.ms", "acks", "ssl.keystore.password") : Set.of();
+        }
+
+        @Override
+        public String valueProblem(String section, String name, String value) {
+            return name.equals("retention.ms") && !value.matches("-?[0-9]+")
+                    ? "Invalid value " + value + " for configuration retention.ms: Not a number of type LONG" : null;
+        }
+    });
+
     /** A driver that knows two topic configs and takes whole numbers for retention.ms only. */
     static final ConfigCheck TOPICS = new ConfigCheck(new ConfigCheck.Defs() {
         @Override
@@ -105,11 +120,12 @@ class ConfigCheckTest {
     @Test
     void shouldCheckATopicsSettingsAsTheBrokersWould(@TempDir Path dir) throws Exception {
         assertEquals(new ConfigCheck.Finding(true, "topic.retention.m is not a Kafka topic config; did you mean "
-                + "retention.ms?"), TOPICS.checkKey("topic.retention.m", "1000"));
+                + "retention.ms?", true), TOPICS.checkKey("topic.retention.m", "1000"));
         assertEquals(new ConfigCheck.Finding(true, "topic.retention.ms: Invalid value 7d for configuration retention.ms: "
-                + "Not a number of type LONG"), TOPICS.checkKey("topic.retention.ms", "7d"));
+                + "Not a number of type LONG", false), TOPICS.checkKey("topic.retention.ms", "7d"));
         ConfigCheck.Finding vendor = TOPICS.checkKey("topic.confluent.placement.constraints", "{}");
         assertFalse(vendor.refused(), "another vendor's broker may define it");
+        assertTrue(vendor.ofName());
         assertEquals("topic.confluent.placement.constraints is not a Kafka topic config: passed on, and the brokers refuse "
                 + "it when the topics are created unless they define it (another version's or vendor's config)",
                 vendor.message());
@@ -118,7 +134,7 @@ class ConfigCheckTest {
         assertFalse(TOPICS.undefined("topic", "retention.ms"));
         assertFalse(TOPICS.undefined("producer", "anything"), "a section this driver does not describe: not known to lack it");
         assertFalse(ConfigCheck.NONE.undefined("topic", "confluent.placement.constraints"));
-        assertEquals(new ConfigCheck.Finding(true, "topic.retention.ms: the brokers would not take its value (empty)"),
+        assertEquals(new ConfigCheck.Finding(true, "topic.retention.ms: the brokers would not take its value (empty)", false),
                 TOPICS.checkKey("topic.retention.ms", ""));
         Path f = Files.writeString(dir.resolve("t.yaml"), "name: t\ntopic:\n  min.insync.replicas: 2\n  retention.m: 5\n");
         InvalidConfigException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidConfigException.class,

@@ -47,6 +47,29 @@ class SweepTest {
     }
 
     @Test
+    void shouldHoldAMatrixsKafkaSettingsAgainstTheConfigCheckAtTheirPositions() throws IOException {
+        Path p = file("""
+                durationSeconds: 10
+                matrix:
+                  topic.retention.ms: [60000, 7d]
+                  producer.my.plugin: [1, 2, 3]
+                  producer.linger.m: [1, 5]
+                """);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p, ConfigCheckTest.CHECK_BOTH));
+        assertEquals(List.of("sweep.yaml:3:31: matrix: topic.retention.ms: Invalid value 7d for configuration retention.ms: "
+                + "Not a number of type LONG", "sweep.yaml:5:23: matrix: producer.linger.m is not a Kafka producer config; "
+                + "did you mean linger.ms?"), e.errors().stream().map(c -> c.toString().replace(dir + "/", "")).toList(),
+                "the typo once, at its first value; the bad value at itself");
+        Files.writeString(p, "durationSeconds: 10\nmatrix:\n  producer.my.plugin: [1, 2, 3]\n");
+        Sweep s = Sweep.load(p, ConfigCheckTest.CHECK_BOTH);
+        assertEquals(1, s.notes().size(), "an unknown name noted once, not once per value: " + s.notes());
+        assertTrue(s.notes().get(0).endsWith("sweep.yaml:3:24: matrix: producer.my.plugin is not a Kafka producer config: "
+                + "passed on, and the client ignores it unless a plugin of yours reads it"), s.notes().toString());
+        assertEquals(3, s.points().size());
+        assertTrue(Sweep.load(p).notes().isEmpty(), "without a check: nothing held");
+    }
+
+    @Test
     void shouldCarryBrokerSettingsApartFromTheWorkloadAndTheProfile() throws IOException {
         Sweep s = Sweep.load(file("""
                 durationSeconds: 10
@@ -95,10 +118,10 @@ class SweepTest {
                 """);
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
         assertEquals(List.of(
-                p + ":5:21: matrix: networkGbps must be above 0 and at most 1600 Gbit/s, got '0'",
+                p + ":3:22: messageSize is -1; allowed: 0 to 104857600 bytes",
                 p + ":4:26: matrix: replicationFactor must be a whole number 1 to 32767, got 'three'",
-                p + ":3:22: messageSize is -1; allowed: 0 to 104857600 bytes"),
-                e.errors().stream().map(ConfigError::toString).toList());
+                p + ":5:21: matrix: networkGbps must be above 0 and at most 1600 Gbit/s, got '0'"),
+                e.errors().stream().map(ConfigError::toString).toList(), "in the file's order");
     }
 
     @Test
