@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scrape cost: what reading a broker's figures once a second costs the broker and the worker, side by side.
 #
-#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2]
+#   benchmarks/scrape-cost.sh [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2 | --jmx-cold]
 #
 # Starts one `kbench broker` process with a JMX port and Prometheus's JMX exporter agent attached
 # (deployment/prometheus/jmx-exporter-kbench.yaml), then runs the same load against it N times (default 3; by
@@ -20,6 +20,8 @@
 # --jmx-c2 adds a fourth mode, jmx-c2: --broker-jmx with -Dkbench.jmx.c1Only=false, the worker's JIT free to compile
 # the RMI client with C2 as before 2026-11-29 (JmxBrokerSource.C1_ONLY_DIRECTIVE), to compare with jmx in the same rounds
 # (the two swap places in every other round).
+# --jmx-cold adds, the same way, a mode jmx-cold: --broker-jmx with -Dkbench.jmx.warmReads=0, without the reads made
+# back to back while the run is prepared (JmxBrokerSource.WARM_READS, since 2026-11-29).
 #
 # Needs: JDK 17+, Maven (to build kbench and fetch the exporter agent), Linux (/proc), python3.
 set -euo pipefail
@@ -30,20 +32,22 @@ seconds=60
 rate=1
 worker_mode=0
 jmx_c2=0
-usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2]" >&2; exit 2; }
+jmx_other=""
+usage() { echo "usage: $0 [--rounds N] [--seconds S] [--rate MSGS] [--worker] [--jmx-c2 | --jmx-cold]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
     --seconds) [ $# -ge 2 ] || usage; seconds=$2; shift 2 ;;
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
     --worker) worker_mode=1; shift ;;
-    --jmx-c2) jmx_c2=1; shift ;;
+    --jmx-c2) [ -z "$jmx_other" ] || usage; jmx_c2=1; jmx_other=jmx-c2; shift ;;
+    --jmx-cold) [ -z "$jmx_other" ] || usage; jmx_c2=1; jmx_other=jmx-cold; shift ;;
     -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
     *) echo "scrape-cost.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
 [ "$worker_mode" = 0 ] || [ "$jmx_c2" = 0 ] \
-  || { echo "scrape-cost.sh: --jmx-c2 sets the option on each run's own JVM; with --worker the runs share one" >&2; exit 2; }
+  || { echo "scrape-cost.sh: --$jmx_other sets an option on each run's own JVM; with --worker the runs share one" >&2; exit 2; }
 [[ "$rounds" =~ ^[1-9]$ ]] || { echo "scrape-cost.sh: --rounds must be 1 to 9, got '$rounds'" >&2; exit 2; }
 [[ "$seconds" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "scrape-cost.sh: --seconds must be 1 to 9999, got '$seconds'" >&2; exit 2; }
 [[ "$rate" =~ ^[1-9][0-9]{0,6}$ ]] || { echo "scrape-cost.sh: --rate must be 1 to 9999999 msg/s, got '$rate'" >&2; exit 2; }
@@ -92,13 +96,14 @@ for round in $(seq 1 "$rounds"); do
   modes=(none jmx prometheus)
   # the broker's own JIT warms over the runs (its CPU falls from round to round): jmx and jmx-c2 swap places in
   # every other round, so that neither always comes later
-  [ "$jmx_c2" = 0 ] || { if [ $((round % 2)) = 1 ]; then modes+=(jmx-c2); else modes=(none jmx-c2 prometheus jmx); fi; }
+  [ "$jmx_c2" = 0 ] || { if [ $((round % 2)) = 1 ]; then modes+=("$jmx_other"); else modes=(none "$jmx_other" prometheus jmx); fi; }
   for mode in "${modes[@]}"; do
     opts=${KBENCH_JAVA_OPTS:-}
     case $mode in
       none) extra=() ;;
       jmx) extra=(--broker-jmx "127.0.0.1:$jmx") ;;
       jmx-c2) extra=(--broker-jmx "127.0.0.1:$jmx"); opts="$opts -Dkbench.jmx.c1Only=false" ;;
+      jmx-cold) extra=(--broker-jmx "127.0.0.1:$jmx"); opts="$opts -Dkbench.jmx.warmReads=0" ;;
       prometheus) extra=(--broker-metrics "http://127.0.0.1:$exporter/metrics") ;;
     esac
     out="$work/$round-$mode"
@@ -124,7 +129,7 @@ for rnd, mode, b, w in rows:
     by.setdefault(rnd, {})[mode] = (float(b), float(w))
 def show(title, rounds):
     print(title)
-    for mode in ("jmx", "jmx-c2", "prometheus"):
+    for mode in ("jmx", "jmx-c2", "jmx-cold", "prometheus"):
         db = [100 * (v[mode][0] - v["none"][0]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
         dw = [100 * (v[mode][1] - v["none"][1]) for r, v in by.items() if r in rounds and mode in v and "none" in v]
         if db:

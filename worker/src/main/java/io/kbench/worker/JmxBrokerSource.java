@@ -87,6 +87,49 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         }
     }
 
+    /**
+     * Reads made back to back once a JVM's first JMX source over RMI is opened, while the run is prepared: the RMI
+     * client's first reads, interpreted and then compiled, are what a run's first minute of reading cost a worker
+     * (docs/performance.md). Paced at one a second, as a run reads, the first 60 reads cost the reader 19.5 and 11.3
+     * ms of CPU each without these reads and 9.6 and 9.0 ms after 30 of them (two runs, the readers side by side:
+     * {@code BrokerReadCost ... 60 1000 WARM}); 100 did no better (10.6). They cost the worker about half a second of
+     * CPU and the broker about as much, and the prepare about a second, before any load starts.
+     * {@code -Dkbench.jmx.warmReads=0} (KBENCH_JAVA_OPTS) leaves them out, for a side-by-side measurement ({@code
+     * benchmarks/scrape-cost.sh --jmx-cold}).
+     */
+    static final int WARM_READS = 30;
+    static final String WARM_READS_PROPERTY = "kbench.jmx.warmReads";
+    /** The warm-up reads stop after this long, whatever their number: a slow broker does not hold up the prepare. */
+    static final long WARM_MILLIS = 2_000;
+    private static final java.util.concurrent.atomic.AtomicBoolean WARMED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * The {@link #WARM_READS} reads, back to back, if this is the JVM's first JMX source over RMI to make them; how many
+     * were made. A read that fails ends them: the run's own reads report the source.
+     */
+    int warmOnce(long nanosNow, java.util.function.LongSupplier nanos) {
+        int reads = Integer.getInteger(WARM_READS_PROPERTY, WARM_READS);
+        if (connector == null || reads <= 0 || !WARMED.compareAndSet(false, true)) {
+            return 0;
+        }
+        return warm(reads, nanosNow, nanos);
+    }
+
+    /** Up to {@code reads} reads back to back, for at most {@link #WARM_MILLIS} from {@code nanosNow}; how many were made. */
+    int warm(int reads, long nanosNow, java.util.function.LongSupplier nanos) {
+        long end = nanosNow + WARM_MILLIS * 1_000_000;
+        int n = 0;
+        try {
+            while (n < reads && nanos.getAsLong() - end < 0) {
+                read();
+                n++;
+            }
+        } catch (IOException | RuntimeException e) {
+            // the run reads it again each interval, and says so when it cannot
+        }
+        return n;
+    }
+
     private JmxBrokerSource(JMXConnector connector, MBeanServerConnection mbeans) {
         this.connector = connector;
         this.mbeans = mbeans;
@@ -168,6 +211,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
             s.close();
             throw new IOException("no Kafka broker metrics there (kafka.server:type=BrokerTopicMetrics)");
         }
+        s.warmOnce(System.nanoTime(), System::nanoTime);
         return s;
     }
 

@@ -25,8 +25,11 @@ class JmxBrokerSourceLocalTest {
     }
 
     public static final class Meter implements MeterMBean {
+        static final java.util.concurrent.atomic.AtomicInteger READS = new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         public long getCount() {
+            READS.incrementAndGet();
             return 42;
         }
     }
@@ -98,6 +101,22 @@ class JmxBrokerSourceLocalTest {
             register(names.get(1));
             assertEquals(42.0, s.read().get("bytesInPerSec.count"));
             assertEquals(1.0, s.read().get("handlerIdle.pools"));
+        }
+    }
+
+    @Test
+    void shouldWarmTheReadPathWithReadsBackToBackForAtMostTwoSeconds() throws Exception {
+        register(names.get(0));
+        register(names.get(1));
+        try (JmxBrokerSource s = JmxBrokerSource.open("local", 500, 1)) {
+            assertEquals(0, s.warmOnce(0, () -> 0), "the embedded brokers' own MBeans: no RMI client to warm");
+            int before = Meter.READS.get();
+            assertEquals(30, s.warm(30, 0, () -> 0), "a fast source: every read asked for");
+            assertEquals(30, Meter.READS.get() - before, "each a whole read of the source");
+            long[] now = {0};
+            assertEquals(2, s.warm(30, 0, () -> now[0] += 700_000_000L), "before each read 0.7 s, 1.4 s on; 2.1 s stops");
+            server.unregisterMBean(new ObjectName(names.get(1)));
+            assertEquals(0, s.warm(30, 0, () -> 0), "a read that fails ends them, and says nothing");
         }
     }
 }
