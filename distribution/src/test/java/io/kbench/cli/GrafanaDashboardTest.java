@@ -148,7 +148,8 @@ class GrafanaDashboardTest {
             none.put(m, LatencyHistograms.create());
         }
         coordinator.on(new RunEvent.Interval(new MergedInterval(0, 0, 1_000_000, new Counters(1, 1, 0, 10, 1, 10, 0, 0),
-                MergedInterval.statsOf(none), 1, List.of(), 0, ClientSample.NONE, ClientSample.NONE)));
+                MergedInterval.statsOf(none), 1, List.of(), 0, ClientSample.NONE, ClientSample.NONE,
+                new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 1_000, 0.1, 2_000, 0.6, 0.0, 0.1))));
         String text = new String(coordinator.metrics(null, 2_000_000).body(), StandardCharsets.UTF_8);
 
         WorkerMetrics worker = new WorkerMetrics("w1");
@@ -160,7 +161,9 @@ class GrafanaDashboardTest {
         byte[] e = new byte[0];
         worker.snapshot(spec, new IntervalSnapshot("w1", 0, 0, 1_000_000, Counters.ZERO,
                 IntervalSnapshot.histograms(e, e, e, e, e), false, 0, 0, false, "", 0,
-                io.kbench.protocol.ClientMetricsSample.NONE, io.kbench.protocol.ClientMetricsSample.NONE));
+                io.kbench.protocol.ClientMetricsSample.NONE, io.kbench.protocol.ClientMetricsSample.NONE, List.of(),
+                new io.kbench.protocol.HostSample(2, 1_000_000, 1_000_000, 1_000, 1, 100, 1_000, "", 2_000, 0.6, 0.0,
+                        100_000), List.of()));
         text += new String(worker.families().write(null).body(), StandardCharsets.UTF_8);
 
         Set<String> names = new TreeSet<>();

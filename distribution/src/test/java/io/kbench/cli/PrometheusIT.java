@@ -166,6 +166,21 @@ class PrometheusIT {
                         "the workers' summed buckets and the coordinator's agree within a bucket: " + workersP99 + " / "
                                 + p99Seconds);
 
+                // the workers' processes as they run: each one's CPU as a share of its processors from its counter,
+                // and the coordinator's busiest worker of the last interval, both real shares
+                JsonNode cpu = prometheus.query("rate(kbench_worker_process_cpu_seconds_total[10s]) / on (worker, run_id) "
+                        + "kbench_worker_processors", when);
+                assertEquals(2, cpu.size(), cpu.toString());
+                for (JsonNode w : cpu) {
+                    double share = w.get("value").get(1).asDouble();
+                    assertTrue(share > 0 && share <= 1, "a worker's CPU share: " + cpu);
+                }
+                double busiest = value(prometheus.query("kbench_workers_cpu_max_ratio", when));
+                double hostBusy = value(prometheus.query("kbench_workers_host_busy_max_ratio", when));
+                System.out.printf("workers' CPU over 10 s: %s; the busiest in the last interval %.3f, its host %.3f%n",
+                        cpu, busiest, hostBusy);
+                assertTrue(busiest > 0 && busiest <= 1 && hostBusy > 0 && hostBusy <= 1, busiest + " / " + hostBusy);
+
                 // the workers, still up, say their runs ended normally (once Prometheus has scraped them since)
                 JsonNode done = null;
                 for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); System.nanoTime() < end; ) {

@@ -39,6 +39,11 @@ public final class WorkerMetrics implements RunObserver {
     /** Each latency's bucket counts since the run started (MetricFamilies.BUCKETS_SECONDS). */
     private final EnumMap<Metric, long[]> buckets = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
+    /** This worker's process over the run's intervals: its last interval's sample and the CPU, GC and JIT time summed. */
+    private io.kbench.protocol.HostSample host = io.kbench.protocol.HostSample.NONE;
+    private long cpuMicros;
+    private long gcMicros;
+    private long jitMicros = -1;
 
     public WorkerMetrics(String workerId) {
         this.workerId = workerId;
@@ -64,6 +69,10 @@ public final class WorkerMetrics implements RunObserver {
         consumerLag = -1;
         buckets.clear();
         sumsSeconds.clear();
+        host = io.kbench.protocol.HostSample.NONE;
+        cpuMicros = 0;
+        gcMicros = 0;
+        jitMicros = -1;
     }
 
     @Override
@@ -87,6 +96,14 @@ public final class WorkerMetrics implements RunObserver {
             snapshots++;
             consumerLag = s.consumerLag();
             shareBacklog = s.shareBacklog();
+            if (s.host().known()) {
+                host = s.host();
+                cpuMicros += host.cpuMicros();
+                gcMicros += host.gcMicros();
+                if (host.jitMicros() >= 0) {
+                    jitMicros = Math.max(0, jitMicros) + host.jitMicros();
+                }
+            }
             decoded.forEach((m, h) -> {
                 MetricFamilies.addToBuckets(h, buckets.computeIfAbsent(m, k -> MetricFamilies.emptyBuckets()));
                 sumsSeconds.merge(m, h.getTotalCount() == 0 ? 0.0 : h.getMean() * h.getTotalCount() / 1e6, Double::sum);
@@ -158,10 +175,47 @@ public final class WorkerMetrics implements RunObserver {
             f.gauge("kbench_worker_share_backlog_messages", "the run's share groups' backlog at the last interval's "
                     + "end, as the brokers count it (the one worker that reads it)", null, shareBacklog);
         }
+        hostFamilies(f);
         for (Metric m : Metric.values()) {
             f.histogram("kbench_worker_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", this worker",
                     buckets.getOrDefault(m, MetricFamilies.emptyBuckets()), sumsSeconds.getOrDefault(m, 0.0));
         }
         return f;
+    }
+
+    /**
+     * This worker's process and host (docs/metrics.md, "Worker hosts"): CPU, collection and JIT time as counters over
+     * the run's intervals ({@code rate()} of one over {@code kbench_worker_processors} is the share of its processors),
+     * the last interval's heap after GC, latest wake-up of a load thread and the whole host's busy and stolen shares.
+     */
+    private void hostFamilies(MetricFamilies f) {
+        if (!host.known()) {
+            return;
+        }
+        f.gauge("kbench_worker_processors", "processors this worker's JVM may use", null, host.processors());
+        f.counter("kbench_worker_process_cpu_seconds", "CPU time of this worker's process over the run's intervals (with "
+                + "what shares its process: a coordinator, an embedded broker)", Unit.SECONDS, cpuMicros / 1e6);
+        f.counter("kbench_worker_gc_pause_seconds", "collection time of this worker's process over the run's intervals",
+                Unit.SECONDS, gcMicros / 1e6);
+        if (jitMicros >= 0) {
+            f.counter("kbench_worker_jit_cpu_seconds", "CPU time of its JIT compiler threads over the run's intervals",
+                    Unit.SECONDS, jitMicros / 1e6);
+        }
+        if (host.heapAfterGcShare() >= 0) {
+            f.gauge("kbench_worker_heap_after_gc_ratio", "heap in use after the latest collection, share of its maximum",
+                    Unit.RATIO, host.heapAfterGcShare());
+        }
+        if (host.stallMicros() >= 0) {
+            f.gauge("kbench_worker_late_wakeup_max_seconds", "the longest a load thread woke later than its park asked "
+                    + "in the last interval (a pause, or no core in time)", Unit.SECONDS, host.stallMicros() / 1e6);
+        }
+        if (host.hostBusyShare() >= 0) {
+            f.gauge("kbench_worker_host_busy_ratio", "share of the whole host's CPU time spent running in the last "
+                    + "interval, every process on it", Unit.RATIO, host.hostBusyShare());
+        }
+        if (host.hostStealShare() >= 0) {
+            f.gauge("kbench_worker_host_steal_ratio", "share of the host's CPU time its hypervisor gave to other guests "
+                    + "in the last interval", Unit.RATIO, host.hostStealShare());
+        }
     }
 }

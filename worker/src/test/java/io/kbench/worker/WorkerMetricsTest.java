@@ -108,4 +108,41 @@ class WorkerMetricsTest {
         assertFalse(scrape(m).contains("kbench_worker_target_messages_per_second"),
                 "an unthrottled producer: no target rate: " + scrape(m));
     }
+
+    private static IntervalSnapshot withHost(IntervalSnapshot s, io.kbench.protocol.HostSample host) {
+        return new IntervalSnapshot(s.workerId(), s.sequence(), s.startMicros(), s.endMicros(), s.counters(),
+                s.histograms(), false, 0, 0, false, "", 3, s.producerMetrics(), s.consumerMetrics(), List.of(), host,
+                List.of());
+    }
+
+    @Test
+    void shouldExportItsProcessAndHostSoThatAGeneratorShortOfCpuShowsInGrafanaWhileItRuns() {
+        WorkerMetrics m = new WorkerMetrics("w1");
+        RunSpec spec = spec("r1", 300);
+        m.prepared(spec, () -> Counters.ZERO);
+        m.started(spec);
+        m.snapshot(spec, snapshot(0, 10, 1000));
+        assertFalse(scrape(m).contains("kbench_worker_process_cpu"), "a worker that sent no host figures: none");
+        // 2 processors, 1 s: 1.5 s of CPU (0.75 of them), 20 ms of GC, 0.4 s of JIT, 30% of the heap, a 12-ms late
+        // wake-up, the host 80% busy with 1% stolen
+        m.snapshot(spec, withHost(snapshot(1, 10, 1000), new io.kbench.protocol.HostSample(2, 1_000_000, 1_500_000,
+                20_000, 2, 300, 1000, "", 12_000, 0.8, 0.01, 400_000)));
+        m.snapshot(spec, withHost(snapshot(2, 10, 1000), new io.kbench.protocol.HostSample(2, 1_000_000, 500_000,
+                10_000, 1, 200, 1000, "", -1, 0.3, 0.0, 100_000)));
+        String text = scrape(m);
+        String labels = "{run_id=\"r1\",worker=\"w1\",workload=\"wl\"}";
+        for (String line : List.of("kbench_worker_processors" + labels + " 2.0",
+                "kbench_worker_process_cpu_seconds_total" + labels + " 2.0",
+                "kbench_worker_gc_pause_seconds_total" + labels + " 0.03",
+                "kbench_worker_jit_cpu_seconds_total" + labels + " 0.5",
+                "kbench_worker_heap_after_gc_ratio" + labels + " 0.2",
+                "kbench_worker_host_busy_ratio" + labels + " 0.3",
+                "kbench_worker_host_steal_ratio" + labels + " 0.0")) {
+            assertTrue(text.contains(line + "\n"), line + " in:\n" + text);
+        }
+        assertFalse(text.contains("kbench_worker_late_wakeup_max_seconds"), "the last interval did not measure it");
+        m.prepared(spec("r2", 300), () -> Counters.ZERO);
+        m.snapshot(spec("r2", 300), snapshot(0, 10, 1000));
+        assertFalse(scrape(m).contains("kbench_worker_process_cpu"), "the next run starts from nothing");
+    }
 }

@@ -29,6 +29,8 @@ final class CoordinatorMetrics {
     private long saturated;
     private long consumerLag = -1;
     private long shareBacklog = -1;
+    /** The workers' processes in the last interval. */
+    private io.kbench.coordinator.merge.HostFigures hosts = io.kbench.coordinator.merge.HostFigures.NONE;
     /** Each latency's bucket counts since the run started, from the merged intervals' histograms. */
     private final EnumMap<Metric, long[]> buckets = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Double> sumsSeconds = new EnumMap<>(Metric.class);
@@ -39,6 +41,7 @@ final class CoordinatorMetrics {
         saturated = 0;
         consumerLag = -1;
         shareBacklog = -1;
+        hosts = io.kbench.coordinator.merge.HostFigures.NONE;
         buckets.clear();
         sumsSeconds.clear();
     }
@@ -51,6 +54,7 @@ final class CoordinatorMetrics {
         }
         consumerLag = i.consumerLag();
         shareBacklog = i.shareBacklog();
+        hosts = i.hosts();
         for (Metric m : Metric.values()) {
             LatencyStats s = i.stats(m);
             sumsSeconds.merge(m, s.mean() * s.count() / 1e6, Double::sum);
@@ -132,11 +136,49 @@ final class CoordinatorMetrics {
             f.counter("kbench_share_rejected_messages", "share consumers: deliveries rejected (archived)",
                     totals.shareRejected());
         }
+        hostFamilies(f);
         for (Metric m : Metric.values()) {
             f.histogram("kbench_" + MetricFamilies.name(m), MetricFamilies.help(m) + ", all workers merged",
                     buckets.getOrDefault(m, MetricFamilies.emptyBuckets()), sumsSeconds.getOrDefault(m, 0.0));
         }
         return f;
+    }
+
+    /**
+     * The workers' processes and hosts in the last interval (docs/metrics.md, "Worker hosts"): the busiest worker's
+     * CPU and the mean, the most any spent in collections and compiling, the fullest heap after GC, the latest wake-up
+     * of a load thread, the busiest host and the most stolen — what tells a generator short of CPU while the run goes on.
+     */
+    private void hostFamilies(MetricFamilies f) {
+        if (hosts.workers() == 0) {
+            return;
+        }
+        f.gauge("kbench_workers_cpu_max_ratio", "the busiest worker process's CPU in the last interval, share of its "
+                + "processors", Unit.RATIO, hosts.cpuMax());
+        f.gauge("kbench_workers_cpu_mean_ratio", "the worker processes' CPU in the last interval, share of their "
+                + "processors, mean over the workers", Unit.RATIO, hosts.cpuMean());
+        f.gauge("kbench_workers_gc_pause_max_seconds", "the most collection time of a worker process in the last "
+                + "interval", Unit.SECONDS, hosts.gcMicrosMax() / 1e6);
+        if (hosts.jitShareMax() >= 0) {
+            f.gauge("kbench_workers_jit_cpu_max_ratio", "the most CPU a worker's JIT compiler threads used in the last "
+                    + "interval, share of its processors", Unit.RATIO, hosts.jitShareMax());
+        }
+        if (hosts.heapAfterGcMax() >= 0) {
+            f.gauge("kbench_workers_heap_after_gc_max_ratio", "the fullest worker heap after its latest collection, "
+                    + "share of its maximum", Unit.RATIO, hosts.heapAfterGcMax());
+        }
+        if (hosts.stallMicrosMax() >= 0) {
+            f.gauge("kbench_workers_late_wakeup_max_seconds", "the longest a load thread of any worker woke later than "
+                    + "its park asked in the last interval", Unit.SECONDS, hosts.stallMicrosMax() / 1e6);
+        }
+        if (hosts.hostBusyMax() >= 0) {
+            f.gauge("kbench_workers_host_busy_max_ratio", "the busiest worker host's share of CPU time spent running in "
+                    + "the last interval, every process on it", Unit.RATIO, hosts.hostBusyMax());
+        }
+        if (hosts.hostStealMax() >= 0) {
+            f.gauge("kbench_workers_host_steal_max_ratio", "the most of a worker host's CPU time its hypervisor gave to "
+                    + "other guests in the last interval", Unit.RATIO, hosts.hostStealMax());
+        }
     }
 
     static Map<String, Double> ages(Map<String, Long> lastHeard, long nowMicros) {

@@ -45,6 +45,31 @@ class CoordinatorMetricsTest {
     }
 
     @Test
+    void shouldExportTheWorkersProcessesAndHostsOfTheLastIntervalWhileTheRunGoesOn() {
+        CoordinatorMetrics m = new CoordinatorMetrics();
+        MergedInterval plain = interval(0, 3, values(1000), values(10));
+        m.add(plain, false);
+        assertFalse(scrape(m, 0).contains("kbench_workers_"), "workers that sent no host figures: none");
+        io.kbench.coordinator.merge.HostFigures hosts = new io.kbench.coordinator.merge.HostFigures(2, 0.5, 0.9, "w2",
+                25_000, 0.4, 14_000, 0.95, 0.02, 0.3);
+        m.add(new MergedInterval(1, plain.startMicros() + 1_000_000, plain.endMicros() + 1_000_000, plain.counters(),
+                plain.stats(), 2, List.of(), 7, io.kbench.coordinator.merge.ClientSample.NONE,
+                io.kbench.coordinator.merge.ClientSample.NONE, hosts), false);
+        String text = scrape(m, 0);
+        String labels = "{run_id=\"r1\",workload=\"wl\"} ";
+        for (String line : List.of("kbench_workers_cpu_max_ratio" + labels + "0.9",
+                "kbench_workers_cpu_mean_ratio" + labels + "0.5", "kbench_workers_gc_pause_max_seconds" + labels + "0.025",
+                "kbench_workers_jit_cpu_max_ratio" + labels + "0.3", "kbench_workers_heap_after_gc_max_ratio" + labels + "0.4",
+                "kbench_workers_late_wakeup_max_seconds" + labels + "0.014",
+                "kbench_workers_host_busy_max_ratio" + labels + "0.95", "kbench_workers_host_steal_max_ratio" + labels + "0.02")) {
+            assertTrue(text.contains(line + "\n"), line + " in:\n" + text);
+        }
+        m.reset();
+        m.add(plain, false);
+        assertFalse(scrape(m, 0).contains("kbench_workers_"), "the next run starts from nothing");
+    }
+
+    @Test
     void shouldExportRunTotalsAndTheLastIntervalsExactQuantilesWithoutTimestamps() {
         CoordinatorMetrics m = new CoordinatorMetrics();
         Histogram first = values(1000, 2000, 3000);
