@@ -29,7 +29,7 @@ public final class WorkerCommand implements Callable<Integer> {
     String bind;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
-            description = "Also serve this worker's own metrics for Prometheus at http://ADDR:PORT/metrics (ADDR: --bind): messages and bytes sent, acked, failed and received, latency summaries, clock offset and run state, labelled with run id, workload and worker id. Read-only and unauthenticated, as Prometheus endpoints are. See docs/metrics.md.")
+            description = "Also serve this worker's own metrics for Prometheus at http://ADDR:PORT/metrics (ADDR: --bind): messages and bytes sent, acked, failed and received, latency histograms, its process and host (CPU, JIT and GC time, heap after GC, late wake-ups of its load threads, the host busy and stolen), clock offset and run state, labelled with run id, workload and worker id. Read-only and unauthenticated, as Prometheus endpoints are. See docs/metrics.md.")
     Integer metricsPort;
 
     @Option(names = "--id", paramLabel = "ID", description = "Worker id in results (default: HOST:PORT).")
