@@ -182,8 +182,8 @@ public final class Main {
         });
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("kbench: " + problem(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
-                    + " --help')");
+            err.println("kbench: " + ConfigError.printable(problem(e)) + " (see '"
+                    + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return USAGE;
         });
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -199,7 +199,7 @@ public final class Main {
                     java.util.Set<String> files = new java.util.LinkedHashSet<>();
                     errors.forEach(c -> files.add(c.file()));
                     err.println("kbench: " + (errors.size() - shown) + " more problem(s); 'kbench validate "
-                            + String.join(" ", files) + "' lists them all");
+                            + ConfigError.printable(String.join(" ", files)) + "' lists them all");
                 }
                 return USAGE;
             }
@@ -208,7 +208,7 @@ public final class Main {
                 err.println("kbench: internal error: " + e);
                 e.printStackTrace(err);
             } else {
-                err.println("kbench: " + e.getMessage());
+                err.println("kbench: " + ConfigError.printable(e.getMessage())); // a flag's or file's text: one line
             }
             return code;
         });

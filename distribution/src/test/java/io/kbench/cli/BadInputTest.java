@@ -193,6 +193,9 @@ class BadInputTest {
                 // a client setting Kafka would ignore (a typo) or refuse: refused before the cluster starts
                 Arguments.of(List.of("run", "--driver", "TYPOPROFILE", w), "TYPOPROFILE:5:3: producer.linger.m is not a "
                         + "Kafka producer config; did you mean linger.ms?"),
+                // an escape sequence in a flag's text is written out, never sent to the terminal
+                Arguments.of(List.of("run", "--set", "producer.acks=al\u001b[2J", w), "kbench: --set producer.acks: Invalid "
+                        + "value al\\u001b[2J for configuration acks: String must be one of: all, -1, 0, 1"),
                 Arguments.of(List.of("run", "--set", "producer.acks=al", w), "kbench: --set producer.acks: Invalid value al "
                         + "for configuration acks: String must be one of: all, -1, 0, 1"),
                 // a file's text is shown cut: a 5,000-digit number makes no 5,000-character line

@@ -193,7 +193,8 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                 .put("producer.linger.ms", "0", "e2e-latency")
                 .put("consumer.fetch.max.wait.ms", "0", "e2e-latency")
                 .applyTo(Profile.defaults(), local.configCheck(),
-                        note -> System.err.println("kbench: note: " + note));
+                        note -> System.err.println("kbench: note: "
+                                + io.kbench.coordinator.workload.ConfigError.printable(note)));
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 workers.isEmpty() ? ClientSecurity.NONE : connection.security(), 1, System.err)) {
             boolean exists = session.topics(profile, Pattern.quote(a.topic()), 1).names().contains(a.topic());

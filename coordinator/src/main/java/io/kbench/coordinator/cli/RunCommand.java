@@ -276,7 +276,8 @@ public final class RunCommand implements Callable<Integer> {
         if (output != null && searchOptions.findMaxRate) {
             OutputDirectory.checkNoRuns(output, "--output");
         }
-        notes.forEach(n -> System.err.println("kbench: note: " + n));
+        notes.forEach(n -> System.err.println("kbench: note: "
+                + io.kbench.coordinator.workload.ConfigError.printable(n)));
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);
         // the embedded cluster takes any broker setting: checked now, and it starts with the first combination's

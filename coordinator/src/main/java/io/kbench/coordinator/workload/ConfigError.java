@@ -15,10 +15,33 @@ public record ConfigError(String file, int line, int column, String message) {
                 : text.substring(0, SHOWN_MAX) + "... (" + text.length() + " characters)";
     }
 
+    /**
+     * {@code text} with its control characters written out (a newline as backslash-n, an escape as backslash-u001b):
+     * a file's or a flag's text in a message stays one line and cannot move a terminal's cursor or clear it (an escape
+     * sequence in a workload's name).
+     */
+    public static String printable(String text) {
+        if (text == null || text.chars().noneMatch(Character::isISOControl)) {
+            return text;
+        }
+        StringBuilder b = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                b.append("\\n");
+            } else if (Character.isISOControl(c)) {
+                b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
     @Override
     public String toString() {
-        String f = file == null || file.isBlank() ? "''" : file; // an empty path given: say so, not ":1:1:"
-        return line <= 0 ? f + ": " + message : f + ":" + line + ":" + column + ": " + message;
+        String f = file == null || file.isBlank() ? "''" : printable(file); // an empty path given: say so, not ":1:1:"
+        return printable(line <= 0 ? f + ": " + message : f + ":" + line + ":" + column + ": " + message);
     }
 
     /** Keys given in code: the same problems, without the positions of the text they were written into. */

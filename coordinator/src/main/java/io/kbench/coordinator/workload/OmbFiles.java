@@ -139,7 +139,13 @@ final class OmbFiles {
             notes.add(where + "payloadFile " + f.getValue() + " unused with useRandomizedPayloads, as in OMB");
             return;
         }
-        Path p = Path.of(f.getValue()).toAbsolutePath().normalize();
+        Path p;
+        try {
+            p = Path.of(f.getValue()).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            y.error(f, "payloadFile is not a path this system takes (" + e.getReason() + ")");
+            return;
+        }
         if (Files.isDirectory(p)) {
             y.error(f, "payloadFile " + p + " is a directory; OMB's payloadFile is the file of one message value");
             return;

@@ -131,10 +131,18 @@ final class WorkloadParser {
                 y.errorAt(y.has("messageSize") ? "messageSize" : "randomBytesRatio",
                         "messageSize and randomBytesRatio describe generated values; remove them when payloadFile is set");
             }
-            Path p = path.toAbsolutePath().getParent().resolve(payloadFile).normalize();
-            resolvedPayload = p.toString();
+            Path p;
             try {
-                PayloadFile.read(p, delimiter);
+                p = path.toAbsolutePath().getParent().resolve(payloadFile).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                p = null; // a NUL character, say: said without repeating it
+                y.errorAtValue("payloadFile", "payloadFile is not a path this system takes (" + e.getReason() + ")");
+            }
+            resolvedPayload = p == null ? null : p.toString();
+            try {
+                if (p != null) {
+                    PayloadFile.read(p, delimiter);
+                }
             } catch (java.nio.file.NoSuchFileException e) {
                 y.errorAtValue("payloadFile", "payload file " + p + " not found");
             } catch (IOException | IllegalArgumentException e) {

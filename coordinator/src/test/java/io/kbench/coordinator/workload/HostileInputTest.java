@@ -201,4 +201,22 @@ class HostileInputTest {
         }
         return out.toByteArray();
     }
+
+    @Test
+    void shouldRefuseAPathTheSystemCannotTakeAndNeverPrintAControlCharacter() throws IOException {
+        // a NUL in a path was an internal error (InvalidPathException), and stopped kbench validate's other files
+        assertEquals("2:14: payloadFile is not a path this system takes (Nul character not allowed)",
+                workloadError(utf8("durationSeconds: 5\npayloadFile: \"a\\u0000b\"\n")));
+        assertEquals("3:14: payloadFile is not a path this system takes (Nul character not allowed)", workloadError(utf8(
+                "testDurationMinutes: 1\nuseRandomizedPayloads: false\npayloadFile: \"a\\u0000b\"\n")), "an OMB workload's");
+        // an escape sequence in a file's text (it could clear the terminal that prints the refusal): written out
+        Path p = file("esc.yaml", utf8("name: \"\\e[2J\\nx\"\ndurationSeconds: 5\n"));
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+        String shown = e.errors().get(0).toString();
+        assertTrue(shown.chars().noneMatch(Character::isISOControl), shown);
+        assertTrue(shown.endsWith("name '\\u001b[2J\\nx' is not a plain name: 1 to 100 of A-Z a-z 0-9 . _ + -, starting with "
+                + "a letter or digit (it names the results directory)"), shown);
+        assertEquals("plain", ConfigError.printable("plain"));
+        assertEquals("a\\tb\\u0000", ConfigError.printable("a\tb\u0000").replace("\\u0009", "\\t"));
+    }
 }
