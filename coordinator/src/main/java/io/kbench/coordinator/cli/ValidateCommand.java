@@ -47,7 +47,7 @@ public final class ValidateCommand implements Callable<Integer> {
         int invalid = 0;
         for (Path f : files) {
             try {
-                out.println("ok: " + f + " (" + describe(f, err, configCheck) + ")");
+                out.println(ConfigError.printable("ok: " + f + " (" + describe(f, err, configCheck) + ")"));
             } catch (InvalidConfigException e) {
                 invalid++;
                 for (ConfigError c : e.errors()) {

@@ -122,6 +122,11 @@ public record Profile(String name, String driver, String bootstrapServers, int r
     private static Profile parse(YamlMap y, String defaultName, List<ConfigError> errors, ConfigCheck check,
                                  List<ConfigError> found) {
         String name = y.string("name", defaultName);
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            // printed on the console and in every report: an escape sequence there would reach the terminal
+            y.errorAtValue("name", "name must be printable text, without control characters, got '"
+                    + ConfigError.printable(ConfigError.shown(name)) + "'");
+        }
         String driver = y.string("driver", "kafka");
         if (!driver.equals("kafka")) {
             y.errorAt("driver", "unknown driver '" + driver + "'; allowed: kafka");

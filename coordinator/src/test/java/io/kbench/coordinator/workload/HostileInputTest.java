@@ -216,6 +216,8 @@ class HostileInputTest {
         assertTrue(shown.chars().noneMatch(Character::isISOControl), shown);
         assertTrue(shown.endsWith("name '\\u001b[2J\\nx' is not a plain name: 1 to 100 of A-Z a-z 0-9 . _ + -, starting with "
                 + "a letter or digit (it names the results directory)"), shown);
+        assertEquals("1:7: name must be printable text, without control characters, got '\\u001b[2J'",
+                profileError("name: \"\\e[2J\"\ndriver: kafka\n"), "a profile's name: shown everywhere");
         assertEquals("plain", ConfigError.printable("plain"));
         assertEquals("a\\tb\\u0000", ConfigError.printable("a\tb\u0000").replace("\\u0009", "\\t"));
     }
