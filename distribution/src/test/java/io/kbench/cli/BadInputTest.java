@@ -193,6 +193,17 @@ class BadInputTest {
                 // a client setting Kafka would ignore (a typo) or refuse: refused before the cluster starts
                 Arguments.of(List.of("run", "--driver", "TYPOPROFILE", w), "TYPOPROFILE:5:3: producer.linger.m is not a "
                         + "Kafka producer config; did you mean linger.ms?"),
+                // a token or TLS flag without workers of the user's: refused, not ignored for in-process workers
+                Arguments.of(List.of("run", "--tls", w), "kbench: --tls applies to the workers of --workers or "
+                        + "--workers-file; none are given (the run's workers would be in-process, reached without a token "
+                        + "or TLS)"),
+                Arguments.of(List.of("run", "--token-file", w, w), "kbench: --token-file applies to the workers of "
+                        + "--workers or --workers-file; none are given (the run's workers would be in-process, reached "
+                        + "without a token or TLS)"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--throughput", "-1", "--bootstrap-server", "127.0.0.1:1", "--insecure"), "kbench: --insecure "
+                        + "applies to the workers of --workers or --workers-file; none are given (the run's workers would be "
+                        + "in-process, reached without a token or TLS)"),
                 // an escape sequence in a flag's text is written out, never sent to the terminal
                 Arguments.of(List.of("run", "--set", "producer.acks=al\u001b[2J", w), "kbench: --set producer.acks: Invalid "
                         + "value al\\u001b[2J for configuration acks: String must be one of: all, -1, 0, 1"),

@@ -177,7 +177,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                 numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);
         try (Session session = new Session(local, workers, bootstrapServer, 1,
-                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), 1, System.err)) {
+                connection.securityFor(workers), 1, System.err)) {
             List<String> topics = topic != null ? List.of(topic) : matching(session, profile);
             if (printMetrics && (long) topics.size() * consumers > io.kbench.coordinator.report.console.MetricsDumpPrinter.MAX_CLIENTS) {
                 throw new UserException("--print-metrics prints one block per consumer: at most "

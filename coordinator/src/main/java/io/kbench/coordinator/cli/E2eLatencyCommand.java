@@ -196,7 +196,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                         note -> System.err.println("kbench: note: "
                                 + io.kbench.coordinator.workload.ConfigError.printable(note)));
         try (Session session = new Session(local, workers, a.brokers(), 1,
-                workers.isEmpty() ? ClientSecurity.NONE : connection.security(), 1, System.err)) {
+                connection.securityFor(workers), 1, System.err)) {
             boolean exists = session.topics(profile, Pattern.quote(a.topic()), 1).names().contains(a.topic());
             if (!exists) {
                 System.out.printf("Topic \"%s\" does not exist. Will create topic with %d partition(s) and replication "

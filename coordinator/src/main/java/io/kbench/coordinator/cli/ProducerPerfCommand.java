@@ -217,7 +217,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         keys.put("stampMessages", false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
         Workload workload = Workload.of("producer-perf", keys);
         return Session.runOnce(local, workers, bootstrap,
-                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload, profile,
+                connection.securityFor(workers), workload, profile,
                 dumps(new RunOptions(output, true, 1_000_000L,
                         spec == null ? List.of() : Provenances.commandLine(spec))),
                 new ProducerPerfReporter(System.out, System.err, reportingIntervalMs, warmup, printMetrics));

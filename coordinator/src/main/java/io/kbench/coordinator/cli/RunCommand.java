@@ -264,7 +264,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         List<Slo> objectives = searchOptions.check(sweep, this::matched);
         connection.checkTransport(workers);
-        ClientSecurity security = workers.isEmpty() ? ClientSecurity.NONE : connection.security();
+        ClientSecurity security = connection.securityFor(workers);
         // results are never lost to a directory found unwritable at the end; each run makes its own when it starts
         OutputDirectory.check(output != null ? output : Path.of("results"), output != null ? "--output" : "results directory");
         if (output != null && sweep.isSweep() && !searchOptions.findMaxRate) {

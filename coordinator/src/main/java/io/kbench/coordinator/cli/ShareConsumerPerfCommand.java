@@ -171,7 +171,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             options = options.withClientMetricsDumps();
         }
         return Session.runOnce(local, workers, bootstrapServer,
-                workers.isEmpty() ? io.kbench.coordinator.rpc.ClientSecurity.NONE : connection.security(), workload,
+                connection.securityFor(workers), workload,
                 profile, options, new ShareConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                         numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, showConsumerStats,
                         printMetrics));

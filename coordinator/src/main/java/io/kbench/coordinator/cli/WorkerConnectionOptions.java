@@ -64,6 +64,26 @@ public final class WorkerConnectionOptions {
     }
 
     /**
+     * The settings for {@code workers}, checked: none for in-process workers (no worker named), for which a token or
+     * TLS flag is refused rather than ignored — it says the user meant to reach workers of their own.
+     *
+     * @throws UserException one line naming the flag, or as {@link #security()}
+     */
+    public ClientSecurity securityFor(java.util.List<String> workers) {
+        if (!workers.isEmpty()) {
+            return security();
+        }
+        String given = tokenFile != null ? "--token-file" : tls ? "--tls" : tlsCa != null ? "--tls-ca"
+                : tlsCert != null ? "--tls-cert" : tlsKey != null ? "--tls-key" : tlsServerName != null ? "--tls-server-name"
+                : insecure ? "--insecure" : null;
+        if (given != null) {
+            throw new UserException(given + " applies to the workers of --workers or --workers-file; none are given "
+                    + "(the run's workers would be in-process, reached without a token or TLS)");
+        }
+        return ClientSecurity.NONE;
+    }
+
+    /**
      * The settings, checked.
      *
      * @throws UserException one line when a file is missing or unusable, or the options do not fit together
