@@ -62,15 +62,15 @@ public final class ValidateCommand implements Callable<Integer> {
 
     private static String describe(Path f, PrintWriter notes, io.kbench.coordinator.workload.ConfigCheck check) {
         if (Profile.looksLikeProfile(f)) {
-            Profile p = Profile.load(f, notes::println, check);
+            Profile p = Profile.load(f, n -> notes.println(ConfigError.printable(n)), check);
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
                     + ", replication factor " + p.replicationFactor();
         }
         // a matrix's client and topic settings held against Kafka's configs, as run holds them
         Sweep s = Sweep.load(f, check);
-        s.notes().forEach(notes::println);
+        s.notes().forEach(n -> notes.println(ConfigError.printable(n))); // a file's text, written out
         Workload w = s.base();
-        w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println("warning: " + x));
+        w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println(ConfigError.printable("warning: " + x)));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";
         String rate = w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate());

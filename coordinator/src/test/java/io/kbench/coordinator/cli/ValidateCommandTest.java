@@ -35,4 +35,19 @@ class ValidateCommandTest {
                 + String.join(", ", io.kbench.coordinator.workload.Workload.KEYS), lines[0]);
         assertEquals(badProfile + ":1:20: replicationFactor is 0; allowed: 1 to 32767", lines[1]);
     }
+
+    @Test
+    void shouldWriteOutAControlCharacterInANoteOrAnOkLine() throws IOException {
+        // an OMB workload's name is translated with a note that quotes it: the escape reaches no terminal
+        Path omb = Files.writeString(dir.resolve("omb.yaml"), "name: \"\\e[2J\"\ntestDurationMinutes: 1\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = new CommandLine(new ValidateCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(omb.toString());
+        assertEquals(0, rc, err.toString());
+        String all = out.toString() + err;
+        assertEquals(0, all.chars().filter(c -> c < 32 && c != '\n').count(), all);
+        org.junit.jupiter.api.Assertions.assertTrue(err.toString().contains("OMB workload: name '\\u001b[2J' -> '2J'"),
+                err.toString());
+    }
 }
