@@ -172,8 +172,7 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }
         Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
-                        note -> System.err.println("kbench: note: "
-                                + io.kbench.coordinator.workload.ConfigError.printable(note)));
+                        Inputs::note);
         ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                 numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);
         try (Session session = new Session(local, workers, bootstrapServer, 1,

@@ -193,8 +193,7 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                 .put("producer.linger.ms", "0", "e2e-latency")
                 .put("consumer.fetch.max.wait.ms", "0", "e2e-latency")
                 .applyTo(Profile.defaults(), local.configCheck(),
-                        note -> System.err.println("kbench: note: "
-                                + io.kbench.coordinator.workload.ConfigError.printable(note)));
+                        Inputs::note);
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 connection.securityFor(workers), 1, System.err)) {
             boolean exists = session.topics(profile, Pattern.quote(a.topic()), 1).names().contains(a.topic());

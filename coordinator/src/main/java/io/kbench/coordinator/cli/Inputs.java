@@ -82,4 +82,9 @@ public final class Inputs {
             throw new UserException("--date-format '" + dateFormat + "': " + e.getMessage());
         }
     }
+
+    /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
+    static void note(String note) {
+        System.err.println("kbench: note: " + io.kbench.coordinator.workload.ConfigError.printable(note));
+    }
 }

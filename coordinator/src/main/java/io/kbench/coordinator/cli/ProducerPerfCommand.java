@@ -179,8 +179,7 @@ public final class ProducerPerfCommand implements Callable<Integer> {
                 .file(config, "producer", "--producer.config")
                 .pairs(props, "producer", "--producer-props")
                 .applyTo(Profile.defaults(), local.configCheck(),
-                        note -> System.err.println("kbench: note: "
-                                + io.kbench.coordinator.workload.ConfigError.printable(note)));
+                        Inputs::note);
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
         if (output != null) {
             OutputDirectory.check(output, "--output"); // made by the run, once it starts

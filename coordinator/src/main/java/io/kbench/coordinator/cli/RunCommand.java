@@ -188,7 +188,8 @@ public final class RunCommand implements Callable<Integer> {
         Workload workload = sweep.base();
         Profile profile = driverFile != null ? Profile.load(driverFile, notes::add, local.configCheck())
                 : again != null ? again.profile() : Profile.defaults();
-        profile = overrides().applyTo(profile, local.configCheck(), notes::add);
+        ClientOverrides given = overrides(); // the flags' files read once: applied here, their topic keys checked below
+        profile = given.applyTo(profile, local.configCheck(), notes::add);
         if (networkGbps != null) {
             String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(networkGbps);
             if (bad != null) {
@@ -250,7 +251,7 @@ public final class RunCommand implements Callable<Integer> {
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
         if (bootstrap == null && workers.isEmpty()) {
-            embeddedTopicConfigs(profile, sweep, source, driverFile != null ? driverFile.toString()
+            embeddedTopicConfigs(profile, given, sweep, source, driverFile != null ? driverFile.toString()
                     : again != null ? again.file().toString() : "the profile");
         }
         brokerSources = brokerOptions.check(bootstrap == null && workers.isEmpty());
@@ -276,8 +277,7 @@ public final class RunCommand implements Callable<Integer> {
         if (output != null && searchOptions.findMaxRate) {
             OutputDirectory.checkNoRuns(output, "--output");
         }
-        notes.forEach(n -> System.err.println("kbench: note: "
-                + io.kbench.coordinator.workload.ConfigError.printable(n)));
+        notes.forEach(Inputs::note);
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);
         // the embedded cluster takes any broker setting: checked now, and it starts with the first combination's
@@ -430,10 +430,10 @@ public final class RunCommand implements Callable<Integer> {
      * A topic config the embedded cluster's brokers — kbench's own Kafka — do not define is refused now: they would
      * refuse it when the topics are created (another cluster may define it: only noted for one, by the profile's check).
      */
-    private void embeddedTopicConfigs(Profile profile, Sweep sweep, Path source, String profileSource) {
+    private void embeddedTopicConfigs(Profile profile, ClientOverrides given, Sweep sweep, Path source,
+                                      String profileSource) {
         io.kbench.coordinator.workload.ConfigCheck check = local.configCheck();
         java.util.Map<String, String> where = new java.util.LinkedHashMap<>();
-        ClientOverrides given = overrides();
         given.keys().stream().filter(k -> k.startsWith("topic."))
                 .forEach(k -> where.putIfAbsent(k.substring(6), given.source(k)));
         for (Sweep.Point p : sweep.points()) {

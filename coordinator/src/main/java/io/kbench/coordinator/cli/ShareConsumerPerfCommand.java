@@ -159,8 +159,7 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
         }
         Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
-                        note -> System.err.println("kbench: note: "
-                                + io.kbench.coordinator.workload.ConfigError.printable(note)));
+                        Inputs::note);
         Workload workload = workload(topic, threads, numRecords, fromLatest);
         RunOptions options = new RunOptions(output, true, 1_000_000L,
                 spec == null ? List.of() : Provenances.commandLine(spec)).withDrainIdle(timeoutMs * 1000);
