@@ -27,13 +27,23 @@ final class JmxBrokerSource implements BrokerScraper.Source {
      * collection every {@code sun.rmi.dgc.client.gcInterval}, one hour by default: a stop-the-world pause of the
      * worker's load threads once an hour in a long run that reads the brokers over JMX (seen with the interval set to
      * 3 s: "Pause Full (System.gc())" every 3 s). kbench's JMX references are the connection's few objects, closed
-     * with the run, so it turns that off unless the user set it.
+     * with the run, so it turns that off unless the user set it: a thousand years ({@link #DGC_NEVER}).
      */
     static final String DGC_INTERVAL = "sun.rmi.dgc.client.gcInterval";
 
+    /**
+     * "Never" as RMI's client takes it. Not {@code Long.MAX_VALUE}, what tuning guides give: the JDK's RMI client
+     * holds that value for a request already cancelled, and once the last remote reference of a closed connection is
+     * collected its "RMI RenewClean" thread dies printing "IllegalStateException: Request already cancelled" and a
+     * stack trace on the console (JmxRmiCleanupTest). A user's {@code Long.MAX_VALUE} becomes this, which means the
+     * same.
+     */
+    static final long DGC_NEVER = java.util.concurrent.TimeUnit.DAYS.toMillis(365L * 1000);
+
     static {
-        if (System.getProperty(DGC_INTERVAL) == null) {
-            System.setProperty(DGC_INTERVAL, Long.toString(Long.MAX_VALUE));
+        String given = System.getProperty(DGC_INTERVAL);
+        if (given == null || given.strip().equals(Long.toString(Long.MAX_VALUE))) {
+            System.setProperty(DGC_INTERVAL, Long.toString(DGC_NEVER));
         }
     }
 
