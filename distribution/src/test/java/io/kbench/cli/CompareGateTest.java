@@ -81,4 +81,21 @@ class CompareGateTest {
         assertEquals(0, plain.code(), plain.stdout());
         assertTrue(plain.stdout().contains("warning: " + failed + ": status FAILED"), plain.stdout());
     }
+
+    @Test
+    void shouldWriteOutControlCharactersOfAResultsNameInEveryTextFormat() throws IOException {
+        String base = result("base", "COMPLETED", 0).toString();
+        Path hostile = result("hostile", "FAILED", 0);
+        ObjectNode r = (ObjectNode) JSON.readTree(hostile.toFile());
+        ((ObjectNode) r.get("workload")).put("name", "red\u001b[31m\nline");
+        JSON.writeValue(hostile.toFile(), r);
+        for (String format : new String[] {"text", "markdown"}) {
+            Out o = compare("compare", "--format", format, base, hostile.toString());
+            assertEquals(0, o.code(), o.stdout());
+            assertTrue(o.stdout().contains("red\\u001b[31m\\nline"), format + ": " + o.stdout());
+            assertTrue(o.stdout().chars().noneMatch(c -> c == 0x1b), format + ": no escape sequence reaches the terminal");
+        }
+        Out text = compare("compare", base, hostile.toString());
+        assertTrue(text.stdout().lines().noneMatch(l -> l.startsWith("line")), "the name stays on its line: " + text.stdout());
+    }
 }

@@ -14,6 +14,7 @@ import io.kbench.coordinator.report.compare.Compare;
 import io.kbench.coordinator.report.files.HtmlReport;
 import io.kbench.coordinator.report.result.ResultDocument;
 import io.kbench.coordinator.report.result.ResultFile;
+import io.kbench.coordinator.workload.ConfigError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -119,13 +120,13 @@ public final class CompareCommand implements Callable<Integer> {
         print(Compare.table(compared, gates));
         if (page != null) {
             ResultInputs.writePage(page, "--output ", "kbench compare", runs);
-            System.out.println("report: " + page);
+            say("report: " + page);
         }
-        warnings.forEach(System.out::println);
+        warnings.forEach(CompareCommand::say);
         List<String> breaches = Compare.breaches(compared, gates);
-        Compare.withinNoise(compared, gates).forEach(System.out::println);
-        breaches.forEach(System.out::println);
-        unfit.forEach(System.out::println);
+        Compare.withinNoise(compared, gates).forEach(CompareCommand::say);
+        breaches.forEach(CompareCommand::say);
+        unfit.forEach(CompareCommand::say);
         if (!gates.isEmpty()) {
             System.out.println(breaches.isEmpty() && unfit.isEmpty() ? "gates: all " + gates.size() + " passed"
                     : "gates: " + breaches.size() + " of " + gates.size() + " breached"
@@ -134,7 +135,14 @@ public final class CompareCommand implements Callable<Integer> {
         return breaches.isEmpty() && unfit.isEmpty() ? 0 : 1;
     }
 
+    /** The table, its cells written out first: a result's name or a path is a file's text (no control character). */
     private static void print(List<List<String>> rows) {
-        io.kbench.coordinator.report.console.TextTable.lines(rows, i -> i == 0, "", "  ").forEach(System.out::println);
+        List<List<String>> shown = rows.stream().map(r -> r.stream().map(ConfigError::printable).toList()).toList();
+        io.kbench.coordinator.report.console.TextTable.lines(shown, i -> i == 0, "", "  ").forEach(System.out::println);
+    }
+
+    /** A line that holds a result's name or path, its control characters written out. */
+    private static void say(String line) {
+        System.out.println(ConfigError.printable(line));
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.kbench.coordinator.report.result.ResultDocument;
+import io.kbench.coordinator.workload.ConfigError;
 
 /**
  * {@code kbench compare}'s output besides the console table: Markdown (a pull request's summary), JSON (a script's
@@ -55,7 +56,8 @@ public final class CompareFormats {
         for (int r = 0; r < rows.size(); r++) {
             b.append('|');
             for (String cell : rows.get(r)) {
-                b.append(' ').append(cell.replace("|", "\\|")).append(" |");
+                // a result's name is a file's text: a newline or an escape sequence would break the table
+                b.append(' ').append(ConfigError.printable(cell).replace("|", "\\|")).append(" |");
             }
             b.append('\n');
             if (r == 0) {
@@ -75,7 +77,7 @@ public final class CompareFormats {
         }
         if (!notes.isEmpty()) {
             b.append('\n');
-            notes.forEach(n -> b.append("- ").append(n.replace("|", "\\|")).append('\n'));
+            notes.forEach(n -> b.append("- ").append(ConfigError.printable(n).replace("|", "\\|")).append('\n'));
         }
         return b.toString();
     }
