@@ -190,7 +190,7 @@ public final class HistogramLogs implements AutoCloseable {
 
     private void fail(Exception e) {
         broken = true;
-        written.failed("histogram logs (.hlog) from " + dir, e);
+        written.failed("histogram logs (.hlog) in " + dir + ", cut short", e);
         closeWriters();
     }
 
@@ -210,7 +210,7 @@ public final class HistogramLogs implements AutoCloseable {
             } catch (IOException e) {
                 if (!broken) {
                     broken = true;
-                    written.failed("histogram logs (.hlog) from " + dir, e);
+                    written.failed("histogram logs (.hlog) in " + dir + ", cut short", e);
                 }
             }
         }

@@ -92,8 +92,8 @@ class HistogramLogsTest {
         }
         assertFalse(written.complete());
         String problem = written.problem();
-        org.junit.jupiter.api.Assertions.assertTrue(problem.startsWith("not written: histogram logs (.hlog) from " + dir
-                + " ("), problem);
+        org.junit.jupiter.api.Assertions.assertTrue(problem.startsWith("not written: histogram logs (.hlog) in " + dir
+                + ", cut short ("), problem);
         org.junit.jupiter.api.Assertions.assertTrue(problem.endsWith("; written: nothing"), problem);
     }
 
