@@ -261,12 +261,18 @@ public final class ResultMerge {
             }
         }
         JsonNode s = r.get("summary");
+        if (!s.isObject() || run.summary() == null) {
+            throw new IllegalArgumentException(src.path() + ": summary must be an object, got " + kind(s));
+        }
+        List<String> counts = List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
+                "saturatedIntervals");
         for (String key : List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
                 "saturatedIntervals", "measuredSeconds", "publishRate", "publishMBps", "consumeRate", "consumeMBps")) {
             JsonNode n = s.get(key);
-            if (n != null && n.isNumber() && n.asDouble() < 0) {
+            // a key given as null is not a count of zero: merge and compare add and judge these figures
+            if (n != null && (n.isNull() || n.isNumber() && n.asDouble() < 0)) {
                 throw new IllegalArgumentException(src.path() + ": summary." + key + " must be "
-                        + (n.isIntegralNumber() ? "a whole number" : "a number") + " >= 0, got " + kind(n));
+                        + (counts.contains(key) ? "a whole number" : "a number") + " >= 0, got " + kind(n));
             }
         }
         return run;

@@ -135,6 +135,17 @@ class ResultMergeTest {
         ((ObjectNode) missing.get("summary")).remove("received");
         assertEquals("b.json: summary.received is missing", refusal(missing));
 
+        // null is not zero: merge adds these, compare judges them (found by a sweep of every key x 12 values)
+        ObjectNode nullCount = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) nullCount.get("summary")).putNull("sent");
+        assertEquals("b.json: summary.sent must be a whole number >= 0, got nothing", refusal(nullCount));
+        ObjectNode nullRate = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        ((ObjectNode) nullRate.get("summary")).putNull("publishRate");
+        assertEquals("b.json: summary.publishRate must be a number >= 0, got nothing", refusal(nullRate));
+        ObjectNode nullSummary = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
+        nullSummary.putNull("summary");
+        assertEquals("b.json: summary must be an object, got nothing", refusal(nullSummary));
+
         ObjectNode list = (ObjectNode) result("r2", LatencyHistograms.create(), 10, 1, "w2");
         list.putArray("summary").add(1);
         assertEquals("b.json: summary must be an object, got a list [1]", refusal(list));
