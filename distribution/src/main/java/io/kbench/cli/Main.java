@@ -182,7 +182,7 @@ public final class Main {
         });
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("kbench: " + ConfigError.printable(problem(e)) + " (see '"
+            err.println("kbench: " + ConfigError.cutLongWords(ConfigError.printable(problem(e))) + " (see '"
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return USAGE;
         });
@@ -208,7 +208,8 @@ public final class Main {
                 err.println("kbench: internal error: " + e);
                 e.printStackTrace(err);
             } else {
-                err.println("kbench: " + ConfigError.printable(e.getMessage())); // a flag's or file's text: one line
+                // a flag's or file's text: one line, a very long value cut
+                err.println("kbench: " + ConfigError.cutLongWords(ConfigError.printable(e.getMessage())));
             }
             return code;
         });

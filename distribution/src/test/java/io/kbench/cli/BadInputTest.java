@@ -212,6 +212,13 @@ class BadInputTest {
                 // a file's text is shown cut: a 5,000-digit number makes no 5,000-character line
                 Arguments.of(List.of("run", "HUGEVALUE"), "HUGEVALUE:2:15: producerRate must be a whole number (-1 for "
                         + "unthrottled, or 1 to 1000000000 msg/s), got '" + "9".repeat(120) + "... (5000 characters)'"),
+                // a flag's value too (found by a sweep of every flag of every command x 17 values)
+                Arguments.of(List.of("run", "--duration", "x".repeat(5000), w), "kbench: Invalid value for option "
+                        + "'--duration': '" + "x".repeat(119) + "... (5001 characters)' is not a whole number of seconds: "
+                        + "give seconds (90) or a number with s, m or h (90s, 5m, 1h) (see 'kbench run --help')"),
+                Arguments.of(List.of("run", "--command-config", "/tmp/" + "x".repeat(5000), w), "kbench: --command-config /tmp/"
+                        + "x".repeat(115) + "... (5005 characters): cannot read it: /tmp/" + "x".repeat(115)
+                        + "... (5005 characters): File name too long"),
                 Arguments.of(List.of("run", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
@@ -549,6 +556,30 @@ class BadInputTest {
         assertFalse(stderr.contains(SECRET) || out.toString(StandardCharsets.UTF_8).contains(SECRET), "a secret shown: " + stderr);
         assertFalse(out.toString(StandardCharsets.UTF_8).contains("starting an embedded"), "nothing may be started");
         assertTrue(seconds < 10, "refused after " + seconds + " s: nothing may be contacted");
+    }
+
+    /**
+     * A search or a sweep whose cluster does not answer ends as a run does: one line, exit 3, no directory left
+     * (they went on through every trial or combination, each refused, and ended with exit 1 and a table of REFUSED).
+     */
+    @org.junit.jupiter.api.Test
+    void shouldEndASearchOrASweepAsARunWhenTheClusterDoesNotAnswer() throws IOException {
+        Path sweep = write("unreachable-sweep.yaml", "durationSeconds: 2\nmatrix:\n  messageSize: [100, 200]\n");
+        List<List<String>> commands = List.of(
+                List.of("run", "--find-max-rate", "--output", at("no-search"), "--bootstrap-servers", "127.0.0.1:1",
+                        workload.toString()),
+                List.of("run", "--output", at("no-sweep"), "--bootstrap-servers", "127.0.0.1:1", sweep.toString()),
+                List.of("run", "--prime", "0", "--output", at("no-sweep"), "--bootstrap-servers", "127.0.0.1:1",
+                        sweep.toString()));
+        for (List<String> c : commands) {
+            InProcessRun.Outcome o = InProcessRun.execute(c.toArray(new String[0]));
+            String stderr = o.stderr().strip();
+            assertEquals(3, o.exitCode(), c + ": " + stderr);
+            assertEquals(List.of("kbench: worker in-process:local-1 (prepare): cannot reach Kafka at 127.0.0.1:1: "
+                    + "connection refused at 127.0.0.1:1"), stderr.lines().toList(), c.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("no-search")), "the search's directory left behind");
+        assertFalse(Files.exists(dir.resolve("no-sweep")), "the sweep's directory left behind");
     }
 
     @org.junit.jupiter.api.Test

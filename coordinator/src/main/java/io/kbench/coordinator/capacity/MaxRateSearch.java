@@ -274,6 +274,11 @@ public final class MaxRateSearch {
         try {
             o = trials.run(w, dir.resolve(name));
         } catch (UserException e) {
+            if (done.isEmpty()) {
+                // the first trial refused before anything started (a broker or worker that does not answer, bad
+                // input only the cluster shows): the search has nothing, and says so as a plain run would (exit 3, 2)
+                throw e;
+            }
             // refused before it started (e.g. a worker became unreachable): the search ends with what it has
             out.println("trial " + number + " could not run: " + e.getMessage());
             refused = "trial " + number + " could not run: " + e.getMessage();

@@ -343,7 +343,17 @@ public final class RunCommand implements Callable<Integer> {
                         return session.interrupted();
                     }
                 });
-        MaxRateSearch.Found found = search.run();
+        boolean existed = java.nio.file.Files.isDirectory(base);
+        MaxRateSearch.Found found;
+        try {
+            found = search.run();
+        } catch (UserException e) {
+            if (!existed) {
+                // its first trial refused before anything started: no empty directory left behind, as a run leaves none
+                io.kbench.coordinator.report.files.OutputDirectory.removeIfEmpty(base);
+            }
+            throw e;
+        }
         written.addAll(search.written(), "");
         return found.found() ? 0 : 1;
     }

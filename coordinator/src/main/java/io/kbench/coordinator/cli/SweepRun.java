@@ -122,8 +122,14 @@ final class SweepRun {
         SweepReport report = new SweepReport(sweep.axes());
         boolean allCompleted;
         boolean restored;
+        boolean existed = java.nio.file.Files.isDirectory(base);
         try {
             allCompleted = runEach(combination, interrupted, broker, base, report);
+        } catch (UserException e) {
+            if (!existed) {
+                io.kbench.coordinator.report.files.OutputDirectory.removeIfEmpty(base);
+            }
+            throw e;
         } finally {
             restored = broker == null || broker.restore();
         }
@@ -188,6 +194,9 @@ final class SweepRun {
                 human.println("priming failed: the first combination's row is a cold start's");
             }
         } catch (UserException e) {
+            if (e.unreachable()) {
+                throw e; // the cluster or a worker does not answer before anything ran: as a run, exit 3, no files
+            }
             human.println("priming failed: " + e.getMessage() + "; the first combination's row is a cold start's");
             report.primed(primeSeconds, "REFUSED", null);
         }
@@ -221,6 +230,9 @@ final class SweepRun {
                         o.result() == null || o.result().network() == null ? null : o.result().network().share()));
                 allCompleted &= o.completed();
             } catch (UserException e) {
+                if (e.unreachable() && i == 0 && primeSeconds == 0) {
+                    throw e; // nothing ran yet (as a run: exit 3, no files); once one ran, the sweep keeps what it has
+                }
                 // e.g. the cluster refused this combination's settings: record it and go on with the next
                 human.println("combination failed: " + e.getMessage());
                 report.add(new SweepReport.Row(p.values(), "REFUSED", null, null, target(p.workload()), null));

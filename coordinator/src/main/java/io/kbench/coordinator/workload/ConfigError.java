@@ -15,6 +15,34 @@ public record ConfigError(String file, int line, int column, String message) {
                 : text.substring(0, SHOWN_MAX) + "... (" + text.length() + " characters)";
     }
 
+    /** A word (a run without a space) longer than this is cut in a refusal's line, e.g. a flag's value. */
+    static final int WORD_MAX = 256;
+    private static final java.util.regex.Pattern LONG_WORD = java.util.regex.Pattern.compile("\\S{" + (WORD_MAX + 1) + ",}");
+
+    /**
+     * {@code line} with every word longer than {@link #WORD_MAX} cut as {@link #shown} cuts: a refusal that quotes a
+     * 5,000-character flag value stays a line a terminal can show. A long path (up to 256 characters) stays whole.
+     */
+    public static String cutLongWords(String line) {
+        if (line == null || line.length() <= WORD_MAX) {
+            return line;
+        }
+        java.util.regex.Matcher m = LONG_WORD.matcher(line);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            // the punctuation that ends the word stays after the cut ("PATH: why", "'VALUE' is not")
+            String word = m.group();
+            int end = word.length();
+            while (end > word.length() - 3 && ":,;)'\"".indexOf(word.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(shown(word.substring(0, end))
+                    + word.substring(end)));
+        }
+        m.appendTail(b);
+        return b.toString();
+    }
+
     /**
      * {@code text} with its control characters written out (a newline as backslash-n, an escape as backslash-u001b):
      * a file's or a flag's text in a message stays one line and cannot move a terminal's cursor or clear it (an escape
@@ -40,8 +68,8 @@ public record ConfigError(String file, int line, int column, String message) {
 
     @Override
     public String toString() {
-        String f = file == null || file.isBlank() ? "''" : printable(file); // an empty path given: say so, not ":1:1:"
-        return printable(line <= 0 ? f + ": " + message : f + ":" + line + ":" + column + ": " + message);
+        String f = file == null || file.isBlank() ? "''" : cutLongWords(printable(file)); // an empty path given: say so, not ":1:1:"
+        return cutLongWords(printable(line <= 0 ? f + ": " + message : f + ":" + line + ":" + column + ": " + message));
     }
 
     /** Keys given in code: the same problems, without the positions of the text they were written into. */
