@@ -32,7 +32,8 @@ public final class WorkerCommand implements Callable<Integer> {
             description = "Also serve this worker's own metrics for Prometheus at http://ADDR:PORT/metrics (ADDR: --bind): messages and bytes sent, acked, failed and received, latency histograms, its process and host (CPU, JIT and GC time, heap after GC, late wake-ups of its load threads, the host busy and stolen), clock offset and run state, labelled with run id, workload and worker id. Read-only and unauthenticated, as Prometheus endpoints are. See docs/metrics.md.")
     Integer metricsPort;
 
-    @Option(names = "--id", paramLabel = "ID", description = "Worker id in results (default: HOST:PORT).")
+    @Option(names = "--id", paramLabel = "ID", description = "Worker id in results (default: HOST:PORT): one word of "
+            + "printable characters, at most 128.")
     String id;
 
     @Option(names = "--token-file", paramLabel = "FILE",
@@ -65,6 +66,11 @@ public final class WorkerCommand implements Callable<Integer> {
         if (bind.isBlank()) {
             // an unset variable (--bind "$ADDR"): never every interface by accident
             throw new UserException("--bind must be an address, e.g. 0.0.0.0 (every interface) or 127.0.0.1 (this host only)");
+        }
+        String idProblem = id == null ? null : io.kbench.coordinator.run.WorkerIds.problem(id);
+        if (idProblem != null) {
+            throw new UserException("--id '" + io.kbench.coordinator.workload.ConfigError.printable(
+                    io.kbench.coordinator.workload.ConfigError.shown(id)) + "': " + idProblem);
         }
         if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535 || metricsPort == port)) {
             throw new UserException("--metrics-port must be 1 to 65535 and differ from --port (" + port + "), got "

@@ -219,6 +219,15 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--command-config", "/tmp/" + "x".repeat(5000), w), "kbench: --command-config /tmp/"
                         + "x".repeat(115) + "... (5005 characters): cannot read it: /tmp/" + "x".repeat(115)
                         + "... (5005 characters): File name too long"),
+                // a worker id names the worker in every line, table, file and label: one printable word
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", ""),
+                        "kbench: --id '': an empty id"),
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "host 1"),
+                        "kbench: --id 'host 1': it holds white space (one word, e.g. host-1 or 10.0.0.5:7070)"),
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w\u001b[2J"),
+                        "kbench: --id 'w\\u001b[2J': it holds a control character (one word of printable characters)"),
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w".repeat(129)),
+                        "kbench: --id '" + "w".repeat(120) + "... (129 characters)': longer than 128 characters (129)"),
                 Arguments.of(List.of("run", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",

@@ -1,7 +1,6 @@
 package io.kbench.coordinator.run;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -62,7 +61,7 @@ public final class Workers implements AutoCloseable {
      */
     public List<WorkerClient.Identity> identify(Consumer<String> note) {
         List<WorkerClient.Identity> ids = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        java.util.Map<String, String> seen = new java.util.HashMap<>();
         for (WorkerClient c : clients) {
             WorkerClient.Identity id = setup(c::identify);
             if (!id.busyRunId().isEmpty()) {
@@ -73,8 +72,19 @@ public final class Workers implements AutoCloseable {
                 note.accept("note: worker " + c.address() + " runs kbench " + id.version() + ", this coordinator "
                         + Versions.kbench() + " (same protocol " + Versions.PROTOCOL + ")");
             }
-            if (!seen.add(id.id())) {
-                throw new UserException("worker " + id.id() + " is listed twice (" + c.address() + ")");
+            String problem = WorkerIds.problem(id.id());
+            if (problem != null) {
+                throw new UserException("worker " + c.address() + " answers with an id kbench cannot use ('"
+                        + io.kbench.coordinator.workload.ConfigError.printable(
+                                io.kbench.coordinator.workload.ConfigError.shown(id.id())) + "': " + problem
+                        + "); start it with another --id");
+            }
+            String earlier = seen.putIfAbsent(id.id(), c.address());
+            if (earlier != null) {
+                // one worker reached twice (a host name and its address), or two started with the same --id: their
+                // figures would be merged as one worker's
+                throw new UserException("workers " + earlier + " and " + c.address() + " both answer as worker "
+                        + id.id() + ": list each worker once, and give workers on one host their own --id");
             }
             ids.add(id);
         }

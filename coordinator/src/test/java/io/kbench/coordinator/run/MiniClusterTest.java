@@ -49,9 +49,13 @@ class MiniClusterTest {
     private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
 
     private void cluster(int n) throws IOException {
+        cluster(n, i -> "w" + i);
+    }
+
+    private void cluster(int n, java.util.function.IntFunction<String> id) throws IOException {
         for (int i = 0; i < n; i++) {
             String name = InProcessServerBuilder.generateName();
-            FakeWorker w = new FakeWorker("w" + i, clock, clock.id());
+            FakeWorker w = new FakeWorker(id.apply(i), clock, clock.id());
             w.partitionsPerConsumer = 6 / n; // one consumer per worker shares the topic's 6 partitions
             servers.add(InProcessServerBuilder.forName(name).directExecutor().addService(w).build().start());
             workers.add(w);
@@ -113,6 +117,29 @@ class MiniClusterTest {
     private static final String TIMED = "name: sim\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 100\n"
             + "producersPerTopic: 3\nsubscriptionsPerTopic: 1\nconsumersPerSubscription: 3\nproducerRate: 3000\n"
             + "warmupSeconds: 2\n";
+
+    /** Two workers answering with one id would have their figures merged as one worker's: refused before any load. */
+    @Test
+    void shouldRefuseTwoWorkersWithOneIdAndAnIdItCannotUse() throws Exception {
+        cluster(2, i -> "same");
+        AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> run(workload(TIMED + "durationSeconds: 5\n")));
+        assertEquals("workers " + names.get(0) + " and " + names.get(1) + " both answer as worker same: list each "
+                + "worker once, and give workers on one host their own --id", e.getCause().getMessage());
+        assertTrue(e.getCause() instanceof io.kbench.coordinator.UserException, e.getCause().toString());
+        assertTrue(workers.stream().allMatch(w -> w.events.isEmpty()), "nothing was asked of the workers: " + workers.get(0).events);
+
+        stop();
+        servers.clear();
+        workers.clear();
+        names.clear();
+        cluster(1, i -> "red\u001b[31m");
+        e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> run(workload(TIMED + "durationSeconds: 5\n")));
+        assertEquals("worker " + names.get(0) + " answers with an id kbench cannot use ('red\\u001b[31m': it holds a "
+                + "control character (one word of printable characters)); start it with another --id",
+                e.getCause().getMessage());
+    }
 
     @Test
     void shouldRunATimedRunAcrossThreeWorkersToItsEndInMilliseconds() throws Exception {
