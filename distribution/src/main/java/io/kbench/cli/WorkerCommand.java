@@ -67,6 +67,7 @@ public final class WorkerCommand implements Callable<Integer> {
             // an unset variable (--bind "$ADDR"): never every interface by accident
             throw new UserException("--bind must be an address, e.g. 0.0.0.0 (every interface) or 127.0.0.1 (this host only)");
         }
+        io.kbench.coordinator.cli.Inputs.listenAddress("--bind", bind);
         String idProblem = id == null ? null : io.kbench.coordinator.run.WorkerIds.problem(id);
         if (idProblem != null) {
             throw new UserException("--id '" + io.kbench.coordinator.workload.ConfigError.printable(

@@ -228,6 +228,17 @@ class BadInputTest {
                         "kbench: --id 'w\\u001b[2J': it holds a control character (one word of printable characters)"),
                 Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w".repeat(129)),
                         "kbench: --id '" + "w".repeat(120) + "... (129 characters)': longer than 128 characters (129)"),
+                // the brokers' address is checked before their storage is formatted
+                Arguments.of(List.of("broker", "--port", "0", "--host", "nohost.invalid"), "kbench: --host nohost.invalid: "
+                        + "no such host name or address (give an address of this host, e.g. 127.0.0.1)"),
+                Arguments.of(List.of("broker", "--port", "0", "--host", "192.0.2.1"), "kbench: --host 192.0.2.1: 192.0.2.1 "
+                        + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "192.0.2.1"), "kbench: --bind 192.0.2.1: 192.0.2.1 "
+                        + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
+                Arguments.of(List.of("serve", "--port", "0", "--bind", "nohost.invalid", "RESULTSDIR"), "kbench: --bind "
+                        + "nohost.invalid: no such host name or address (give an address of this host, e.g. 127.0.0.1)"),
+                Arguments.of(List.of("run", "--dashboard", "192.0.2.1:18080", w), "kbench: --dashboard 192.0.2.1: 192.0.2.1 "
+                        + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
                 Arguments.of(List.of("run", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",

@@ -83,6 +83,40 @@ public final class Inputs {
         }
     }
 
+    /**
+     * Refuses {@code address} as one this host cannot listen on, before anything starts: a name that does not resolve,
+     * or an address none of its interfaces has (a broker would say "UnknownHostException" or "BindException: Cannot
+     * assign requested address" after formatting its storage; a worker or page server "Failed to bind").
+     *
+     * @param flag the option that gave it, for the message
+     */
+    public static void listenAddress(String flag, String address) {
+        String why = notAnAddressOfThisHost(address);
+        if (why != null) {
+            throw new UserException(flag + " " + io.kbench.coordinator.workload.ConfigError.printable(
+                    io.kbench.coordinator.workload.ConfigError.shown(address)) + ": " + why);
+        }
+    }
+
+    /** Why this host cannot listen on {@code host}, or null. */
+    static String notAnAddressOfThisHost(String host) {
+        java.net.InetAddress a;
+        try {
+            a = java.net.InetAddress.getByName(host);
+        } catch (java.net.UnknownHostException e) {
+            return "no such host name or address (give an address of this host, e.g. 127.0.0.1)";
+        }
+        try {
+            if (a.isAnyLocalAddress() || a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null) {
+                return null;
+            }
+        } catch (java.net.SocketException e) {
+            return null; // the interfaces cannot be listed: the bind itself says what is wrong
+        }
+        return a.getHostAddress() + " is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for "
+                + "all of them)";
+    }
+
     /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
     static void note(String note) {
         System.err.println("kbench: note: " + io.kbench.coordinator.workload.ConfigError.printable(note));

@@ -396,7 +396,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         int colon = address.lastIndexOf(':');
         String host = address.substring(0, colon);
-        return new String[] {host.startsWith("[") ? host.substring(1, host.length() - 1) : host, address.substring(colon + 1)};
+        host = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        Inputs.listenAddress("--dashboard", host);
+        return new String[] {host, address.substring(colon + 1)};
     }
 
     private RunOutcome runOne(Workload workload, Profile profile, java.util.Map<String, String> brokerSettings, Path dir,

@@ -37,6 +37,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (bind.isBlank()) {
             throw new UserException("--bind must be an address, e.g. 127.0.0.1 or 0.0.0.0");
         }
+        Inputs.listenAddress("--bind", bind);
         ResultsServer server = ResultsServer.start(dir, bind, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
