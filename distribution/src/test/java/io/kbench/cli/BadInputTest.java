@@ -37,6 +37,7 @@ class BadInputTest {
     @BeforeAll
     static void files() throws IOException {
         workload = write("w.yaml", "durationSeconds: 5\n");
+        write("twice-workers.txt", "127.0.0.1:7070\n# the same again\n127.0.0.1:7070\n");
         write("faults.yaml", "durationSeconds: 20\nfaults: [{at: 5, action: stop, broker: 4}]\n");
         write("serializer.properties", "key.serializer=org.example.Mine\n");
         write("group.properties", "group.id=mine\n");
@@ -239,6 +240,8 @@ class BadInputTest {
                         + "nohost.invalid: no such host name or address (give an address of this host, e.g. 127.0.0.1)"),
                 Arguments.of(List.of("run", "--dashboard", "192.0.2.1:18080", w), "kbench: --dashboard 192.0.2.1: 192.0.2.1 "
                         + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
+                Arguments.of(List.of("run", "--workers-file", "TWICEFILE", w), "kbench: --workers-file TWICEFILE: "
+                        + "127.0.0.1:7070 is listed twice"),
                 Arguments.of(List.of("run", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka "
                         + "producer config; did you mean linger.ms?"),
                 Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
@@ -627,7 +630,7 @@ class BadInputTest {
                 .replace("SERIALIZER", at("serializer.properties")).replace("GROUP", at("group.properties"))
                 .replace("MISSING", at("missing.file")).replace("REDACTED", at("redacted.json"))
                 .replace("TAMPERED", at("tampered.json")).replace("SECRETSWEEP", at("secret-sweep.yaml")).replace("SWEEP", at("sweep.yaml"))
-                .replace("RECORDS", at("records.yaml")).replace("NOCONSUMERS", at("noconsumers.yaml"))
+                .replace("TWICEFILE", at("twice-workers.txt")).replace("RECORDS", at("records.yaml")).replace("NOCONSUMERS", at("noconsumers.yaml"))
                 .replace("WORKERSFILE", at("workers.txt")).replace("NOWORKERS", at("noworkers.txt")).replace("MERGED", at("merged.json")).replace("RESULT2", at("result2.json"))
                 .replace("RESULT", at("result.json"));
     }

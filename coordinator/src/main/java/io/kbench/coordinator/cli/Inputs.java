@@ -35,14 +35,23 @@ public final class Inputs {
 
     /** Worker addresses, each HOST:PORT, none twice. */
     static void workers(List<String> workers) {
+        workers(workers, "--workers");
+    }
+
+    /**
+     * Worker addresses, each HOST:PORT, none twice.
+     *
+     * @param given the flags that named them, for the message ("--workers", "--workers and --workers-file")
+     */
+    static void workers(List<String> workers, String given) {
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (String w : workers) {
             String problem = Addresses.problem(w);
             if (problem != null) {
-                throw new UserException("--workers: " + problem);
+                throw new UserException(given + ": " + problem);
             }
             if (!seen.add(w)) {
-                throw new UserException("--workers: " + w + " is listed twice");
+                throw new UserException(given + ": " + w + " is listed twice");
             }
         }
     }

@@ -70,7 +70,8 @@ public final class WorkerListOptions {
             }
         }
         List<String> all = WorkerAddresses.expand(workers(), workersFile, WorkerAddresses.SYSTEM, human::println);
-        Inputs.workers(all);
+        Inputs.workers(all, workersFile == null ? "--workers" : workersGiven.isEmpty() ? "--workers-file " + workersFile
+                : "--workers and --workers-file " + workersFile);
         return all;
     }
 }
