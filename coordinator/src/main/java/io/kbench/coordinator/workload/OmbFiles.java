@@ -99,8 +99,19 @@ final class OmbFiles {
             }
         }
         payload(y, notes, where);
-        for (String ignored : List.of("randomizedPayloadPoolSize", "backlogDrainRatio")) {
-            if (y.has(ignored)) {
+        List<String> ignoredKeys = new java.util.ArrayList<>(List.of("randomizedPayloadPoolSize", "backlogDrainRatio"));
+        // in the file's order: a refusal lists its problems as the file has them
+        ignoredKeys.sort(java.util.Comparator.comparingInt(k -> y.node(k) == null ? 0 : y.node(k).getStartMark().getLine()));
+        for (String ignored : ignoredKeys) {
+            Node value = y.node(ignored);
+            if (value != null && !ombNumber(value, ignored.startsWith("random"))) {
+                // a value OMB itself would refuse: the file is not an OMB workload, whatever kbench does with the key
+                y.error(value, ignored + " must be " + (ignored.startsWith("random") ? "a whole number >= 0" : "a number "
+                        + ">= 0") + " (OMB's type; kbench ignores the key), got " + (value instanceof ScalarNode v
+                        ? "'" + ConfigError.shown(v.getValue()) + "'" : "a " + (value instanceof org.yaml.snakeyaml.nodes
+                        .SequenceNode ? "list" : "map")));
+                y.remove(ignored);
+            } else if (value != null) {
                 notes.add(where + ignored + " has no kbench equivalent and is ignored (" + (ignored.startsWith("random")
                         ? "kbench generates values per producer" : "kbench's consumers read a backlog as fast as they can")
                         + ")");
@@ -311,5 +322,22 @@ final class OmbFiles {
             }
         }
         return -1;
+    }
+
+    /** True when {@code n} is what OMB's Workload field takes: a whole number (or any number) >= 0. */
+    private static boolean ombNumber(Node n, boolean whole) {
+        if (!(n instanceof ScalarNode s)) {
+            return false;
+        }
+        String v = s.getValue().strip();
+        try {
+            if (whole) {
+                return Long.parseLong(v) >= 0;
+            }
+            double d = Double.parseDouble(v);
+            return Double.isFinite(d) && d >= 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 }

@@ -78,6 +78,23 @@ class OmbFilesTest {
                 + "found (OMB reads it relative to the current directory, ")), got.toString());
     }
 
+    /** A key kbench ignores still has OMB's type: a value OMB would refuse is not an OMB workload. */
+    @Test
+    void shouldRefuseAValueOmbWouldRefuseInAKeyKbenchIgnores() throws IOException {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(file("ignored.yaml", """
+                testDurationMinutes: 1
+                backlogDrainRatio: lots
+                randomizedPayloadPoolSize: [1]
+                """)));
+        String f = dir.resolve("ignored.yaml").toString();
+        assertEquals(List.of(f + ":2:20: backlogDrainRatio must be a number >= 0 (OMB's type; kbench ignores the key), got "
+                + "'lots'", f + ":3:28: randomizedPayloadPoolSize must be a whole number >= 0 (OMB's type; kbench ignores "
+                + "the key), got a list"), e.errors().stream().map(ConfigError::toString).toList());
+        Sweep ok = Sweep.load(file("ok.yaml", "testDurationMinutes: 1\nbacklogDrainRatio: 5.0\nrandomizedPayloadPoolSize: 100\n"));
+        assertTrue(ok.notes().stream().anyMatch(n -> n.contains("backlogDrainRatio has no kbench equivalent and is ignored")),
+                ok.notes().toString());
+    }
+
     @Test
     void shouldTranslateAKafkaDriverFileAndRefuseOtherDrivers() throws IOException {
         List<String> notes = new ArrayList<>();
