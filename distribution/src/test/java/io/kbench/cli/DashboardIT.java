@@ -76,6 +76,11 @@ class DashboardIT {
             assertTrue(api != null && api.get("intervals").size() >= 2, String.valueOf(api));
             assertTrue(api.get("state").asText().matches("warm-up|measuring"), api.toString());
             assertEquals(1, api.get("workers").size(), api.toString());
+            // read-only: nothing but GET and HEAD is answered
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(url + "api/run"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, post.statusCode(), post.body());
+            assertEquals("GET, HEAD", post.headers().firstValue("allow").orElse(""));
 
             String dom = Chromium.dumpLiveDom(browser, url, Files.createDirectories(dir.resolve("chromium")));
             run.join(TimeUnit.SECONDS.toMillis(60));

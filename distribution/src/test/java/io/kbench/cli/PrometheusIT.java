@@ -92,6 +92,10 @@ class PrometheusIT {
                 for (int port : new int[] {dash, m1, m2}) {
                     bodies.put(port, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                             .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body());
+                    // read-only, as Prometheus endpoints are
+                    assertEquals(405, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.ofString()).statusCode(), "POST on port " + port);
                 }
                 assertTrue(coordinator.waitFor(90, TimeUnit.SECONDS), "coordinator did not finish");
                 assertEquals(0, coordinator.exitValue(), () -> "coordinator failed:\n" + read(procs));

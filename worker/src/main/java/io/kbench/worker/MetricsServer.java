@@ -30,7 +30,11 @@ public final class MetricsServer implements AutoCloseable {
         Vertx vertx = Vertx.vertx();
         HttpServer server = vertx.createHttpServer().requestHandler(req -> {
             HttpServerResponse res = req.response();
-            if (req.path().equals("/metrics")) {
+            if (req.method() != io.vertx.core.http.HttpMethod.GET && req.method() != io.vertx.core.http.HttpMethod.HEAD) {
+                // read-only, as Prometheus endpoints are
+                res.setStatusCode(405).putHeader("allow", "GET, HEAD").putHeader("content-type", "text/plain")
+                        .end("read-only: GET and HEAD only\n");
+            } else if (req.path().equals("/metrics")) {
                 MetricFamilies.Scrape scrape = metrics.families().write(req.getHeader("accept"));
                 res.putHeader("content-type", scrape.contentType()).end(Buffer.buffer(scrape.body()));
             } else {

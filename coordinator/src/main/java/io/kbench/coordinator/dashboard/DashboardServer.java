@@ -67,6 +67,12 @@ public final class DashboardServer implements AutoCloseable {
 
     private void handle(HttpServerRequest req) {
         HttpServerResponse res = req.response();
+        if (req.method() != io.vertx.core.http.HttpMethod.GET && req.method() != io.vertx.core.http.HttpMethod.HEAD) {
+            // read-only: what changes a run is the coordinator's command line, never this page
+            res.setStatusCode(405).putHeader("allow", "GET, HEAD").putHeader("content-type", "text/plain")
+                    .end("read-only: GET and HEAD only\n");
+            return;
+        }
         switch (req.path()) {
             // built off the event loop (one at a time, shared by the pages asking within an interval) and outside
             // the lock the merge path takes: a page left open on a long run does not slow the run
