@@ -45,11 +45,26 @@ final class YamlText {
     private YamlText() { }
 
     /** The file's root node (null for an empty document). */
+    /**
+     * What was read of each file that is not a regular file (a pipe: {@code kbench validate <(envsubst < w.yaml)}),
+     * which can be read once: its second reader in this process ({@code validate} tells a profile from a workload,
+     * then reads it as one) gets the same text, not an empty one. At most 1 MiB per path given.
+     */
+    private static final java.util.Map<String, byte[]> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+
     static Node compose(Path path) {
         String file = path.toString();
         byte[] bytes;
         try {
-            bytes = BoundedFiles.read(path, MAX_BYTES);
+            byte[] kept = READ_ONCE.get(file);
+            if (kept != null) {
+                bytes = kept;
+            } else {
+                bytes = BoundedFiles.read(path, MAX_BYTES);
+                if (!java.nio.file.Files.isRegularFile(path)) {
+                    READ_ONCE.put(file, bytes);
+                }
+            }
         } catch (BoundedFiles.TooLargeException e) {
             throw fail(file, 1, 1, e.getMessage() + (e.getMessage().startsWith("is a directory")
                     || e.getMessage().startsWith("an empty path") ? ""

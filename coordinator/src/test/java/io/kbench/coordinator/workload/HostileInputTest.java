@@ -221,4 +221,43 @@ class HostileInputTest {
         assertEquals("plain", ConfigError.printable("plain"));
         assertEquals("a\\tb\\u0000", ConfigError.printable("a\tb\u0000").replace("\\u0009", "\\t"));
     }
+
+    /**
+     * A pipe ({@code kbench validate <(envsubst < w.yaml)}) can be read once: telling a profile from a workload and
+     * then reading it as one read the same text (it was read empty the second time: "expected a mapping").
+     */
+    @Test
+    @Timeout(30)
+    void aPipeIsReadOnceAndItsTextServesEveryReader() throws Exception {
+        Path fifo = dir.resolve("pipe.yaml");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mkfifo.waitFor());
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "name: piped\ndurationSeconds: 5\n"); // opens, writes, closes: once
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        assertEquals(false, Profile.looksLikeProfile(fifo));
+        writer.join();
+        // a second open of the pipe, now without a writer, would wait for ever: read on another thread, and on a
+        // timeout open it for writing once to let that read end (empty), so that the test fails instead of hanging
+        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Sweep> read = reader.submit(() -> Sweep.load(fifo));
+            Sweep s;
+            try {
+                s = read.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                Files.writeString(fifo, "");
+                throw new AssertionError("the pipe was opened again, and waited for a writer");
+            }
+            assertEquals("piped", s.base().name());
+            assertEquals(5, s.base().durationSeconds());
+        } finally {
+            reader.shutdownNow();
+        }
+    }
 }
