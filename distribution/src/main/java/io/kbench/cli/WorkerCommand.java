@@ -33,7 +33,7 @@ public final class WorkerCommand implements Callable<Integer> {
     Integer metricsPort;
 
     @Option(names = "--id", paramLabel = "ID", description = "Worker id in results (default: HOST:PORT): one word of "
-            + "printable characters, at most 128.")
+            + "printable characters, at most 260.")
     String id;
 
     @Option(names = "--token-file", paramLabel = "FILE",

@@ -227,8 +227,8 @@ class BadInputTest {
                         "kbench: --id 'host 1': it holds white space (one word, e.g. host-1 or 10.0.0.5:7070)"),
                 Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w\u001b[2J"),
                         "kbench: --id 'w\\u001b[2J': it holds a control character (one word of printable characters)"),
-                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w".repeat(129)),
-                        "kbench: --id '" + "w".repeat(120) + "... (129 characters)': longer than 128 characters (129)"),
+                Arguments.of(List.of("worker", "--port", "17999", "--bind", "127.0.0.1", "--id", "w".repeat(261)),
+                        "kbench: --id '" + "w".repeat(120) + "... (261 characters)': longer than 260 characters (261)"),
                 // the brokers' address is checked before their storage is formatted
                 Arguments.of(List.of("broker", "--port", "0", "--host", "nohost.invalid"), "kbench: --host nohost.invalid: "
                         + "no such host name or address (give an address of this host, e.g. 127.0.0.1)"),

@@ -7,8 +7,8 @@ package io.kbench.coordinator.run;
  * worker answers with (a worker of another build).
  */
 public final class WorkerIds {
-    /** The longest id taken. */
-    public static final int MAX_LENGTH = 128;
+    /** The longest id taken: the default HOST:PORT of the longest host name DNS allows (253) fits. */
+    public static final int MAX_LENGTH = 260;
 
     private WorkerIds() { }
 
