@@ -605,6 +605,26 @@ class BadInputTest {
         assertFalse(Files.exists(dir.resolve("no-sweep")), "the sweep's directory left behind");
     }
 
+    /** --repeat names the run it repeats: its id is the result file's text, written out on the console. */
+    @org.junit.jupiter.api.Test
+    void shouldWriteOutTheRepeatedRunsIdFromItsFile() throws IOException {
+        variant("hostile-id.json", r -> r.put("runId", "run\u001b[2J\nnext"));
+        java.io.PrintStream savedOut = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        InProcessRun.Outcome o;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, StandardCharsets.UTF_8));
+            o = InProcessRun.execute("run", "--repeat", at("hostile-id.json"), "--bootstrap-servers", "127.0.0.1:1",
+                    "--output", at("no-repeat"));
+        } finally {
+            System.setOut(savedOut);
+        }
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertEquals(3, o.exitCode(), o.stderr());
+        assertTrue(stdout.contains("repeating run run\\u001b[2J\\nnext of "), stdout);
+        assertFalse(stdout.chars().anyMatch(c -> c == 0x1b), "an escape sequence reached the terminal: " + stdout);
+    }
+
     @org.junit.jupiter.api.Test
     void shouldKeepARefusalToThreeLinesWhateverTheNumberOfProblems() {
         InProcessRun.Outcome o = InProcessRun.execute("run", at("many-errors.yaml"));

@@ -213,9 +213,12 @@ public final class RunCommand implements Callable<Integer> {
             if (again.embeddedBrokerProcesses() && !matched("--broker-processes") && bootstrapServers == null) {
                 brokerProcesses = true;
             }
-            human().println("repeating run " + again.runId() + " of " + again.file() + ": workload " + workload.name()
-                    + ", profile " + profile.name() + (profile.bootstrapServers() != null && bootstrapServers == null
-                    ? ", cluster " + profile.bootstrapServers() : "") + ", interval " + intervalSeconds + " s");
+            // the run id is the result file's text: written out, as every file's text on the console
+            human().println(io.kbench.coordinator.workload.ConfigError.cutLongWords(io.kbench.coordinator.workload
+                    .ConfigError.printable("repeating run " + again.runId() + " of " + again.file() + ": workload "
+                    + workload.name() + ", profile " + profile.name() + (profile.bootstrapServers() != null
+                    && bootstrapServers == null ? ", cluster " + profile.bootstrapServers() : "") + ", interval "
+                    + intervalSeconds + " s")));
         }
         if (intervalSeconds < 1 || intervalSeconds > 60) {
             throw new UserException("--interval must be 1 to 60 seconds, got " + intervalSeconds);
