@@ -70,8 +70,7 @@ public final class WorkerCommand implements Callable<Integer> {
         io.kbench.coordinator.cli.Inputs.listenAddress("--bind", bind);
         String idProblem = id == null ? null : io.kbench.coordinator.run.WorkerIds.problem(id);
         if (idProblem != null) {
-            throw new UserException("--id '" + io.kbench.coordinator.workload.ConfigError.printable(
-                    io.kbench.coordinator.workload.ConfigError.shown(id)) + "': " + idProblem);
+            throw new UserException("--id '" + io.kbench.coordinator.workload.ConfigError.excerpt(id) + "': " + idProblem);
         }
         if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535 || metricsPort == port)) {
             throw new UserException("--metrics-port must be 1 to 65535 and differ from --port (" + port + "), got "

@@ -102,8 +102,7 @@ public final class Inputs {
     public static void listenAddress(String flag, String address) {
         String why = notAnAddressOfThisHost(address);
         if (why != null) {
-            throw new UserException(flag + " " + io.kbench.coordinator.workload.ConfigError.printable(
-                    io.kbench.coordinator.workload.ConfigError.shown(address)) + ": " + why);
+            throw new UserException(flag + " " + io.kbench.coordinator.workload.ConfigError.excerpt(address) + ": " + why);
         }
     }
 

@@ -125,8 +125,8 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         if (txMillis > 0) {
             System.err.println("transactions: each producer commits once its transaction is " + txMillis + " ms old; "
                     + "transactional ids are kbench's own (kbench-<run>-p<N>, one per producer)"
-                    + (transactionalId != null ? ", not '" + io.kbench.coordinator.workload.ConfigError.printable(
-                            io.kbench.coordinator.workload.ConfigError.shown(transactionalId)) + "'" : ""));
+                    + (transactionalId != null ? ", not '" + io.kbench.coordinator.workload.ConfigError.excerpt(
+                            transactionalId) + "'" : ""));
         }
         Inputs.topic("--topic", topic);
         Inputs.bootstrap("--bootstrap-server", bootstrapServer);

@@ -75,8 +75,7 @@ public final class Workers implements AutoCloseable {
             String problem = WorkerIds.problem(id.id());
             if (problem != null) {
                 throw new UserException("worker " + c.address() + " answers with an id kbench cannot use ('"
-                        + io.kbench.coordinator.workload.ConfigError.printable(
-                                io.kbench.coordinator.workload.ConfigError.shown(id.id())) + "': " + problem
+                        + io.kbench.coordinator.workload.ConfigError.excerpt(id.id()) + "': " + problem
                         + "); start it with another --id");
             }
             String earlier = seen.putIfAbsent(id.id(), c.address());

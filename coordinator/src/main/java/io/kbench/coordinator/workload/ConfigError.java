@@ -15,6 +15,11 @@ public record ConfigError(String file, int line, int column, String message) {
                 : text.substring(0, SHOWN_MAX) + "... (" + text.length() + " characters)";
     }
 
+    /** {@code text} from a file or flag as a message quotes it: cut ({@link #shown}), control characters written out. */
+    public static String excerpt(String text) {
+        return printable(shown(text));
+    }
+
     /** A word (a run without a space) longer than this is cut in a refusal's line, e.g. a flag's value. */
     static final int WORD_MAX = 256;
     private static final java.util.regex.Pattern LONG_WORD = java.util.regex.Pattern.compile("\\S{" + (WORD_MAX + 1) + ",}");

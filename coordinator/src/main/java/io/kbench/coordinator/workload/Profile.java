@@ -125,7 +125,7 @@ public record Profile(String name, String driver, String bootstrapServers, int r
         if (name.chars().anyMatch(Character::isISOControl)) {
             // printed on the console and in every report: an escape sequence there would reach the terminal
             y.errorAtValue("name", "name must be printable text, without control characters, got '"
-                    + ConfigError.printable(ConfigError.shown(name)) + "'");
+                    + ConfigError.excerpt(name) + "'");
         }
         String driver = y.string("driver", "kafka");
         if (!driver.equals("kafka")) {

@@ -48,21 +48,26 @@ final class YamlText {
     /**
      * What was read of each file that is not a regular file (a pipe: {@code kbench validate <(envsubst < w.yaml)}),
      * which can be read once: its second reader in this process ({@code validate} tells a profile from a workload,
-     * then reads it as one) gets the same text, not an empty one. At most 1 MiB per path given.
+     * then reads it as one) gets the same text, not an empty one. Keyed by the file itself ({@link #pipe}), not its
+     * name: {@code /dev/fd/63} names another pipe in the next command run in the same JVM. At most
+     * {@link #READ_ONCE_MAX} pipes of at most 1 MiB each.
      */
-    private static final java.util.Map<String, byte[]> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Object, byte[]> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int READ_ONCE_MAX = 64;
 
     static Node compose(Path path) {
         String file = path.toString();
         byte[] bytes;
         try {
-            byte[] kept = READ_ONCE.get(file);
+            Object pipe = pipe(path);
+            byte[] kept = pipe == null ? null : READ_ONCE.get(pipe);
             if (kept != null) {
                 bytes = kept;
             } else {
                 bytes = BoundedFiles.read(path, MAX_BYTES);
-                if (!java.nio.file.Files.isRegularFile(path)) {
-                    READ_ONCE.put(file, bytes);
+                pipe = pipe(path); // once read to its end: its writer's last write is in the time it was modified
+                if (pipe != null && READ_ONCE.size() < READ_ONCE_MAX) {
+                    READ_ONCE.put(pipe, bytes);
                 }
             }
         } catch (BoundedFiles.TooLargeException e) {
@@ -75,6 +80,20 @@ final class YamlText {
             throw fail(file, 1, 1, "cannot read: " + e.getMessage());
         }
         return compose(file, decode(file, bytes));
+    }
+
+    /**
+     * The identity of {@code path} when it is neither a regular file nor a directory (a pipe), else null: its device
+     * and inode, and when it was last written (a named pipe made again under the same name may get the same inode).
+     */
+    private static Object pipe(Path path) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(path,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            return a.isOther() && a.fileKey() != null ? java.util.List.of(a.fileKey(), a.lastModifiedTime()) : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // the read says what is wrong with it
+        }
     }
 
     /** {@code keys} as the YAML text of a file that gives them (block style). */

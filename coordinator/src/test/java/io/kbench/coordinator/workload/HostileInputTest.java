@@ -259,5 +259,19 @@ class HostileInputTest {
         } finally {
             reader.shutdownNow();
         }
+
+        // another pipe under the same name (as /dev/fd/63 is in each command a JVM runs): its own text, not the first's
+        Files.delete(fifo);
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Thread second = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "name: again\ndurationSeconds: 7\n");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        second.start();
+        assertEquals("again", Sweep.load(fifo).base().name());
+        second.join();
     }
 }

@@ -217,6 +217,12 @@ public final class ResultMerge {
         }
     }
 
+    /** The summary's counts, then all its figures that merge adds and compare judges: none negative, none null. */
+    private static final List<String> SUMMARY_COUNTS = List.of("sent", "acked", "failed", "received", "clamped",
+            "negativeEndToEnd", "saturatedIntervals");
+    private static final List<String> SUMMARY_FIGURES = java.util.stream.Stream.concat(SUMMARY_COUNTS.stream(),
+            java.util.stream.Stream.of("measuredSeconds", "publishRate", "publishMBps", "consumeRate", "consumeMBps")).toList();
+
     /**
      * One source as the types {@code kbench run} writes, checked.
      *
@@ -264,15 +270,12 @@ public final class ResultMerge {
         if (!s.isObject() || run.summary() == null) {
             throw new IllegalArgumentException(src.path() + ": summary must be an object, got " + kind(s));
         }
-        List<String> counts = List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
-                "saturatedIntervals");
-        for (String key : List.of("sent", "acked", "failed", "received", "clamped", "negativeEndToEnd",
-                "saturatedIntervals", "measuredSeconds", "publishRate", "publishMBps", "consumeRate", "consumeMBps")) {
+        for (String key : SUMMARY_FIGURES) {
             JsonNode n = s.get(key);
             // a key given as null is not a count of zero: merge and compare add and judge these figures
             if (n != null && (n.isNull() || n.isNumber() && n.asDouble() < 0)) {
                 throw new IllegalArgumentException(src.path() + ": summary." + key + " must be "
-                        + (counts.contains(key) ? "a whole number" : "a number") + " >= 0, got " + kind(n));
+                        + (SUMMARY_COUNTS.contains(key) ? "a whole number" : "a number") + " >= 0, got " + kind(n));
             }
         }
         return run;
