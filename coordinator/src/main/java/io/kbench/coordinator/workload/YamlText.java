@@ -50,9 +50,9 @@ final class YamlText {
      * which can be read once: its second reader in this process ({@code validate} tells a profile from a workload,
      * then reads it as one) gets the same text, not an empty one. Keyed by the file itself ({@link #pipe}), not its
      * name: {@code /dev/fd/63} names another pipe in the next command run in the same JVM. At most
-     * {@link #READ_ONCE_MAX} pipes of at most 1 MiB each.
+     * {@link #READ_ONCE_MAX} pipes of at most 1 MiB each (a longer one: why it was refused).
      */
-    private static final java.util.Map<Object, byte[]> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Object, Object> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
     private static final int READ_ONCE_MAX = 64;
 
     static Node compose(Path path) {
@@ -60,15 +60,19 @@ final class YamlText {
         byte[] bytes;
         try {
             Object pipe = pipe(path);
-            byte[] kept = pipe == null ? null : READ_ONCE.get(pipe);
-            if (kept != null) {
-                bytes = kept;
+            Object kept = pipe == null ? null : READ_ONCE.get(pipe);
+            if (kept instanceof IOException failed) {
+                throw failed; // more than 1 MiB the first time: the rest is not a file of its own
+            } else if (kept != null) {
+                bytes = (byte[]) kept;
             } else {
-                bytes = BoundedFiles.read(path, MAX_BYTES);
-                pipe = pipe(path); // once read to its end: its writer's last write is in the time it was modified
-                if (pipe != null && READ_ONCE.size() < READ_ONCE_MAX) {
-                    READ_ONCE.put(pipe, bytes);
+                try {
+                    bytes = BoundedFiles.read(path, MAX_BYTES);
+                } catch (IOException e) {
+                    keep(path, e);
+                    throw e;
                 }
+                keep(path, bytes);
             }
         } catch (BoundedFiles.TooLargeException e) {
             throw fail(file, 1, 1, e.getMessage() + (e.getMessage().startsWith("is a directory")
@@ -80,6 +84,14 @@ final class YamlText {
             throw fail(file, 1, 1, "cannot read: " + e.getMessage());
         }
         return compose(file, decode(file, bytes));
+    }
+
+    /** Keeps what reading the pipe {@code path} gave (its text, or why it failed); nothing for another file. */
+    private static void keep(Path path, Object outcome) {
+        Object pipe = pipe(path); // once read: its writer's last write is in the time it was modified
+        if (pipe != null && READ_ONCE.size() < READ_ONCE_MAX) {
+            READ_ONCE.put(pipe, outcome);
+        }
     }
 
     /**

@@ -274,4 +274,37 @@ class HostileInputTest {
         assertEquals("again", Sweep.load(fifo).base().name());
         second.join();
     }
+
+    /** A pipe of more than 1 MiB is refused as such by every reader, not read on from where the first one stopped. */
+    @Test
+    @Timeout(30)
+    void aPipeTooLongIsRefusedByEveryReader() throws Exception {
+        Path fifo = dir.resolve("long-pipe.yaml");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Thread writer = new Thread(() -> {
+            try (java.io.OutputStream out = Files.newOutputStream(fifo)) {
+                out.write(new byte[2 << 20]);
+            } catch (IOException e) {
+                // the reader stopped at 1 MiB: a broken pipe
+            }
+        });
+        writer.start();
+        assertEquals(false, Profile.looksLikeProfile(fifo));
+        writer.join();
+        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<String> refusal = reader.submit(() -> assertThrows(InvalidConfigException.class,
+                    () -> Sweep.load(fifo)).errors().get(0).message());
+            String message;
+            try {
+                message = refusal.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                Files.writeString(fifo, "");
+                throw new AssertionError("the pipe was opened again, and waited for a writer");
+            }
+            assertTrue(message.startsWith("more than 1,048,576 bytes"), message);
+        } finally {
+            reader.shutdownNow();
+        }
+    }
 }
