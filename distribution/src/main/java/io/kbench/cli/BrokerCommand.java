@@ -35,7 +35,7 @@ public final class BrokerCommand implements Callable<Integer> {
             throw new io.kbench.coordinator.UserException("--host must be an address to listen on and advertise, e.g. "
                     + "127.0.0.1");
         }
-        io.kbench.coordinator.cli.Inputs.listenAddress("--host", host);
+        io.kbench.coordinator.cli.Inputs.listenAddress("--host", host, true);
         EmbeddedKafka kafka;
         try {
             kafka = EmbeddedKafka.builder().host(host).port(port).nodes(nodes).start();

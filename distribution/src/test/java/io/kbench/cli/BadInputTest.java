@@ -233,7 +233,10 @@ class BadInputTest {
                 Arguments.of(List.of("broker", "--port", "0", "--host", "nohost.invalid"), "kbench: --host nohost.invalid: "
                         + "no such host name or address (give an address of this host, e.g. 127.0.0.1)"),
                 Arguments.of(List.of("broker", "--port", "0", "--host", "192.0.2.1"), "kbench: --host 192.0.2.1: 192.0.2.1 "
-                        + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
+                        + "is not an address of this host's interfaces (e.g. 127.0.0.1)"),
+                Arguments.of(List.of("broker", "--port", "0", "--host", "0.0.0.0"), "kbench: --host 0.0.0.0: the brokers "
+                        + "give this address to their clients, who cannot connect to every interface; give one address of "
+                        + "this host (e.g. 127.0.0.1)"),
                 Arguments.of(List.of("worker", "--port", "17999", "--bind", "192.0.2.1"), "kbench: --bind 192.0.2.1: 192.0.2.1 "
                         + "is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for all of them)"),
                 Arguments.of(List.of("serve", "--port", "0", "--bind", "nohost.invalid", "RESULTSDIR"), "kbench: --bind "

@@ -100,29 +100,41 @@ public final class Inputs {
      * @param flag the option that gave it, for the message
      */
     public static void listenAddress(String flag, String address) {
-        String why = notAnAddressOfThisHost(address);
+        listenAddress(flag, address, false);
+    }
+
+    /**
+     * As {@link #listenAddress(String, String)}; an {@code advertised} address (the embedded brokers': they tell
+     * clients to connect to it) may not be the wildcard either.
+     */
+    public static void listenAddress(String flag, String address, boolean advertised) {
+        String why = notAnAddressOfThisHost(address, advertised);
         if (why != null) {
             throw new UserException(flag + " " + io.kbench.coordinator.workload.ConfigError.excerpt(address) + ": " + why);
         }
     }
 
-    /** Why this host cannot listen on {@code host}, or null. */
-    static String notAnAddressOfThisHost(String host) {
+    /** Why this host cannot listen on {@code host} (and, when {@code advertised}, tell clients of it), or null. */
+    static String notAnAddressOfThisHost(String host, boolean advertised) {
         java.net.InetAddress a;
         try {
             a = java.net.InetAddress.getByName(host);
         } catch (java.net.UnknownHostException e) {
             return "no such host name or address (give an address of this host, e.g. 127.0.0.1)";
         }
+        if (a.isAnyLocalAddress()) {
+            return advertised ? "the brokers give this address to their clients, who cannot connect to every "
+                    + "interface; give one address of this host (e.g. 127.0.0.1)" : null;
+        }
         try {
-            if (a.isAnyLocalAddress() || a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null) {
+            if (a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null) {
                 return null;
             }
         } catch (java.net.SocketException e) {
             return null; // the interfaces cannot be listed: the bind itself says what is wrong
         }
-        return a.getHostAddress() + " is not an address of this host's interfaces (e.g. 127.0.0.1, or 0.0.0.0 for "
-                + "all of them)";
+        return a.getHostAddress() + " is not an address of this host's interfaces (e.g. 127.0.0.1"
+                + (advertised ? ")" : ", or 0.0.0.0 for all of them)");
     }
 
     /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
