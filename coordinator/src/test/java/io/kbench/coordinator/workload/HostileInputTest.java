@@ -242,23 +242,9 @@ class HostileInputTest {
         writer.start();
         assertEquals(false, Profile.looksLikeProfile(fifo));
         writer.join();
-        // a second open of the pipe, now without a writer, would wait for ever: read on another thread, and on a
-        // timeout open it for writing once to let that read end (empty), so that the test fails instead of hanging
-        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try {
-            java.util.concurrent.Future<Sweep> read = reader.submit(() -> Sweep.load(fifo));
-            Sweep s;
-            try {
-                s = read.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                Files.writeString(fifo, "");
-                throw new AssertionError("the pipe was opened again, and waited for a writer");
-            }
-            assertEquals("piped", s.base().name());
-            assertEquals(5, s.base().durationSeconds());
-        } finally {
-            reader.shutdownNow();
-        }
+        Sweep s = againWithoutWriter(fifo, () -> Sweep.load(fifo));
+        assertEquals("piped", s.base().name());
+        assertEquals(5, s.base().durationSeconds());
 
         // another pipe under the same name (as /dev/fd/63 is in each command a JVM runs): its own text, not the first's
         Files.delete(fifo);
@@ -291,18 +277,22 @@ class HostileInputTest {
         writer.start();
         assertEquals(false, Profile.looksLikeProfile(fifo));
         writer.join();
+        String message = againWithoutWriter(fifo, () -> assertThrows(InvalidConfigException.class,
+                () -> Sweep.load(fifo)).errors().get(0).message());
+        assertTrue(message.startsWith("more than 1,048,576 bytes"), message);
+    }
+
+    /**
+     * {@code read} of a pipe whose writer has gone: opened again it would wait for ever, so it runs on another thread
+     * and, after 10 s, the pipe is opened for writing once to let it end, and the test fails instead of hanging.
+     */
+    private static <T> T againWithoutWriter(Path fifo, java.util.concurrent.Callable<T> read) throws Exception {
         java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
-            java.util.concurrent.Future<String> refusal = reader.submit(() -> assertThrows(InvalidConfigException.class,
-                    () -> Sweep.load(fifo)).errors().get(0).message());
-            String message;
-            try {
-                message = refusal.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                Files.writeString(fifo, "");
-                throw new AssertionError("the pipe was opened again, and waited for a writer");
-            }
-            assertTrue(message.startsWith("more than 1,048,576 bytes"), message);
+            return reader.submit(read).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            Files.writeString(fifo, "");
+            throw new AssertionError("the pipe was opened again, and waited for a writer");
         } finally {
             reader.shutdownNow();
         }
