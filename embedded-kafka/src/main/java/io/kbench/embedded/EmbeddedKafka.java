@@ -306,10 +306,18 @@ public final class EmbeddedKafka implements AutoCloseable {
         Exit.setExitProcedure(guard);
     }
 
-    /** Comma-separated {@code host:port} list of every node's client listener. */
+    /**
+     * Comma-separated {@code host:port} list of every node's client listener; an IPv6 address in brackets
+     * ({@code [::1]:9092}), as a client's and kbench's own {@code --bootstrap-servers} take it.
+     */
     public String bootstrapServers() {
         return nodes.stream().sorted(Comparator.comparingInt(Node::id))
-                .map(n -> host + ":" + n.port()).collect(Collectors.joining(","));
+                .map(n -> hostPort(host, n.port())).collect(Collectors.joining(","));
+    }
+
+    /** {@code host:port}, an IPv6 address in brackets. */
+    static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /**
