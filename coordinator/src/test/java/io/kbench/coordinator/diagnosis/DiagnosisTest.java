@@ -257,6 +257,23 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldNotCallSaturatedIntervalsAPauseWhenTheProducersWaitedForTheCluster() {
+        // 7 of 10 saturated while the producers waited for buffer room 14.6% of the time (a max-rate trial at
+        // 170,000 msg/s on the embedded default): the generator rule does not apply, and not because 7 is "fewer
+        // than 3"
+        ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 10, 9_000, 9_000, false, false,
+                "", 10, 7, 10), waiting(0.146), UnaryOperator.identity(), UnaryOperator.identity()));
+        assertEquals("producer-client", d.limit());
+        assertTrue(d.held().stream().noneMatch(x -> x.figure().equals("saturatedIntervals")), d.held().toString());
+        ResultFile.Evidence e = d.held().stream().filter(x -> x.text().startsWith("7 of 10 interval(s) saturated"))
+                .findFirst().orElseThrow(() -> new AssertionError(d.held().toString()));
+        assertEquals("producerWaitRatio", e.figure());
+        assertEquals(">=", e.op());
+        assertEquals("7 of 10 interval(s) saturated while the producers waited for buffer room 14.6% of the time: the "
+                + "sends were held back by the cluster, not by the load generator", e.text());
+    }
+
+    @Test
     void shouldSayHowManySaturatedIntervalsTheWorkersProcessStalledIn() {
         WindowFigures.Hosts measured = new WindowFigures.Hosts(0.3, "w1", 5_000, "", 42_000);
         // 4 of 30 saturated, 3 of them with a load thread 10 ms or more late from a park: the host or a pause
