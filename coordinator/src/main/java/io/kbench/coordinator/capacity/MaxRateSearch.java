@@ -164,7 +164,7 @@ public final class MaxRateSearch {
                 stopped = search.outcome();
             }
         }
-        long best = search == null ? 0 : search.best();
+        long best = search == null ? 0 : search.answer();
         Done bestTrial = null;
         for (Done d : done) {
             if (best > 0 && d.workload().producerRate() == best && d.verdict().passed()) {
@@ -182,7 +182,7 @@ public final class MaxRateSearch {
         long failedRate = search == null ? 0 : search.failedRate();
         Limit limit = limit(done, best, failedRate);
         String confidence = search == null ? "" : confidence(search, best, failedRate);
-        ResultFile.RateSearch doc = new ResultFile.RateSearch(best > 0 ? best : null, search != null && search.converged(),
+        ResultFile.RateSearch doc = new ResultFile.RateSearch(best > 0 ? best : null, search != null && search.settled(),
                 precision, maxTrials, slos.stream().map(Slo::text).toList(), stopped, limit.name, confidence, list);
         table(done);
         out.println(best > 0

@@ -15,8 +15,8 @@ import java.util.OptionalLong;
  * that fails too; and once converged, the rate found is run again (phase {@code confirm}) unless it passed twice
  * already. A rate with one pass and one failure gets a third trial at once: every rate is decided best of
  * three, and one that fails twice becomes the upper end, the bisection going on below it. The rate reported
- * passed two trials and more than it failed (2 of 2, or 2 of 3); {@link #tally} gives the counts for the
- * confidence the search reports. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
+ * ({@link #answer}) passed more trials than it failed: 2 of 2, or 2 of 3, once {@link #settled}; {@link #tally}
+ * gives the counts for the confidence the search reports. The search assumes that a cluster that sustains a rate sustains every lower one. Pure.
  *
  * <p>Not thread-safe; one search per instance.
  */
@@ -71,9 +71,17 @@ public final class RateSearch {
             return java.util.Optional.empty();
         }
         if (trials >= maxTrials) {
-            stopped = String.format(Locale.ROOT, "stopped after %d trial(s) (--max-trials)%s", trials,
-                    best() > 0 && failed != Long.MAX_VALUE ? String.format(Locale.ROOT,
-                            ": the maximum lies between %,d and %,d msg/s", best(), failed) : "");
+            long answer = answer();
+            String undecided = "";
+            if (best() != answer) {
+                int[] h = history.get(best());
+                undecided = String.format(Locale.ROOT, ": %,d msg/s undecided (passed %d of %d trial(s))", best(), h[0],
+                        h[0] + h[1]);
+            }
+            stopped = String.format(Locale.ROOT, "stopped after %d trial(s) (--max-trials)%s%s", trials, undecided,
+                    answer > 0 && failed != Long.MAX_VALUE ? String.format(Locale.ROOT,
+                            "%s the maximum lies between %,d and %,d msg/s", undecided.isEmpty() ? ":" : ";", answer,
+                            failed) : "");
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new Step(rate.getAsLong(), retry != 0 ? Phase.retry : phase));
@@ -136,6 +144,26 @@ public final class RateSearch {
     /** The highest rate that passed (and did not fail when run again), or 0 when none did. */
     public long best() {
         return passes.isEmpty() ? 0 : passes.last();
+    }
+
+    /**
+     * The rate the search answers: the highest that passed more trials than it failed, or 0 when none did. It is
+     * {@link #best} except when the trials ran out while {@code best} was undecided (one pass and one failure, its
+     * third trial not run): the search then answers the highest rate below it that passed.
+     */
+    public long answer() {
+        for (long rate : passes.descendingSet()) {
+            int[] h = history.get(rate);
+            if (h[0] > h[1]) {
+                return rate;
+            }
+        }
+        return 0;
+    }
+
+    /** True when the search converged: {@link #converged} and the rate found {@link #confirmed}. */
+    public boolean settled() {
+        return converged() && confirmed();
     }
 
     /** True when a failing rate lies within the precision above {@link #best}. */

@@ -58,6 +58,8 @@ class MaxRateSearchTest {
         final List<Long> rates = new ArrayList<>();
         /** The diagnosis each trial's result carries (null: none), as the run's would name it. */
         ResultFile.Diagnosis diagnosis;
+        /** A rate whose first trial passes whatever the capacity (a lucky trial); 0: none. */
+        long lucky;
 
         Simulated(long capacity, long baseMicros) {
             this(capacity, baseMicros, Long.MAX_VALUE);
@@ -76,6 +78,7 @@ class MaxRateSearchTest {
 
         @Override
         public RunOutcome run(Workload w, Path out) {
+            long capacity = w.producerRate() == lucky && !rates.contains(lucky) ? lucky : this.capacity;
             rates.add(w.producerRate());
             long rate = w.producerRate() < 0 ? Math.min(capacity, generatorMax) : w.producerRate();
             long sendable = Math.min(rate, generatorMax);
@@ -163,6 +166,28 @@ class MaxRateSearchTest {
         assertEquals("cluster", found.search().limitedBy());
         assertTrue(found.search().confidence().matches(String.format("%,d", max) + " msg/s passed 2 of 2 trial\\(s\\); "
                 + "[0-9,]+ msg/s failed 2 of 2"), found.search().confidence());
+    }
+
+    @Test
+    void shouldAnswerNoRateThatPassedOnlyAsOftenAsItFailedWhenTheTrialsRunOut() throws Exception {
+        // capacity 100,000, but the first trial at 160,000 passes; its confirmation is the 20th trial and fails
+        Simulated sim = new Simulated(100_000, 2_000);
+        sim.lucky = 160_000;
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(sim, 10_000, List.of(), console);
+        assertEquals(20, sim.rates.size(), sim.rates.toString());
+        assertEquals(160_000L, sim.rates.get(19), sim.rates.toString());
+        ResultFile.RateSearch r = found.search();
+        assertEquals(80_000L, r.maxSustainableRate(), "160,000 passed 1 of 2: " + sim.rates);
+        assertFalse(r.converged(), "stopped on --max-trials");
+        assertTrue(r.outcome().contains("160,000 msg/s undecided (passed 1 of 2 trial(s))"), r.outcome());
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("max sustainable rate: 80,000 msg/s (stopped after 20 trial(s) (--max-trials): "
+                + "160,000 msg/s undecided"), text);
+        JsonNode doc = ResultDocument.JSON.readTree(dir.resolve("result.json").toFile());
+        assertEquals(80_000L, doc.get("workload").get("producerRate").asLong(), "the answer's own trial's result");
+        assertFalse(doc.get("rateSearch").get("converged").asBoolean());
+        assertEquals(List.of(), ResultSchema.validate(Files.readString(dir.resolve("result.json"))));
     }
 
     @Test

@@ -36,6 +36,8 @@ class RateSearchTest {
                 assertTrue(s.best() <= capacity, what + " reported a rate above the capacity");
                 assertTrue(s.best() >= capacity * 0.98, what + " found " + s.best());
                 assertTrue(s.confirmed(), what);
+                assertTrue(s.settled(), what);
+                assertEquals(s.best(), s.answer(), what);
                 assertTrue(s.outcome().startsWith("converged"), s.outcome());
                 assertTrue(tried.size() <= 45, what);
             }
@@ -57,14 +59,15 @@ class RateSearchTest {
                 history.computeIfAbsent(r, k -> new int[2])[pass ? 0 : 1]++;
                 return pass;
             });
-            long best = s.best();
+            long best = s.answer();
             if (best == 0) {
                 continue;
             }
             int[] h = history.get(best);
             String what = "reported " + best + " (capacity " + capacity + ") after " + tried;
-            assertTrue(h[0] >= 2 || !s.converged(), what + ": passed " + h[0] + " time(s)");
+            assertTrue(h[0] >= 2 || !s.settled(), what + ": passed " + h[0] + " time(s)");
             assertTrue(h[1] < 2, what + ": failed twice");
+            assertTrue(h[0] > h[1], what + ": passed " + h[0] + " and failed " + h[1] + " time(s)");
             assertTrue(best <= capacity * 1.05, what + ": above anything that can pass");
             close += best >= capacity * 0.95 * 0.98 ? 1 : 0;
         }
@@ -136,6 +139,29 @@ class RateSearchTest {
         assertFalse(s.converged());
         assertTrue(s.best() > 0 && s.best() <= 3_000);
         assertTrue(s.outcome().startsWith("stopped after 6 trial(s) (--max-trials): the maximum lies between"), s.outcome());
+    }
+
+    @Test
+    void shouldNotAnswerARateLeftUndecidedWhenTheTrialsRanOut() {
+        // a search on the embedded default (2026-11-30): 160,000 passed its first trial, everything above failed twice,
+        // and its confirmation, the 20th and last trial, failed: 1 pass and 1 failure, the third trial never run
+        boolean[] first = {true};
+        RateSearch s = new RateSearch(10_000, 2, 1_000_000_000L, 0.02, 20, 2.0);
+        List<Long> tried = search(s, r -> {
+            boolean pass = r <= 80_000 || r == 160_000 && first[0];
+            first[0] &= r != 160_000;
+            return pass;
+        });
+        assertEquals(List.of(10_000L, 20_000L, 40_000L, 80_000L, 160_000L, 320_000L, 320_000L, 240_000L, 240_000L,
+                200_000L, 200_000L, 180_000L, 180_000L, 170_000L, 170_000L, 165_000L, 165_000L, 162_500L, 162_500L,
+                160_000L), tried);
+        assertArrayEquals(new int[] {1, 1}, s.tally(160_000));
+        assertEquals(160_000, s.best(), "the bisection's lower end");
+        assertEquals(80_000, s.answer(), "the highest rate that passed more than it failed");
+        assertTrue(s.converged(), "the bracket is within the precision");
+        assertFalse(s.settled(), "but its lower end was not confirmed");
+        assertEquals("stopped after 20 trial(s) (--max-trials): 160,000 msg/s undecided (passed 1 of 2 trial(s)); the "
+                + "maximum lies between 80,000 and 162,500 msg/s", s.outcome());
     }
 
     @Test
