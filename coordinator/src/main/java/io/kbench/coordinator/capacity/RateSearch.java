@@ -66,6 +66,11 @@ public final class RateSearch {
         if (stopped != null) {
             return java.util.Optional.empty();
         }
+        if (trials < maxTrials && maxTrials - trials <= 2 && best() > 0 && !confirmed()) {
+            // the last two trials decide the rate found rather than narrow the bracket: a pass and a failure
+            // answer nothing (a retry of a higher rate waits; the bracket stays as wide as it is)
+            return java.util.Optional.of(new Step(best(), Phase.confirm));
+        }
         OptionalLong rate = retry != 0 ? OptionalLong.of(retry) : choose();
         if (rate.isEmpty()) {
             return java.util.Optional.empty();

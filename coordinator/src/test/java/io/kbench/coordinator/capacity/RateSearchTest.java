@@ -142,9 +142,10 @@ class RateSearchTest {
     }
 
     @Test
-    void shouldNotAnswerARateLeftUndecidedWhenTheTrialsRanOut() {
-        // a search on the embedded default (2026-11-30): 160,000 passed its first trial, everything above failed twice,
-        // and its confirmation, the 20th and last trial, failed: 1 pass and 1 failure, the third trial never run
+    void shouldSpendTheLastTwoTrialsDecidingTheRateFound() {
+        // a search on the embedded default (2026-11-30): 160,000 passed its first trial and everything above failed
+        // twice; its confirmation was the 20th and last trial and failed, and the search answered 160,000 "passed 1 of
+        // 2". Now the last two trials go to the rate found (the retry of 162,500 waits): it fails both, and is ruled out
         boolean[] first = {true};
         RateSearch s = new RateSearch(10_000, 2, 1_000_000_000L, 0.02, 20, 2.0);
         List<Long> tried = search(s, r -> {
@@ -153,15 +154,41 @@ class RateSearchTest {
             return pass;
         });
         assertEquals(List.of(10_000L, 20_000L, 40_000L, 80_000L, 160_000L, 320_000L, 320_000L, 240_000L, 240_000L,
-                200_000L, 200_000L, 180_000L, 180_000L, 170_000L, 170_000L, 165_000L, 165_000L, 162_500L, 162_500L,
+                200_000L, 200_000L, 180_000L, 180_000L, 170_000L, 170_000L, 165_000L, 165_000L, 162_500L, 160_000L,
                 160_000L), tried);
-        assertArrayEquals(new int[] {1, 1}, s.tally(160_000));
-        assertEquals(160_000, s.best(), "the bisection's lower end");
-        assertEquals(80_000, s.answer(), "the highest rate that passed more than it failed");
-        assertTrue(s.converged(), "the bracket is within the precision");
-        assertFalse(s.settled(), "but its lower end was not confirmed");
-        assertEquals("stopped after 20 trial(s) (--max-trials): 160,000 msg/s undecided (passed 1 of 2 trial(s)); the "
-                + "maximum lies between 80,000 and 162,500 msg/s", s.outcome());
+        assertArrayEquals(new int[] {1, 2}, s.tally(160_000));
+        assertEquals(80_000, s.answer());
+        assertFalse(s.settled(), "80,000 passed once, and the bracket is 50% wide");
+        assertEquals("stopped after 20 trial(s) (--max-trials): the maximum lies between 80,000 and 160,000 msg/s",
+                s.outcome());
+        // passing them instead: confirmed
+        RateSearch lucky = new RateSearch(10_000, 2, 1_000_000_000L, 0.02, 20, 2.0);
+        search(lucky, r -> r <= 80_000 || r == 160_000);
+        assertEquals(160_000, lucky.answer());
+        assertTrue(lucky.confirmed());
+    }
+
+    @Test
+    void shouldNotAnswerARateLeftUndecidedWhenTheTrialsRanOut() {
+        // the next-to-last trial finds a higher rate, the last fails it: one pass and one failure, no third trial
+        RateSearch s = new RateSearch(10_000, 1, 1_000_000_000L, 0.02, 5, 2.0);
+        s.record(s.next().orElseThrow().rate(), false);
+        s.record(s.next().orElseThrow().rate(), true);
+        assertEquals(new RateSearch.Step(10_000, RateSearch.Phase.retry), s.next().orElseThrow());
+        s.record(10_000, true);
+        assertTrue(s.confirmed(), "2 of 3");
+        assertEquals(new RateSearch.Step(20_000, RateSearch.Phase.bracket), s.next().orElseThrow(),
+                "two trials left and the rate found decided: the search goes on");
+        s.record(20_000, true);
+        assertEquals(new RateSearch.Step(20_000, RateSearch.Phase.confirm), s.next().orElseThrow(),
+                "one trial left: it goes to the rate found");
+        s.record(20_000, false);
+        assertTrue(s.next().isEmpty());
+        assertEquals(20_000, s.best(), "the bracket's lower end");
+        assertEquals(10_000, s.answer(), "the highest rate that passed more than it failed");
+        assertFalse(s.settled());
+        assertEquals("stopped after 5 trial(s) (--max-trials): 20,000 msg/s undecided (passed 1 of 2 trial(s))",
+                s.outcome());
     }
 
     @Test
