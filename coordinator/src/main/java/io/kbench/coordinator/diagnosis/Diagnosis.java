@@ -204,8 +204,11 @@ public final class Diagnosis {
                     found.add(limit(DISK, strength, e, Suggestions.DISK));
                 } else {
                     if (!Double.isNaN(b.processCpu())) {
-                        e.add(ev("brokerProcessCpu", b.processCpu(), ">=", BUSY_CPU, String.format(Locale.ROOT,
-                                "the broker's process used %s of its cores", pct(b.processCpu()))));
+                        String cpu = String.format(Locale.ROOT, "the broker's process used %s of its cores",
+                                pct(b.processCpu()));
+                        // below BUSY_CPU (the produce time not mostly local): a figure beside the limit, no comparison
+                        e.add(b.processCpu() >= BUSY_CPU ? ev("brokerProcessCpu", b.processCpu(), ">=", BUSY_CPU, cpu)
+                                : new ResultFile.Evidence("brokerProcessCpu", round(b.processCpu()), null, null, cpu));
                     }
                     found.add(limit(REQUEST_HANDLERS, strength, e, Suggestions.HANDLERS));
                 }
