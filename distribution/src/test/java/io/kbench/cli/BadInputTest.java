@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -606,6 +607,33 @@ class BadInputTest {
         }
         assertFalse(Files.exists(dir.resolve("no-search")), "the search's directory left behind");
         assertFalse(Files.exists(dir.resolve("no-sweep")), "the sweep's directory left behind");
+    }
+
+    /** A directory without a result.json is refused saying what it is: a sweep's, or one whose subdirectories hold runs. */
+    @org.junit.jupiter.api.Test
+    void shouldSayWhatADirectoryWithoutAResultIs() throws IOException {
+        Path sweep = Files.createDirectories(dir.resolve("a-sweep"));
+        Files.writeString(sweep.resolve("sweep.json"), "{}");
+        for (String combination : List.of("01-batch.size=8192", "02-batch.size=16384", "03-x", "04-y")) {
+            Files.copy(result, Files.createDirectories(sweep.resolve(combination)).resolve("result.json"));
+        }
+        Path runs = Files.createDirectories(dir.resolve("runs"));
+        Files.copy(result, Files.createDirectories(runs.resolve("run-1")).resolve("result.json"));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Map<List<String>, String> cases = Map.of(
+                List.of("report", sweep.toString()), "kbench: " + sweep + ": a sweep's directory (sweep.json, its page "
+                        + "report.html), with no result.json of its own; give the results of its combinations: "
+                        + sweep.resolve("01-batch.size=8192") + ", " + sweep.resolve("02-batch.size=16384") + ", "
+                        + sweep.resolve("03-x") + ", ...",
+                List.of("compare", at("result.json"), runs.toString()), "kbench: " + runs + ": no result.json in this "
+                        + "directory; its subdirectories hold results: " + runs.resolve("run-1"),
+                List.of("merge", at("result.json"), empty.toString()), "kbench: " + empty + ": no result.json in this "
+                        + "directory");
+        for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+            InProcessRun.Outcome o = InProcessRun.execute(c.getKey().toArray(new String[0]));
+            assertEquals(2, o.exitCode(), o.stderr());
+            assertEquals(List.of(c.getValue()), o.stderr().strip().lines().toList());
+        }
     }
 
     /** --repeat names the run it repeats: its id is the result file's text, written out on the console. */

@@ -3,6 +3,8 @@ package io.kbench.coordinator.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,6 +32,9 @@ final class ResultInputs {
             throw new UserException("'': an empty path; give a result.json or the directory that holds it");
         }
         Path file = Files.isDirectory(path) ? path.resolve("result.json") : path;
+        if (Files.isDirectory(path) && !Files.exists(file)) {
+            throw new UserException(path + ": " + withoutResult(path));
+        }
         if (!Files.isRegularFile(file)) {
             throw new UserException(file + ": " + (Files.exists(file) ? "not a file" : "file not found"));
         }
@@ -37,6 +42,28 @@ final class ResultInputs {
             throw new UserException(file + ": given twice" + twice);
         }
         return file;
+    }
+
+    /**
+     * Why directory {@code dir} is not a run's: no result.json in it — a sweep's directory (its combinations' results
+     * are in its subdirectories), or one whose subdirectories hold results, named (at most three).
+     */
+    private static String withoutResult(Path dir) {
+        List<String> runs = new ArrayList<>();
+        try (java.util.stream.Stream<Path> children = Files.list(dir)) {
+            children.filter(c -> Files.isRegularFile(c.resolve("result.json"))).sorted().limit(4)
+                    .forEach(c -> runs.add(c.toString()));
+        } catch (IOException | RuntimeException e) {
+            return "no result.json in this directory, and it cannot be listed";
+        }
+        String examples = runs.isEmpty() ? "" : String.join(", ", runs.subList(0, Math.min(3, runs.size())))
+                + (runs.size() > 3 ? ", ..." : "");
+        if (Files.isRegularFile(dir.resolve("sweep.json"))) {
+            return "a sweep's directory (sweep.json, its page report.html), with no result.json of its own; give the "
+                    + "results of its combinations" + (examples.isEmpty() ? "" : ": " + examples);
+        }
+        return "no result.json in this directory" + (examples.isEmpty() ? "" : "; its subdirectories hold results: "
+                + examples);
     }
 
     /** The file's JSON (bounded read). */
