@@ -187,7 +187,7 @@ public final class DashboardState implements RunReporter {
         ResultFile.Interval interval = ResultDocument.interval(i, measureStartMicros, saturationMicros, verification,
                 share, faults.downDuring(i.startMicros(), i.endMicros()));
         if (series == null) {
-            series = HtmlReport.liveSeries(runStartMicros / 1000);
+            series = HtmlReport.liveSeries(runStartMicros / 1000, workload);
         }
         series.add(interval);
         // /api/run keeps the latest LIVE_INTERVALS and the page a fixed number of points (a week-long run's
@@ -346,7 +346,7 @@ public final class DashboardState implements RunReporter {
                 live = new PageData.Live(state, reason, workers(nowMicros), clockBoundMicros);
                 run = partial();
                 // a copy of at most MAX_POINTS small points: the page is drawn from it outside the lock
-                drawn = series == null ? HtmlReport.liveSeries(runStartMicros / 1000) : series.copy();
+                drawn = series == null ? HtmlReport.liveSeries(runStartMicros / 1000, workload) : series.copy();
             }
         }
         data = live == null ? HtmlReport.data("kbench " + name, List.of(new HtmlReport.Named(name, run)), null)

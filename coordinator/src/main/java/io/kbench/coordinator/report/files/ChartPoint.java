@@ -26,6 +26,8 @@ final class ChartPoint {
     double shareDeliverSum;
     double shareAcceptSum;
     long lag = -1;
+    /** The most messages acknowledged and not yet received by a classic group at an interval's end; -1: not counted. */
+    long unread = -1;
     long shareBacklog = -1;
     /** Per metric, per quantile: the worst in the bucket in µs, -1 while none had samples. */
     final long[] latency = new long[METRICS.length * QUANTILES.size()];
@@ -158,6 +160,7 @@ final class ChartPoint {
         shareDeliverSum += b.shareDeliverSum;
         shareAcceptSum += b.shareAcceptSum;
         lag = Math.max(lag, b.lag);
+        unread = Math.max(unread, b.unread);
         shareBacklog = Math.max(shareBacklog, b.shareBacklog);
         for (int k = 0; k < latency.length; k++) {
             latency[k] = Math.max(latency[k], b.latency[k]);

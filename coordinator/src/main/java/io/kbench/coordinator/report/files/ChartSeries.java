@@ -41,6 +41,10 @@ public final class ChartSeries {
     private final boolean growing;
     private int per;
     private final List<ChartPoint> points = new ArrayList<>();
+    /** Classic groups per topic whose unread count is charted (0: none); messages acknowledged and received so far. */
+    private int groups;
+    private long acked;
+    private long received;
 
     private ChartSeries(long runStartMillis, List<String> clientKeys, int maxPoints, int per, boolean growing) {
         if (maxPoints < 2 || per < 1) {
@@ -64,6 +68,30 @@ public final class ChartSeries {
         return new ChartSeries(runStartMillis, clientKeys, maxPoints - maxPoints % 2, 1, true);
     }
 
+    /**
+     * Charts what the classic groups have not read, exactly: messages acknowledged since the run's start minus those
+     * received over {@code groups} (the consumers' own lag is as of their last fetch, and reads near 0 while they are
+     * busy with a backlog that grows). For a run whose producers write topics kbench created for it and whose
+     * {@code groups} classic groups per topic read all of it: from {@link #classicGroups}.
+     */
+    public ChartSeries countingUnread(int groups) {
+        this.groups = Math.max(0, groups);
+        return this;
+    }
+
+    /**
+     * The classic groups per topic of {@code workload} (a result's workload object) whose unread count is exact from
+     * the run's counts: 0 without producers, on existing topics (they may hold what the run did not write), or
+     * without classic subscriptions.
+     */
+    public static int classicGroups(com.fasterxml.jackson.databind.JsonNode workload) {
+        if (workload == null || workload.path("producersPerTopic").asInt(0) <= 0
+                || workload.path("existingTopics").asBoolean(false)) {
+            return 0;
+        }
+        return Math.max(0, workload.path("subscriptionsPerTopic").asInt(0));
+    }
+
     /** Intervals per point now. */
     public int intervalsPerPoint() {
         return per;
@@ -85,11 +113,19 @@ public final class ChartSeries {
             points.add(last);
         }
         last.add(i, clientKeys);
+        if (groups > 0) {
+            acked += i.publish().acked();
+            received += i.consume().received();
+            last.unread = Math.max(last.unread, Math.max(0, Math.round(acked - (double) received / groups)));
+        }
     }
 
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
     public ChartSeries copy() {
         ChartSeries c = new ChartSeries(runStartMillis, clientKeys, maxPoints, per, growing);
+        c.groups = groups;
+        c.acked = acked;
+        c.received = received;
         for (ChartPoint p : points) {
             c.points.add(p.copy());
         }
@@ -115,7 +151,8 @@ public final class ChartSeries {
      * The series as the page draws them ({@link PageData.Charts}): {@code intervalsPerPoint}, {@code t} (seconds since the
      * run's start, at each point's end), {@code publishRate}, {@code consumeRate}, {@code shareDeliverRate} and
      * {@code shareAcceptRate} (null where no interval had share consumers), {@code targetSeries} ({@code
-     * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag}, {@code shareBacklog} (the share groups' backlog, null where not read),
+     * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag}, {@code unread}
+     * (null unless {@link #countingUnread}), {@code shareBacklog} (the share groups' backlog, null where not read),
      * {@code latency} (ms), {@code client} and {@code bands}.
      */
     public PageData.Charts charts(long target, long measureEndMillis) {
@@ -126,6 +163,7 @@ public final class ChartSeries {
         List<Double> shareAccept = new ArrayList<>(points.size());
         List<Long> targetSeries = new ArrayList<>(points.size());
         List<Long> lag = new ArrayList<>(points.size());
+        List<Long> unread = new ArrayList<>(points.size());
         List<Long> shareBacklog = new ArrayList<>(points.size());
         Map<String, Map<String, List<Double>>> latency = new LinkedHashMap<>();
         for (int m = 0; m < METRICS.length; m++) {
@@ -198,6 +236,7 @@ public final class ChartSeries {
             shareAccept.add(p.shareN == 0 ? null : p.shareAcceptSum / p.n);
             targetSeries.add(target < 0 || p.startMillis >= measureEndMillis ? null : target);
             lag.add(p.lag < 0 ? null : p.lag);
+            unread.add(p.unread < 0 ? null : p.unread);
             shareBacklog.add(p.shareBacklog < 0 ? null : p.shareBacklog);
             double from = (p.startMillis - runStartMillis) / 1000.0;
             double to = (p.endMillis - runStartMillis) / 1000.0;
@@ -205,8 +244,8 @@ public final class ChartSeries {
             band(bands.get("saturated"), p.saturated, from, to);
             band(bands.get("brokerDown"), p.brokerDown, from, to);
         }
-        return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, shareBacklog,
-                latency, client, hosts, brokers, bands);
+        return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, unread,
+                shareBacklog, latency, client, hosts, brokers, bands);
     }
 
     /** Adds [from, to] to the shaded spans when {@code on}, joined to the previous span when they touch. */

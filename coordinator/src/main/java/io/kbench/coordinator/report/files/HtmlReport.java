@@ -86,9 +86,10 @@ public final class HtmlReport {
         return data(title, List.of(run), series, live);
     }
 
-    /** The series the live page is drawn from, started at the run's start. */
-    public static ChartSeries liveSeries(long runStartMillis) {
-        return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS);
+    /** The series the live page is drawn from, started at the run's start; {@code workload} the run's (may be null). */
+    public static ChartSeries liveSeries(long runStartMillis, com.fasterxml.jackson.databind.JsonNode workload) {
+        return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS)
+                .countingUnread(ChartSeries.classicGroups(workload));
     }
 
     private static PageData data(String title, List<Named> runs, ChartSeries series, PageData.Live live) {
@@ -206,7 +207,8 @@ public final class HtmlReport {
             List<ResultFile.Interval> all = r.intervals();
             // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
             // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
-            charts = ChartSeries.fixed(r.startMillis(), CLIENT_KEYS, MAX_POINTS, all.size());
+            charts = ChartSeries.fixed(r.startMillis(), CLIENT_KEYS, MAX_POINTS, all.size())
+                    .countingUnread(ChartSeries.classicGroups(r.workload()));
             for (ResultFile.Interval i : all) {
                 charts.add(i);
             }

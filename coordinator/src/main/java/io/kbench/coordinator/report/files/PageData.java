@@ -65,7 +65,7 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
      */
     public record Charts(int intervalsPerPoint, List<Double> t, List<Double> publishRate, List<Double> consumeRate,
                          List<Double> shareDeliverRate, List<Double> shareAcceptRate, List<Long> targetSeries,
-                         List<Long> lag, List<Long> shareBacklog, Map<String, Map<String, List<Double>>> latency,
+                         List<Long> lag, List<Long> unread, List<Long> shareBacklog, Map<String, Map<String, List<Double>>> latency,
                          Map<String, List<Double>> client, Map<String, List<Double>> hosts,
                          Map<String, List<Double>> brokers, Map<String, List<double[]>> bands) { }
 

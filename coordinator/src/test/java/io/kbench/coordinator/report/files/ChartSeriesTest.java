@@ -79,6 +79,43 @@ class ChartSeriesTest {
         assertEquals(2, bands.get("saturated").size(), "intervals 0 and 7, apart");
     }
 
+    /** An interval in which {@code acked} messages were acknowledged and {@code received} received, lag {@code lag}. */
+    private static ResultFile.Interval counted(int k, long acked, long received, long lag) {
+        LatencyStats s = new LatencyStats(10, 5, 5, 5, 5, 5, 5, 5, 5);
+        return new ResultFile.Interval(k, 1000L * k, 1000L * (k + 1), false, false, 1,
+                new ResultFile.Publish(acked, acked, 0, acked, acked, 0, s, s, s),
+                new ResultFile.Consume(received, received, received, 0, s, lag), null, 0, 0, null, List.of(), List.of(),
+                null, List.of());
+    }
+
+    @Test
+    void shouldChartTheExactUnreadCountBesideTheConsumersOwnLag() {
+        // 3,000 msg/s acknowledged, two classic groups reading 1,000 msg/s each: 2,000 more unread every second, while
+        // the consumers' own lag (as of their last fetch) reads near 0 between fetches; then the producers stop
+        var workload = io.kbench.coordinator.report.result.ResultDocument.JSON.createObjectNode()
+                .put("producersPerTopic", 1).put("subscriptionsPerTopic", 2).put("existingTopics", false);
+        assertEquals(2, ChartSeries.classicGroups(workload));
+        ChartSeries s = ChartSeries.fixed(0, KEYS, 2, 4).countingUnread(ChartSeries.classicGroups(workload));
+        s.add(counted(0, 3_000, 2_000, 1_800));
+        s.add(counted(1, 3_000, 2_000, 0));
+        s.add(counted(2, 0, 2_000, 0));
+        ChartSeries live = s.copy();
+        s.add(counted(3, 0, 2_000, 0));
+        assertEquals(java.util.Arrays.asList(4_000L, 3_000L), data(s).unread(), "the worst of each bucket of 2");
+        assertEquals(java.util.Arrays.asList(1_800L, 0L), data(s).lag());
+        live.add(counted(3, 0, 6_000, 0));
+        assertEquals(java.util.Arrays.asList(4_000L, 3_000L), data(live).unread(), "a copy goes on from its own counts; "
+                + "never below 0");
+        // not counted: no producers, topics the run did not create, no classic group; or not asked
+        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("producersPerTopic", 0)));
+        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("existingTopics", true)));
+        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("subscriptionsPerTopic", 0)));
+        assertEquals(0, ChartSeries.classicGroups(null));
+        ChartSeries plain = ChartSeries.fixed(0, KEYS, 2, 4);
+        plain.add(counted(0, 3_000, 2_000, 5));
+        assertEquals(java.util.Collections.singletonList(null), data(plain).unread());
+    }
+
     @Test
     void shouldDrawEachIntervalsCommitsWhereTheResultHasThem() {
         ChartSeries series = ChartSeries.fixed(0, KEYS, 8, 1);
