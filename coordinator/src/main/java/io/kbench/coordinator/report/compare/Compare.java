@@ -248,7 +248,7 @@ public final class Compare {
     /**
      * What a gate found: the last side's value, the baseline's, the limit they make, whether the limit was crossed,
      * the run-to-run noise of the two sides (the larger spread of their repeats; NaN unless both have repeats) and
-     * whether it was breached: a relative limit crossed by less than that noise is not a breach (the repeats cannot
+     * whether it was breached: a relative limit crossed by a difference no larger than that noise is not a breach (the repeats cannot
      * tell the difference from chance). {@code line} says what was found: the breach, a crossing within the noise,
      * or null when the gate held.
      */

@@ -88,6 +88,22 @@ class CompareTest {
     }
 
     @Test
+    void shouldHoldARelativeGateOnlyWhenTheDifferenceItselfIsWithinTheNoise() {
+        // the baseline's repeats range over 40% of their mean (8 and 12 ms); the gate allows +25%
+        Compare.Side base = side("base", summary(10_000, 8_000), summary(10_000, 12_000));
+        Compare.Gate g = Compare.Gate.parse("endToEnd.p99 > +25%");
+        Compare.GateOutcome within = Compare.outcomes(List.of(base, side("c", summary(10_000, 13_500),
+                summary(10_000, 13_500))), List.of(g)).get(0);
+        assertTrue(within.crossed() && !within.breached(), "35% slower, within the 40% the repeats range over: "
+                + within.line());
+        assertTrue(within.line().startsWith("within noise: "), within.line());
+        Compare.GateOutcome beyond = Compare.outcomes(List.of(base, side("c", summary(10_000, 14_500),
+                summary(10_000, 14_500))), List.of(g)).get(0);
+        assertTrue(beyond.breached(), "45% slower is beyond the noise, though the limit is crossed by only 20 points: "
+                + beyond.line());
+    }
+
+    @Test
     void shouldCompareAndGateTheShareGroupsFiguresOnlyWhereThereAreAny() {
         JsonNode plain = summary(1000, 1000);
         ObjectNode withShare = (ObjectNode) summary(1000, 1000);
