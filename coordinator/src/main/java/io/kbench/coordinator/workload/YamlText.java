@@ -44,27 +44,44 @@ final class YamlText {
 
     private YamlText() { }
 
-    /** The file's root node (null for an empty document). */
     /**
      * What was read of each file that is not a regular file (a pipe: {@code kbench validate <(envsubst < w.yaml)}),
      * which can be read once: its second reader in this process ({@code validate} tells a profile from a workload,
-     * then reads it as one) gets the same text, not an empty one. Keyed by the file itself ({@link #pipe}), not its
-     * name: {@code /dev/fd/63} names another pipe in the next command run in the same JVM. At most
+     * then reads it as one) gets the same text, not an empty one. Keyed by the file itself (its device and inode),
+     * not its name: {@code /dev/fd/63} names another pipe in the next command run in the same JVM. At most
      * {@link #READ_ONCE_MAX} pipes of at most 1 MiB each (a longer one: why it was refused).
      */
-    private static final java.util.Map<Object, Object> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Object, Kept> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
     private static final int READ_ONCE_MAX = 64;
 
+    /**
+     * A pipe's outcome ({@code byte[]} text, or the {@link IOException} it was refused with) and when it was last
+     * written once read: a named pipe made again under the same name may get the same inode, and is told apart by
+     * that time.
+     */
+    private record Kept(java.nio.file.attribute.FileTime modified, Object outcome) {
+        /** True when a pipe last written at {@code now} is the one this was read from. */
+        boolean same(java.nio.file.attribute.FileTime now) {
+            // a pipe refused as too long was left unread with its writer mid-write: that write ends, and moves the
+            // time, after the refusal; the rest of it is still not a file of its own
+            return outcome instanceof IOException || modified.equals(now);
+        }
+    }
+
+    /** The file's root node (null for an empty document). */
     static Node compose(Path path) {
         String file = path.toString();
         byte[] bytes;
         try {
-            Object pipe = pipe(path);
-            Object kept = pipe == null ? null : READ_ONCE.get(pipe);
-            if (kept instanceof IOException failed) {
+            java.nio.file.attribute.BasicFileAttributes pipe = pipe(path);
+            Kept kept = pipe == null ? null : READ_ONCE.get(pipe.fileKey());
+            if (kept != null && !kept.same(pipe.lastModifiedTime())) {
+                kept = null; // another pipe under the same inode
+            }
+            if (kept != null && kept.outcome() instanceof IOException failed) {
                 throw failed; // more than 1 MiB the first time: the rest is not a file of its own
             } else if (kept != null) {
-                bytes = (byte[]) kept;
+                bytes = (byte[]) kept.outcome();
             } else {
                 try {
                     bytes = BoundedFiles.read(path, MAX_BYTES);
@@ -88,21 +105,18 @@ final class YamlText {
 
     /** Keeps what reading the pipe {@code path} gave (its text, or why it failed); nothing for another file. */
     private static void keep(Path path, Object outcome) {
-        Object pipe = pipe(path); // once read: its writer's last write is in the time it was modified
-        if (pipe != null && READ_ONCE.size() < READ_ONCE_MAX) {
-            READ_ONCE.put(pipe, outcome);
+        java.nio.file.attribute.BasicFileAttributes pipe = pipe(path); // once read: its writer's last write is in its time
+        if (pipe != null && (READ_ONCE.size() < READ_ONCE_MAX || READ_ONCE.containsKey(pipe.fileKey()))) {
+            READ_ONCE.put(pipe.fileKey(), new Kept(pipe.lastModifiedTime(), outcome));
         }
     }
 
-    /**
-     * The identity of {@code path} when it is neither a regular file nor a directory (a pipe), else null: its device
-     * and inode, and when it was last written (a named pipe made again under the same name may get the same inode).
-     */
-    private static Object pipe(Path path) {
+    /** The attributes of {@code path} when it is neither a regular file nor a directory (a pipe) and has a file key. */
+    private static java.nio.file.attribute.BasicFileAttributes pipe(Path path) {
         try {
             java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(path,
                     java.nio.file.attribute.BasicFileAttributes.class);
-            return a.isOther() && a.fileKey() != null ? java.util.List.of(a.fileKey(), a.lastModifiedTime()) : null;
+            return a.isOther() && a.fileKey() != null ? a : null;
         } catch (IOException | RuntimeException e) {
             return null; // the read says what is wrong with it
         }
