@@ -109,7 +109,7 @@ final class CoordinatorMetrics {
         f.counter("kbench_saturated_intervals", "intervals in which the load generator fell behind its schedule "
                 + "(publish delay p99 above the saturation threshold)", saturated);
         if (consumerLag >= 0) {
-            f.gauge("kbench_consumer_lag_messages", "the consumers' lag at the last interval's end, all workers",
+            f.gauge("kbench_consumer_lag_messages", "the consumers' lag at the last interval's end, as their last fetches told them, all workers",
                     null, consumerLag);
         }
         if (shareBacklog >= 0) {

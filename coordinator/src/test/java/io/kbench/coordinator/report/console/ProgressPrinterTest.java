@@ -75,6 +75,39 @@ class ProgressPrinterTest {
         assertFalse(lines(readers, 1).get(0).contains("left"), "no producers: no plan to count down");
     }
 
+    @Test
+    void shouldSayWhatTheGroupsHaveNotReadExactlyWhereTheCountsTellIt() {
+        // 3,000 acknowledged a second, two groups reading 1,000 each: 2,000 more unread each second, while the
+        // consumers' own lag (as of their last fetch) reads 10
+        Workload two = Workload.of("t", java.util.Map.of("subscriptionsPerTopic", 2, "durationSeconds", 10));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
+        p.on(new RunEvent.Begin("r", two));
+        p.on(new RunEvent.Started(START, START));
+        for (int k = 0; k < 2; k++) {
+            p.on(new RunEvent.Interval(new MergedInterval(k, START + k * S, START + (k + 1) * S,
+                    new Counters(3_000, 3_000, 0, 0, 2_000, 0, 0, 0), MergedInterval.noStats(), 1, List.of(), 10,
+                    io.kbench.coordinator.merge.ClientSample.NONE, io.kbench.coordinator.merge.ClientSample.NONE)));
+        }
+        List<String> l = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(l.get(0).contains(" unread 2,000 |") && !l.get(0).contains(" lag "), l.get(0));
+        assertTrue(l.get(1).contains(" unread 4,000 |"), l.get(1));
+        // a new run starts from nothing; a run on existing topics shows the consumers' lag
+        p.on(new RunEvent.Begin("r2", two));
+        p.on(new RunEvent.Interval(new MergedInterval(0, START, START + S, new Counters(1_000, 1_000, 0, 0, 2_000, 0, 0,
+                0), MergedInterval.noStats(), 1, List.of(), 10, io.kbench.coordinator.merge.ClientSample.NONE,
+                io.kbench.coordinator.merge.ClientSample.NONE)));
+        assertFalse(out.toString(StandardCharsets.UTF_8).lines().toList().get(2).contains("unread"), "all read");
+        Workload existing = Workload.of("t", java.util.Map.of("topicNames", List.of("t"), "existingTopics", true,
+                "durationSeconds", 10));
+        p.on(new RunEvent.Begin("r3", existing));
+        p.on(new RunEvent.Interval(new MergedInterval(0, START, START + S, new Counters(1_000, 1_000, 0, 0, 0, 0, 0, 0),
+                MergedInterval.noStats(), 1, List.of(), 10, io.kbench.coordinator.merge.ClientSample.NONE,
+                io.kbench.coordinator.merge.ClientSample.NONE)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).lines().toList().get(3).contains(" lag 10 |"),
+                out.toString(StandardCharsets.UTF_8));
+    }
+
     private static List<String> summary(long received, int subscriptionsPerTopic) {
         java.util.EnumMap<io.kbench.protocol.Metric, org.HdrHistogram.Histogram> h =
                 new java.util.EnumMap<>(io.kbench.protocol.Metric.class);
