@@ -35,7 +35,7 @@ public final class IntervalsCsv {
         "brokerProduceTimeMsMax", "shareDelivered", "shareRedelivered", "shareAccepted", "shareReleased",
         "shareRejected", "shareDeliveryRate", "shareAcceptRate", "shareDeliveryP99Ms", "shareAcceptP99Ms",
         "shareBacklog", "workerStallMaxMs", "workerHostBusyMax", "workerHostStealMax", "transactionCommitP99Ms",
-        "transactionCommitMaxMs", "workerJitMax"})
+        "transactionCommitMaxMs", "workerJitMax", "unread"})
     public record Row(long index, long startMillis, long endMillis, boolean warmup, boolean saturated, int workers,
                       long publishSent, long publishAcked, long publishFailed, double publishRate, double publishMBps,
                       Double publishLatencyP50Ms, Double publishLatencyP99Ms, Double publishLatencyMaxMs,
@@ -49,8 +49,12 @@ public final class IntervalsCsv {
                       Double shareDeliveryRate, Double shareAcceptRate, Double shareDeliveryP99Ms,
                       Double shareAcceptP99Ms, Long shareBacklog, Double workerStallMaxMs, Double workerHostBusyMax,
                       Double workerHostStealMax, Double transactionCommitP99Ms, Double transactionCommitMaxMs,
-                      Double workerJitMax) {
-        static Row of(ResultFile.Interval i) {
+                      Double workerJitMax, Long unread) {
+        /**
+         * Interval {@code i}'s row; {@code unread} what the classic groups had not read at its end (messages
+         * acknowledged since the start minus received over the groups, {@link ChartSeries#classicGroups}), or null.
+         */
+        static Row of(ResultFile.Interval i, Long unread) {
             ResultFile.Share s = i.share();
             ResultFile.Publish p = i.publish();
             ResultFile.Consume c = i.consume();
@@ -76,7 +80,7 @@ public final class IntervalsCsv {
                     h == null || h.stallMicrosMax() == null ? null : h.stallMicrosMax() / 1000.0,
                     h == null ? null : h.hostBusyMax(), h == null ? null : h.hostStealMax(),
                     ms(p.transactionCommitMicros(), 99), ms(p.transactionCommitMicros(), 100),
-                    h == null ? null : h.jitShareMax());
+                    h == null ? null : h.jitShareMax(), unread);
         }
 
         private enum Agg { SUM_MB, MIN, MAX }
@@ -117,10 +121,32 @@ public final class IntervalsCsv {
     /** The rows of a run. */
     public static List<Row> rows(ResultFile.Run run) {
         List<Row> rows = new ArrayList<>();
+        Unread unread = new Unread(ChartSeries.classicGroups(run.workload()));
         for (ResultFile.Interval i : run.intervals()) {
-            rows.add(Row.of(i));
+            rows.add(Row.of(i, unread.after(i)));
         }
         return rows;
+    }
+
+    /** The classic groups' unread count interval by interval: acknowledged so far minus received over the groups. */
+    private static final class Unread {
+        private final int groups;
+        private long acked;
+        private long received;
+
+        Unread(int groups) {
+            this.groups = groups;
+        }
+
+        /** At {@code i}'s end (the intervals in order); null when the run's counts cannot tell it. */
+        Long after(ResultFile.Interval i) {
+            if (groups <= 0) {
+                return null;
+            }
+            acked += i.publish().acked();
+            received += i.consume().received();
+            return Math.max(0, Math.round(acked - (double) received / groups));
+        }
     }
 
     /** Writes {@code dir/intervals.csv} (with a header row) and returns it; row by row, whatever the run's length. */
@@ -130,8 +156,9 @@ public final class IntervalsCsv {
         return AtomicFile.write(file, out -> {
             try (com.fasterxml.jackson.databind.SequenceWriter rows = CSV.writer(schema)
                     .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValues(out)) {
+                Unread unread = new Unread(ChartSeries.classicGroups(run.workload()));
                 for (ResultFile.Interval i : run.intervals()) {
-                    rows.write(Row.of(i));
+                    rows.write(Row.of(i, unread.after(i)));
                 }
             }
         });

@@ -212,19 +212,30 @@ public class ResultFileTest {
         ResultFile.Interval last = run.intervals().get(run.intervals().size() - 1);
         assertTrue(lines.get(lines.size() - 1).startsWith(last.index() + "," + last.startMillis() + "," + last.endMillis()
                 + ",false,"), lines.get(lines.size() - 1));
-        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 53 : 0);
+        assertEquals(lines.get(0).split(",").length, IntervalsCsv.rows(run).size() > 0 ? 54 : 0);
         assertTrue(lines.get(0).endsWith(",workerStallMaxMs,workerHostBusyMax,workerHostStealMax,"
-                + "transactionCommitP99Ms,transactionCommitMaxMs,workerJitMax"), lines.get(0));
+                + "transactionCommitP99Ms,transactionCommitMaxMs,workerJitMax,unread"), lines.get(0));
         String[] lastRow = lines.get(lines.size() - 1).split(",", -1);
-        assertEquals(53, lastRow.length);
-        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 6]), 1e-9,
+        assertEquals(54, lastRow.length);
+        assertEquals(last.hosts().stallMicrosMax() / 1000.0, Double.parseDouble(lastRow[lastRow.length - 7]), 1e-9,
                 "the load threads' stall, ms");
-        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 5]), 1e-9, "the host's busy share");
-        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 4]), 1e-9, "the host's stolen share");
-        assertEquals("", lastRow[lastRow.length - 3], "no commits: not transactional");
-        assertEquals("", lastRow[lastRow.length - 2]);
-        assertEquals(0.25, Double.parseDouble(lastRow[lastRow.length - 1]), 1e-9,
+        assertEquals(0.75, Double.parseDouble(lastRow[lastRow.length - 6]), 1e-9, "the host's busy share");
+        assertEquals(0.0, Double.parseDouble(lastRow[lastRow.length - 5]), 1e-9, "the host's stolen share");
+        assertEquals("", lastRow[lastRow.length - 4], "no commits: not transactional");
+        assertEquals("", lastRow[lastRow.length - 3]);
+        assertEquals(0.25, Double.parseDouble(lastRow[lastRow.length - 2]), 1e-9,
                 "0.5 s compiling in 1 s on 2 processors");
+        // what the groups had not read: acknowledged so far minus received over the groups, interval by interval
+        long acked = 0;
+        long received = 0;
+        int groups = run.workload().path("subscriptionsPerTopic").asInt();
+        for (int k = 0; k < run.intervals().size(); k++) {
+            acked += run.intervals().get(k).publish().acked();
+            received += run.intervals().get(k).consume().received();
+            String[] row = lines.get(k + 1).split(",", -1);
+            assertEquals(String.valueOf(Math.max(0, Math.round(acked - (double) received / groups))),
+                    row[row.length - 1], "interval " + k);
+        }
     }
 
     @Test
