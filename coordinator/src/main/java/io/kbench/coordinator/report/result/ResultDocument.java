@@ -183,7 +183,8 @@ public final class ResultDocument {
                         100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
         cpu += jit(busiest.host());
         String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
-                .map(w -> "; its process also runs: " + w).orElse("");
+                .map(w -> (known.size() == 1 ? "; its process also runs: " : "; their process also runs: ") + w)
+                .orElse("");
         return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s%s",
                 (known.size() == 1 ? " (" + known.get(0).id() : "s (" + known.size()) + shared + ")", cpu,
                 ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),

@@ -251,6 +251,17 @@ public class ResultFileTest {
     }
 
     @Test
+    void shouldSayWhatSharesTheWorkersProcessInTheNumberOfTheWorkers() {
+        java.util.function.Function<String, ResultFile.Worker> worker = id -> new ResultFile.Worker(id, "in-process", 0,
+                0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, 0.5, 0.9, 1_000, 1_000, 1, 1_000,
+                100_000, "coordinator, embedded broker", null, null, null, null, null, null, null));
+        assertTrue(ResultDocument.hostsLine(List.of(worker.apply("local-1"))).startsWith("  worker host (local-1; its "
+                + "process also runs: coordinator, embedded broker): "), ResultDocument.hostsLine(List.of(worker.apply("local-1"))));
+        String two = ResultDocument.hostsLine(List.of(worker.apply("local-1"), worker.apply("local-2")));
+        assertTrue(two.startsWith("  worker hosts (2; their process also runs: coordinator, embedded broker): "), two);
+    }
+
+    @Test
     void shouldLeaveOutOnlyWhatIsDocumentedAsOptional() throws IOException {
         JsonNode doc = JSON.readTree(JSON.writeValueAsString(run()));
         assertEquals(ResultFile.SCHEMA_VERSION, doc.get("schemaVersion").asInt());
