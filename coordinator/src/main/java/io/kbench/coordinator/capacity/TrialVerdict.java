@@ -155,7 +155,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                                     "; the host %.0f%% busy in them on average", 100 * busy) : "") : ""));
         }
         if (workload.consumerCount() > 0 && target > 0) {
-            String growth = lagGrowth(window, target);
+            String growth = unreadGrowth(workload, window, target);
             if (growth != null) {
                 cluster.add(growth);
             }
@@ -282,6 +282,38 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                     worstShare * 100, offset(worst, all)));
         }
         return behind;
+    }
+
+    /**
+     * Null when the consumers kept up over the window; otherwise why not. Where the run's counts tell it (producers
+     * writing topics kbench created, consumers not held for a backlog), from them, as the diagnosis reads it: the
+     * messages acknowledged in the window minus those a group received (classic) or settled (share) in it — the
+     * growth of its backlog, exact; the consumers' sampled lag counts down from their last fetch and can read flat
+     * while a backlog grows. Otherwise from the sampled lag ({@link #lagGrowth}). Up to one second of the target is
+     * tolerated either way.
+     */
+    static String unreadGrowth(Workload workload, List<MergedInterval> window, long target) {
+        int groups = workload.existingTopics() ? 0 : workload.subscriptionsPerTopic();
+        int shareGroups = workload.existingTopics() ? 0 : workload.shareGroups().groupsPerTopic();
+        if (workload.consumerBacklogRecords() > 0 || workload.producerCount() == 0 || groups + shareGroups == 0
+                || window.isEmpty()) {
+            return lagGrowth(window, target);
+        }
+        long acked = 0;
+        long received = 0;
+        long settled = 0;
+        for (MergedInterval i : window) {
+            acked += i.counters().acked();
+            received += i.counters().received();
+            settled += i.counters().shareAccepted() + i.counters().shareRejected();
+        }
+        double unread = Math.max(groups > 0 ? acked - (double) received / groups : Double.NEGATIVE_INFINITY,
+                shareGroups > 0 ? acked - (double) settled / shareGroups : Double.NEGATIVE_INFINITY);
+        if (unread > target) {
+            return String.format(Locale.ROOT, "a group's consumers left %,.0f of the messages acknowledged in the window "
+                    + "unread (more than one second of the target)", unread);
+        }
+        return null;
     }
 
     /**

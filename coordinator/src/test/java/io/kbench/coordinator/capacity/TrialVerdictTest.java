@@ -33,20 +33,25 @@ class TrialVerdictTest {
 
     /** One trial's recorded intervals (index 0 and 1 are warm-up). */
     private record Trial(long[] sent, long[] acked, long[] lag, long[] delayP50, long[] delayP99, double[] waits,
-                         long failed, long received) {
+                         long failed, long received, long[] got) {
         Trial with(java.util.function.Consumer<Trial> change) {
             Trial t = new Trial(sent.clone(), acked.clone(), lag.clone(), delayP50.clone(), delayP99.clone(), waits.clone(),
-                    failed, received);
+                    failed, received, got.clone());
             change.accept(t);
             return t;
         }
 
         Trial received(long r) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r, got);
         }
 
         Trial failed(long f) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received, got);
+        }
+
+        /** Per interval: received by the consumers; -1 (the default) for as many as were acknowledged. */
+        long got(int i) {
+            return got[i] < 0 ? acked[i] : got[i];
         }
     }
 
@@ -57,7 +62,8 @@ class TrialVerdictTest {
     }
 
     private static Trial steady() {
-        return new Trial(filled(1_000), filled(1_000), filled(20), filled(500), filled(2_000), new double[N], 0, N * 1_000);
+        return new Trial(filled(1_000), filled(1_000), filled(20), filled(500), filled(2_000), new double[N], 0, N * 1_000,
+                filled(-1));
     }
 
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos) {
@@ -88,7 +94,7 @@ class TrialVerdictTest {
             hs.put(Metric.PUBLISH_DELAY, d);
             ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i]));
             intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
-                    t.acked()[i] * 100, t.acked()[i], t.acked()[i] * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
+                    t.acked()[i] * 100, t.got(i), t.got(i) * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
                     t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
                     : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i],
                     hostBusy == null ? -1 : hostBusy[i], -1, -1)));
@@ -293,14 +299,44 @@ class TrialVerdictTest {
     }
 
     @Test
-    void shouldFailWhenLagGrowsButNotWhenItWobbles() {
-        long[] lags = {0, 0, 100, 300, 800, 1_200, 1_800, 2_400, 2_900, 3_500, 4_000};
-        TrialVerdict v = judge(steady().with(t -> System.arraycopy(lags, 0, t.lag(), 0, N)));
+    void shouldFailWhenTheConsumersFallBehindByTheCountsWhateverTheirSampledLag() {
+        // 1,000 acknowledged a second, 800 received: 1,800 more unread over the 9-s window, while the consumers' own
+        // lag, counting down from their last fetch, reads the same at both ends
+        long[] sawtooth = {0, 0, 900, 10, 700, 30, 950, 40, 900, 20, 800};
+        Trial behind = steady().with(t -> {
+            System.arraycopy(sawtooth, 0, t.lag(), 0, N);
+            Arrays.fill(t.got(), 800);
+        });
+        TrialVerdict v = judge(behind);
         assertEquals(Cause.cluster, v.cause());
+        assertEquals(List.of("a group's consumers left 1,800 of the messages acknowledged in the window unread (more "
+                + "than one second of the target)"), v.reasons());
+        // the same sampled lag with every message read: it wobbles, nothing more
+        assertTrue(judge(steady().with(t -> System.arraycopy(sawtooth, 0, t.lag(), 0, N))).passed());
+        // a second of the target unread is tolerated (messages in flight at the window's ends)
+        assertTrue(judge(steady().with(t -> Arrays.fill(t.got(), 2, N, 889))).passed(), "999 unread");
+        // a group that catches up on a backlog from before the window reads more than was acknowledged in it
+        assertTrue(judge(steady().with(t -> Arrays.fill(t.got(), 2, N, 1_200))).passed());
+    }
+
+    @Test
+    void shouldJudgeTheSampledLagWhereTheCountsCannotTellTheBacklog() {
+        // consumers held for a backlog, then catching up: their growth is the workload's design, and only the
+        // sampled lag is judged
+        Workload backlog = Workload.of("t", Map.of("partitionsPerTopic", 6, "messageSize", 100, "producerRate", 1_000,
+                "warmupSeconds", 2, "durationSeconds", 9, "consumerBacklogRecords", 1_000));
+        long[] lags = {0, 0, 100, 300, 800, 1_200, 1_800, 2_400, 2_900, 3_500, 4_000};
+        TrialVerdict v = judge(steady().with(t -> {
+            System.arraycopy(lags, 0, t.lag(), 0, N);
+            Arrays.fill(t.got(), 0);
+        }), backlog, List.of());
         assertEquals(List.of("consumer lag grew from 400 to 3,467 messages (more than one second of the target)"),
                 v.reasons());
         long[] wobble = {0, 0, 900, 10, 700, 30, 950, 40, 900, 20, 800};
-        assertTrue(judge(steady().with(t -> System.arraycopy(wobble, 0, t.lag(), 0, N))).passed());
+        assertTrue(judge(steady().with(t -> {
+            System.arraycopy(wobble, 0, t.lag(), 0, N);
+            Arrays.fill(t.got(), 0);
+        }), backlog, List.of()).passed());
     }
 
     @Test
