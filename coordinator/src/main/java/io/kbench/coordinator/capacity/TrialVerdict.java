@@ -8,6 +8,7 @@ import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.coordinator.workload.Workload;
+import io.kbench.protocol.Counters;
 import io.kbench.protocol.Metric;
 
 /**
@@ -293,20 +294,16 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * tolerated either way.
      */
     static String unreadGrowth(Workload workload, List<MergedInterval> window, long target) {
-        int groups = workload.existingTopics() ? 0 : workload.subscriptionsPerTopic();
-        int shareGroups = workload.existingTopics() ? 0 : workload.shareGroups().groupsPerTopic();
-        if (workload.consumerBacklogRecords() > 0 || workload.producerCount() == 0 || groups + shareGroups == 0
-                || window.isEmpty()) {
+        int groups = io.kbench.coordinator.report.UnreadCount.classicGroups(workload);
+        int shareGroups = workload.producerCount() == 0 || workload.existingTopics() ? 0
+                : workload.shareGroups().groupsPerTopic();
+        if (workload.consumerBacklogRecords() > 0 || groups + shareGroups == 0 || window.isEmpty()) {
             return lagGrowth(window, target);
         }
-        long acked = 0;
-        long received = 0;
-        long settled = 0;
-        for (MergedInterval i : window) {
-            acked += i.counters().acked();
-            received += i.counters().received();
-            settled += i.counters().shareAccepted() + i.counters().shareRejected();
-        }
+        Counters c = window.stream().map(MergedInterval::counters).reduce(Counters.ZERO, Counters::plus);
+        long acked = c.acked();
+        long received = c.received();
+        long settled = c.shareAccepted() + c.shareRejected();
         double unread = Math.max(groups > 0 ? acked - (double) received / groups : Double.NEGATIVE_INFINITY,
                 shareGroups > 0 ? acked - (double) settled / shareGroups : Double.NEGATIVE_INFINITY);
         if (unread > target) {

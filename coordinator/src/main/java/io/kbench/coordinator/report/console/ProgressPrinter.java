@@ -32,13 +32,8 @@ public final class ProgressPrinter implements RunReporter {
     private boolean producers = true;
     /** Set once the coordinator said the run failed: the intervals still to come are its stop's. */
     private boolean stopping;
-    /**
-     * Classic groups per topic whose unread count is exact from the run's counts (0: not counted,
-     * {@link io.kbench.coordinator.report.files.ChartSeries#classicGroups}); messages acknowledged and received so far.
-     */
-    private int groups;
-    private long acked;
-    private long received;
+    /** What the run's classic groups have not read, exactly, where its counts tell it. */
+    private io.kbench.coordinator.report.UnreadCount unread = new io.kbench.coordinator.report.UnreadCount(0);
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
@@ -67,9 +62,7 @@ public final class ProgressPrinter implements RunReporter {
 
     private synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
         producers = w.producerCount() > 0;
-        groups = producers && !w.existingTopics() ? w.subscriptionsPerTopic() : 0;
-        acked = 0;
-        received = 0;
+        unread = new io.kbench.coordinator.report.UnreadCount(io.kbench.coordinator.report.UnreadCount.classicGroups(w));
         // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
         // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
         // run without producers
@@ -131,11 +124,9 @@ public final class ProgressPrinter implements RunReporter {
         String phase = i.startMicros() < measureStartMicros ? " warmup" : "";
         // what the classic groups have not read: exact from the counts where they tell it (the consumers' own lag
         // is as of their last fetch, and reads near 0 while they work through a backlog that grows)
-        acked += c.acked();
-        received += c.received();
-        long unread = groups > 0 ? Math.max(0, Math.round(acked - (double) received / groups)) : -1;
-        String backlog = unread > 0 ? String.format(Locale.ROOT, " unread %,d", unread)
-                : unread < 0 && i.consumerLag() > 0 ? String.format(Locale.ROOT, " lag %,d", i.consumerLag()) : "";
+        long notRead = unread.after(c.acked(), c.received());
+        String backlog = notRead > 0 ? String.format(Locale.ROOT, " unread %,d", notRead)
+                : notRead < 0 && i.consumerLag() > 0 ? String.format(Locale.ROOT, " lag %,d", i.consumerLag()) : "";
         StringBuilder notes = new StringBuilder();
         if (c.failed() > 0) {
             notes.append(String.format(Locale.ROOT, " | %,d failed", c.failed()));

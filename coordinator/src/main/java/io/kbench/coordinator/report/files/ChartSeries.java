@@ -41,10 +41,8 @@ public final class ChartSeries {
     private final boolean growing;
     private int per;
     private final List<ChartPoint> points = new ArrayList<>();
-    /** Classic groups per topic whose unread count is charted (0: none); messages acknowledged and received so far. */
-    private int groups;
-    private long acked;
-    private long received;
+    /** What the classic groups have not read (not counted unless {@link #countingUnread}). */
+    private io.kbench.coordinator.report.UnreadCount unread = new io.kbench.coordinator.report.UnreadCount(0);
 
     private ChartSeries(long runStartMillis, List<String> clientKeys, int maxPoints, int per, boolean growing) {
         if (maxPoints < 2 || per < 1) {
@@ -69,27 +67,12 @@ public final class ChartSeries {
     }
 
     /**
-     * Charts what the classic groups have not read, exactly: messages acknowledged since the run's start minus those
-     * received over {@code groups} (the consumers' own lag is as of their last fetch, and reads near 0 while they are
-     * busy with a backlog that grows). For a run whose producers write topics kbench created for it and whose
-     * {@code groups} classic groups per topic read all of it: from {@link #classicGroups}.
+     * Charts what the classic groups have not read, exactly ({@link io.kbench.coordinator.report.UnreadCount}), for
+     * {@code groups} classic groups per topic ({@link io.kbench.coordinator.report.UnreadCount#classicGroups}).
      */
     public ChartSeries countingUnread(int groups) {
-        this.groups = Math.max(0, groups);
+        this.unread = new io.kbench.coordinator.report.UnreadCount(groups);
         return this;
-    }
-
-    /**
-     * The classic groups per topic of {@code workload} (a result's workload object) whose unread count is exact from
-     * the run's counts: 0 without producers, on existing topics (they may hold what the run did not write), or
-     * without classic subscriptions.
-     */
-    public static int classicGroups(com.fasterxml.jackson.databind.JsonNode workload) {
-        if (workload == null || workload.path("producersPerTopic").asInt(0) <= 0
-                || workload.path("existingTopics").asBoolean(false)) {
-            return 0;
-        }
-        return Math.max(0, workload.path("subscriptionsPerTopic").asInt(0));
     }
 
     /** Intervals per point now. */
@@ -113,19 +96,13 @@ public final class ChartSeries {
             points.add(last);
         }
         last.add(i, clientKeys);
-        if (groups > 0) {
-            acked += i.publish().acked();
-            received += i.consume().received();
-            last.unread = Math.max(last.unread, Math.max(0, Math.round(acked - (double) received / groups)));
-        }
+        last.unread = Math.max(last.unread, unread.after(i.publish().acked(), i.consume().received()));
     }
 
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
     public ChartSeries copy() {
         ChartSeries c = new ChartSeries(runStartMillis, clientKeys, maxPoints, per, growing);
-        c.groups = groups;
-        c.acked = acked;
-        c.received = received;
+        c.unread = unread.copy();
         for (ChartPoint p : points) {
             c.points.add(p.copy());
         }

@@ -89,7 +89,7 @@ public final class HtmlReport {
     /** The series the live page is drawn from, started at the run's start; {@code workload} the run's (may be null). */
     public static ChartSeries liveSeries(long runStartMillis, com.fasterxml.jackson.databind.JsonNode workload) {
         return ChartSeries.growing(runStartMillis, CLIENT_KEYS, MAX_POINTS)
-                .countingUnread(ChartSeries.classicGroups(workload));
+                .countingUnread(io.kbench.coordinator.report.UnreadCount.classicGroups(workload));
     }
 
     private static PageData data(String title, List<Named> runs, ChartSeries series, PageData.Live live) {
@@ -208,7 +208,7 @@ public final class HtmlReport {
             // at most MAX_POINTS per series: a long run's intervals are drawn in buckets (rates averaged, latencies
             // and lag at their worst in the bucket), so the page stays light; the distributions are exact anyway
             charts = ChartSeries.fixed(r.startMillis(), CLIENT_KEYS, MAX_POINTS, all.size())
-                    .countingUnread(ChartSeries.classicGroups(r.workload()));
+                    .countingUnread(io.kbench.coordinator.report.UnreadCount.classicGroups(r.workload()));
             for (ResultFile.Interval i : all) {
                 charts.add(i);
             }

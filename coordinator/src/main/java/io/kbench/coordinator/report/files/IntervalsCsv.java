@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.kbench.coordinator.merge.LatencyStats;
+import io.kbench.coordinator.report.UnreadCount;
 import io.kbench.coordinator.report.result.ResultFile;
 
 /**
@@ -52,7 +53,7 @@ public final class IntervalsCsv {
                       Double workerJitMax, Long unread) {
         /**
          * Interval {@code i}'s row; {@code unread} what the classic groups had not read at its end (messages
-         * acknowledged since the start minus received over the groups, {@link ChartSeries#classicGroups}), or null.
+         * acknowledged since the start minus received over the groups, {@link UnreadCount}), or null.
          */
         static Row of(ResultFile.Interval i, Long unread) {
             ResultFile.Share s = i.share();
@@ -121,32 +122,17 @@ public final class IntervalsCsv {
     /** The rows of a run. */
     public static List<Row> rows(ResultFile.Run run) {
         List<Row> rows = new ArrayList<>();
-        Unread unread = new Unread(ChartSeries.classicGroups(run.workload()));
+        UnreadCount unread = new UnreadCount(UnreadCount.classicGroups(run.workload()));
         for (ResultFile.Interval i : run.intervals()) {
-            rows.add(Row.of(i, unread.after(i)));
+            rows.add(Row.of(i, unread(unread, i)));
         }
         return rows;
     }
 
-    /** The classic groups' unread count interval by interval: acknowledged so far minus received over the groups. */
-    private static final class Unread {
-        private final int groups;
-        private long acked;
-        private long received;
-
-        Unread(int groups) {
-            this.groups = groups;
-        }
-
-        /** At {@code i}'s end (the intervals in order); null when the run's counts cannot tell it. */
-        Long after(ResultFile.Interval i) {
-            if (groups <= 0) {
-                return null;
-            }
-            acked += i.publish().acked();
-            received += i.consume().received();
-            return Math.max(0, Math.round(acked - (double) received / groups));
-        }
+    /** Counts interval {@code i} into {@code unread}: the unread count at its end, null when not counted. */
+    private static Long unread(UnreadCount unread, ResultFile.Interval i) {
+        long n = unread.after(i.publish().acked(), i.consume().received());
+        return n < 0 ? null : n;
     }
 
     /** Writes {@code dir/intervals.csv} (with a header row) and returns it; row by row, whatever the run's length. */
@@ -156,9 +142,9 @@ public final class IntervalsCsv {
         return AtomicFile.write(file, out -> {
             try (com.fasterxml.jackson.databind.SequenceWriter rows = CSV.writer(schema)
                     .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValues(out)) {
-                Unread unread = new Unread(ChartSeries.classicGroups(run.workload()));
+                UnreadCount unread = new UnreadCount(UnreadCount.classicGroups(run.workload()));
                 for (ResultFile.Interval i : run.intervals()) {
-                    rows.write(Row.of(i, unread.after(i)));
+                    rows.write(Row.of(i, unread(unread, i)));
                 }
             }
         });

@@ -94,8 +94,8 @@ class ChartSeriesTest {
         // the consumers' own lag (as of their last fetch) reads near 0 between fetches; then the producers stop
         var workload = io.kbench.coordinator.report.result.ResultDocument.JSON.createObjectNode()
                 .put("producersPerTopic", 1).put("subscriptionsPerTopic", 2).put("existingTopics", false);
-        assertEquals(2, ChartSeries.classicGroups(workload));
-        ChartSeries s = ChartSeries.fixed(0, KEYS, 2, 4).countingUnread(ChartSeries.classicGroups(workload));
+        assertEquals(2, io.kbench.coordinator.report.UnreadCount.classicGroups(workload));
+        ChartSeries s = ChartSeries.fixed(0, KEYS, 2, 4).countingUnread(io.kbench.coordinator.report.UnreadCount.classicGroups(workload));
         s.add(counted(0, 3_000, 2_000, 1_800));
         s.add(counted(1, 3_000, 2_000, 0));
         s.add(counted(2, 0, 2_000, 0));
@@ -107,10 +107,10 @@ class ChartSeriesTest {
         assertEquals(java.util.Arrays.asList(4_000L, 3_000L), data(live).unread(), "a copy goes on from its own counts; "
                 + "never below 0");
         // not counted: no producers, topics the run did not create, no classic group; or not asked
-        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("producersPerTopic", 0)));
-        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("existingTopics", true)));
-        assertEquals(0, ChartSeries.classicGroups(workload.deepCopy().put("subscriptionsPerTopic", 0)));
-        assertEquals(0, ChartSeries.classicGroups(null));
+        assertEquals(0, io.kbench.coordinator.report.UnreadCount.classicGroups(workload.deepCopy().put("producersPerTopic", 0)));
+        assertEquals(0, io.kbench.coordinator.report.UnreadCount.classicGroups(workload.deepCopy().put("existingTopics", true)));
+        assertEquals(0, io.kbench.coordinator.report.UnreadCount.classicGroups(workload.deepCopy().put("subscriptionsPerTopic", 0)));
+        assertEquals(0, io.kbench.coordinator.report.UnreadCount.classicGroups((com.fasterxml.jackson.databind.JsonNode) null));
         ChartSeries plain = ChartSeries.fixed(0, KEYS, 2, 4);
         plain.add(counted(0, 3_000, 2_000, 5));
         assertEquals(java.util.Collections.singletonList(null), data(plain).unread());

@@ -1,0 +1,54 @@
+package io.kbench.coordinator.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kbench.coordinator.workload.Workload;
+
+/**
+ * What a run's classic groups have not read, exactly, interval by interval: the messages acknowledged since the
+ * run's start minus those received, over the groups per topic. The consumers' own lag is as of their last fetch and
+ * counts down towards 0 while they work through a backlog that grows; this count does not. Exact for a run whose
+ * producers write topics kbench created and whose classic groups read all of it ({@link #classicGroups}); the console
+ * line, the report's and dashboard's lag chart and intervals.csv show it. Not thread-safe.
+ */
+public final class UnreadCount {
+    private final int groups;
+    private long acked;
+    private long received;
+
+    /** @param groups classic groups per topic (0: not counted: {@link #after} answers -1) */
+    public UnreadCount(int groups) {
+        this.groups = Math.max(0, groups);
+    }
+
+    /** The classic groups per topic whose unread count the run's counts tell: 0 without producers or on existing topics. */
+    public static int classicGroups(Workload w) {
+        return w.producerCount() > 0 && !w.existingTopics() ? w.subscriptionsPerTopic() : 0;
+    }
+
+    /** The same from a result's workload object (null: 0). */
+    public static int classicGroups(JsonNode workload) {
+        if (workload == null || workload.path("producersPerTopic").asInt(0) <= 0
+                || workload.path("existingTopics").asBoolean(false)) {
+            return 0;
+        }
+        return Math.max(0, workload.path("subscriptionsPerTopic").asInt(0));
+    }
+
+    /** Counts the next interval's acknowledged and received messages; the unread count at its end, or -1 when not counted. */
+    public long after(long ackedInInterval, long receivedInInterval) {
+        if (groups == 0) {
+            return -1;
+        }
+        acked += ackedInInterval;
+        received += receivedInInterval;
+        return Math.max(0, Math.round(acked - (double) received / groups));
+    }
+
+    /** A copy that goes on from these counts. */
+    public UnreadCount copy() {
+        UnreadCount c = new UnreadCount(groups);
+        c.acked = acked;
+        c.received = received;
+        return c;
+    }
+}
