@@ -166,6 +166,12 @@ final class InProcessEnvironment implements LocalEnvironment {
                     return section.equals("topic") ? io.kbench.embedded.TopicConfigs.valueProblem(name, value)
                             : io.kbench.driver.kafka.ClientConfigDefs.valueProblem(section, name, value);
                 }
+
+                @Override
+                public String togetherProblem(String client, java.util.Map<String, String> settings,
+                                              boolean transactional) {
+                    return io.kbench.driver.kafka.ClientConfigDefs.togetherProblem(client, settings, transactional);
+                }
             });
 
     @Override

@@ -61,6 +61,10 @@ class BadInputTest {
                 + "testDurationMinutes: 1\n");
         write("real-workload.yaml", "name: q\ntopics: 1\npartitionsPerTopic: 6\nmessageSize: 1024\ndurationSeconds: 20\n");
         write("huge-value.yaml", "durationSeconds: 5\nproducerRate: " + "9".repeat(5000) + "\n");
+        // each value one Kafka takes, together ones the producer refuses (idempotence, on by default, with > 5 in flight)
+        write("inflight-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.ms: [1, 5]\n"
+                + "  producer.max.in.flight.requests.per.connection: [5, 10]\n");
+        write("idempotent-profile.yaml", "name: i\ndriver: kafka\nproducer:\n  enable.idempotence: true\n  acks: 1\n");
         write("typo-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.m: [1, 5]\n");
         write("typo-profile.yaml", "name: typo\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  linger.m: 5\n");
         write("topic-sweep.yaml", "durationSeconds: 5\nmatrix:\n  topic.retention.ms: [60000, 7d]\n");
@@ -264,6 +268,27 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--driver", "VENDORTOPIC", w), "kbench: VENDORTOPIC: topic.confluent.tier.enable "
                         + "is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when creating "
                         + "the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)"),
+                Arguments.of(List.of("run", "INFLIGHTMATRIX"), "kbench: INFLIGHTMATRIX:4:55: matrix: "
+                        + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
+                        + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
+                        + "at most 5. Current value is 10. (idempotence is on by default: producer.enable.idempotence: "
+                        + "false turns it off)"),
+                Arguments.of(List.of("validate", "INFLIGHTMATRIX"), "INFLIGHTMATRIX:4:55: matrix: "
+                        + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
+                        + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
+                        + "at most 5. Current value is 10. (idempotence is on by default: producer.enable.idempotence: "
+                        + "false turns it off)"),
+                Arguments.of(List.of("run", "--set", "producer.max.in.flight.requests.per.connection=6", w),
+                        "kbench: Kafka's client defaults with --set: the producer would refuse these settings together: To "
+                                + "use the idempotent producer, max.in.flight.requests.per.connection must be set to at most "
+                                + "5. Current value is 6. (idempotence is on by default: producer.enable.idempotence: false "
+                                + "turns it off)"),
+                Arguments.of(List.of("run", "--driver", "IDEMPROFILE", w), "kbench: IDEMPROFILE: the producer would refuse "
+                        + "these settings together: Must set acks to all in order to use the idempotent producer. Otherwise "
+                        + "we cannot guarantee idempotence."),
+                Arguments.of(List.of("validate", "IDEMPROFILE"), "IDEMPROFILE: the producer would refuse these settings "
+                        + "together: Must set acks to all in order to use the idempotent producer. Otherwise we cannot "
+                        + "guarantee idempotence."),
                 Arguments.of(List.of("validate", "TYPOSWEEP"), "TYPOSWEEP:3:23: matrix: producer.linger.m is not a Kafka producer "
                         + "config; did you mean linger.ms?"),
                 Arguments.of(List.of("validate", "TYPOPROFILE"), "TYPOPROFILE:5:3: producer.linger.m is not a Kafka producer "
@@ -667,7 +692,8 @@ class BadInputTest {
     }
 
     private static String resolve(String s) {
-        return s.replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
+        return s.replace("INFLIGHTMATRIX", at("inflight-sweep.yaml")).replace("IDEMPROFILE", at("idempotent-profile.yaml"))
+                .replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))
                 .replace("TOPICSWEEP", at("topic-sweep.yaml")).replace("VENDORTOPIC", at("vendor-topic-profile.yaml"))
                 .replace("HUGEVALUE", at("huge-value.yaml"))

@@ -246,6 +246,15 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UserException(source + ": matrix: " + e.getMessage());
             }
         }
+        // values each Kafka takes may not go together (idempotence with more than 5 requests in flight): found now,
+        // not by the workers once the cluster is up — or, in a sweep, after the combinations before ran
+        String settingsFrom = (driverFile != null ? driverFile.toString() : again != null ? again.file().toString()
+                : "Kafka's client defaults") + (given.keys().isEmpty() ? "" : " with " + String.join(", ",
+                new java.util.TreeSet<>(given.keys().stream().map(given::source).toList())));
+        String together = sweep.settingsProblem(profile, local.configCheck(), settingsFrom);
+        if (together != null) {
+            throw new UserException(together);
+        }
         Inputs.bootstrap("--bootstrap-servers", bootstrapServers);
         List<String> workers = workerList.resolve(human());
         String bootstrap = bootstrapServers != null ? bootstrapServers : profile.bootstrapServers();

@@ -53,6 +53,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 for (ConfigError c : e.errors()) {
                     err.println(c);
                 }
+            } catch (Refused e) {
+                invalid++;
+                err.println(e.getMessage());
             }
         }
         out.flush();
@@ -63,6 +66,10 @@ public final class ValidateCommand implements Callable<Integer> {
     private static String describe(Path f, PrintWriter notes, io.kbench.coordinator.workload.ConfigCheck check) {
         if (Profile.looksLikeProfile(f)) {
             Profile p = Profile.load(f, n -> notes.println(ConfigError.printable(n)), check);
+            String together = check.together(p);
+            if (together != null) {
+                throw new Refused(ConfigError.cutLongWords(ConfigError.printable(f.toString())) + ": " + together);
+            }
             return "profile " + p.name() + ": " + (p.bootstrapServers() == null ? "no bootstrap.servers" : p.bootstrapServers())
                     + ", replication factor " + p.replicationFactor();
         }
@@ -70,6 +77,11 @@ public final class ValidateCommand implements Callable<Integer> {
         Sweep s = Sweep.load(f, check);
         s.notes().forEach(n -> notes.println(ConfigError.printable(n))); // a file's text, written out
         Workload w = s.base();
+        // with Kafka's client defaults, as run takes them without --driver
+        String together = s.settingsProblem(Profile.defaults(), check, "Kafka's client defaults");
+        if (together != null) {
+            throw new Refused(together);
+        }
         w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println(ConfigError.printable("warning: " + x)));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";
@@ -81,5 +93,12 @@ public final class ValidateCommand implements Callable<Integer> {
                         + (w.shareGroups().explicit() ? "explicit" : "implicit") + " acknowledgement), " : "")
                 + rate + ", " + amount
                 + (s.isSweep() ? ", sweep of " + s.points().size() + " combinations" : "");
+    }
+
+    /** Settings each valid on its own that the clients would refuse together: one line, its position in it. */
+    private static final class Refused extends RuntimeException {
+        Refused(String line) {
+            super(line, null, false, false);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kbench.coordinator.workload;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +28,14 @@ public final class ConfigCheck {
 
         /** Why the section's clients would not take {@code value} for {@code name}, or null. */
         String valueProblem(String section, String name, String value);
+
+        /**
+         * Why the {@code client} ({@code producer}, {@code consumer}) would refuse {@code settings} taken together (a
+         * check of the whole config, as the client's constructor makes it), or null; null when this driver does not say.
+         */
+        default String togetherProblem(String client, Map<String, String> settings, boolean transactional) {
+            return null;
+        }
     }
 
     /** No definitions: nothing is checked. */
@@ -110,6 +119,47 @@ public final class ConfigCheck {
         String why = problem.replace(value, ConfigError.shown(value));
         return new Finding(true, section + "." + shownName + ": " + (why.length() > 300 ? why.substring(0, 300) + "..." : why),
                 false);
+    }
+
+    /**
+     * Why the workload's clients would refuse the profile's settings taken together — each value may be one Kafka
+     * takes while the combination is not (the idempotent producer, on by default, with more than 5 requests in flight
+     * per connection) — in one line without the file's position, or null. Only the clients the workload runs are
+     * checked: its producers (transactional ones with their transactional id) and its classic consumers. No secret
+     * value is repeated.
+     */
+    public String together(Profile profile, Workload workload) {
+        return together(profile, workload.producerCount() > 0, workload.consumerCount() > 0, workload.transactional());
+    }
+
+    /** As {@link #together(Profile, Workload)} for a profile on its own: its producers' and consumers' settings. */
+    public String together(Profile profile) {
+        return together(profile, true, true, false);
+    }
+
+    private String together(Profile profile, boolean producers, boolean consumers, boolean transactional) {
+        for (String client : List.of("producer", "consumer")) {
+            if (!(client.equals("producer") ? producers : consumers)) {
+                continue;
+            }
+            Map<String, String> settings = new java.util.HashMap<>(profile.common());
+            settings.putAll(client.equals("producer") ? profile.producer() : profile.consumer());
+            String problem = defs.togetherProblem(client, settings, client.equals("producer") && transactional);
+            if (problem == null) {
+                continue;
+            }
+            for (Map.Entry<String, String> e : settings.entrySet()) {
+                if (Profile.isSecret(e.getKey()) && !e.getValue().isEmpty()) {
+                    problem = problem.replace(e.getValue(), "(not shown)");
+                }
+            }
+            problem = ConfigError.printable(ConfigError.cutLongWords(problem.length() > 300 ? problem.substring(0, 300) + "..."
+                    : problem));
+            return "the " + client + " would refuse these settings together: " + problem
+                    + (problem.contains("idempotent producer") && !settings.containsKey("enable.idempotence")
+                    ? " (idempotence is on by default: producer.enable.idempotence: false turns it off)" : "");
+        }
+        return null;
     }
 
     /**

@@ -32,8 +32,54 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * @param points one per combination; a single point with an empty label when there is no matrix
  * @param notes  an OpenMessaging Benchmark workload's translated keys, one line each (empty for kbench's own)
  * @param findMaxRate the file asks for the max-rate search (OMB's {@code producerRate: 0})
+ * @param positions  where the file gives each profile value of the matrix, {@code file:line:column} by {@code
+ *                   key=value} (empty when not read from a file)
  */
-public record Sweep(Workload base, List<String> axes, List<Point> points, List<String> notes, boolean findMaxRate) {
+public record Sweep(Workload base, List<String> axes, List<Point> points, List<String> notes, boolean findMaxRate,
+                    Map<String, String> positions) {
+    public Sweep {
+        positions = Map.copyOf(positions);
+    }
+
+    /** A sweep that was not read from a file: no positions to give. */
+    public Sweep(Workload base, List<String> axes, List<Point> points, List<String> notes, boolean findMaxRate) {
+        this(base, axes, points, notes, findMaxRate, Map.of());
+    }
+
+    /**
+     * Why the clients would refuse the settings of {@code base} and a combination's profile values taken together
+     * ({@link ConfigCheck#together}), in one line: at {@code baseSource} when the profile alone (with the base workload)
+     * is refused; else at the position of the first matrix value that is refused with the profile alone, or of the
+     * combination's first value when only its values together are. Null when every combination would start. The first
+     * refused combination only: fixing it usually fixes the others.
+     */
+    public String settingsProblem(Profile base, ConfigCheck check, String baseSource) {
+        String alone = check.together(base, this.base);
+        if (alone != null) {
+            return baseSource + ": " + alone;
+        }
+        for (Point p : points) {
+            if (p.profileOverrides().isEmpty()) {
+                continue;
+            }
+            String problem = check.together(base.with(p.profileOverrides()), p.workload());
+            if (problem == null) {
+                continue;
+            }
+            for (Map.Entry<String, String> e : p.profileOverrides().entrySet()) {
+                String one = check.together(base.with(Map.of(e.getKey(), e.getValue())), p.workload());
+                if (one != null) {
+                    return positions.getOrDefault(e.getKey() + "=" + e.getValue(), baseSource) + ": matrix: "
+                            + e.getKey() + "=" + ConfigError.shown(Profile.isSecret(e.getKey()) ? "(not shown)" : e.getValue())
+                            + ": " + one;
+                }
+            }
+            Map.Entry<String, String> first = p.profileOverrides().entrySet().iterator().next();
+            return positions.getOrDefault(first.getKey() + "=" + first.getValue(), baseSource)
+                    + ": matrix: the combination " + ConfigError.shown(p.label()) + ": " + problem;
+        }
+        return null;
+    }
     /** Most combinations one sweep may have. */
     public static final int MAX_POINTS = 1000;
 
@@ -93,7 +139,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                 duration != null ? duration : w.durationSeconds());
         List<Point> ps = points.stream().map(p -> new Point(p.label(), p.values(), f.apply(p.workload()),
                 p.profileOverrides(), p.brokerSettings())).toList();
-        return new Sweep(f.apply(base), axes, ps, notes, findMaxRate);
+        return new Sweep(f.apply(base), axes, ps, notes, findMaxRate, positions);
     }
 
     /** One workload as a sweep of a single combination (what a file without a matrix loads as). */
@@ -161,6 +207,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         LinkedHashSet<String> checkNotes = new LinkedHashSet<>();
         java.util.Set<String> checkedNames = new java.util.HashSet<>();
         List<Point> points = new ArrayList<>();
+        Map<String, String> positions = new java.util.HashMap<>();
         for (Map<String, ScalarNode> combo : combos) {
             Map<String, Node> workloadOverrides = new LinkedHashMap<>();
             Map<String, String> profileOverrides = new LinkedHashMap<>();
@@ -174,6 +221,8 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                     workloadOverrides.put(e.getKey(), e.getValue());
                 } else {
                     profileOverrides.put(e.getKey(), e.getValue().getValue());
+                    positions.putIfAbsent(e.getKey() + "=" + e.getValue().getValue(), ConfigError.printable(y.file()) + ":"
+                            + (e.getValue().getStartMark().getLine() + 1) + ":" + (e.getValue().getStartMark().getColumn() + 1));
                     ConfigCheck.Finding found = check.checkKey(e.getKey(), e.getValue().getValue());
                     // a finding about the name is said once, at the axis's first value; one about a value at that value
                     if (found != null && (!found.ofName() || checkedNames.add(e.getKey()))) {
@@ -214,7 +263,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         }
         List<String> notes = new ArrayList<>(omb.notes());
         notes.addAll(checkNotes);
-        return new Sweep(base, List.copyOf(axes.keySet()), points, notes, omb.findMaxRate());
+        return new Sweep(base, List.copyOf(axes.keySet()), points, notes, omb.findMaxRate(), positions);
     }
 
     private static Map<String, List<ScalarNode>> axes(YamlMap y, Node matrix) {

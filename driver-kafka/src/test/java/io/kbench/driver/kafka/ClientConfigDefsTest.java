@@ -37,4 +37,27 @@ class ClientConfigDefsTest {
         assertNull(ClientConfigDefs.valueProblem("producer", "partitioner.class", "org.example.OnTheWorkersOnly"),
                 "a class is loaded where the client runs");
     }
+
+    @Test
+    void shouldSayWhyTheClientsRefuseSettingsTogetherInKafkasOwnWords() {
+        java.util.Map<String, String> inFlight = java.util.Map.of("max.in.flight.requests.per.connection", "10");
+        assertEquals("To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. "
+                + "Current value is 10.", ClientConfigDefs.togetherProblem("producer", inFlight, false));
+        assertNull(ClientConfigDefs.togetherProblem("producer", java.util.Map.of("max.in.flight.requests.per.connection",
+                "10", "enable.idempotence", "false"), false), "idempotence off: taken");
+        assertNull(ClientConfigDefs.togetherProblem("producer", java.util.Map.of("acks", "1"), false),
+                "acks=1 alone: the producer starts (idempotence is only implied)");
+        assertEquals("Cannot set a transactional.id without also enabling idempotence.", ClientConfigDefs.togetherProblem(
+                "producer", java.util.Map.of("enable.idempotence", "false"), true));
+        assertEquals("partition.assignment.strategy cannot be set when group.protocol=CONSUMER",
+                ClientConfigDefs.togetherProblem("consumer", java.util.Map.of("group.protocol", "consumer",
+                        "partition.assignment.strategy", "org.apache.kafka.clients.consumer.RoundRobinAssignor"), false));
+        assertNull(ClientConfigDefs.togetherProblem("consumer", java.util.Map.of("fetch.min.bytes", "1",
+                "linger.ms", "5", "no.such.config", "x"), false), "a common section's other names: not the consumer's");
+        assertNull(ClientConfigDefs.togetherProblem("producer", java.util.Map.of("interceptor.classes",
+                "org.example.OnTheWorkersOnly", "partitioner.class", "org.example.Mine"), false), "classes load on the workers");
+        assertNull(ClientConfigDefs.togetherProblem("producer", java.util.Map.of("config.providers", "file",
+                "max.in.flight.requests.per.connection", "${file:/etc/kafka/p:inflight}"), false),
+                "a config provider's values resolve where the client runs");
+    }
 }
