@@ -210,6 +210,17 @@ class BadInputTest {
                         "--throughput", "-1", "--bootstrap-server", "127.0.0.1:1", "--insecure"), "kbench: --insecure "
                         + "applies to the workers of --workers or --workers-file; none are given (the run's workers would be "
                         + "in-process, reached without a token or TLS)"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--throughput", "-1", "--bootstrap-server", "127.0.0.1:1", "--producer-props",
+                        "max.in.flight.requests.per.connection=6"), "kbench: --producer-props, --producer.config, "
+                        + "--command-config: the producer would refuse these settings together: To use the idempotent "
+                        + "producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6. "
+                        + "(idempotence is on by default: enable.idempotence=false turns it off)"),
+                Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
+                        "127.0.0.1:1", "--command-property", "group.protocol=consumer", "--command-property",
+                        "partition.assignment.strategy=org.apache.kafka.clients.consumer.RoundRobinAssignor"),
+                        "kbench: --consumer.config, --command-property, --command-config: the consumer would refuse these "
+                                + "settings together: partition.assignment.strategy cannot be set when group.protocol=CONSUMER"),
                 // an escape sequence in a flag's text is written out, never sent to the terminal
                 Arguments.of(List.of("run", "--set", "producer.acks=al\u001b[2J", w), "kbench: --set producer.acks: Invalid "
                         + "value al\\u001b[2J for configuration acks: String must be one of: all, -1, 0, 1"),
@@ -271,18 +282,18 @@ class BadInputTest {
                 Arguments.of(List.of("run", "INFLIGHTMATRIX"), "kbench: INFLIGHTMATRIX:4:55: matrix: "
                         + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
                         + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
-                        + "at most 5. Current value is 10. (idempotence is on by default: producer.enable.idempotence: "
-                        + "false turns it off)"),
+                        + "at most 5. Current value is 10. (idempotence is on by default: enable.idempotence=false "
+                        + "turns it off)"),
                 Arguments.of(List.of("validate", "INFLIGHTMATRIX"), "INFLIGHTMATRIX:4:55: matrix: "
                         + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
                         + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
-                        + "at most 5. Current value is 10. (idempotence is on by default: producer.enable.idempotence: "
-                        + "false turns it off)"),
+                        + "at most 5. Current value is 10. (idempotence is on by default: enable.idempotence=false "
+                        + "turns it off)"),
                 Arguments.of(List.of("run", "--set", "producer.max.in.flight.requests.per.connection=6", w),
                         "kbench: Kafka's client defaults with --set: the producer would refuse these settings together: To "
                                 + "use the idempotent producer, max.in.flight.requests.per.connection must be set to at most "
-                                + "5. Current value is 6. (idempotence is on by default: producer.enable.idempotence: false "
-                                + "turns it off)"),
+                                + "5. Current value is 6. (idempotence is on by default: enable.idempotence=false turns "
+                                + "it off)"),
                 Arguments.of(List.of("run", "--driver", "IDEMPROFILE", w), "kbench: IDEMPROFILE: the producer would refuse "
                         + "these settings together: Must set acks to all in order to use the idempotent producer. Otherwise "
                         + "we cannot guarantee idempotence."),

@@ -173,6 +173,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         }
         Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
                         Inputs::note);
+        String together = local.configCheck().together(profile, workload("check", List.of("t"), 1, 1));
+        if (together != null) {
+            throw new UserException("--consumer.config, --command-property, --command-config: " + together);
+        }
         ConsumerPerfReporter reporter = new ConsumerPerfReporter(System.out, System.err, !hideHeader, dateFormat,
                 numRecords, timeoutMs, showDetailedStats ? reportingIntervalMs : 0, printMetrics);
         try (Session session = new Session(local, workers, bootstrapServer, 1,

@@ -194,6 +194,10 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                 .put("consumer.fetch.max.wait.ms", "0", "e2e-latency")
                 .applyTo(Profile.defaults(), local.configCheck(),
                         Inputs::note);
+        String together = local.configCheck().together(profile, workload(a, true));
+        if (together != null) {
+            throw new UserException("the properties file with ACKS " + a.acks() + ": " + together);
+        }
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 connection.securityFor(workers), 1, System.err)) {
             boolean exists = session.topics(profile, Pattern.quote(a.topic()), 1).names().contains(a.topic());

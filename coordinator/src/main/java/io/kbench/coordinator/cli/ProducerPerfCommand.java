@@ -216,6 +216,10 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         }
         keys.put("stampMessages", false); // plain records without headers, as the Kafka tool sends them (it has no consumers to stamp for)
         Workload workload = Workload.of("producer-perf", keys);
+        String together = local.configCheck().together(profile, workload);
+        if (together != null) {
+            throw new UserException("--producer-props, --producer.config, --command-config: " + together);
+        }
         return Session.runOnce(local, workers, bootstrap,
                 connection.securityFor(workers), workload, profile,
                 dumps(new RunOptions(output, true, 1_000_000L,

@@ -157,7 +157,7 @@ public final class ConfigCheck {
                     : problem));
             return "the " + client + " would refuse these settings together: " + problem
                     + (problem.contains("idempotent producer") && !settings.containsKey("enable.idempotence")
-                    ? " (idempotence is on by default: producer.enable.idempotence: false turns it off)" : "");
+                    ? " (idempotence is on by default: enable.idempotence=false turns it off)" : "");
         }
         return null;
     }

@@ -75,7 +75,7 @@ class SettingsTogetherTest {
         assertEquals(dir.resolve("w.yaml") + ":4:55: matrix: producer.max.in.flight.requests.per.connection=10: the "
                         + "producer would refuse these settings together: To use the idempotent producer, "
                         + "max.in.flight.requests.per.connection must be set to at most 5. Current value is 10. (idempotence "
-                        + "is on by default: producer.enable.idempotence: false turns it off)",
+                        + "is on by default: enable.idempotence=false turns it off)",
                 s.settingsProblem(Profile.defaults(), check, "the profile"));
         assertNull(s.settingsProblem(Profile.defaults().with(Map.of("producer.enable.idempotence", "false")), check,
                 "the profile"), "idempotence off: every combination starts");
@@ -101,7 +101,7 @@ class SettingsTogetherTest {
         Profile bad = Profile.defaults().with(Map.of("producer.max.in.flight.requests.per.connection", "6"));
         assertEquals("p.yaml with --set: the producer would refuse these settings together: To use the idempotent "
                         + "producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6. "
-                        + "(idempotence is on by default: producer.enable.idempotence: false turns it off)",
+                        + "(idempotence is on by default: enable.idempotence=false turns it off)",
                 sweep("durationSeconds: 5\n").settingsProblem(bad, check, "p.yaml with --set"));
         assertNull(sweep("durationSeconds: 5\nproducersPerTopic: 0\nexistingTopics: true\ntopicNames: [t]\n")
                 .settingsProblem(bad, check, "p.yaml"), "no producers: their settings cannot stop the run");
