@@ -302,7 +302,7 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
                         "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
             }
-            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers())));
+            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers(), b)));
         } else if (producing && !waited && !queued) {
             held.add(flip(waitEv));
         }

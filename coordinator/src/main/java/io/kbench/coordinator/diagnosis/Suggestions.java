@@ -120,26 +120,61 @@ final class Suggestions {
                         + "replication make it shorter");
     }
 
-    static List<String> producers(WindowFigures.Producers p) {
+    /**
+     * For producers held back by their own settings. Which cap bound them decides the order: records that waited in
+     * the producer beyond {@code linger.ms} and a request's latency ({@link Diagnosis#queuedBeyond}) waited for a
+     * request to carry them — the requests in flight were the cap, and {@code buffer.memory} only held the queue, so
+     * more of it would lengthen the wait, not raise the rate; records that did not, while the producers waited for
+     * buffer room, were held at the buffer: its bytes over the request latency was the cap. When the broker's time
+     * per produce request, times the requests in flight per connection, makes up the producers' request latency
+     * ({@link Diagnosis#BROKER_SHARE}), the broker served each connection's requests one after another: more in flight
+     * would wait there too, and more bytes per request or more connections are what carry more.
+     */
+    static List<String> producers(WindowFigures.Producers p, WindowFigures.Brokers b) {
         WindowFigures.Settings s = p.settings();
         List<String> out = new ArrayList<>();
-        if (p.waitRatio() >= Diagnosis.WAIT_RATIO) {
+        boolean waited = p.waitRatio() >= Diagnosis.WAIT_RATIO;
+        double beyond = Diagnosis.queuedBeyond(p);
+        boolean queued = beyond > 0;
+        double perConnection = p.inFlightPerConnection();
+        boolean serial = b != null && !Double.isNaN(b.produceTotalMs()) && !Double.isNaN(p.requestLatencyMs())
+                && b.produceTotalMs() * perConnection >= Diagnosis.BROKER_SHARE * p.requestLatencyMs();
+        if (waited && !queued) {
             out.add(String.format(Locale.ROOT, "buffer.memory (now %s; kbench holds a producer at half of it): the "
                     + "bytes in flight are capped there, so throughput is at most that over the request latency",
                     bytes(s.bufferMemory())));
         }
+        String perRequest = queued ? String.format(Locale.ROOT, ": a request carries at most one batch per partition, "
+                + "and records waited %.1f ms for a request to carry them", p.queueTimeMs()) : "";
         if (!Double.isNaN(p.batchBytes()) && p.batchBytes() >= 0.9 * s.batchSize()) {
             out.add(String.format(Locale.ROOT, "batch.size (now %s; batches averaged %s: full): larger batches carry "
-                    + "more per request", bytes(s.batchSize()), bytes(Math.round(p.batchBytes()))));
+                    + "more per request%s", bytes(s.batchSize()), bytes(Math.round(p.batchBytes())), perRequest));
         } else {
-            out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s", bytes(s.batchSize()),
+            out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s%s", bytes(s.batchSize()),
                     num(s.lingerMs()), Double.isNaN(p.batchBytes()) ? ""
-                            : String.format(Locale.ROOT, ": batches averaged %s", bytes(Math.round(p.batchBytes())))));
+                            : String.format(Locale.ROOT, ": batches averaged %s", bytes(Math.round(p.batchBytes()))),
+                    perRequest));
         }
-        out.add(String.format(Locale.ROOT, "max.in.flight.requests.per.connection (now %d%s)", s.maxInFlight(),
-                Double.isNaN(p.inFlight()) ? ""
-                        : String.format(Locale.ROOT, "; %.1f request(s) in flight per producer on average", p.inFlight())));
-        out.add("more producers or partitions: each producer has its own buffer and connections");
+        String inFlight = Double.isNaN(p.inFlight()) ? ""
+                : String.format(Locale.ROOT, "; %.1f request(s) in flight per producer on average", p.inFlight());
+        if (queued && serial) {
+            out.add(String.format(Locale.ROOT, "more connections rather than max.in.flight.requests.per.connection (now "
+                    + "%d%s): a broker serves a connection's requests one at a time, and %.2f ms each at the broker × "
+                    + "%.1f per connection = %.2f ms of the producers' %.2f ms request latency, so more in flight would wait "
+                    + "there; more producers, or the partitions' leaders on more brokers, add connections%s",
+                    s.maxInFlight(), inFlight, b.produceTotalMs(), perConnection, b.produceTotalMs() * perConnection,
+                    p.requestLatencyMs(),
+                    Double.isNaN(b.handlerIdle()) ? "" : String.format(Locale.ROOT, " (the request handlers were idle %.0f%% "
+                            + "of the time: what more connections can use)", 100 * b.handlerIdle())));
+        } else {
+            out.add(String.format(Locale.ROOT, "max.in.flight.requests.per.connection (now %d%s)", s.maxInFlight(), inFlight));
+            out.add("more producers or partitions: each producer has its own buffer and connections");
+        }
+        if (waited && queued) {
+            out.add(String.format(Locale.ROOT, "not buffer.memory (now %s): it held records waiting for a request (%.1f "
+                    + "ms on average); more of it lengthens that wait, not the rate", bytes(s.bufferMemory()),
+                    p.queueTimeMs()));
+        }
         return out;
     }
 

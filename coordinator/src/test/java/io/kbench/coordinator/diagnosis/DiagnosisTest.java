@@ -244,6 +244,47 @@ class DiagnosisTest {
                 + "network threads idle 90%, produce requests 1.00 ms at the broker)", e.text());
     }
 
+    /**
+     * The producers' suggestions follow the cap that bound them (recorded on the embedded default, num.io.threads=1,
+     * 2 unthrottled producers of 1 KB: records 202.5 ms in the producer, 4.5 requests in flight on 1 connection each,
+     * 1.12 ms per produce request at the broker, 5.46 ms at the client; batch.size 64 KiB then carried 1.76x as much,
+     * buffer.memory 64 MiB did not).
+     */
+    @Test
+    void shouldPutFirstTheProducerSettingThatBoundTheRun() {
+        UnaryOperator<WindowFigures.Brokers> broker = times(1.12, 0.18, 0, Double.NaN, 0.89).andThen(idle(0.21, 0.6))::apply;
+        ResultFile.Diagnosis pipeline = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.897).andThen(
+                queued(202.54, 5.46)).andThen(pipeline(4.5, 1))::apply, UnaryOperator.identity(), broker));
+        assertEquals("producer-client", pipeline.limit());
+        List<String> s = pipeline.suggestions();
+        assertTrue(s.get(0).startsWith("batch.size (now 16.0 KiB) and linger.ms (now 5): batches averaged 3.9 KiB: a "
+                + "request carries at most one batch per partition, and records waited 202.5 ms for a request"), s.get(0));
+        assertTrue(s.get(1).startsWith("more connections rather than max.in.flight.requests.per.connection (now 5; 4.5 "
+                + "request(s) in flight per producer on average): a broker serves a connection's requests one at a time, "
+                + "and 1.12 ms each at the broker × 4.5 per connection = 5.04 ms of the producers' 5.46 ms request "
+                + "latency, so more in flight would wait there"),
+                s.get(1));
+        assertTrue(s.get(1).endsWith("(the request handlers were idle 21% of the time: what more connections can use)"),
+                s.get(1));
+        assertEquals("not buffer.memory (now 32 MiB): it held records waiting for a request (202.5 ms on average); more "
+                + "of it lengthens that wait, not the rate", s.get(s.size() - 1));
+        assertTrue(s.stream().noneMatch(x -> x.startsWith("buffer.memory")), s.toString());
+
+        // the same waits with requests that took their time on the wire, not at the broker: more in flight can help
+        ResultFile.Diagnosis network = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.897).andThen(
+                queued(202.54, 20)).andThen(pipeline(4.5, 1))::apply, UnaryOperator.identity(), broker));
+        assertTrue(network.suggestions().contains("max.in.flight.requests.per.connection (now 5; 4.5 request(s) in "
+                + "flight per producer on average)"), network.suggestions().toString());
+
+        // waits with nothing queued beyond a request: the buffer held what was in flight, and was the cap
+        ResultFile.Diagnosis buffer = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.5).andThen(queued(6, 5))::apply,
+                UnaryOperator.identity(), broker));
+        assertTrue(buffer.suggestions().get(0).startsWith("buffer.memory (now 32 MiB; kbench holds a producer at half of "
+                + "it): the bytes in flight are capped there"), buffer.suggestions().toString());
+        assertTrue(buffer.suggestions().stream().noneMatch(x -> x.startsWith("not buffer.memory")),
+                buffer.suggestions().toString());
+    }
+
     @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
