@@ -62,6 +62,8 @@ class CompareGateTest {
         Out ok = compare("compare", "--fail-if", gate, base, clean);
         assertEquals(0, ok.code(), ok.stdout());
         assertTrue(ok.stdout().contains("gates: all 1 passed"), ok.stdout());
+        assertTrue(ok.stdout().contains("setup: every side ran the baseline's workload, client and topic settings, "
+                + "cluster and kbench build"), ok.stdout());
 
         Out f = compare("compare", "--fail-if", gate, base, failed);
         assertEquals(1, f.code(), "the figures pass, the failed run does not: " + f.stdout());
@@ -88,11 +90,14 @@ class CompareGateTest {
         Path hostile = result("hostile", "FAILED", 0);
         ObjectNode r = (ObjectNode) JSON.readTree(hostile.toFile());
         ((ObjectNode) r.get("workload")).put("name", "red\u001b[31m\nline");
+        ((ObjectNode) r.get("profile")).putObject("producer").put("client.id", "blue\u001b[34m\nline");
         JSON.writeValue(hostile.toFile(), r);
         for (String format : new String[] {"text", "markdown"}) {
             Out o = compare("compare", "--format", format, base, hostile.toString());
             assertEquals(0, o.code(), o.stdout());
             assertTrue(o.stdout().contains("red\\u001b[31m\\nline"), format + ": " + o.stdout());
+            assertTrue(o.stdout().contains("producer.client.id unset (the client's default) -> blue\\u001b[34m\\nline"),
+                    format + ": what differs in the setup, written out too: " + o.stdout());
             assertTrue(o.stdout().chars().noneMatch(c -> c == 0x1b), format + ": no escape sequence reaches the terminal");
         }
         Out text = compare("compare", base, hostile.toString());

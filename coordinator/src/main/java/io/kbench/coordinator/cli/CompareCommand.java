@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
             "",
             "Each SIDE is a result.json (or its directory), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression. When both sides have repeats, a relative limit (-10%%, +5%%) crossed by a difference that is itself no larger than their run-to-run noise (the larger spread of either side's repeats, as a share of its mean) is not a breach: it is listed as 'within noise'.",
             "",
-            "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line."})
+            "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line.",
+            "",
+            "The comparison ends with what differs between each side's setup and the baseline's — the workload's keys, the client and topic settings, the brokers' configs, the numbers of brokers and workers, the kbench build — since a difference in the table is the change's only when nothing else changed; repeats that are not of one setup get a warning."})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "2..*", paramLabel = "SIDE", description = "Results to compare, the baseline first; A,B,C for repeats.")
     List<String> sides;
@@ -84,8 +86,11 @@ public final class CompareCommand implements Callable<Integer> {
         List<HtmlReport.Named> runs = new ArrayList<>();
         List<String> unfit = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
+        List<List<java.util.Map<String, String>>> setups = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (int s = 0; s < files.size(); s++) {
             List<JsonNode> summaries = new ArrayList<>();
+            List<java.util.Map<String, String>> sideSetups = new ArrayList<>();
             String name = null;
             for (Path file : files.get(s)) {
                 ResultFile.Run run = page != null ? ResultInputs.drawable(file, ResultInputs.json(file))
@@ -93,6 +98,7 @@ public final class CompareCommand implements Callable<Integer> {
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
+                sideSetups.add(io.kbench.coordinator.report.compare.SetupDiff.setup(run));
                 runs.add(new HtmlReport.Named(runName, run));
                 String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), allowFailed, allowSaturated);
                 if (why != null) {
@@ -101,9 +107,13 @@ public final class CompareCommand implements Callable<Integer> {
                 }
             }
             compared.add(new Compare.Side(name, summaries));
+            setups.add(sideSetups);
+            names.add(name);
         }
+        // a difference in the table is the change's only when nothing else changed: say what else did
+        List<String> setup = io.kbench.coordinator.report.compare.SetupDiff.lines(names, setups);
         io.kbench.coordinator.report.compare.CompareFormats.Comparison comparison =
-                new io.kbench.coordinator.report.compare.CompareFormats.Comparison(compared, gates, unfit, warnings);
+                new io.kbench.coordinator.report.compare.CompareFormats.Comparison(compared, gates, unfit, warnings, setup);
         if (format != Format.text) {
             if (page != null) {
                 ResultInputs.writePage(page, "--output ", "kbench compare", runs);
@@ -122,6 +132,7 @@ public final class CompareCommand implements Callable<Integer> {
             ResultInputs.writePage(page, "--output ", "kbench compare", runs);
             say("report: " + page);
         }
+        setup.forEach(CompareCommand::say);
         warnings.forEach(CompareCommand::say);
         List<String> breaches = Compare.breaches(compared, gates);
         Compare.withinNoise(compared, gates).forEach(CompareCommand::say);

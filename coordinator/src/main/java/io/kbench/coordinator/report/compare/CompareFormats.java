@@ -20,12 +20,18 @@ public final class CompareFormats {
 
     /** What one comparison found: the sides, the gates' outcomes, refusals and warnings. */
     public record Comparison(List<Compare.Side> sides, List<Compare.Gate> gates, List<String> refused,
-                             List<String> warnings) {
+                             List<String> warnings, List<String> setup) {
         public Comparison {
             sides = List.copyOf(sides);
             gates = List.copyOf(gates);
             refused = List.copyOf(refused);
             warnings = List.copyOf(warnings);
+            setup = List.copyOf(setup);
+        }
+
+        /** A comparison without setup lines ({@link SetupDiff#lines}). */
+        public Comparison(List<Compare.Side> sides, List<Compare.Gate> gates, List<String> refused, List<String> warnings) {
+            this(sides, gates, refused, warnings, List.of());
         }
 
         List<Compare.GateOutcome> outcomes() {
@@ -68,7 +74,8 @@ public final class CompareFormats {
                 b.append('\n');
             }
         }
-        List<String> notes = new ArrayList<>(c.warnings());
+        List<String> notes = new ArrayList<>(c.setup());
+        notes.addAll(c.warnings());
         c.outcomes().stream().filter(o -> o.crossed() && !o.breached()).forEach(o -> notes.add(o.line()));
         c.outcomes().stream().filter(Compare.GateOutcome::breached).forEach(o -> notes.add(o.line()));
         notes.addAll(c.refused());
@@ -122,6 +129,7 @@ public final class CompareFormats {
         doc.put("gates", gates);
         doc.put("refused", c.refused());
         doc.put("warnings", c.warnings());
+        doc.put("setup", c.setup());
         doc.put("passed", c.passed());
         try {
             return ResultDocument.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
@@ -162,6 +170,7 @@ public final class CompareFormats {
         StringBuilder out = new StringBuilder();
         io.kbench.coordinator.report.console.TextTable.lines(Compare.table(c.sides(), c.gates()), i -> i == 0, "", "  ")
                 .forEach(l -> out.append(l).append('\n'));
+        c.setup().forEach(w -> out.append(w).append('\n'));
         c.warnings().forEach(w -> out.append(w).append('\n'));
         b.append("  <system-out>").append(xml(out.toString())).append("</system-out>\n");
         b.append("</testsuite>\n");
