@@ -64,6 +64,7 @@ class BadInputTest {
         // each value one Kafka takes, together ones the producer refuses (idempotence, on by default, with > 5 in flight)
         write("inflight-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.ms: [1, 5]\n"
                 + "  producer.max.in.flight.requests.per.connection: [5, 10]\n");
+        write("idempotent.properties", "enable.idempotence=true\n");
         write("idempotent-profile.yaml", "name: i\ndriver: kafka\nproducer:\n  enable.idempotence: true\n  acks: 1\n");
         write("typo-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.m: [1, 5]\n");
         write("typo-profile.yaml", "name: typo\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  linger.m: 5\n");
@@ -216,6 +217,11 @@ class BadInputTest {
                         + "--command-config: the producer would refuse these settings together: To use the idempotent "
                         + "producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6. "
                         + "(idempotence is on by default: enable.idempotence=false turns it off)"),
+                Arguments.of(List.of("e2e-latency", "--bootstrap-server", "127.0.0.1:1", "--topic", "t", "--num-records",
+                        "10", "--record-size", "10", "--producer-acks", "1", "--command-config", "IDEMPROPS"),
+                        "kbench: acks 1 with IDEMPROPS's settings: the producer would refuse these settings together: Must "
+                                + "set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee "
+                                + "idempotence."),
                 Arguments.of(List.of("consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server",
                         "127.0.0.1:1", "--command-property", "group.protocol=consumer", "--command-property",
                         "partition.assignment.strategy=org.apache.kafka.clients.consumer.RoundRobinAssignor"),
@@ -704,6 +710,7 @@ class BadInputTest {
 
     private static String resolve(String s) {
         return s.replace("INFLIGHTMATRIX", at("inflight-sweep.yaml")).replace("IDEMPROFILE", at("idempotent-profile.yaml"))
+                .replace("IDEMPROPS", at("idempotent.properties"))
                 .replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))
                 .replace("TOPICSWEEP", at("topic-sweep.yaml")).replace("VENDORTOPIC", at("vendor-topic-profile.yaml"))

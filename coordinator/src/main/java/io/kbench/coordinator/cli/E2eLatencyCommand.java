@@ -196,7 +196,8 @@ public final class E2eLatencyCommand implements Callable<Integer> {
                         Inputs::note);
         String together = local.configCheck().together(profile, workload(a, true));
         if (together != null) {
-            throw new UserException("the properties file with ACKS " + a.acks() + ": " + together);
+            throw new UserException("acks " + a.acks() + " with " + (a.config() != null ? a.config() + "'s settings"
+                    : "the clients' defaults") + ": " + together);
         }
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 connection.securityFor(workers), 1, System.err)) {
