@@ -182,7 +182,18 @@ public final class Diagnosis {
             held.add(new ResultFile.Evidence("brokers", null, null, null,
                     "the brokers were not read (--broker-jmx, --broker-metrics): their side is unknown"));
         } else {
+            // a broker reads one request of a connection at a time: the requests behind it wait for it too
+            double pipelined = b.produceTotalMs() * p.inFlightPerConnection();
+            boolean brokerTimeMatters = pipelined >= BROKER_SHARE * p.requestLatencyMs();
+            ResultFile.Evidence pipelinedEv = ev("brokerProduceTimePipelinedMs", pipelined, ">=",
+                    BROKER_SHARE * p.requestLatencyMs(), String.format(Locale.ROOT, "%.2f ms at the broker × %.1f "
+                            + "request(s) in flight per connection = %.2f ms, against the producers' request latency %.2f "
+                            + "ms: the producers waited for the broker", b.produceTotalMs(), p.inFlightPerConnection(),
+                            pipelined, p.requestLatencyMs()));
+            // the request queue is where a request waits for a free request handler (num.io.threads)
+            double queueShare = b.requestQueueMs() / b.produceTotalMs();
             boolean handlersBusy = !Double.isNaN(b.handlerIdle()) && b.handlerIdle() < HANDLER_IDLE;
+            boolean handlersQueued = !handlersBusy && waited && brokerTimeMatters && queueShare >= TIME_SHARE;
             ResultFile.Evidence handler = ev("requestHandlerIdle", b.handlerIdle(), "<", HANDLER_IDLE,
                     String.format(Locale.ROOT, "request handlers idle %s (%s, window mean)", pct(b.handlerIdle()),
                             b.handlerSource()));
@@ -212,6 +223,28 @@ public final class Diagnosis {
                     }
                     found.add(limit(REQUEST_HANDLERS, strength, e, Suggestions.HANDLERS));
                 }
+            } else if (handlersQueued) {
+                // idle on average, yet the producers' requests waited for a handler longer than they were handled:
+                // the handlers could not take the requests as they came
+                brokerLimit = true;
+                List<ResultFile.Evidence> e = new ArrayList<>();
+                e.add(ev("produceRequestQueueTimeShare", queueShare, ">=", TIME_SHARE, String.format(Locale.ROOT,
+                        "produce requests waited for a request handler %.2f ms of their %.2f ms at the broker (the "
+                                + "request queue)", b.requestQueueMs(), b.produceTotalMs())));
+                e.add(pipelinedEv);
+                e.add(waitEv);
+                e.add(timeSplit(b));
+                if (!Double.isNaN(b.handlerIdle())) {
+                    // above the threshold: a figure beside the limit, without a comparison
+                    e.add(new ResultFile.Evidence("requestHandlerIdle", round(b.handlerIdle()), null, null,
+                            String.format(Locale.ROOT, "request handlers idle %s (%s, window mean): a queue forms "
+                                    + "before a pool is busy all the time", pct(b.handlerIdle()), b.handlerSource())));
+                }
+                if (!Double.isNaN(b.processCpu())) {
+                    e.add(new ResultFile.Evidence("brokerProcessCpu", round(b.processCpu()), null, null, String.format(
+                            Locale.ROOT, "the broker's process used %s of its cores", pct(b.processCpu()))));
+                }
+                found.add(limit(REQUEST_HANDLERS, (queueShare - TIME_SHARE) / (1 - TIME_SHARE), e, Suggestions.HANDLERS));
             } else if (!Double.isNaN(b.handlerIdle())) {
                 held.add(flip(handler));
             }
@@ -225,9 +258,6 @@ public final class Diagnosis {
                 held.add(ev("networkProcessorIdle", b.networkIdle(), ">=", NETWORK_IDLE, String.format(Locale.ROOT,
                         "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())));
             }
-            // a broker reads one request of a connection at a time: the requests behind it wait for it too
-            double pipelined = b.produceTotalMs() * p.inFlightPerConnection();
-            boolean brokerTimeMatters = pipelined >= BROKER_SHARE * p.requestLatencyMs();
             double remoteShare = b.remoteMs() / b.produceTotalMs();
             List<ResultFile.Evidence> repl = new ArrayList<>();
             double replStrength = 0;
@@ -245,11 +275,7 @@ public final class Diagnosis {
                 repl.add(ev("produceRemoteTimeShare", remoteShare, ">=", TIME_SHARE, String.format(Locale.ROOT,
                         "produce requests waited for the followers %.2f ms of their %.2f ms (acks=%s)", b.remoteMs(),
                         b.produceTotalMs(), p.settings().acks())));
-                repl.add(ev("brokerProduceTimePipelinedMs", pipelined, ">=", BROKER_SHARE * p.requestLatencyMs(),
-                        String.format(Locale.ROOT, "%.2f ms at the broker × %.1f request(s) in flight per connection "
-                                + "= %.2f ms, against the producers' request latency %.2f ms: the producers waited "
-                                + "for the broker", b.produceTotalMs(), p.inFlightPerConnection(), pipelined,
-                                p.requestLatencyMs())));
+                repl.add(pipelinedEv);
                 repl.add(waitEv);
                 replStrength = Math.max(replStrength, (remoteShare - TIME_SHARE) / (1 - TIME_SHARE));
             }

@@ -81,6 +81,13 @@ class DiagnosisTest {
                 b.urpMax(), b.isrShrinks(), flush, cpu);
     }
 
+    /** Produce requests of {@code total} ms at the broker, {@code queue} of them waiting for a request handler. */
+    static UnaryOperator<WindowFigures.Brokers> queue(double total, double queue, double handlerIdle) {
+        return b -> new WindowFigures.Brokers(handlerIdle, b.handlerSource(), b.networkIdle(), b.networkSource(),
+                b.timeSource(), total, queue, b.localMs(), 0, b.responseQueueMs(), b.responseSendMs(), b.urpMax(),
+                b.isrShrinks(), b.logFlushMs(), b.processCpu());
+    }
+
     static UnaryOperator<WindowFigures.Brokers> replicas(double urp, double shrinks) {
         return b -> new WindowFigures.Brokers(b.handlerIdle(), b.handlerSource(), b.networkIdle(), b.networkSource(),
                 b.timeSource(), b.produceTotalMs(), b.requestQueueMs(), b.localMs(), b.remoteMs(), b.responseQueueMs(),
@@ -121,6 +128,17 @@ class DiagnosisTest {
                 c("broker time x requests per connection just under half: the client", "producer-client",
                         with(DiagnosisTest::missed, waiting(0.5).andThen(queued(60, 50)).andThen(pipeline(2.49, 1))::apply,
                                 c0, times(10, 1, 9, Double.NaN, 0.3))),
+                c("producers waited while half the produce time was spent waiting for a request handler",
+                        "broker-request-handlers", with(DiagnosisTest::unthrottled, waiting(0.89).andThen(queued(440, 18))
+                                .andThen(pipeline(4.5, 1))::apply, c0, queue(3.16, 1.58, 0.27))),
+                c("producers waited, the request queue just under half: the client", "producer-client",
+                        with(DiagnosisTest::unthrottled, waiting(0.89).andThen(queued(440, 18)).andThen(pipeline(4.5, 1))::apply,
+                                c0, queue(3.16, 1.57, 0.27))),
+                c("the request queue half, but the broker's time a fraction of the producers' latency: the client",
+                        "producer-client", with(DiagnosisTest::unthrottled, waiting(0.89).andThen(queued(440, 40))
+                                .andThen(pipeline(4.5, 1))::apply, c0, queue(3.16, 1.58, 0.27))),
+                c("the request queue half, the producers never waited: not a limit", "unknown",
+                        with(DiagnosisTest::missed, queued(3, 12), c0, queue(10, 6, 0.27))),
                 c("followers took the time but the producers never waited: not a limit", "unknown",
                         with(DiagnosisTest::missed, queued(3, 12), c0, times(10, 1, 9, Double.NaN, 0.3))),
                 c("busy handlers appending while the broker's CPU idles", "broker-disk",
