@@ -123,6 +123,14 @@ class PerfToolsIT {
             assertTrue(row.matches(), "not a consumer-perf row: " + lines.get(1));
             assertEquals("10000", row.group(2));
             assertEquals(10000 * 100 / 1048576.0, Double.parseDouble(row.group(1)), 0.0001);
+            try {
+                // the tool's socket buffer (2 MB), not the client's 64 KB, as the tool asks for it
+                assertEquals("2097152", new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                        dir.resolve("read/result.json").toFile()).path("profile").path("consumer")
+                        .path("receive.buffer.bytes").asText());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
     }
 

@@ -51,8 +51,12 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
     @Option(names = "--fetch-size", paramLabel = "BYTES", description = "max.partition.fetch.bytes of the consumer.")
     Integer fetchSize;
 
-    @Option(names = "--socket-buffer-size", paramLabel = "BYTES", description = "receive.buffer.bytes of the consumer.")
+    @Option(names = "--socket-buffer-size", paramLabel = "BYTES", description = "receive.buffer.bytes of the consumer "
+            + "(default: 2097152, the tool's, unless --consumer.config, --command-config or --command-property sets it).")
     Integer socketBufferSize;
+
+    /** Kafka's ConsumerPerformance asks for a 2 MB receive buffer unless told otherwise. */
+    static final int TOOL_SOCKET_BUFFER = 2 * 1024 * 1024;
 
     @Option(names = "--hide-header", description = "Print only the row.")
     boolean hideHeader;
@@ -167,6 +171,10 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         }
         if (socketBufferSize != null) {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
+        } else if (!overrides.keys().contains("consumer.receive.buffer.bytes")
+                && !overrides.keys().contains("common.receive.buffer.bytes")) {
+            // the tool's default, not the client's 64 KB (which stalls fetches on loopback: docs/metrics.md)
+            overrides.put("consumer.receive.buffer.bytes", String.valueOf(TOOL_SOCKET_BUFFER), "--socket-buffer-size");
         }
         if (fromLatest) {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");

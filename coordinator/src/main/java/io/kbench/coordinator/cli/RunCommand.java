@@ -289,6 +289,9 @@ public final class RunCommand implements Callable<Integer> {
         if (output != null && searchOptions.findMaxRate) {
             OutputDirectory.checkNoRuns(output, "--output");
         }
+        // said with the run's own lines once the cluster is up, not before a refusal or an unreachable cluster's line
+        List<String> runNotes = new ArrayList<>();
+        profile = LoopbackSockets.apply(profile, sweep, bootstrap, bootstrap == null && workers.isEmpty(), runNotes::add);
         notes.forEach(Inputs::note);
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);
@@ -312,6 +315,7 @@ public final class RunCommand implements Callable<Integer> {
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers,
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
+                runNotes.forEach(n -> human().println("note: " + n));
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
                         : sweep.isSweep() ? new SweepRun(sweep, output, human(), written, primeSeconds).run(
                                 (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), p.brokerSettings(),

@@ -56,11 +56,14 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
     List<String> props = new ArrayList<>();
 
     @Option(names = "--fetch-size", paramLabel = "BYTES", description = "fetch.max.bytes of the share consumers "
-            + "(the tool sets 1048576 when not given; kbench leaves the client's default).")
+            + "(default: 1048576, the tool's, unless --command-config or --command-property sets it).")
     Integer fetchSize;
 
+    /** Kafka's ShareConsumerPerformance fetches at most 1 MB a request unless told otherwise. */
+    static final int TOOL_FETCH_SIZE = 1024 * 1024;
+
     @Option(names = "--socket-buffer-size", paramLabel = "BYTES", description = "receive.buffer.bytes of the share "
-            + "consumers (the tool sets 2097152 when not given; kbench leaves the client's default).")
+            + "consumers (default: 2097152, the tool's, unless --command-config or --command-property sets it).")
     Integer socketBufferSize;
 
     @Option(names = "--group", paramLabel = "GROUP", description = "The share group (default: a new group of kbench's "
@@ -152,11 +155,18 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
         ClientOverrides overrides = new ClientOverrides()
                 .file(commandConfig, "common", "--command-config")
                 .pairs(props, "consumer", "--command-property");
+        // the tool's defaults where nothing else sets them, as the tool does (not the client's 50 MB and 64 KB)
         if (fetchSize != null) {
             overrides.put("consumer.fetch.max.bytes", fetchSize.toString(), "--fetch-size");
+        } else if (!overrides.keys().contains("consumer.fetch.max.bytes") && !overrides.keys().contains("common.fetch.max.bytes")) {
+            overrides.put("consumer.fetch.max.bytes", String.valueOf(TOOL_FETCH_SIZE), "--fetch-size");
         }
         if (socketBufferSize != null) {
             overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
+        } else if (!overrides.keys().contains("consumer.receive.buffer.bytes")
+                && !overrides.keys().contains("common.receive.buffer.bytes")) {
+            overrides.put("consumer.receive.buffer.bytes", String.valueOf(ConsumerPerfCommand.TOOL_SOCKET_BUFFER),
+                    "--socket-buffer-size");
         }
         Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
                         Inputs::note);
