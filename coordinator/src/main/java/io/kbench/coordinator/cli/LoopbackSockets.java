@@ -8,14 +8,14 @@ import io.kbench.coordinator.workload.Sweep;
 
 /**
  * The consumers' socket receive buffer for brokers on loopback. Kafka's consumers ask for a 64 KB receive buffer
- * ({@code receive.buffer.bytes} 65536), which also turns off Linux's autotuning of it; loopback's MTU is 64 KB, so its
- * segments are about as large as the whole window the buffer allows. Linux then holds back a window update until a
- * segment's worth is free (a receiver's guard against silly windows), the broker waits for it, and a fetch response
- * larger than the window stalls until TCP's persist timer probes, about 200 ms later. Measured on the embedded default
- * at 50,000 msg/s of 1 KB: the consumer's {@code fetch-latency-max} at 205-217 ms in 7 and 19 of 21 intervals, the
- * end-to-end p99 164 and 214 ms against a publish response p99 of 12-24 ms; with the OS sizing the buffer ({@code -1})
- * no fetch took over 43 ms and the end-to-end p99 was 15 and 28 ms (docs/metrics.md). On a network of 1,500-byte
- * frames the same 64 KB window is 45 segments and nothing stalls, so only runs against brokers on loopback get
+ * ({@code receive.buffer.bytes} 65536), which also turns off Linux's autotuning of it; loopback's MTU is 64 KB, so one
+ * segment of a fetch response takes about all the memory that buffer allows, segments the window let through are
+ * dropped for a full receive queue, and the broker sends them again only after its retransmission timeout (200 ms at
+ * least). Measured on the embedded default at 50,000 msg/s of 1 KB: the consumer's {@code fetch-latency-max} at
+ * 205-217 ms in 7 and 19 of 21 intervals, the end-to-end p99 164 and 214 ms against a publish response p99 of 12-24
+ * ms, 36 segments dropped ({@code TcpExtTCPRcvQDrop}) in a 20-s run; with the OS sizing the buffer ({@code -1}) no fetch took
+ * over 43 ms, the end-to-end p99 was 15 and 28 ms and none was dropped (docs/metrics.md). On a network of 1,500-byte
+ * frames a segment is a small part of the same buffer and nothing stalls, so only runs against brokers on loopback get
  * {@code -1}, and only when the profile, the flags and the matrix leave the setting to the client.
  */
 final class LoopbackSockets {
