@@ -195,11 +195,12 @@ public final class ResultDocument {
 
     /**
      * The JIT compilers' part of a worker's CPU when it is a tenth of it or more (a JVM still compiling its hot code:
-     * a compiled one spends well under 1% of its CPU there), as ", of which compiling (JIT) 25%"; "" otherwise.
+     * a compiled one spends well under 1% of its CPU there), as ", 40% of it compiling (the JIT)" — a share of the
+     * worker's CPU, as the diagnosis gives it, not of its processors; "" otherwise.
      */
     static String jit(ResultFile.HostUse h) {
         return h.jitShareMean() == null || h.cpuMean() <= 0 || h.jitShareMean() < JIT_NOTED_SHARE_OF_CPU * h.cpuMean() ? ""
-                : String.format(Locale.ROOT, ", of which compiling (JIT) %.0f%%", 100 * h.jitShareMean());
+                : String.format(Locale.ROOT, ", %.0f%% of it compiling (the JIT)", 100 * h.jitShareMean() / h.cpuMean());
     }
 
     /** The share of a worker's CPU its JIT compilers took from which the console line says so. */

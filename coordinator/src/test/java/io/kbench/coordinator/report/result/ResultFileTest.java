@@ -244,8 +244,9 @@ public class ResultFileTest {
                 "local-1", "in-process", 0, 0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, 0.74, 0.93,
                 69_000, 20_000, 9, 1_000, 100_000, null, 22_000L, 0.76, 0.96, 0.0, 0.035, jit < 0 ? null : jit,
                 jit < 0 ? null : 0.38))));
-        assertTrue(line.apply(0.296).contains("CPU 74% of its 2 processor(s) (worst interval 93%), of which compiling "
-                + "(JIT) 30%; GC"), line.apply(0.296));
+        // 0.296 of the processors is 40% of the worker's 0.74: a share of its CPU, as the diagnosis says it
+        assertTrue(line.apply(0.296).contains("CPU 74% of its 2 processor(s) (worst interval 93%), 40% of it compiling "
+                + "(the JIT); GC"), line.apply(0.296));
         assertFalse(line.apply(0.073).contains("JIT"), "under a tenth of its CPU: " + line.apply(0.073));
         assertFalse(line.apply(-1).contains("JIT"), "not measured: " + line.apply(-1));
     }
