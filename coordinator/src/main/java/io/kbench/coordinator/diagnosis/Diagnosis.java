@@ -437,7 +437,7 @@ public final class Diagnosis {
                         + "compiling its code, on the cores its load threads need", pct(h.jitShareOfCpu()), pct(h.jit()))));
             }
             if (strength >= 0) {
-                found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, l, h.cpu() >= HOST_CPU)));
+                found.add(limit(GENERATOR, strength, e, Suggestions.generator(h, l, h.cpu() >= HOST_CPU, p.settings())));
             }
         }
 

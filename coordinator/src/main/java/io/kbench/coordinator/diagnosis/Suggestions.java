@@ -43,6 +43,14 @@ final class Suggestions {
             "leave flushing to the OS: log.flush.interval.messages and log.flush.interval.ms unset (Kafka's default)",
             "compression.type on the producers: fewer bytes written");
 
+    /**
+     * gzip against the other codecs, measured (docs/diagnosis.md): the embedded default at 50,000 msg/s of 1 KB (half
+     * random bytes), one producer and one consumer, a sweep of compression.type after a 20-s priming run.
+     */
+    static final String COMPRESSION_CPU = ", and gzip costs the most CPU per byte of Kafka's codecs: lz4 or zstd "
+            + "(measured on the embedded default at 50,000 msg/s of 1 KB, each in one sweep: the worker's process "
+            + "used 92% of its cores with gzip, and fell behind; 48% with lz4, 64% with zstd, 60% uncompressed)";
+
     private Suggestions() { }
 
     static List<String> consumers(WindowFigures.Consumers c) {
@@ -66,10 +74,18 @@ final class Suggestions {
 
     /**
      * For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help); most
-     * saturated intervals with a load thread late from its park: its host or a pause, not its threads' work, held it up.
+     * saturated intervals with a load thread late from its park: its host or a pause, not its threads' work, held it up;
+     * producers compressing on cores that were the limit: the codec's own CPU first ({@link #COMPRESSION_CPU}).
      */
-    static List<String> generator(WindowFigures.Hosts h, WindowFigures.Load l, boolean cpuBound) {
+    static List<String> generator(WindowFigures.Hosts h, WindowFigures.Load l, boolean cpuBound,
+                                  WindowFigures.Settings producers) {
         List<String> s = new ArrayList<>();
+        String codec = producers.compressionType();
+        if (cpuBound && !codec.equals("none") && !codec.isEmpty()) {
+            s.add(String.format(Locale.ROOT, "compression.type (now %s): the producers compress on the worker's "
+                    + "cores%s", codec, codec.equals("gzip") ? COMPRESSION_CPU : "; lz4 costs the least CPU per byte "
+                    + "of Kafka's codecs, gzip the most"));
+        }
         if (!h.sharedWith().isEmpty()) {
             s.add("run `kbench worker` on hosts of their own: these workers share their process with the " + h.sharedWith());
         }

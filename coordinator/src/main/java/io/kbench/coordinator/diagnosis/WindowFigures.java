@@ -124,9 +124,15 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
 
     /** The producer settings in force (the profile's, else Kafka 4.3's defaults) and the topics' replication. */
     public record Settings(String acks, double lingerMs, long batchSize, long bufferMemory, int maxInFlight,
-                           int replicationFactor) {
+                           int replicationFactor, String compressionType) {
         /** Kafka 4.3's producer defaults (linger.ms 5 since KIP-1030), replication factor 1. */
-        public static final Settings DEFAULTS = new Settings("all", 5, 16_384, 33_554_432, 5, 1);
+        public static final Settings DEFAULTS = new Settings("all", 5, 16_384, 33_554_432, 5, 1, "none");
+
+        /** Without a compression type: Kafka's default, none. */
+        public Settings(String acks, double lingerMs, long batchSize, long bufferMemory, int maxInFlight,
+                        int replicationFactor) {
+            this(acks, lingerMs, batchSize, bufferMemory, maxInFlight, replicationFactor, "none");
+        }
     }
 
     /**
@@ -311,7 +317,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 number(p.get("linger.ms"), d.lingerMs()), (long) number(p.get("batch.size"), d.batchSize()),
                 (long) number(p.get("buffer.memory"), d.bufferMemory()),
                 (int) number(p.get("max.in.flight.requests.per.connection"), d.maxInFlight()),
-                Math.max(1, profile.replicationFactor()));
+                Math.max(1, profile.replicationFactor()),
+                p.getOrDefault("compression.type", d.compressionType()).strip().toLowerCase(java.util.Locale.ROOT));
     }
 
     private static double number(String v, double otherwise) {

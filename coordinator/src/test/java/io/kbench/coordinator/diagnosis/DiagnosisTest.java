@@ -303,6 +303,24 @@ class DiagnosisTest {
                 buffer.suggestions().toString());
     }
 
+    /** A generator short of CPU with gzip producers: the codec first; with cores to spare, not at all. */
+    @Test
+    void shouldNameTheCodecWhenTheProducersCompressOnCoresThatWereTheLimit() {
+        WindowFigures.Settings gzip = new WindowFigures.Settings("all", 5, 16_384, 33_554_432, 5, 1, "gzip");
+        java.util.function.DoubleFunction<ResultFile.Diagnosis> at = cpu -> Diagnosis.of(new WindowFigures(
+                new WindowFigures.Load(50_000, 20, 49_048, 49_048, false, true, "sent 49,048 msg/s", 20, 20, 10),
+                new WindowFigures.Producers(1, 0.0, 3.0, 1.0, 0.5, 4_000, gzip, 1),
+                new WindowFigures.Hosts(cpu, "w1", 5_000, ""), HEALTHY.consumers(), HEALTHY.brokers()));
+        ResultFile.Diagnosis busy = at.apply(0.92);
+        assertEquals("generator", busy.limit());
+        assertTrue(busy.suggestions().get(0).startsWith("compression.type (now gzip): the producers compress on the "
+                + "worker's cores, and gzip costs the most CPU per byte of Kafka's codecs: lz4 or zstd"),
+                busy.suggestions().toString());
+        ResultFile.Diagnosis idle = at.apply(0.3);
+        assertEquals("generator", idle.limit(), "behind its schedule with cores to spare");
+        assertTrue(idle.suggestions().stream().noneMatch(x -> x.startsWith("compression.type")), idle.suggestions().toString());
+    }
+
     @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
