@@ -285,6 +285,9 @@ class BadInputTest {
                 Arguments.of(List.of("run", "--driver", "VENDORTOPIC", w), "kbench: VENDORTOPIC: topic.confluent.tier.enable "
                         + "is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when creating "
                         + "the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)"),
+                Arguments.of(List.of("run", "--set", "producer.acks=all", "SWEEP"), "kbench: --set producer.acks: the "
+                        + "workload's matrix varies this key (SWEEP:3:19), and each combination's value would replace it; "
+                        + "give the value there, or remove the key from the matrix"),
                 Arguments.of(List.of("run", "INFLIGHTMATRIX"), "kbench: INFLIGHTMATRIX:4:55: matrix: "
                         + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
                         + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "

@@ -189,6 +189,15 @@ public final class RunCommand implements Callable<Integer> {
         Profile profile = driverFile != null ? Profile.load(driverFile, notes::add, local.configCheck())
                 : again != null ? again.profile() : Profile.defaults();
         ClientOverrides given = overrides(); // the flags' files read once: applied here, their topic keys checked below
+        for (String key : given.keys()) {
+            // each combination's own value would replace the flag's without a word: the sweep would not run what was asked
+            if (sweep.axes().contains(key)) {
+                String first = sweep.points().get(0).values().get(key);
+                throw new UserException(given.source(key) + " " + key + ": the workload's matrix varies this key ("
+                        + sweep.positions().getOrDefault(key + "=" + first, String.valueOf(source)) + "), and each "
+                        + "combination's value would replace it; give the value there, or remove the key from the matrix");
+            }
+        }
         profile = given.applyTo(profile, local.configCheck(), notes::add);
         if (networkGbps != null) {
             String bad = io.kbench.coordinator.capacity.NetworkCeiling.problem(networkGbps);
