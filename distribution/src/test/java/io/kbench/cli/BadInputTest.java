@@ -293,11 +293,6 @@ class BadInputTest {
                         + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
                         + "at most 5. Current value is 10. (idempotence is on by default: enable.idempotence=false "
                         + "turns it off)"),
-                Arguments.of(List.of("validate", "INFLIGHTMATRIX"), "INFLIGHTMATRIX:4:55: matrix: "
-                        + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings "
-                        + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
-                        + "at most 5. Current value is 10. (idempotence is on by default: enable.idempotence=false "
-                        + "turns it off)"),
                 Arguments.of(List.of("run", "--set", "producer.max.in.flight.requests.per.connection=6", w),
                         "kbench: Kafka's client defaults with --set: the producer would refuse these settings together: To "
                                 + "use the idempotent producer, max.in.flight.requests.per.connection must be set to at most "
@@ -709,6 +704,21 @@ class BadInputTest {
         assertEquals(3, lines.size(), o.stderr());
         assertTrue(lines.get(0).startsWith(at("many-errors.yaml") + ":1:1: unknown workload key 'a'"), lines.get(0));
         assertEquals("kbench: 3 more problem(s); 'kbench validate " + at("many-errors.yaml") + "' lists them all", lines.get(2));
+    }
+
+    /**
+     * validate holds a matrix's settings together against Kafka's client defaults, which a profile may change (run
+     * checks them with the one it is given): a warning at the value's position, not a refusal.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldWarnOfSettingsTheClientsRefuseTogetherWhenValidatingAWorkloadAlone() {
+        InProcessRun.Outcome o = InProcessRun.execute("validate", at("inflight-sweep.yaml"));
+        assertEquals(0, o.exitCode(), o.stderr());
+        assertTrue(o.stderr().contains("warning: " + at("inflight-sweep.yaml") + ":4:55: matrix: "
+                + "producer.max.in.flight.requests.per.connection=10: the producer would refuse these settings together"),
+                o.stderr());
+        assertTrue(o.stderr().strip().endsWith("— with Kafka's client defaults; kbench run checks the combinations with "
+                + "the profile it is given"), o.stderr());
     }
 
     private static String resolve(String s) {

@@ -77,10 +77,12 @@ public final class ValidateCommand implements Callable<Integer> {
         Sweep s = Sweep.load(f, check);
         s.notes().forEach(n -> notes.println(ConfigError.printable(n))); // a file's text, written out
         Workload w = s.base();
-        // with Kafka's client defaults, as run takes them without --driver
+        // with Kafka's client defaults, as run takes them without --driver; a profile may make them go together
+        // (enable.idempotence false), and run checks them with the one it is given: a warning here, not a refusal
         String together = s.settingsProblem(Profile.defaults(), check, "Kafka's client defaults");
         if (together != null) {
-            throw new Refused(together);
+            notes.println(ConfigError.printable("warning: " + together + " — with Kafka's client defaults; kbench run "
+                    + "checks the combinations with the profile it is given"));
         }
         w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println(ConfigError.printable("warning: " + x)));
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
