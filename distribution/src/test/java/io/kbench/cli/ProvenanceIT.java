@@ -81,6 +81,10 @@ class ProvenanceIT {
             assertEquals("3600000", t.get("configs").get("retention.ms").asText(), "the --set topic config, as the "
                     + "broker reports it: " + t);
 
+            // a cluster on loopback given with --bootstrap-servers: the consumers' buffer left to the OS, recorded
+            assertEquals("-1", first.get("profile").get("consumer").get("receive.buffer.bytes").asText(),
+                    first.get("profile").toString());
+
             // the same run again, from nothing but its result
             Path again = dir.resolve("again");
             assertEquals(0, Main.execute("run", "--repeat", dir.resolve("first/result.json").toString(), "--output",

@@ -300,7 +300,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         // said with the run's own lines once the cluster is up, not before a refusal or an unreachable cluster's line
         List<String> runNotes = new ArrayList<>();
-        profile = LoopbackSockets.apply(profile, sweep, bootstrap, bootstrap == null && workers.isEmpty(), runNotes::add);
+        if (again == null) {
+            // a repeat runs what its result recorded: that result's own consumers' buffer (-1 since it is set here)
+            profile = LoopbackSockets.apply(profile, sweep, bootstrap, bootstrap == null && workers.isEmpty(), runNotes::add);
+        }
         notes.forEach(Inputs::note);
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);
