@@ -294,18 +294,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * tolerated either way.
      */
     static String unreadGrowth(Workload workload, List<MergedInterval> window, long target) {
-        int groups = io.kbench.coordinator.report.UnreadCount.classicGroups(workload);
-        int shareGroups = workload.producerCount() == 0 || workload.existingTopics() ? 0
-                : workload.shareGroups().groupsPerTopic();
-        if (workload.consumerBacklogRecords() > 0 || groups + shareGroups == 0 || window.isEmpty()) {
+        Counters c = window.stream().map(MergedInterval::counters).reduce(Counters.ZERO, Counters::plus);
+        double unread = io.kbench.coordinator.report.UnreadCount.inWindow(workload, c.acked(), c.received(),
+                c.shareAccepted() + c.shareRejected());
+        if (Double.isNaN(unread) || window.isEmpty()) {
             return lagGrowth(window, target);
         }
-        Counters c = window.stream().map(MergedInterval::counters).reduce(Counters.ZERO, Counters::plus);
-        long acked = c.acked();
-        long received = c.received();
-        long settled = c.shareAccepted() + c.shareRejected();
-        double unread = Math.max(groups > 0 ? acked - (double) received / groups : Double.NEGATIVE_INFINITY,
-                shareGroups > 0 ? acked - (double) settled / shareGroups : Double.NEGATIVE_INFINITY);
         if (unread > target) {
             return String.format(Locale.ROOT, "a group's consumers left %,.0f of the messages acknowledged in the window "
                     + "unread (more than one second of the target)", unread);

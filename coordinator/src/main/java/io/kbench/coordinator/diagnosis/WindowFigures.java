@@ -275,21 +275,13 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         double lagFirst = lag[0];
         double lagLast = lag[1];
         int subscriptions = workload.subscriptionsPerTopic();
-        int shareGroups = workload.shareGroups().groupsPerTopic();
-        double unread = Double.NaN;
-        if (workload.producerCount() > 0 && subscriptions > 0) {
-            unread = acked - (double) received / subscriptions;
-        }
-        if (workload.producerCount() > 0 && shareGroups > 0) {
-            double share = acked - (double) settled / shareGroups;
-            unread = Double.isNaN(unread) ? share : Math.max(unread, share);
-        }
+        // the counts where they tell it (NaN for a backlog run, existing topics, no group): the same as a trial's
+        double unread = io.kbench.coordinator.report.UnreadCount.inWindow(workload, acked, received, settled);
         if (workload.consumerBacklogRecords() > 0) {
             // a backlog run holds its consumers until the backlog is built: their lag grows by design, not for want of
             // consumers (the summary's catch-up line is their rate)
             lagFirst = Double.NaN;
             lagLast = Double.NaN;
-            unread = Double.NaN;
         }
         // one group's consumers over the topics (a classic subscription's when there are any: the suggestions speak
         // of consumers per partition), against the topics' partitions

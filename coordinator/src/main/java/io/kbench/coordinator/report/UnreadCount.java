@@ -25,6 +25,22 @@ public final class UnreadCount {
         return w.producerCount() > 0 && !w.existingTopics() ? w.subscriptionsPerTopic() : 0;
     }
 
+    /**
+     * What the slower group left unread of the messages acknowledged in a window: acknowledged minus received over the
+     * classic groups per topic, or minus accepted and rejected over the share groups per topic, the larger; NaN where
+     * the counts do not tell it (no producers, existing topics, a backlog run whose consumers are held by design, or
+     * no group). {@code acked}, {@code received}, {@code settled}: the window's sums.
+     */
+    public static double inWindow(Workload w, long acked, long received, long settled) {
+        int classic = classicGroups(w);
+        int share = w.producerCount() > 0 && !w.existingTopics() ? w.shareGroups().groupsPerTopic() : 0;
+        if (w.consumerBacklogRecords() > 0 || classic + share == 0) {
+            return Double.NaN;
+        }
+        return Math.max(classic > 0 ? acked - (double) received / classic : Double.NEGATIVE_INFINITY,
+                share > 0 ? acked - (double) settled / share : Double.NEGATIVE_INFINITY);
+    }
+
     /** The same from a result's workload object (null: 0). */
     public static int classicGroups(JsonNode workload) {
         if (workload == null || workload.path("producersPerTopic").asInt(0) <= 0
