@@ -78,6 +78,19 @@ final class ClientOverrides {
     }
 
     /**
+     * The consumers' {@code name} (a Kafka tool's flag): {@code given} when the flag was given, else the tool's
+     * {@code toolDefault} unless a file or property set the key already ({@code consumer.} or {@code common.}) — as the
+     * tool's own default applies, not the client's.
+     */
+    ClientOverrides consumerFlag(String name, Integer given, int toolDefault, String flag) {
+        if (given != null) {
+            return put("consumer." + name, given.toString(), flag);
+        }
+        return values.containsKey("consumer." + name) || values.containsKey("common." + name) ? this
+                : put("consumer." + name, String.valueOf(toolDefault), flag);
+    }
+
+    /**
      * {@code base} with every override applied in order, each client setting also held against the driver's config
      * definitions: a refused one is a {@link UserException} naming its file or flag, an unknown name a note.
      *

@@ -169,13 +169,8 @@ public final class ConsumerPerfCommand implements Callable<Integer> {
         if (fetchSize != null) {
             overrides.put("consumer.max.partition.fetch.bytes", fetchSize.toString(), "--fetch-size");
         }
-        if (socketBufferSize != null) {
-            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
-        } else if (!overrides.keys().contains("consumer.receive.buffer.bytes")
-                && !overrides.keys().contains("common.receive.buffer.bytes")) {
-            // the tool's default, not the client's 64 KB (which stalls fetches on loopback: docs/metrics.md)
-            overrides.put("consumer.receive.buffer.bytes", String.valueOf(TOOL_SOCKET_BUFFER), "--socket-buffer-size");
-        }
+        // the tool's default, not the client's 64 KB (which stalls fetches on loopback: docs/metrics.md)
+        overrides.consumerFlag("receive.buffer.bytes", socketBufferSize, TOOL_SOCKET_BUFFER, "--socket-buffer-size");
         if (fromLatest) {
             overrides.put("consumer.auto.offset.reset", "latest", "--from-latest");
         }

@@ -156,18 +156,9 @@ public final class ShareConsumerPerfCommand implements Callable<Integer> {
                 .file(commandConfig, "common", "--command-config")
                 .pairs(props, "consumer", "--command-property");
         // the tool's defaults where nothing else sets them, as the tool does (not the client's 50 MB and 64 KB)
-        if (fetchSize != null) {
-            overrides.put("consumer.fetch.max.bytes", fetchSize.toString(), "--fetch-size");
-        } else if (!overrides.keys().contains("consumer.fetch.max.bytes") && !overrides.keys().contains("common.fetch.max.bytes")) {
-            overrides.put("consumer.fetch.max.bytes", String.valueOf(TOOL_FETCH_SIZE), "--fetch-size");
-        }
-        if (socketBufferSize != null) {
-            overrides.put("consumer.receive.buffer.bytes", socketBufferSize.toString(), "--socket-buffer-size");
-        } else if (!overrides.keys().contains("consumer.receive.buffer.bytes")
-                && !overrides.keys().contains("common.receive.buffer.bytes")) {
-            overrides.put("consumer.receive.buffer.bytes", String.valueOf(ConsumerPerfCommand.TOOL_SOCKET_BUFFER),
-                    "--socket-buffer-size");
-        }
+        overrides.consumerFlag("fetch.max.bytes", fetchSize, TOOL_FETCH_SIZE, "--fetch-size")
+                .consumerFlag("receive.buffer.bytes", socketBufferSize, ConsumerPerfCommand.TOOL_SOCKET_BUFFER,
+                        "--socket-buffer-size");
         Profile profile = overrides.applyTo(Profile.defaults(), local.configCheck(),
                         Inputs::note);
         Workload workload = workload(topic, threads, numRecords, fromLatest);
