@@ -172,6 +172,14 @@ final class InProcessEnvironment implements LocalEnvironment {
                                               boolean transactional) {
                     return io.kbench.driver.kafka.ClientConfigDefs.togetherProblem(client, settings, transactional);
                 }
+
+                @Override
+                public String recordProblem(java.util.Map<String, String> settings,
+                                            io.kbench.coordinator.workload.ConfigCheck.RecordSize r, String what) {
+                    return io.kbench.driver.kafka.RecordLimits.producerProblem(settings,
+                            new io.kbench.driver.RecordShape(r.keyBytes(), r.valueBytes(), r.headers(),
+                                    r.headerKeyBytes(), r.headerValueBytes(), r.stamped(), r.verified()), what);
+                }
             });
 
     @Override

@@ -65,6 +65,9 @@ class BadInputTest {
         write("inflight-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.ms: [1, 5]\n"
                 + "  producer.max.in.flight.requests.per.connection: [5, 10]\n");
         write("idempotent.properties", "enable.idempotence=true\n");
+        write("mib-values.yaml", "durationSeconds: 5\nmessageSize: 1048576\n");
+        write("record-size-sweep.yaml", "durationSeconds: 5\nmatrix:\n  messageSize: [1024, 1048576]\n"
+                + "  producer.max.request.size: [2097152, 1048576]\n");
         write("idempotent-profile.yaml", "name: i\ndriver: kafka\nproducer:\n  enable.idempotence: true\n  acks: 1\n");
         write("typo-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.m: [1, 5]\n");
         write("typo-profile.yaml", "name: typo\ndriver: kafka\nreplicationFactor: 1\nproducer:\n  linger.m: 5\n");
@@ -293,6 +296,33 @@ class BadInputTest {
                         + "together: To use the idempotent producer, max.in.flight.requests.per.connection must be set to "
                         + "at most 5. Current value is 10. (idempotence is on by default: enable.idempotence=false "
                         + "turns it off)"),
+                // records the producer would refuse for their size (every send would fail): before anything starts
+                Arguments.of(List.of("run", "MIBVALUES"), "kbench: MIBVALUES:2:14: the producer would refuse every record: "
+                        + "1,048,664 bytes as it sizes one (value, key, headers and Kafka's batch header), above its "
+                        + "max.request.size of 1,048,576 (Kafka's default); set producer.max.request.size to at least "
+                        + "1,048,664, and the topics' max.message.bytes (the brokers' message.max.bytes) to take it"),
+                // at the value that sizes the refused combination's records
+                Arguments.of(List.of("run", "RECORDSWEEP"), "kbench: RECORDSWEEP:3:23: matrix: the combination "
+                        + "messageSize=1048576, producer.max.request.size=1048576: the producer would refuse every record: "
+                        + "1,048,664 bytes as it sizes one (value, key, headers and Kafka's batch header), above its "
+                        + "max.request.size of 1,048,576; set producer.max.request.size to at least 1,048,664, and the "
+                        + "topics' max.message.bytes (the brokers' message.max.bytes) to take it"),
+                Arguments.of(List.of("run", "--set", "producer.buffer.memory=1000", w), "kbench: Kafka's client defaults "
+                        + "with --set: the producer would refuse every record: 1,110 bytes as it sizes one (value, key, "
+                        + "headers and Kafka's batch header), above its buffer.memory of 1,000; set producer.buffer.memory "
+                        + "to at least 1,110"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "2000000",
+                        "--throughput", "-1", "--bootstrap-server", "127.0.0.1:1"), "kbench: --record-size 2000000: the "
+                        + "producer would refuse every record: 2,000,088 bytes as it sizes one (value, key, headers and "
+                        + "Kafka's batch header), above its max.request.size of 1,048,576 (Kafka's default); set "
+                        + "producer.max.request.size to at least 2,000,088, and the topics' max.message.bytes (the brokers' "
+                        + "message.max.bytes) to take it"),
+                Arguments.of(List.of("e2e-latency", "--bootstrap-server", "127.0.0.1:1", "--topic", "t", "--num-records",
+                        "10", "--record-size", "1048576", "--producer-acks", "1"), "kbench: message size 1048576: the "
+                        + "producer would refuse every record: 1,048,664 bytes as it sizes one (value, key, headers and "
+                        + "Kafka's batch header), above its max.request.size of 1,048,576 (Kafka's default); set "
+                        + "producer.max.request.size to at least 1,048,664, and the topics' max.message.bytes (the brokers' "
+                        + "message.max.bytes) to take it"),
                 Arguments.of(List.of("run", "--set", "producer.max.in.flight.requests.per.connection=6", w),
                         "kbench: Kafka's client defaults with --set: the producer would refuse these settings together: To "
                                 + "use the idempotent producer, max.in.flight.requests.per.connection must be set to at most "
@@ -722,7 +752,8 @@ class BadInputTest {
     }
 
     private static String resolve(String s) {
-        return s.replace("INFLIGHTMATRIX", at("inflight-sweep.yaml")).replace("IDEMPROFILE", at("idempotent-profile.yaml"))
+        return s.replace("INFLIGHTMATRIX", at("inflight-sweep.yaml")).replace("MIBVALUES", at("mib-values.yaml"))
+                .replace("RECORDSWEEP", at("record-size-sweep.yaml")).replace("IDEMPROFILE", at("idempotent-profile.yaml"))
                 .replace("IDEMPROPS", at("idempotent.properties"))
                 .replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))

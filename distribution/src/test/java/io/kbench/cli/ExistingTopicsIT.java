@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Named and existing topics: a consumer-only catch-up read, and kbench never deletes a topic it did not create. */
+/**
+ * Named and existing topics: a consumer-only catch-up read, kbench never deletes a topic it did not create, and records a
+ * topic would refuse for their size are refused before any client starts.
+ */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ExistingTopicsIT {
     @TempDir
@@ -73,6 +76,33 @@ class ExistingTopicsIT {
                     again.get("summary").get("endToEndLatencyMicros").toString());
             // not created by this run (it existed), so not deleted although --keep-topics is not given
             assertEquals(Set.of("catchup"), topics(bootstrap), "a topic kbench did not create must never be deleted");
+
+            // records a topic would refuse for their size: refused once the worker has made or found the topics,
+            // before any client is built; a topic made for the run goes, one that was there stays
+            Path big = Files.writeString(dir.resolve("big.yaml"), """
+                    topicNames: [big]
+                    messageSize: 3000
+                    producerRate: 100
+                    durationSeconds: 5
+                    """);
+            InProcessRun.Outcome refused = InProcessRun.execute("run", "--bootstrap-servers", bootstrap, "--set",
+                    "topic.max.message.bytes=2000", "--output", dir.resolve("big").toString(), big.toString());
+            assertEquals(2, refused.exitCode(), refused.stderr());
+            assertTrue(refused.stderr().contains("the brokers would refuse every record: topic big takes batches of at "
+                    + "most 2,000 bytes (its max.message.bytes; the brokers' message.max.bytes unless the topic sets it), "
+                    + "and one record here is a batch of at least 3,070 bytes uncompressed"), refused.stderr());
+            assertEquals(Set.of("catchup"), topics(bootstrap), "the topic made for the refused run is deleted");
+            Path large = Files.writeString(dir.resolve("large.yaml"), """
+                    topicNames: [catchup]
+                    existingTopics: true
+                    messageSize: 1100000
+                    numRecords: 10
+                    """);
+            refused = InProcessRun.execute("run", "--bootstrap-servers", bootstrap, "--set",
+                    "producer.max.request.size=2000000", "--output", dir.resolve("large").toString(), large.toString());
+            assertEquals(2, refused.exitCode(), refused.stderr());
+            assertTrue(refused.stderr().contains("topic catchup takes batches of at most 1,048,588 bytes"), refused.stderr());
+            assertEquals(Set.of("catchup"), topics(bootstrap));
         }
     }
 

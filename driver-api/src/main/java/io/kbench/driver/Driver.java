@@ -48,6 +48,16 @@ public interface Driver extends AutoCloseable {
     void deleteTopics(List<String> topics, Duration timeout);
 
     /**
+     * Why the cluster would refuse every record of at least {@code smallest} for its size, as {@code cluster} (the run's
+     * topics with their configs, {@link #describeCluster}) and this driver's producer settings say — one line naming the
+     * topics, the limit and the setting to raise — or null when it would take them or the driver cannot tell (the
+     * records are compressed, the topics' configs could not be read).
+     */
+    default String recordProblem(ClusterFacts cluster, RecordShape smallest) {
+        return null;
+    }
+
+    /**
      * The names of the cluster's topics, internal ones left out, in no particular order.
      *
      * @throws DriverException when the cluster refuses the listing or does not answer within {@code timeout}

@@ -80,18 +80,25 @@ final class LoadRun {
      */
     static LoadRun prepare(String workerId, RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
         Driver driver = factory.create(spec.driverConfig(), nanos);
+        List<String> created = new ArrayList<>();
         try {
             driver.checkReachable(REACH_TIMEOUT);
-            List<String> created = List.of();
             Map<String, Integer> partitions = new java.util.LinkedHashMap<>();
             if (!spec.createTopics().isEmpty()) {
-                created = driver.createTopics(spec.createTopics(), TOPIC_TIMEOUT);
+                created.addAll(driver.createTopics(spec.createTopics(), TOPIC_TIMEOUT));
                 spec.createTopics().forEach(t -> partitions.put(t.name(), t.partitions()));
             }
             if (!spec.existingTopics().isEmpty()) {
                 partitions.putAll(driver.describeTopics(spec.existingTopics(), TOPIC_TIMEOUT));
             }
             ClusterFacts cluster = partitions.isEmpty() ? null : describe(driver, partitions.keySet());
+            // the worker that makes or finds the topics has producers whenever the run has (the planner deals them
+            // from the first worker): records the topics (or the producer) would refuse, refused before any client
+            String tooLarge = cluster == null || spec.producers().isEmpty() ? null
+                    : driver.recordProblem(cluster, smallestRecord(spec));
+            if (tooLarge != null) {
+                throw new io.kbench.driver.DriverException(tooLarge);
+            }
             List<BrokerScraper> brokers = openBrokers(spec.brokerSources());
             try {
                 return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
@@ -101,9 +108,25 @@ final class LoadRun {
                 throw e;
             }
         } catch (RuntimeException e) {
+            // the run is refused: a topic made for it goes too (a cluster of the user's keeps none of kbench's)
+            if (!created.isEmpty()) {
+                RunClients.closeQuietly(() -> driver.deleteTopics(List.copyOf(created), Duration.ofSeconds(30)));
+            }
             driver.close();
             throw e;
         }
+    }
+
+    /** The smallest record the run's producers send: its value, key and headers as the spec gives them. */
+    static io.kbench.driver.RecordShape smallestRecord(RunSpec spec) {
+        RunSpec.Values v = spec.values();
+        int value = v.monotonicProducers() > 0 ? 1 : v.payloads().isEmpty() ? v.messageSize()
+                : v.payloads().stream().mapToInt(b -> b.length).min().orElse(0);
+        RunSpec.KeyChoice k = spec.keys();
+        // keys of a distribution are key-0, key-1 ...: the shortest is 5 bytes
+        int key = k.distribution() != Keys.Distribution.NONE ? 5 : k.size() > 0 ? k.size() : -1;
+        return new io.kbench.driver.RecordShape(key, value, v.headers().count(), v.headers().keySize(),
+                v.headers().valueSize(), spec.stampMessages(), spec.verification());
     }
 
     /** Connects to every broker source before any load: one that cannot be read refuses the run, naming it. */

@@ -199,6 +199,10 @@ public final class E2eLatencyCommand implements Callable<Integer> {
             throw new UserException("acks " + a.acks() + " with " + (a.config() != null ? a.config() + "'s settings"
                     : "the clients' defaults") + ": " + together);
         }
+        String tooLarge = local.configCheck().recordProblem(profile, workload(a, true));
+        if (tooLarge != null) {
+            throw new UserException("message size " + a.size() + ": " + tooLarge);
+        }
         try (Session session = new Session(local, workers, a.brokers(), 1,
                 connection.securityFor(workers), 1, System.err)) {
             boolean exists = session.topics(profile, Pattern.quote(a.topic()), 1).names().contains(a.topic());

@@ -220,6 +220,11 @@ public final class ProducerPerfCommand implements Callable<Integer> {
         if (together != null) {
             throw new UserException("--producer-props, --producer.config, --command-config: " + together);
         }
+        String tooLarge = local.configCheck().recordProblem(profile, workload);
+        if (tooLarge != null) {
+            throw new UserException((payloadFile != null ? "--payload-file " + payloadFile : payloadMonotonic
+                    ? "--payload-monotonic" : "--record-size " + recordSize) + ": " + tooLarge);
+        }
         return Session.runOnce(local, workers, bootstrap,
                 connection.securityFor(workers), workload, profile,
                 dumps(new RunOptions(output, true, 1_000_000L,

@@ -36,6 +36,33 @@ public final class ConfigCheck {
         default String togetherProblem(String client, Map<String, String> settings, boolean transactional) {
             return null;
         }
+
+        /**
+         * Why a producer with {@code settings} would refuse a record of {@code size} for its size before sending it
+         * ({@code max.request.size}, {@code buffer.memory}), in one line that begins with {@code what} ("every
+         * record"), or null; null when this driver does not say.
+         */
+        default String recordProblem(Map<String, String> settings, RecordSize size, String what) {
+            return null;
+        }
+    }
+
+    /**
+     * One record of a workload, in bytes, as the driver sizes it against the producer's limits.
+     *
+     * @param keyBytes         the key's length; -1 for no key
+     * @param valueBytes       the value's length
+     * @param headers          the workload's own headers ({@code headersPerMessage})
+     * @param headerKeyBytes   each header's key length
+     * @param headerValueBytes each header's value length; -1 for a null value
+     * @param stamped          kbench's stamp travels with the record (in the value, or a header when the value is short)
+     * @param verified         ... with the producer id and sequence
+     */
+    public record RecordSize(int keyBytes, int valueBytes, int headers, int headerKeyBytes, int headerValueBytes,
+                             boolean stamped, boolean verified) {
+        RecordSize withValue(int bytes) {
+            return new RecordSize(keyBytes, bytes, headers, headerKeyBytes, headerValueBytes, stamped, verified);
+        }
     }
 
     /** No definitions: nothing is checked. */
@@ -130,6 +157,58 @@ public final class ConfigCheck {
      */
     public String together(Profile profile, Workload workload) {
         return together(profile, workload.producerCount() > 0, workload.consumerCount() > 0, workload.transactional());
+    }
+
+    /**
+     * Why the workload's producers would refuse its records for their size with the profile's settings — every record
+     * (a 1 MiB value against Kafka's default {@code max.request.size} of 1 MiB: the record's batch header makes it
+     * larger), or those of a payload file's largest value — in one line without the file's position, or null. Kafka's
+     * clients refuse such a record at {@code send}, so a run of it would measure only failures.
+     */
+    public String recordProblem(Profile profile, Workload workload) {
+        return recordProblem(profile, workload, new java.util.HashMap<>());
+    }
+
+    /**
+     * As {@link #recordProblem(Profile, Workload)}, a payload file's value sizes kept in {@code payloadSizes} (by file
+     * and delimiter) for the next call: a sweep's combinations read the file once.
+     */
+    String recordProblem(Profile profile, Workload workload, Map<String, int[]> payloadSizes) {
+        if (workload.producerCount() == 0) {
+            return null;
+        }
+        Map<String, String> settings = new java.util.HashMap<>(profile.common());
+        settings.putAll(profile.producer());
+        Messages m = workload.messages();
+        KeysAndHeaders kh = m.keysAndHeaders();
+        // the shortest key a message has: keyDistribution's names are key-0, key-1 ...
+        int key = kh.keySize() > 0 ? kh.keySize() : m.keyDistribution() == Workload.KeyDistribution.none ? -1 : 5;
+        int[] values = valueSizes(m, payloadSizes);
+        RecordSize smallest = new RecordSize(key, values[0], kh.headersPerMessage(), kh.headerKeySize(),
+                kh.headerValueSize(), workload.stampMessages(), workload.verification());
+        String every = defs.recordProblem(settings, smallest, "every record");
+        if (every != null || values[1] == values[0]) {
+            return every;
+        }
+        return defs.recordProblem(settings, smallest.withValue(values[1]),
+                String.format(Locale.ROOT, "the records of the payload file's largest value (%,d bytes)", values[1]));
+    }
+
+    /** The shortest and longest value of the workload's messages. */
+    private static int[] valueSizes(Messages m, Map<String, int[]> payloadSizes) {
+        if (m.payloadFile() != null) {
+            return payloadSizes.computeIfAbsent(m.payloadFile() + "\0" + m.payloadDelimiter(), k -> {
+                int min = Integer.MAX_VALUE;
+                int max = 0;
+                for (byte[] v : m.payloadValues()) {
+                    min = Math.min(min, v.length);
+                    max = Math.max(max, v.length);
+                }
+                return max == 0 ? new int[] {0, 0} : new int[] {min, max};
+            });
+        }
+        // a monotonic value is the message's number in decimal: from 1 byte (0); its few more bytes do not matter here
+        return m.monotonicPayloads() ? new int[] {1, 1} : new int[] {m.messageSize(), m.messageSize()};
     }
 
     /** As {@link #together(Profile, Workload)} for a profile on its own: its producers' and consumers' settings. */

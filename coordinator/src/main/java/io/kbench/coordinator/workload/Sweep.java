@@ -32,8 +32,9 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * @param points one per combination; a single point with an empty label when there is no matrix
  * @param notes  an OpenMessaging Benchmark workload's translated keys, one line each (empty for kbench's own)
  * @param findMaxRate the file asks for the max-rate search (OMB's {@code producerRate: 0})
- * @param positions  where the file gives each profile value of the matrix, {@code file:line:column} by {@code
- *                   key=value} (empty when not read from a file)
+ * @param positions  where the file gives each value of the matrix, {@code file:line:column} by {@code key=value},
+ *                   and each of the base workload's keys that size a record ({@link #RECORD_KEYS}) by its name (empty
+ *                   when not read from a file)
  */
 public record Sweep(Workload base, List<String> axes, List<Point> points, List<String> notes, boolean findMaxRate,
                     Map<String, String> positions) {
@@ -50,8 +51,9 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
      * Why the clients would refuse the settings of {@code base} and a combination's profile values taken together
      * ({@link ConfigCheck#together}), in one line: at {@code baseSource} when the profile alone (with the base workload)
      * is refused; else at the position of the first matrix value that is refused with the profile alone, or of the
-     * combination's first value when only its values together are. Null when every combination would start. The first
-     * refused combination only: fixing it usually fixes the others.
+     * combination's first value when only its values together are. Then whether the producers would refuse a
+     * combination's records for their size ({@link ConfigCheck#recordProblem}). Null when every combination would start.
+     * The first refused combination only: fixing it usually fixes the others.
      */
     public String settingsProblem(Profile base, ConfigCheck check, String baseSource) {
         String alone = check.together(base, this.base);
@@ -77,6 +79,45 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             Map.Entry<String, String> first = p.profileOverrides().entrySet().iterator().next();
             return positions.getOrDefault(first.getKey() + "=" + first.getValue(), baseSource)
                     + ": matrix: the combination " + ConfigError.shown(p.label()) + ": " + problem;
+        }
+        return recordProblem(base, check, baseSource);
+    }
+
+    /** Workload keys that size a record. */
+    static final List<String> RECORD_KEYS = List.of("messageSize", "payloadFile", "payloadDelimiter", "monotonicPayloads",
+            "keySize", "keyDistribution", "keys", "headersPerMessage", "headerKeySize", "headerValueSize",
+            "stampMessages", "verification");
+    /** Profile keys that limit a record's size in the producer. */
+    static final List<String> RECORD_LIMITS = List.of("producer.max.request.size", "producer.buffer.memory",
+            "common.max.request.size", "common.buffer.memory");
+
+    /**
+     * Why the producers would refuse a combination's records for their size ({@link ConfigCheck#recordProblem}): at the
+     * matrix value that sizes the record, else at the one that limits it, else at the workload's own key that sizes it
+     * (messageSize), else at {@code baseSource}. The first refused combination only.
+     */
+    private String recordProblem(Profile base, ConfigCheck check, String baseSource) {
+        Map<String, int[]> payloadSizes = new java.util.HashMap<>();
+        for (Point p : points) {
+            String problem = check.recordProblem(base.with(p.profileOverrides()), p.workload(), payloadSizes);
+            if (problem == null) {
+                continue;
+            }
+            String at = null;
+            for (List<String> keys : List.of(RECORD_KEYS, RECORD_LIMITS)) {
+                for (Map.Entry<String, String> e : p.values().entrySet()) {
+                    if (at == null && keys.contains(e.getKey())) {
+                        at = positions.get(e.getKey() + "=" + e.getValue());
+                    }
+                }
+            }
+            for (String key : RECORD_KEYS) {
+                if (at == null) {
+                    at = positions.get(key);
+                }
+            }
+            return (at != null ? at : baseSource) + ": " + (p.label().isEmpty() ? ""
+                    : "matrix: the combination " + ConfigError.shown(p.label()) + ": ") + problem;
         }
         return null;
     }
@@ -208,6 +249,13 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         java.util.Set<String> checkedNames = new java.util.HashSet<>();
         List<Point> points = new ArrayList<>();
         Map<String, String> positions = new java.util.HashMap<>();
+        for (String key : RECORD_KEYS) {
+            Node n = y.node(key);
+            if (n != null) {
+                positions.put(key, ConfigError.printable(y.file()) + ":" + (n.getStartMark().getLine() + 1) + ":"
+                        + (n.getStartMark().getColumn() + 1));
+            }
+        }
         for (Map<String, ScalarNode> combo : combos) {
             Map<String, Node> workloadOverrides = new LinkedHashMap<>();
             Map<String, String> profileOverrides = new LinkedHashMap<>();
@@ -219,6 +267,8 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                     brokerSettings.put(e.getKey().substring(BROKER_PREFIX.length()), e.getValue().getValue());
                 } else if (Workload.KEYS.contains(e.getKey())) {
                     workloadOverrides.put(e.getKey(), e.getValue());
+                    positions.putIfAbsent(e.getKey() + "=" + e.getValue().getValue(), ConfigError.printable(y.file()) + ":"
+                            + (e.getValue().getStartMark().getLine() + 1) + ":" + (e.getValue().getStartMark().getColumn() + 1));
                 } else {
                     profileOverrides.put(e.getKey(), e.getValue().getValue());
                     positions.putIfAbsent(e.getKey() + "=" + e.getValue().getValue(), ConfigError.printable(y.file()) + ":"

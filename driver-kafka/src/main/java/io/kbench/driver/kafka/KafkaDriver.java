@@ -228,6 +228,14 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public String recordProblem(io.kbench.driver.ClusterFacts cluster, io.kbench.driver.RecordShape smallest) {
+        Map<String, String> p = new HashMap<>(config.common());
+        p.putAll(config.producer());
+        String problem = RecordLimits.producerProblem(p, smallest, "every record");
+        return problem != null ? problem : RecordLimits.brokerProblem(p, cluster, smallest);
+    }
+
+    @Override
     public ProducerHandle createProducer(ProducerOptions options, ProducerListener listener) {
         Map<String, Object> p = new HashMap<>(config.common());
         p.putAll(config.producer());
