@@ -17,9 +17,17 @@ import java.util.List;
 public record CatchUp(long backlogRecords, long releaseMillis, double seconds, double rate, double mbps) {
     private static final double MB = 1024.0 * 1024.0;
 
-    /** The catch-up, or null when the consumers never caught up with the backlog. */
-    public static CatchUp of(List<MergedInterval> intervals, long releaseMicros, int subscriptions) {
-        double backlog = cumulativeAt(intervals, releaseMicros, true);
+    /**
+     * The catch-up, or null when the consumers never caught up with the backlog.
+     *
+     * @param ackedAtRelease messages the coordinator read as acknowledged when it released the consumers (live, so at
+     *                       most what was acknowledged at the release): a floor under the interpolated backlog, which
+     *                       takes the acknowledgements spread evenly over the interval holding the release and so
+     *                       counts too few when the producers stopped in it (a backlog run that produces only the
+     *                       backlog)
+     */
+    public static CatchUp of(List<MergedInterval> intervals, long releaseMicros, long ackedAtRelease, int subscriptions) {
+        double backlog = Math.max(ackedAtRelease, cumulativeAt(intervals, releaseMicros, true));
         double target = backlog * subscriptions;
         double received = 0;
         double bytes = 0;

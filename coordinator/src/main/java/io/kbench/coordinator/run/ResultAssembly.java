@@ -37,13 +37,14 @@ final class ResultAssembly {
      * @param error          the run's failure, or null when it completed
      * @param rebalanceMicros the slowest consumer's time to its first assignment
      * @param releaseMicros  when a backlog run's consumers were released, 0 if never
+     * @param releaseAcked   messages acknowledged as the coordinator last read them when it released the consumers
      * @param lost           workers lost, by index, with the reason
      * @param issues         what went wrong without failing the run, in order
      */
     record Gathered(String runId, Instant startedAt, String error, Plan plan, List<WorkerClient.Identity> ids,
                     List<String> addresses, List<ClockEstimator.WorkerClock> clocks, RunWindow window,
                     IntervalMerger merger, List<MergedInterval> intervals, long rebalanceMicros, long releaseMicros,
-                    Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
+                    long releaseAcked, Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
                     ResultFile.Provenance provenance, long failedAtMicros, long intervalMicros) { }
 
     private final Workload workload;
@@ -149,7 +150,7 @@ final class ResultAssembly {
             issues.add(warmup);
         }
         CatchUp catchUp = g.releaseMicros() == 0 ? null
-                : CatchUp.of(g.intervals(), g.releaseMicros(), workload.subscriptionsPerTopic());
+                : CatchUp.of(g.intervals(), g.releaseMicros(), g.releaseAcked(), workload.subscriptionsPerTopic());
         if (g.releaseMicros() != 0 && catchUp == null) {
             issues.add("the consumers did not catch up with the backlog");
         }
