@@ -378,6 +378,17 @@ public final class Diagnosis {
             } else if (!waited && l.generatorBehind()) {
                 e.add(ev("sentRate", l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
                 strength = Math.max(0.05, Math.min(1, 1 - l.sentRate() / l.targetRate()));
+            } else if (!waited && l.targetRate() > 0 && l.ackedRate() > l.targetRate() / 0.995
+                    && l.warmupSentShare() < 0.995) {
+                // the window's sends kept their schedule, but the warm-up's came late and were acknowledged in it: the
+                // window's rate is above the target and its first latencies include their wait (the sweep's "fell
+                // behind" column says so too)
+                e.add(ev("ackedRate", l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
+                        "%,.0f msg/s acknowledged against a target of %,d msg/s: the warm-up sent %.1f%% of the messages "
+                                + "due in it (the load generator ran behind before the window) and what it sent late was "
+                                + "acknowledged in the window, whose first latencies include that backlog's wait",
+                        l.ackedRate(), l.targetRate(), 100 * l.warmupSentShare())));
+                strength = Math.max(0.05, Math.min(1, l.ackedRate() / l.targetRate() - 1));
             }
             if (!waited && saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
                 e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,

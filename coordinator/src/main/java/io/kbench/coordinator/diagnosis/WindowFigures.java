@@ -86,10 +86,21 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param saturatedStalled of the saturated intervals, those in which a load thread woke from a park at least
      *                        that threshold late ({@code hosts.stallMicrosMax}): held up by its host or a pause, not
      *                        by its own work
+     * @param warmupSentShare what a timed warm-up at a target rate sent of the messages due in it (NaN without one): below
+     *                        99.5%, the generator ran behind before the window, and what it sent late may be
+     *                        acknowledged in it
      */
     public record Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
                        boolean generatorBehind, String behindReason, int intervals, int saturated,
-                       long saturationMillis, int saturatedStalled) {
+                       long saturationMillis, int saturatedStalled, double warmupSentShare) {
+        /** Figures without a warm-up's. */
+        public Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
+                    boolean generatorBehind, String behindReason, int intervals, int saturated, long saturationMillis,
+                    int saturatedStalled) {
+            this(targetRate, seconds, sentRate, ackedRate, keptUp, generatorBehind, behindReason, intervals, saturated,
+                    saturationMillis, saturatedStalled, Double.NaN);
+        }
+
         /** Figures of workers that do not measure their stalls. */
         public Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
                     boolean generatorBehind, String behindReason, int intervals, int saturated, long saturationMillis) {
@@ -219,6 +230,23 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     }
 
     /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
+    /**
+     * What a timed warm-up at a target rate sent of the messages due in it, from the intervals before the window; NaN for
+     * a run without one (unthrottled, by record count, no warm-up).
+     */
+    static double warmupSentShare(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
+        if (workload.warmupSeconds() <= 0 || workload.producerRate() <= 0 || workload.numRecords() > 0) {
+            return Double.NaN;
+        }
+        long sent = 0;
+        for (MergedInterval i : intervals) {
+            if (i.startMicros() < measureStartMicros) {
+                sent += i.counters().sent();
+            }
+        }
+        return sent / (double) (workload.producerRate() * workload.warmupSeconds());
+    }
+
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
                                    List<ResultFile.Worker> workers, BrokerWindow brokers, int clusterBrokers) {
@@ -266,7 +294,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         String behindReason = behind ? String.join("; ", verdict.generatorReasons()) : "";
         Load load = new Load(target, seconds, seconds > 0 ? sent / seconds : 0, seconds > 0 ? acked / seconds : 0,
                 verdict != null && verdict.passed(), behind, behindReason, window.size(), saturated,
-                workload.saturationDelayMillis(), stalled);
+                workload.saturationDelayMillis(), stalled, warmupSentShare(workload, intervals, measureStartMicros));
         Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
                 meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile),

@@ -321,6 +321,26 @@ class DiagnosisTest {
         assertTrue(idle.suggestions().stream().noneMatch(x -> x.startsWith("compression.type")), idle.suggestions().toString());
     }
 
+    /**
+     * A cold warm-up that sent 76% of its messages: the window's sends kept their schedule, but what the warm-up sent
+     * late was acknowledged in it (102% of the target) — the sweep's "fell behind" column says so, and the verdict may
+     * not say `none`. A warm-up that sent everything due, acknowledged late, is not the generator's doing.
+     */
+    @Test
+    void shouldNameTheGeneratorWhenAColdWarmUpsBacklogWasAcknowledgedInTheWindow() {
+        java.util.function.DoubleFunction<ResultFile.Diagnosis> warmup = share -> Diagnosis.of(with(l -> new WindowFigures.Load(
+                50_000, 15, 50_000, 51_018, true, false, "", 15, 1, 10, 1, share), UnaryOperator.identity(),
+                UnaryOperator.identity(), UnaryOperator.identity()));
+        ResultFile.Diagnosis cold = warmup.apply(0.762);
+        assertEquals("generator", cold.limit());
+        assertEquals(0.05, cold.strength(), 1e-9);
+        assertEquals("51,018 msg/s acknowledged against a target of 50,000 msg/s: the warm-up sent 76.2% of the messages "
+                + "due in it (the load generator ran behind before the window) and what it sent late was acknowledged in "
+                + "the window, whose first latencies include that backlog's wait", cold.evidence().get(0).text());
+        assertEquals("none", warmup.apply(1.0).limit(), "the warm-up sent what was due: its acknowledgements came late");
+        assertEquals("none", warmup.apply(Double.NaN).limit(), "no warm-up at a rate");
+    }
+
     @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
