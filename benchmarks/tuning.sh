@@ -14,12 +14,24 @@
 # combination of a sweep runs on a cold JVM (and here a freshly started cluster), so a trend that turns around with
 # the order is the warm-up's, not the setting's.
 #
+# TUNING_RESULTS=DIR benchmarks/tuning.sh ... keeps the sweeps' results and logs in DIR instead of deleting them.
+#
 # Minutes, not hours: each sweep is shortened with --warmup/--duration (the page says so). The figures are this
 # machine's; on a shared 2-core VM they move from run to run (see the page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# TUNING_RESULTS=DIR keeps each sweep's results (result.json per combination, the console log) in DIR/NAME, for the
+# figures the page quotes beside its tables (the producers' own metrics, the diagnosis's evidence)
+if [ -n "${TUNING_RESULTS:-}" ]; then
+  mkdir -p "$TUNING_RESULTS"
+  out=$(cd "$TUNING_RESULTS" && pwd)
+  for name in "$@"; do
+    [ ! -e "$out/$name" ] || { echo "tuning.sh: $out/$name exists; give a new TUNING_RESULTS directory" >&2; exit 2; }
+  done
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 
 # --prime 0: the page's tables show sweeps as they ran before sweeps primed their JVMs (the first row a cold
 # start's, which the -reversed experiments measure); the page says so
