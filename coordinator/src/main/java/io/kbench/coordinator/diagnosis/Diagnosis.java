@@ -346,8 +346,24 @@ public final class Diagnosis {
                     found.set(i, with(found.get(i), lag));
                 }
             } else {
-                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), List.of(lag),
-                        Suggestions.consumers(f.consumers())));
+                // consumers with work of their own per message: what they can take at most, against the production
+                WindowFigures.Consumers c = f.consumers();
+                // the rate they must keep up with: the target's (a measured rate a hair above it would ask for one
+                // consumer more), else what was acknowledged
+                double produced = l.targetRate() > 0 ? l.targetRate() : l.ackedRate();
+                boolean processingBound = c.processingCapacity() < 0.995 * produced;
+                ResultFile.Evidence capacity = !processingBound ? null : ev("consumerCapacity", c.processingCapacity(),
+                        "<", produced, String.format(Locale.ROOT, "each consumer spends %.2f ms on a message "
+                                + "(consumerProcessingMillis, mean): at most %,.0f msg/s each, %,.0f msg/s for the %d "
+                                + "consumer(s) that read%s, against %,.0f msg/s produced%s", c.processingMicros() / 1e3,
+                                1e6 / c.processingMicros(), c.processingCapacity(), c.reading(), c.share() ? ""
+                                        : c.count() > c.partitions() ? String.format(Locale.ROOT, " (%d partition(s): a "
+                                        + "classic group's consumers beyond them have none)", c.partitions())
+                                        : " (one partition each, or more)", produced,
+                                l.targetRate() > 0 ? " (the target)" : ""));
+                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())),
+                        capacity == null ? List.of(lag) : List.of(lag, capacity),
+                        Suggestions.consumers(c, processingBound ? produced : Double.NaN)));
             }
         }
 

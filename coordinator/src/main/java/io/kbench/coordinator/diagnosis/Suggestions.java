@@ -54,6 +54,34 @@ final class Suggestions {
     private Suggestions() { }
 
     static List<String> consumers(WindowFigures.Consumers c) {
+        return consumers(c, Double.NaN);
+    }
+
+    /**
+     * For consumers whose lag grew; {@code produced}: the msg/s produced when the consumers' work per message explains
+     * it (their {@link WindowFigures.Consumers#processingCapacity} below it), else NaN. Then more per poll would not
+     * help — each consumer still takes its time on every message — and the consumers needed are counted.
+     */
+    static List<String> consumers(WindowFigures.Consumers c, double produced) {
+        if (!Double.isNaN(produced)) {
+            long needed = (long) Math.ceil(produced * c.processingMicros() / 1e6);
+            List<String> s = new ArrayList<>();
+            if (c.share()) {
+                s.add(String.format(Locale.ROOT, "more consumers in the share group: at %.2f ms a message each takes "
+                        + "%,.0f msg/s, so %,.0f msg/s needs at least %d (now %d)", c.processingMicros() / 1e3,
+                        1e6 / c.processingMicros(), produced, needed, c.count()));
+            } else {
+                s.add(String.format(Locale.ROOT, "more partitions and a consumer for each: at %.2f ms a message a consumer "
+                        + "takes %,.0f msg/s, so %,.0f msg/s needs at least %d reading (now %d consumer(s) for %d "
+                        + "partition(s))", c.processingMicros() / 1e3, 1e6 / c.processingMicros(), produced, needed,
+                        c.count(), c.partitions()));
+                s.add("a share group (shareGroupsPerTopic, consumersPerShareGroup): its consumers share the partitions, "
+                        + "so they may outnumber them");
+            }
+            s.add("less work per message in the consumers (here consumerProcessingMillis), or work on several messages at "
+                    + "once; more per poll (max.poll.records) would not help: each message still takes its time");
+            return s;
+        }
         if (c.count() >= c.partitions()) {
             return List.of(String.format(Locale.ROOT, "more partitions: every partition already has a consumer (%d "
                             + "consumer(s) for %d partition(s)), and a classic group uses at most one per partition",

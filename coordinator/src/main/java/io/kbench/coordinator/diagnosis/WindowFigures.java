@@ -198,11 +198,33 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      *                   (per classic subscription, or per share group: accepted or rejected): the backlog's growth
      *                   from the exact counts, which a sampled lag can miss (a consumer busy with a batch reports its
      *                   lag late); NaN: unknown
+     * @param processingMicros the time each consumer spends on a message it receives, mean (the workload's
+     *                   {@code consumerProcessingMillis}); 0 for none
+     * @param share      the group is a share group (its consumers may outnumber the partitions)
      */
-    public record Consumers(int count, int partitions, double lagFirst, double lagLast, double unread) {
+    public record Consumers(int count, int partitions, double lagFirst, double lagLast, double unread,
+                            double processingMicros, boolean share) {
         /** Consumers known by their sampled lag only. */
         public Consumers(int count, int partitions, double lagFirst, double lagLast) {
             this(count, partitions, lagFirst, lagLast, Double.NaN);
+        }
+
+        /** Consumers without work of their own per message. */
+        public Consumers(int count, int partitions, double lagFirst, double lagLast, double unread) {
+            this(count, partitions, lagFirst, lagLast, unread, 0, false);
+        }
+
+        /** Consumers that read: a classic group's consumers beyond its partitions have none assigned. */
+        public int reading() {
+            return share ? count : Math.min(count, partitions);
+        }
+
+        /**
+         * The most messages a second the group's consumers can take when each spends {@link #processingMicros} on
+         * every message (its reading consumers, each one message at a time); NaN without work per message.
+         */
+        public double processingCapacity() {
+            return processingMicros > 0 ? reading() * 1e6 / processingMicros : Double.NaN;
         }
     }
 
@@ -315,7 +337,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         // of consumers per partition), against the topics' partitions
         Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()
                 : workload.shareGroups().consumersPerGroup()),
-                workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread);
+                workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread,
+                workload.consumerProcessing().meanMicros(), subscriptions == 0);
         Commits commits = !workload.transactional() ? Commits.NONE : new Commits(workload.producerCount(),
                 workload.transactions().transactionRecords(), workload.transactions().transactionMillis(), commitCount,
                 commitCount == 0 ? 0 : commitMicros / commitCount, commitMax,

@@ -341,6 +341,44 @@ class DiagnosisTest {
         assertEquals("none", warmup.apply(Double.NaN).limit(), "no warm-up at a rate");
     }
 
+    /**
+     * share-vs-classic-slow-consumers: a classic group of 8 consumers on 2 partitions, 2 ms of work per message, at
+     * 3,000 msg/s — what the group can take at most (2 × 500 msg/s) is evidence a reader checks by hand, and the
+     * suggestions count the partitions needed instead of offering more per poll, which would not help.
+     */
+    @Test
+    void shouldCountWhatConsumersWithWorkPerMessageCanTake() {
+        WindowFigures.Load l3000 = new WindowFigures.Load(3_000, 10, 3_000, 3_000, false, false, "", 10, 0, 10);
+        ResultFile.Diagnosis classic = Diagnosis.of(with(l -> l3000, UnaryOperator.identity(),
+                c -> new WindowFigures.Consumers(8, 2, Double.NaN, Double.NaN, 20_708, 2_000, false),
+                UnaryOperator.identity()));
+        assertEquals("consumers", classic.limit());
+        ResultFile.Evidence capacity = classic.evidence().get(1);
+        assertEquals("consumerCapacity", capacity.figure());
+        assertEquals(1_000.0, capacity.value());
+        assertEquals("each consumer spends 2.00 ms on a message (consumerProcessingMillis, mean): at most 500 msg/s each, "
+                + "1,000 msg/s for the 2 consumer(s) that read (2 partition(s): a classic group's consumers beyond them "
+                + "have none), against 3,000 msg/s produced (the target)", capacity.text());
+        assertEquals("more partitions and a consumer for each: at 2.00 ms a message a consumer takes 500 msg/s, so 3,000 "
+                + "msg/s needs at least 6 reading (now 8 consumer(s) for 2 partition(s))", classic.suggestions().get(0));
+        assertTrue(classic.suggestions().stream().noneMatch(x -> x.startsWith("max.poll.records")),
+                classic.suggestions().toString());
+        // a share group of 4 at 1 ms a message: 4,000 msg/s, enough for 3,000 — its lag is not the work's
+        ResultFile.Diagnosis share = Diagnosis.of(with(l -> l3000, UnaryOperator.identity(),
+                c -> new WindowFigures.Consumers(4, 2, Double.NaN, Double.NaN, 20_000, 1_000, true),
+                UnaryOperator.identity()));
+        assertEquals("consumers", share.limit());
+        assertEquals(1, share.evidence().size(), share.evidence().toString());
+        assertTrue(share.suggestions().contains("max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more "
+                + "per poll"), share.suggestions().toString());
+        // ... and of 2 at 1 ms: 2,000 msg/s
+        ResultFile.Diagnosis small = Diagnosis.of(with(l -> l3000, UnaryOperator.identity(),
+                c -> new WindowFigures.Consumers(2, 2, Double.NaN, Double.NaN, 20_000, 1_000, true),
+                UnaryOperator.identity()));
+        assertEquals("more consumers in the share group: at 1.00 ms a message each takes 1,000 msg/s, so 3,000 msg/s "
+                + "needs at least 3 (now 2)", small.suggestions().get(0));
+    }
+
     @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",
