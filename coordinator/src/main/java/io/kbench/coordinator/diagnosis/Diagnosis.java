@@ -195,8 +195,8 @@ public final class Diagnosis {
             boolean handlersBusy = !Double.isNaN(b.handlerIdle()) && b.handlerIdle() < HANDLER_IDLE;
             boolean handlersQueued = !handlersBusy && waited && brokerTimeMatters && queueShare >= TIME_SHARE;
             ResultFile.Evidence handler = ev("requestHandlerIdle", b.handlerIdle(), "<", HANDLER_IDLE,
-                    String.format(Locale.ROOT, "request handlers idle %s (%s, window mean)", pct(b.handlerIdle()),
-                            b.handlerSource()));
+                    String.format(Locale.ROOT, "request handlers idle %s (%s, %s)", pct(b.handlerIdle()),
+                            b.handlerSource(), b.over()));
             double localShare = b.localMs() / b.produceTotalMs();
             if (handlersBusy) {
                 brokerLimit = true;
@@ -237,8 +237,8 @@ public final class Diagnosis {
                 if (!Double.isNaN(b.handlerIdle())) {
                     // above the threshold: a figure beside the limit, without a comparison
                     e.add(new ResultFile.Evidence("requestHandlerIdle", round(b.handlerIdle()), null, null,
-                            String.format(Locale.ROOT, "request handlers idle %s (%s, window mean): a queue forms "
-                                    + "before a pool is busy all the time", pct(b.handlerIdle()), b.handlerSource())));
+                            String.format(Locale.ROOT, "request handlers idle %s (%s, %s): a queue forms "
+                                    + "before a pool is busy all the time", pct(b.handlerIdle()), b.handlerSource(), b.over())));
                 }
                 if (!Double.isNaN(b.processCpu())) {
                     e.add(new ResultFile.Evidence("brokerProcessCpu", round(b.processCpu()), null, null, String.format(
@@ -252,11 +252,11 @@ public final class Diagnosis {
                 brokerLimit = true;
                 found.add(limit(NETWORK_THREADS, (NETWORK_IDLE - b.networkIdle()) / NETWORK_IDLE, List.of(
                         ev("networkProcessorIdle", b.networkIdle(), "<", NETWORK_IDLE, String.format(Locale.ROOT,
-                                "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())),
+                                "network threads idle %s (%s, %s)", pct(b.networkIdle()), b.networkSource(), b.over())),
                         timeSplit(b)), Suggestions.NETWORK));
             } else if (!Double.isNaN(b.networkIdle())) {
                 held.add(ev("networkProcessorIdle", b.networkIdle(), ">=", NETWORK_IDLE, String.format(Locale.ROOT,
-                        "network threads idle %s (%s, window mean)", pct(b.networkIdle()), b.networkSource())));
+                        "network threads idle %s (%s, %s)", pct(b.networkIdle()), b.networkSource(), b.over())));
             }
             double remoteShare = b.remoteMs() / b.produceTotalMs();
             List<ResultFile.Evidence> repl = new ArrayList<>();
@@ -283,10 +283,15 @@ public final class Diagnosis {
                 brokerLimit = true;
                 found.add(limit(REPLICATION, replStrength, repl, Suggestions.REPLICATION));
             } else {
+                // brokers not read in some intervals (an embedded broker that stopped takes the shared meters with
+                // it): nothing is known of those, so the statement says which it covers
+                String read = b.intervalsRead() < b.intervalsAsked() ? String.format(Locale.ROOT, " in the %d of %d "
+                        + "measured intervals the brokers were read in (the others' are unknown)", b.intervalsRead(),
+                        b.intervalsAsked()) : "";
                 held.add(new ResultFile.Evidence("underReplicatedPartitions", b.urpMax(), "<=", 0.0,
                         b.faultUrpMax() > 0 || b.faultIsrShrinks() > 0
-                                ? "no under-replicated partition, no ISR shrink beyond the fault kbench injected"
-                                : "no under-replicated partition, no ISR shrink"));
+                                ? "no under-replicated partition, no ISR shrink beyond the fault kbench injected" + read
+                                : "no under-replicated partition, no ISR shrink" + read));
             }
             if (b.faultUrpMax() > 0 || b.faultIsrShrinks() > 0) {
                 // a broker kbench stopped leaves its partitions under-replicated until it has caught up again: the

@@ -1,6 +1,7 @@
 package io.kbench.coordinator.diagnosis;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.kbench.coordinator.capacity.TrialVerdict;
@@ -234,13 +235,35 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * them (means of the interval means, ms); the process CPU (share of its cores) of the source whose handlers
      * were the least idle. {@code urpMax} and {@code isrShrinks} leave out the intervals a fault kbench injected
      * explains (a broker it stopped down, or catching up after), whose own are {@code faultUrpMax} and
-     * {@code faultIsrShrinks} ({@link io.kbench.coordinator.merge.BrokerWindow}).
+     * {@code faultIsrShrinks} ({@link io.kbench.coordinator.merge.BrokerWindow}). {@code intervalsRead} of the
+     * {@code intervalsAsked} measured intervals had every answering source's figures: the others' are not in any of
+     * them (both 0: not counted, taken as whole).
      */
     public record Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
                           String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
                           double remoteMs, double responseQueueMs, double responseSendMs, double urpMax,
                           double isrShrinks, double logFlushMs, double processCpu, double faultUrpMax,
-                          double faultIsrShrinks) {
+                          double faultIsrShrinks, int intervalsRead, int intervalsAsked) {
+        /** Read in every measured interval. */
+        public Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
+                       String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
+                       double remoteMs, double responseQueueMs, double responseSendMs, double urpMax,
+                       double isrShrinks, double logFlushMs, double processCpu, double faultUrpMax,
+                       double faultIsrShrinks) {
+            this(handlerIdle, handlerSource, networkIdle, networkSource, timeSource, produceTotalMs, requestQueueMs,
+                    localMs, remoteMs, responseQueueMs, responseSendMs, urpMax, isrShrinks, logFlushMs, processCpu,
+                    faultUrpMax, faultIsrShrinks, 0, 0);
+        }
+
+        /**
+         * Words for a figure over the window when the brokers were not read in all of it ("window mean" otherwise):
+         * {@code mean of the 7 of 20 measured intervals they were read in}.
+         */
+        public String over() {
+            return intervalsRead < intervalsAsked ? String.format(Locale.ROOT, "mean of the %d of %d measured intervals "
+                    + "they were read in", intervalsRead, intervalsAsked) : "window mean";
+        }
+
         /** Without an injected fault: {@code urpMax} and {@code isrShrinks} are the whole window's. */
         public Brokers(double handlerIdle, String handlerSource, double networkIdle, String networkSource,
                        String timeSource, double produceTotalMs, double requestQueueMs, double localMs,
@@ -251,7 +274,6 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
     }
 
-    /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
     /**
      * What a timed warm-up at a target rate sent of the messages due in it, from the intervals before the window; NaN for
      * a run without one (unthrottled, by record count, no warm-up).
@@ -269,6 +291,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         return sent / (double) (workload.producerRate() * workload.warmupSeconds());
     }
 
+    /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
                                    List<ResultFile.Worker> workers, BrokerWindow brokers, int clusterBrokers) {
@@ -461,6 +484,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         return new Brokers(handler, handlerSource, network, networkSource, timeSource, total,
                 w.mean(t, "produceRequestQueueTimeMsMean"), w.mean(t, "produceLocalTimeMsMean"),
                 w.mean(t, "produceRemoteTimeMsMean"), w.mean(t, "produceResponseQueueTimeMsMean"),
-                w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu, faultUrp, faultIsr);
+                w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu, faultUrp, faultIsr,
+                w.coverage()[0], w.coverage()[1]);
     }
 }

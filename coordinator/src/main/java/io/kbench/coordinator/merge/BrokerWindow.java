@@ -125,6 +125,22 @@ public final class BrokerWindow {
         }
     }
 
+    /**
+     * Of the measured intervals a source was asked for (read or not), those in which every answering source gave
+     * figures: {@code {read, asked}}, the fewest read and the most asked over the sources; {@code {0, 0}} with none.
+     * A figure the window gives over the intervals read says nothing of the others (an embedded broker that stops
+     * takes the shared meters with it).
+     */
+    public int[] coverage() {
+        int read = Integer.MAX_VALUE;
+        int asked = 0;
+        for (Source s : sources.values()) {
+            read = Math.min(read, s.intervals);
+            asked = Math.max(asked, s.intervals + s.missing);
+        }
+        return sources.isEmpty() ? new int[] {0, 0} : new int[] {read, asked};
+    }
+
     /** True when no source was read. */
     public boolean isEmpty() {
         return sources.isEmpty();

@@ -379,6 +379,29 @@ class DiagnosisTest {
                 + "needs at least 3 (now 2)", small.suggestions().get(0));
     }
 
+    /**
+     * A broker kbench stopped took the embedded brokers' shared meters with it: the brokers were read in 7 of the 20
+     * measured intervals, and what held is said of those, not of the window (no under-replicated partition was seen
+     * while the broker was down because nothing was read then).
+     */
+    @Test
+    void shouldSayWhatHeldOfTheIntervalsTheBrokersWereReadIn() {
+        WindowFigures.Brokers b = HEALTHY.brokers();
+        ResultFile.Diagnosis d = Diagnosis.of(with(UnaryOperator.identity(), UnaryOperator.identity(),
+                UnaryOperator.identity(), x -> new WindowFigures.Brokers(b.handlerIdle(), b.handlerSource(),
+                        b.networkIdle(), b.networkSource(), b.timeSource(), b.produceTotalMs(), b.requestQueueMs(),
+                        b.localMs(), b.remoteMs(), b.responseQueueMs(), b.responseSendMs(), 0, 0, b.logFlushMs(),
+                        b.processCpu(), 0, 0, 7, 20)));
+        assertEquals("none", d.limit());
+        List<String> texts = d.evidence().stream().map(ResultFile.Evidence::text).toList();
+        assertTrue(texts.contains("no under-replicated partition, no ISR shrink in the 7 of 20 measured intervals the "
+                + "brokers were read in (the others' are unknown)"), texts.toString());
+        assertTrue(texts.contains("request handlers idle 80% (embedded, mean of the 7 of 20 measured intervals they were "
+                + "read in)"), texts.toString());
+        assertTrue(Diagnosis.of(HEALTHY).evidence().stream().anyMatch(e -> e.text().equals("no under-replicated "
+                + "partition, no ISR shrink")), "read in every interval: said of the window");
+    }
+
     @Test
     void shouldSayAPauseInAShortWindowHeldAsWhatItIs() {
         ResultFile.Diagnosis d = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 4, 10_000, 10_000, true, false, "",

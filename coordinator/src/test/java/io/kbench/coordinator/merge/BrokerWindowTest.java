@@ -31,10 +31,13 @@ class BrokerWindowTest {
         assertTrue(l.contains("under-replicated partitions at most 3, ISR shrinks 1"), l);
         assertTrue(l.contains("1 interval(s) without figures (not read within 500 ms)"), l);
         assertTrue(!w.complete("bytesInPerSec"), "a source missed an interval");
+        assertEquals(List.of(2, 3), java.util.Arrays.stream(w.coverage()).boxed().toList(), "read in 2 of 3");
         BrokerWindow whole = new BrokerWindow();
         whole.add(List.of(sample(2 * 1048576, 0.9, 0)));
         whole.add(List.of(sample(4 * 1048576, 0.5, 3)));
         assertTrue(whole.complete("bytesInPerSec"));
+        assertEquals(List.of(2, 2), java.util.Arrays.stream(whole.coverage()).boxed().toList());
+        assertEquals(List.of(0, 0), java.util.Arrays.stream(new BrokerWindow().coverage()).boxed().toList());
         assertTrue(!whole.complete("replicationBytesInPerSec"), "a figure no interval had");
         assertTrue(whole.lines(2.5).get(0).contains("bytes in 3.00 MB/s (1.20x the 2.50 MB/s of values acknowledged)"),
                 whole.lines(2.5).get(0));
