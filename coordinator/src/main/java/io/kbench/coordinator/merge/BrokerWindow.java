@@ -29,6 +29,8 @@ public final class BrokerWindow {
 
     private static final class Source {
         final Map<String, double[]> sums = new LinkedHashMap<>(); // figure -> {sum, n}
+        /** A rate's ({@code ...PerSec}) bytes or events over the intervals that had it, and their seconds in the window. */
+        final Map<String, double[]> rates = new LinkedHashMap<>(); // figure -> {sum of rate x interval s, s in window}
         double handlerIdleMin = Double.NaN;
         double networkIdleMin = Double.NaN;
         double urpMax;
@@ -61,7 +63,8 @@ public final class BrokerWindow {
         BrokerWindow w = new BrokerWindow();
         for (MergedInterval i : intervals) {
             if (i.startMicros() >= startMicros && i.startMicros() < endMicros) {
-                w.add(i.brokers(), faultDuring.test(i.startMicros(), i.endMicros() + (i.endMicros() - i.startMicros())));
+                w.add(i.brokers(), faultDuring.test(i.startMicros(), i.endMicros() + (i.endMicros() - i.startMicros())),
+                        (i.endMicros() - i.startMicros()) / 1e6, i.secondsWithin(startMicros, endMicros));
             }
         }
         return w;
@@ -74,6 +77,17 @@ public final class BrokerWindow {
 
     /** Adds one measured interval's samples; {@code fault}: a broker kbench stopped was down within it. */
     public void add(List<BrokerSample> samples, boolean fault) {
+        add(samples, fault, 1, 1);
+    }
+
+    /**
+     * The same for an interval of {@code seconds}, {@code withinSeconds} of them in the window: less when the window ends
+     * inside it (a record-count run's producers stop in their last interval). A broker's rate is its count over the
+     * whole interval, so a window's rate is the rates times their intervals' seconds over the window's seconds — set
+     * against the clients' figures over the same window (the mean of the rates would take the last interval's idle
+     * rest as the window's).
+     */
+    public void add(List<BrokerSample> samples, boolean fault, double seconds, double withinSeconds) {
         if (fault) {
             recovering = true;
         } else if (recovering && samples.stream().noneMatch(b -> b.values().getOrDefault("underReplicatedPartitions",
@@ -102,6 +116,11 @@ public final class BrokerWindow {
                 double[] a = s.sums.computeIfAbsent(f.getKey(), x -> new double[2]);
                 a[0] += f.getValue();
                 a[1]++;
+                if (f.getKey().endsWith("PerSec")) {
+                    double[] r = s.rates.computeIfAbsent(f.getKey(), x -> new double[2]);
+                    r[0] += f.getValue() * seconds;
+                    r[1] += withinSeconds;
+                }
             }
             Double hi = b.values().get("requestHandlerIdle");
             if (hi != null) {
@@ -231,9 +250,16 @@ public final class BrokerWindow {
         return total;
     }
 
-    /** A figure's mean over the window for {@code source}, or NaN when it never had it. */
+    /**
+     * A figure's mean over the window for {@code source}, or NaN when it never had it: a rate ({@code ...PerSec}) over
+     * the window's seconds of the intervals that had it, any other figure over those intervals.
+     */
     public double mean(String source, String figure) {
         Source s = sources.get(source);
+        double[] r = s == null ? null : s.rates.get(figure);
+        if (r != null && r[1] > 0) {
+            return r[0] / r[1];
+        }
         double[] a = s == null ? null : s.sums.get(figure);
         return a == null || a[1] == 0 ? Double.NaN : a[0] / a[1];
     }
