@@ -203,8 +203,9 @@ public final class MaxRateSearch {
      * What limited the search, from the trials at the lowest rate ruled out (or, when none passed, every failed
      * trial): {@code generator} when each of them failed for the load generator alone — the cluster's capacity
      * is then at least the rate found, and the line says to add workers or cores — or {@code transactions} when
-     * their diagnoses put that on the producers' commits; {@code cluster} otherwise;
-     * {@code none} when no rate was ruled out.
+     * their diagnoses put that on the producers' commits; {@code cluster} otherwise. When no rate was ruled out but one
+     * above the answer failed once (the search stopped before running it again), from that trial, saying so;
+     * {@code none} when no rate failed at all.
      */
     private static Limit limit(List<Done> done, long best, long failedRate) {
         List<Done> deciding = new ArrayList<>();
@@ -215,9 +216,33 @@ public final class MaxRateSearch {
                 deciding.add(d);
             }
         }
+        // no rate ruled out, but one above the answer failed once and the search stopped before running it again: its
+        // trial says what held the rate there, said as one failure (it was not "nothing found")
+        long once = 0;
+        if (deciding.isEmpty() && failedRate == 0 && best > 0) {
+            for (Done d : done) {
+                long rate = d.workload().producerRate();
+                if (rate > best && !d.verdict().passed() && d.verdict().cause() != TrialVerdict.Cause.run
+                        && (once == 0 || rate < once)) {
+                    once = rate;
+                }
+            }
+            for (Done d : done) {
+                if (once > 0 && d.workload().producerRate() == once && !d.verdict().passed()) {
+                    deciding.add(d);
+                }
+            }
+        }
         if (deciding.isEmpty()) {
             return new Limit("none", "limited by: nothing found — no rate was ruled out");
         }
+        Limit found = limitFrom(deciding, best, once > 0 ? once : failedRate);
+        return once == 0 ? found : new Limit(found.name(), found.line() + String.format(Locale.ROOT, " (one failed "
+                + "trial at %,d msg/s, not confirmed: the search stopped before running that rate again)", once));
+    }
+
+    /** What limited the search, from the trials that decide it, at {@code failedRate} (0: every rate tried). */
+    private static Limit limitFrom(List<Done> deciding, long best, long failedRate) {
         Done last = deciding.get(deciding.size() - 1);
         String at = failedRate > 0 ? String.format(Locale.ROOT, "%,d msg/s", failedRate) : "every rate tried";
         if (deciding.stream().allMatch(d -> d.verdict().cause() == TrialVerdict.Cause.generator

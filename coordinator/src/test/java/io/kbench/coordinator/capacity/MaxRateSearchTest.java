@@ -189,6 +189,26 @@ class MaxRateSearchTest {
         assertEquals(List.of(), ResultSchema.validate(Files.readString(dir.resolve("result.json"))));
     }
 
+    /**
+     * Six trials: 10,000 to 80,000 pass (80,000 twice) and 160,000 fails once, not run again. No rate was ruled out,
+     * but "nothing found" would deny the failed trial beside it: the line says what failed there, as one failure.
+     */
+    @Test
+    void shouldSayWhatFailedAboveTheAnswerWhenTheSearchStoppedBeforeConfirmingIt() {
+        Simulated sim = new Simulated(100_000, 2_000);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = new MaxRateSearch(workload(10_000), List.of(), 0.02, 6, dir,
+                new PrintStream(console, true, StandardCharsets.UTF_8), sim).run();
+        assertEquals(List.of(10_000L, 20_000L, 40_000L, 80_000L, 80_000L, 160_000L), sim.rates);
+        assertEquals(80_000L, found.search().maxSustainableRate());
+        assertEquals("cluster", found.search().limitedBy());
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertFalse(text.contains("nothing found"), text);
+        assertTrue(text.contains("limited by the cluster at 160,000 msg/s: "), text);
+        assertTrue(text.contains(" (one failed trial at 160,000 msg/s, not confirmed: the search stopped before running "
+                + "that rate again)"), text);
+    }
+
     @Test
     void shouldSayTheLoadGeneratorNotTheClusterLimitedTheSearch() {
         // the cluster takes 100,000 msg/s, the generator sends at most 30,000 without ever waiting for the cluster
