@@ -103,6 +103,19 @@ class ExistingTopicsIT {
             assertEquals(2, refused.exitCode(), refused.stderr());
             assertTrue(refused.stderr().contains("topic catchup takes batches of at most 1,048,588 bytes"), refused.stderr());
             assertEquals(Set.of("catchup"), topics(bootstrap));
+            // a topic to read that is not there: named, and how to have it
+            Path absent = Files.writeString(dir.resolve("absent.yaml"), """
+                    topicNames: [catchup, absent]
+                    existingTopics: true
+                    producersPerTopic: 0
+                    numRecords: 10
+                    """);
+            refused = InProcessRun.execute("run", "--bootstrap-servers", bootstrap, "--output",
+                    dir.resolve("absent").toString(), absent.toString());
+            assertEquals(2, refused.exitCode(), refused.stderr());
+            assertTrue(refused.stderr().contains("topic absent does not exist at " + bootstrap + ": create it first, or let "
+                    + "kbench create it for the run (a workload without existingTopics: true; producer-perf with "
+                    + "--partitions N)"), refused.stderr());
         }
     }
 

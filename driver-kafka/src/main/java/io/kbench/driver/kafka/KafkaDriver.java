@@ -164,16 +164,30 @@ final class KafkaDriver implements Driver {
 
     @Override
     public Map<String, Integer> describeTopics(List<String> topics, Duration timeout) {
+        org.apache.kafka.clients.admin.DescribeTopicsResult described = null;
         try {
-            Map<String, TopicDescription> d = admin().describeTopics(topics).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            described = admin().describeTopics(topics);
+            Map<String, TopicDescription> d = described.allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<String, Integer> out = new java.util.LinkedHashMap<>();
             topics.forEach(t -> out.put(t, d.get(t).partitions().size()));
             return out;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new DriverException("topic does not exist at " + bootstrap() + ": " + rootMessage(e)
-                        + " (existingTopics: true reads topics that are already there)", e, false);
+                // which of them: each topic's own answer (all of them have come, the whole failed)
+                List<String> missing = new java.util.ArrayList<>();
+                described.topicNameValues().forEach((t, f) -> {
+                    if (f.isCompletedExceptionally()) {
+                        missing.add(t);
+                    }
+                });
+                String names = missing.isEmpty() ? String.join(", ", topics)
+                        : String.join(", ", missing.subList(0, Math.min(10, missing.size())))
+                        + (missing.size() > 10 ? " and " + (missing.size() - 10) + " more" : "");
+                throw new DriverException((missing.size() == 1 ? "topic " + names + " does not exist at "
+                        : "topics " + names + " do not exist at ") + bootstrap() + ": create " + (missing.size() == 1
+                        ? "it" : "them") + " first, or let kbench create " + (missing.size() == 1 ? "it" : "them")
+                        + " for the run (a workload without existingTopics: true; producer-perf with --partitions N)",
+                        e, false);
             }
             throw new DriverException("cannot describe topics " + topics + ": " + rootMessage(e), e, false);
         } catch (TimeoutException e) {
