@@ -83,6 +83,22 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
         return recordProblem(base, check, baseSource);
     }
 
+    /** The workload key behind most of a record's bytes: its value's, its key's or its headers'. */
+    private static String largestPart(Workload w) {
+        Messages m = w.messages();
+        KeysAndHeaders kh = m.keysAndHeaders();
+        long value = m.payloadFile() != null || m.monotonicPayloads() ? -1 : m.messageSize();
+        long key = kh.keySize();
+        long headers = (long) kh.headersPerMessage() * (kh.headerKeySize() + Math.max(0, kh.headerValueSize()));
+        if (headers > value && headers > key) {
+            return "headersPerMessage";
+        }
+        if (key > value) {
+            return "keySize";
+        }
+        return m.payloadFile() != null ? "payloadFile" : "messageSize";
+    }
+
     /** Workload keys that size a record. */
     static final List<String> RECORD_KEYS = List.of("messageSize", "payloadFile", "payloadDelimiter", "monotonicPayloads",
             "keySize", "keyDistribution", "keys", "headersPerMessage", "headerKeySize", "headerValueSize",
@@ -110,6 +126,9 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                         at = positions.get(e.getKey() + "=" + e.getValue());
                     }
                 }
+            }
+            if (at == null) {
+                at = positions.get(largestPart(p.workload()));
             }
             for (String key : RECORD_KEYS) {
                 if (at == null) {
