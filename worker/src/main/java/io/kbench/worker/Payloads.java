@@ -17,6 +17,14 @@ public final class Payloads {
     /** Distinct generated values, capped so they take at most {@link #GENERATED_BYTES_CAP} in all. */
     static final int GENERATED = 256;
     static final long GENERATED_BYTES_CAP = 64L * 1024 * 1024;
+    /**
+     * Distinct values for producers that compress: at least this many bytes of them, so that a batch — compressed on
+     * its own — does not hold the same value twice (256 values of 100 B cycled through a 128 KB batch repeat each about
+     * five times, and lz4 compressed values that were all random bytes to 0.44 of their size).
+     */
+    static final long COMPRESSED_DISTINCT_BYTES = 4L * 1024 * 1024;
+    /** Most distinct values (each an array: 10-byte values are about 32 bytes apiece). */
+    static final int DISTINCT_MAX = 1 << 20;
 
     private final byte[][] values;
     /** Monotonic values (stride > 0): message i carries {@code first + i * stride} in decimal. */
@@ -61,10 +69,20 @@ public final class Payloads {
      * @param seed             random seed
      */
     public static Payloads generate(int size, double randomBytesRatio, long seed) {
+        return generate(size, randomBytesRatio, seed, 0);
+    }
+
+    /**
+     * The same, with at least {@code distinctBytes} of distinct values (a compressing producer's batch should not see
+     * a value twice: {@link #COMPRESSED_DISTINCT_BYTES}), within {@link #GENERATED_BYTES_CAP} and
+     * {@link #DISTINCT_MAX} values.
+     */
+    public static Payloads generate(int size, double randomBytesRatio, long seed, long distinctBytes) {
         if (randomBytesRatio < 0 || randomBytesRatio > 1) {
             throw new IllegalArgumentException("random bytes ratio must be 0..1, got " + randomBytesRatio);
         }
-        int count = (int) Math.max(1, Math.min(GENERATED, GENERATED_BYTES_CAP / Math.max(1, size)));
+        long wanted = Math.max(GENERATED, (distinctBytes + Math.max(1, size) - 1) / Math.max(1, size));
+        int count = (int) Math.max(1, Math.min(Math.min(wanted, DISTINCT_MAX), GENERATED_BYTES_CAP / Math.max(1, size)));
         int random = (int) Math.round(size * randomBytesRatio);
         SplittableRandom rng = new SplittableRandom(seed);
         byte[][] values = new byte[count][];

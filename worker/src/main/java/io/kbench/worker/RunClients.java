@@ -107,8 +107,12 @@ final class RunClients {
         if (values.monotonicProducers() > 0 || spec.producers().isEmpty()) {
             return null;
         }
+        // producers that compress get enough distinct values that a batch does not repeat one (the codec would find it)
+        String codec = spec.driverConfig().producer().getOrDefault("compression.type",
+                spec.driverConfig().common().getOrDefault("compression.type", "none")).trim();
+        long distinct = codec.isEmpty() || codec.equalsIgnoreCase("none") ? 0 : Payloads.COMPRESSED_DISTINCT_BYTES;
         return values.payloads().isEmpty()
-                ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode())
+                ? Payloads.generate(values.messageSize(), values.randomBytesRatio(), spec.runId().hashCode(), distinct)
                 : Payloads.of(values.payloads());
     }
 

@@ -156,6 +156,40 @@ class KeysAndPayloadsTest {
         assertTrue(Payloads.generate(10 * 1024 * 1024, 1, 1).count() * 10L * 1024 * 1024 <= Payloads.GENERATED_BYTES_CAP);
     }
 
+    /**
+     * Values all random, 100 B, in a 128 KB batch compressed with lz4 (the throughput profile): the batch holds 1,300
+     * consecutive values. With 256 distinct values it repeats each about five times and lz4 finds them (about half the
+     * size, where the workload asked for incompressible values); with the compressing producers' pool it holds each
+     * once and stays incompressible.
+     */
+    @Test
+    void shouldGiveACompressingProducersBatchNoValueTwice() {
+        Payloads few = Payloads.generate(100, 1.0, 7);
+        Payloads many = Payloads.generate(100, 1.0, 7, Payloads.COMPRESSED_DISTINCT_BYTES);
+        assertEquals(256, few.count());
+        assertEquals(41_944, many.count());
+        assertTrue(lz4Ratio(few, 1_300) < 0.6, "256 values cycled: " + lz4Ratio(few, 1_300));
+        assertTrue(lz4Ratio(many, 1_300) > 0.98, "each value once: " + lz4Ratio(many, 1_300));
+        // small values: a million at most; large ones: within the 64 MiB cap as before
+        assertEquals(419_431, Payloads.generate(10, 1.0, 7, Payloads.COMPRESSED_DISTINCT_BYTES).count());
+        assertEquals(Payloads.DISTINCT_MAX, Payloads.generate(1, 1.0, 7, Payloads.COMPRESSED_DISTINCT_BYTES).count());
+        assertEquals(64, Payloads.generate(1024 * 1024, 1.0, 7, Payloads.COMPRESSED_DISTINCT_BYTES).count());
+    }
+
+    /** Compressed over uncompressed size of one lz4 batch of the first {@code n} values. */
+    private static double lz4Ratio(Payloads p, int n) {
+        org.apache.kafka.common.record.internal.SimpleRecord[] records =
+                new org.apache.kafka.common.record.internal.SimpleRecord[n];
+        for (int i = 0; i < n; i++) {
+            records[i] = new org.apache.kafka.common.record.internal.SimpleRecord(p.valueFor(i));
+        }
+        int plain = org.apache.kafka.common.record.internal.MemoryRecords.withRecords(
+                org.apache.kafka.common.compress.Compression.NONE, records).sizeInBytes();
+        int lz4 = org.apache.kafka.common.record.internal.MemoryRecords.withRecords(
+                org.apache.kafka.common.compress.Compression.lz4().build(), records).sizeInBytes();
+        return (double) lz4 / plain;
+    }
+
     @Test
     void shouldCycleExplicitValuesInOrder() {
         Payloads p = Payloads.of(List.of(new byte[] {1}, new byte[] {2}, new byte[] {3}));
