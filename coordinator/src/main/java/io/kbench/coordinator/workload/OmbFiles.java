@@ -172,8 +172,9 @@ final class OmbFiles {
                 y.remove("randomBytesRatio");
             }
             notes.add(where + "payloadFile " + f.getValue() + " (OMB sends its " + size + " bytes as every message) -> "
-                    + "generated random values of messageSize " + size + " (as incompressible as OMB's shipped payload "
-                    + "files; kbench's own payloadFile splits a text file into values)");
+                    + "generated random values of messageSize " + size + " (each as incompressible as OMB's shipped "
+                    + "payload files, but distinct: OMB's one payload in every message compresses across a batch when "
+                    + "the producers compress; kbench's own payloadFile splits a text file into values)");
         } catch (java.io.IOException e) {
             y.error(f, "payloadFile " + p + " not found (OMB reads it relative to the current directory, "
                     + Path.of("").toAbsolutePath() + ")");
