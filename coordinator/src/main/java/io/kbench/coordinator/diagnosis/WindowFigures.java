@@ -87,9 +87,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param saturatedStalled of the saturated intervals, those in which a load thread woke from a park at least
      *                        that threshold late ({@code hosts.stallMicrosMax}): held up by its host or a pause, not
      *                        by its own work
-     * @param warmupSentShare what a timed warm-up at a target rate sent of the messages due in it (NaN without one): below
-     *                        99.5%, the generator ran behind before the window, and what it sent late may be
-     *                        acknowledged in it
+     * @param warmupSentShare what a timed warm-up at a target rate sent of the messages due in it, when it fell behind
+     *                        ({@link #warmupBehind}; NaN otherwise, or without one): the generator ran behind before
+     *                        the window, and what it sent late may be acknowledged in it
      */
     public record Load(long targetRate, double seconds, double sentRate, double ackedRate, boolean keptUp,
                        boolean generatorBehind, String behindReason, int intervals, int saturated,
@@ -275,12 +275,12 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     }
 
     /**
-     * What a timed warm-up at a target rate sent of the messages due in it, from the intervals before the window; NaN for
-     * a run without one (unthrottled, by record count, no warm-up).
+     * What a timed warm-up at a target rate sent, from the intervals before the window; -1 for a run without one
+     * (unthrottled, by record count, no warm-up). The messages due in it: {@code producerRate × warmupSeconds}.
      */
-    static double warmupSentShare(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
+    public static long warmupSent(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
         if (workload.warmupSeconds() <= 0 || workload.producerRate() <= 0 || workload.numRecords() > 0) {
-            return Double.NaN;
+            return -1;
         }
         long sent = 0;
         for (MergedInterval i : intervals) {
@@ -288,7 +288,22 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 sent += i.counters().sent();
             }
         }
-        return sent / (double) (workload.producerRate() * workload.warmupSeconds());
+        return sent;
+    }
+
+    /**
+     * True when a warm-up that sent {@code sent} fell short of what was due: by more than 0.5%, and more than one
+     * message per producer (the run's issue and the diagnosis judge it alike).
+     */
+    public static boolean warmupBehind(Workload workload, long sent) {
+        return sent >= 0 && sent < 0.995 * workload.producerRate() * workload.warmupSeconds() - workload.producerCount();
+    }
+
+    /** {@link #warmupSent} as a share of what was due when the warm-up fell behind ({@link #warmupBehind}); else NaN. */
+    static double warmupSentShare(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
+        long sent = warmupSent(workload, intervals, measureStartMicros);
+        return warmupBehind(workload, sent) ? sent / (double) (workload.producerRate() * workload.warmupSeconds())
+                : Double.NaN;
     }
 
     /** The figures of a run's measured window; {@code clusterBrokers}: the cluster's brokers, 0 when not known. */
@@ -481,10 +496,11 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
             faultIsr += w.isrShrinksInFaults(src);
         }
         String t = timeSource;
+        int[] coverage = w.coverage();
         return new Brokers(handler, handlerSource, network, networkSource, timeSource, total,
                 w.mean(t, "produceRequestQueueTimeMsMean"), w.mean(t, "produceLocalTimeMsMean"),
                 w.mean(t, "produceRemoteTimeMsMean"), w.mean(t, "produceResponseQueueTimeMsMean"),
                 w.mean(t, "produceResponseSendTimeMsMean"), urpMax, isr, flush, cpu, faultUrp, faultIsr,
-                w.coverage()[0], w.coverage()[1]);
+                coverage[0], coverage[1]);
     }
 }

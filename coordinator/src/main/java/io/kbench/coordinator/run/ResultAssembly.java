@@ -67,19 +67,11 @@ final class ResultAssembly {
      * began (ProducerLoop), so the measured window started on schedule.
      */
     static String warmupShortfall(Workload workload, List<MergedInterval> intervals, long measureStartMicros) {
-        if (workload.warmupSeconds() <= 0 || workload.producerRate() <= 0 || workload.numRecords() > 0) {
+        long sent = io.kbench.coordinator.diagnosis.WindowFigures.warmupSent(workload, intervals, measureStartMicros);
+        if (!io.kbench.coordinator.diagnosis.WindowFigures.warmupBehind(workload, sent)) {
             return null;
-        }
-        long sent = 0;
-        for (MergedInterval i : intervals) {
-            if (i.startMicros() < measureStartMicros) {
-                sent += i.counters().sent();
-            }
         }
         long due = workload.producerRate() * workload.warmupSeconds();
-        if (sent >= 0.995 * due - workload.producerCount()) {
-            return null;
-        }
         return String.format(java.util.Locale.ROOT, "the warm-up sent %,d of the %,d messages due in it (%.1f%%): the "
                 + "load generator ran behind (a cold JVM, a slow start); the producers skipped the rest when measuring "
                 + "began, so the measured window started on schedule (a longer warmupSeconds gives the workers more "
