@@ -23,7 +23,8 @@ cd "$(dirname "$0")/.."
 # TUNING_RESULTS=DIR keeps each sweep's results (result.json per combination, the console log) in DIR/NAME, for the
 # figures the page quotes beside its tables (the producers' own metrics, the diagnosis's evidence)
 if [ -n "${TUNING_RESULTS:-}" ]; then
-  mkdir -p "$TUNING_RESULTS"
+  mkdir -p "$TUNING_RESULTS" 2>/dev/null \
+    || { echo "tuning.sh: TUNING_RESULTS=$TUNING_RESULTS: cannot create that directory (a file in the way, or not writable)" >&2; exit 2; }
   out=$(cd "$TUNING_RESULTS" && pwd)
   for name in "$@"; do
     [ ! -e "$out/$name" ] || { echo "tuning.sh: $out/$name exists; give a new TUNING_RESULTS directory" >&2; exit 2; }
