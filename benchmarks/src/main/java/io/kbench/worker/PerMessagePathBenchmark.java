@@ -155,7 +155,7 @@ public class PerMessagePathBenchmark {
 
         @Override
         public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
-            listener.onAck(intendedNanos, sendNanos, value.length);
+            listener.onAck(intendedNanos, sendNanos, value.length, 0);
         }
 
         @Override

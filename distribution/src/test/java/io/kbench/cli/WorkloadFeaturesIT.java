@@ -74,6 +74,17 @@ class WorkloadFeaturesIT {
             }
             assertEquals(wantKeys, perKey);
             assertEquals(wantPartitions, perPartition, "records per partition follow the keys' partitions");
+            // the producers' own count per partition (result.json's partitions) is what the topic holds, every
+            // partition listed, those without a record as 0
+            JsonNode counted = result.get("partitions").get("acked").get(topic);
+            assertEquals(PARTITIONS, counted.size(), counted.toString());
+            for (int p = 0; p < PARTITIONS; p++) {
+                assertEquals(perPartition.getOrDefault(p, 0L), counted.get(p).asLong(), "partition " + p);
+            }
+            JsonNode busiest = result.get("partitions").get("busiest");
+            long most = perPartition.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            assertEquals(most, busiest.get("acked").asLong(), busiest.toString());
+            assertEquals(most * PARTITIONS / (double) RECORDS, busiest.get("skew").asDouble(), 1e-9);
             assertEquals(Map.of("alpha", 2_000L, "beta", 2_000L, "{\"json\": true}", 2_000L), perValue,
                     "payload file values are sent verbatim, in turn");
         }

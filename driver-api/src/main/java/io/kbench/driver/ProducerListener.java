@@ -16,8 +16,9 @@ public interface ProducerListener {
      * @param intendedNanos the intended send time given to {@code send}, {@link System#nanoTime()} units
      * @param sendNanos     the actual send time given to {@code send}, {@link System#nanoTime()} units
      * @param valueBytes    size of the message value in bytes
+     * @param partition     the partition the broker appended it to; -1 when the driver does not know it
      */
-    void onAck(long intendedNanos, long sendNanos, int valueBytes);
+    void onAck(long intendedNanos, long sendNanos, int valueBytes, int partition);
 
     /**
      * A message could not be sent or was not acknowledged.

@@ -22,7 +22,8 @@ import java.util.Objects;
  * backlog as this worker read it (-1: it reads none, or it is not known); {@code shareDeliveries} the records its
  * share consumers were delivered over the interval, as sequence ranges ({@link ShareDeliveries#NONE} without
  * verification or share consumers); {@code roundTrips} the sampled round trips of a closed-loop run
- * ({@link RoundTripSample}; empty otherwise).
+ * ({@link RoundTripSample}; empty otherwise); {@code partitionAcks} the messages its producers had acknowledged per
+ * topic and partition since the start, in the last snapshot only ({@link PartitionAcks}; empty in the others).
  */
 public record IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                                Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
@@ -31,10 +32,12 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                                java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
                                java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
                                java.util.List<ConsumerTotal> consumerTotals, long shareBacklog,
-                               ShareDeliveries shareDeliveries, java.util.List<RoundTripSample> roundTrips) {
+                               ShareDeliveries shareDeliveries, java.util.List<RoundTripSample> roundTrips,
+                               java.util.List<PartitionAcks> partitionAcks) {
     private static final byte[] NONE = new byte[0];
 
     public IntervalSnapshot {
+        partitionAcks = partitionAcks == null ? java.util.List.of() : java.util.List.copyOf(partitionAcks);
         roundTrips = roundTrips == null ? java.util.List.of() : java.util.List.copyOf(roundTrips);
         shareDeliveries = shareDeliveries == null ? ShareDeliveries.NONE : shareDeliveries;
         consumerTotals = consumerTotals == null ? java.util.List.of() : java.util.List.copyOf(consumerTotals);
@@ -46,6 +49,20 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
         EnumMap<Metric, byte[]> h = new EnumMap<>(Metric.class);
         histograms.forEach((m, b) -> h.put(m, Objects.requireNonNull(b, m.key())));
         histograms = Collections.unmodifiableMap(h);
+    }
+
+    /** A snapshot without acknowledgements per partition (every one but a worker's last). */
+    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
+                            Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
+                            long lastReceiveMicros, boolean last, String error, long consumerLag,
+                            ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
+                            java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
+                            java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
+                            java.util.List<ConsumerTotal> consumerTotals, long shareBacklog,
+                            ShareDeliveries shareDeliveries, java.util.List<RoundTripSample> roundTrips) {
+        this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
+                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
+                shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, java.util.List.of());
     }
 
     /** A snapshot without share consumers' spread. */
@@ -69,42 +86,49 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                             java.util.List<BrokerSample> brokers, ShareSpread shareSpread) {
         this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
                 lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
-                shareSpread, java.util.List.of(), -1, ShareDeliveries.NONE, java.util.List.of());
+                shareSpread, java.util.List.of(), -1, ShareDeliveries.NONE, java.util.List.of(), java.util.List.of());
     }
 
     /** This snapshot with its share consumers' spread. */
     public IntervalSnapshot withShareSpread(ShareSpread spread) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
+                metricsDumps, host, brokers, spread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** This snapshot with the share groups' backlog its worker read (-1: none). */
     public IntervalSnapshot withShareBacklog(long backlog) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog, shareDeliveries, roundTrips);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, backlog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** This snapshot with what its worker's share consumers were delivered over the interval. */
     public IntervalSnapshot withShareDeliveries(ShareDeliveries deliveries) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, deliveries, roundTrips);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, deliveries, roundTrips, partitionAcks);
     }
 
     /** This snapshot with the round trips its worker sampled over the interval. */
     public IntervalSnapshot withRoundTrips(java.util.List<RoundTripSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, samples);
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, samples, partitionAcks);
+    }
+
+    /** This snapshot with the messages its worker's producers had acknowledged per partition (the last snapshot). */
+    public IntervalSnapshot withPartitionAcks(java.util.List<PartitionAcks> acks) {
+        return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
+                producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
+                metricsDumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, acks);
     }
 
     /** This snapshot with each of its worker's consumers' totals (the last snapshot). */
     public IntervalSnapshot withConsumerTotals(java.util.List<ConsumerTotal> totals) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, brokers, shareSpread, totals, shareBacklog, shareDeliveries, roundTrips);
+                metricsDumps, host, brokers, shareSpread, totals, shareBacklog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** A snapshot without client metrics dumps (every snapshot but a last one that was asked for them). */
@@ -121,21 +145,21 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
     public IntervalSnapshot withMetricsDumps(java.util.List<ClientMetricsDump> dumps) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
+                dumps, host, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** This snapshot with the brokers' figures its worker read. */
     public IntervalSnapshot withBrokers(java.util.List<BrokerSample> samples) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
+                metricsDumps, host, samples, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** This snapshot with its worker's host figures. */
     public IntervalSnapshot withHost(HostSample sample) {
         return new IntervalSnapshot(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone,
                 producersDoneMicros, lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics,
-                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips);
+                metricsDumps, sample, brokers, shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, partitionAcks);
     }
 
     /** A snapshot without lag or client metrics, its histograms given in {@link Metric} order. */
@@ -183,7 +207,7 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
                 && metricsDumps.equals(s.metricsDumps) && host.equals(s.host) && brokers.equals(s.brokers)
                 && shareSpread.equals(s.shareSpread) && consumerTotals.equals(s.consumerTotals)
                 && shareBacklog == s.shareBacklog && shareDeliveries.equals(s.shareDeliveries)
-                && roundTrips.equals(s.roundTrips))) {
+                && roundTrips.equals(s.roundTrips) && partitionAcks.equals(s.partitionAcks))) {
             return false;
         }
         for (Metric m : Metric.values()) {

@@ -191,6 +191,10 @@ final class IntervalStream implements Runner.Task {
             last = last.withHost(h.sample()).withBrokers(readBrokers())
                     .withShareBacklog(abortReason == null ? readBacklogNow() : readBacklog());
         }
+        List<io.kbench.protocol.PartitionAcks> acks = clients.partitionAcks();
+        if (!acks.isEmpty()) {
+            last = last.withPartitionAcks(acks);
+        }
         List<io.kbench.protocol.ConsumerTotal> totals = clients.consumerTotals();
         if (!totals.isEmpty()) {
             last = last.withConsumerTotals(totals);

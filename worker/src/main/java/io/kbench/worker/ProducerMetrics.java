@@ -37,6 +37,8 @@ public final class ProducerMetrics implements ProducerListener {
     /** Acknowledged so far: the live count (the metrics endpoint); snapshots count the histogram instead. */
     final SingleWriterCounter acked = new SingleWriterCounter();
     final AtomicLong failed = new AtomicLong();
+    /** Acknowledged so far by partition; written by the I/O thread, read once at the end (the last snapshot). */
+    final PartitionCounts partitions = new PartitionCounts();
     private final ErrorSlot errors;
     /** False for an unthrottled producer: no delay or response recorded (see the class comment). */
     final boolean paced;
@@ -141,7 +143,7 @@ public final class ProducerMetrics implements ProducerListener {
 
     // HOT PATH (I/O thread)
     @Override
-    public void onAck(long intendedNanos, long sendNanos, int valueBytes) {
+    public void onAck(long intendedNanos, long sendNanos, int valueBytes, int partition) {
         long now = clock.nanoTime();
         latency.record((now - sendNanos) / 1000);
         long measure = measureNanos;
@@ -150,6 +152,7 @@ public final class ProducerMetrics implements ProducerListener {
         }
         ackedBytes.add(valueBytes);
         acked.add(1);
+        partitions.add(partition);
     }
 
     @Override

@@ -332,6 +332,26 @@ final class RunClients {
     }
 
     /** Each consumer's records and bytes so far, in the spec's order; empty without consumers. */
+    /**
+     * What this worker's producers had acknowledged so far per topic and partition (for the last snapshot): one entry
+     * per topic they produced to, their counts added up; none without producers.
+     */
+    List<io.kbench.protocol.PartitionAcks> partitionAcks() {
+        java.util.Map<String, long[]> byTopic = new java.util.TreeMap<>();
+        for (int i = 0; i < producerMetrics.size(); i++) {
+            long[] counts = producerMetrics.get(i).partitions.get();
+            byTopic.merge(spec.producers().get(i).topic(), counts, (a, b) -> {
+                long[] sum = java.util.Arrays.copyOf(a, Math.max(a.length, b.length));
+                for (int p = 0; p < b.length; p++) {
+                    sum[p] += b[p];
+                }
+                return sum;
+            });
+        }
+        return byTopic.entrySet().stream().map(e -> new io.kbench.protocol.PartitionAcks(e.getKey(), e.getValue()))
+                .toList();
+    }
+
     List<ConsumerTotal> consumerTotals() {
         return consumerTotals.stream().map(Supplier::get).toList();
     }

@@ -106,7 +106,7 @@ final class FakeDriver implements Driver, DriverFactory {
                 synchronized (log) {
                     log.add(new Message(stampMicros, options.producerId(), sequence++, value.length));
                 }
-                listener.onAck(intendedNanos, sendNanos, value.length);
+                listener.onAck(intendedNanos, sendNanos, value.length, 0);
             }
 
             @Override

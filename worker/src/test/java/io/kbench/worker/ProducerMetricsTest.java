@@ -22,7 +22,7 @@ class ProducerMetricsTest {
             long sent = intended + (paced ? 300_000 : 0); // sent 300 µs late when paced
             m.onSent(paced ? intended : sent, sent);
             clock.set(sent + 2_000_000 + i * 1_000); // acknowledged 2 ms (+ i µs) after the send
-            m.onAck(paced ? intended : sent, sent, 100);
+            m.onAck(paced ? intended : sent, sent, 100, 0);
         }
         return new Snapshotter("w", List.of(m), List.of(), List.of()).harvest(0, 0, 1_000_000, false, 0, false, "");
     }
@@ -48,15 +48,15 @@ class ProducerMetricsTest {
         // intended in the warm-up, acknowledged in it: timed as always
         m.onSent(100, 200);
         clock.set(500_000_000L);
-        m.onAck(100, 200, 100);
+        m.onAck(100, 200, 100, 0);
         // intended in the warm-up (0.9 s), sent late and acknowledged after it: latency yes, response no
         m.onSent(900_000_000L, 1_200_000_000L);
         clock.set(1_300_000_000L);
-        m.onAck(900_000_000L, 1_200_000_000L, 100);
+        m.onAck(900_000_000L, 1_200_000_000L, 100, 0);
         // intended in the window: timed
         m.onSent(1_250_000_000L, 1_250_000_000L);
         clock.set(1_260_000_000L);
-        m.onAck(1_250_000_000L, 1_250_000_000L, 100);
+        m.onAck(1_250_000_000L, 1_250_000_000L, 100, 0);
         IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of()).harvest(0, 0, 1_000_000, false, 0,
                 false, "");
         assertEquals(3, h(s, Metric.PUBLISH_LATENCY).getTotalCount(), "every acknowledgement counts");

@@ -366,9 +366,32 @@ public final class Diagnosis {
                                         + "classic group's consumers beyond them have none)", c.partitions())
                                         : " (one partition each, or more)", produced,
                                 l.targetRate() > 0 ? " (the target)" : ""));
-                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())),
-                        capacity == null ? List.of(lag) : List.of(lag, capacity),
-                        Suggestions.consumers(c, processingBound ? produced : Double.NaN)));
+                List<ResultFile.Evidence> evidence = new ArrayList<>(List.of(lag));
+                if (capacity != null) {
+                    evidence.add(capacity);
+                }
+                // a hot partition: a classic group reads each partition with one consumer, so one that takes more than
+                // its share is read no faster than that consumer goes (a share group's consumers share it)
+                WindowFigures.Spread spread = f.spread();
+                boolean hot = spread.hot() && !c.share();
+                double oneConsumer = c.processingMicros() > 0 ? 1e6 / c.processingMicros() : Double.NaN;
+                boolean hotBound = hot && !processingBound && spread.rate() > 1.005 * oneConsumer;
+                if (hot) {
+                    evidence.add(ev("partitionSkew", spread.skew(), ">=", io.kbench.coordinator.merge.PartitionSpread
+                            .HOT_SKEW, String.format(Locale.ROOT, "partition %d of %s took %.1f%% of its messages, "
+                                    + "%.2fx an even share of its %d partitions (%s)", spread.partition(), spread.topic(),
+                            100 * spread.share(), spread.skew(), spread.partitions(), spread.keys())));
+                }
+                if (hotBound) {
+                    evidence.add(ev("busiestPartitionRate", spread.rate(), ">", oneConsumer, String.format(Locale.ROOT,
+                            "that partition took %,.0f msg/s; the one consumer of the group that reads it spends %.2f "
+                                    + "ms on a message (consumerProcessingMillis, mean): at most %,.0f msg/s, while the "
+                                    + "group as a whole could take %,.0f", spread.rate(), c.processingMicros() / 1e3,
+                            oneConsumer, c.processingCapacity())));
+                }
+                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), evidence,
+                        hot ? Suggestions.hotPartition(c, spread, hotBound, processingBound ? produced : Double.NaN)
+                                : Suggestions.consumers(c, processingBound ? produced : Double.NaN)));
             }
         }
 

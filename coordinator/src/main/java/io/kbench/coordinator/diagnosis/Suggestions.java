@@ -101,6 +101,29 @@ final class Suggestions {
     }
 
     /**
+     * For a classic group's consumers whose lag grew while one partition took {@link WindowFigures.Spread#hot} a share
+     * of the messages; {@code bound}: that partition's rate was more than its one consumer takes (its work per
+     * message), so it alone explains the lag, and more partitions or consumers would not help.
+     */
+    static List<String> hotPartition(WindowFigures.Consumers c, WindowFigures.Spread spread, boolean bound,
+                                     double produced) {
+        String spreadThem = String.format(Locale.ROOT, "spread the messages over the partitions: partition %d of %s took "
+                + "%.1f%% of them (%s); every message of a key goes to the partition of its hash, so more partitions or "
+                + "consumers do not split a hot key's messages — more keys, or a key that spreads them, do",
+                spread.partition(), spread.topic(), 100 * spread.share(), spread.keys());
+        String shareGroup = "a share group (shareGroupsPerTopic, consumersPerShareGroup): its consumers share every "
+                + "partition's records, the busiest one's too (a key's messages are then no longer read in order)";
+        if (bound) {
+            return List.of(spreadThem, shareGroup, String.format(Locale.ROOT, "less work per message in the consumers "
+                    + "(here consumerProcessingMillis): the busiest partition's consumer takes at most %,.0f msg/s of "
+                    + "the %,.0f it got", 1e6 / c.processingMicros(), spread.rate()));
+        }
+        List<String> s = new ArrayList<>(consumers(c, produced));
+        s.add(1, spreadThem);
+        return s;
+    }
+
+    /**
      * For the generator; {@code cpuBound}: the busiest worker's cores were busy (more threads would not help); most
      * saturated intervals with a load thread late from its park: its host or a pause, not its threads' work, held it up;
      * producers compressing on cores that were the limit: the codec's own CPU first ({@link #COMPRESSION_CPU}).

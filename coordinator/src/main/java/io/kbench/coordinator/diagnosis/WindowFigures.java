@@ -23,11 +23,35 @@ import io.kbench.coordinator.workload.Workload;
  * @param brokers   the brokers' figures, null when no broker source was read
  * @param errors    the sends that failed
  * @param commits   the transactional producers' commits ({@link Commits#NONE} when the run is not transactional)
+ * @param spread    the busiest partition ({@link Spread#NONE} when not known)
  */
 public record WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers,
-                            Errors errors, Commits commits) {
+                            Errors errors, Commits commits, Spread spread) {
     public WindowFigures {
         commits = commits == null ? Commits.NONE : commits;
+        spread = spread == null ? Spread.NONE : spread;
+    }
+
+    /** Figures without the spread over partitions. */
+    public WindowFigures(Load load, Producers producers, Hosts hosts, Consumers consumers, Brokers brokers,
+                         Errors errors, Commits commits) {
+        this(load, producers, hosts, consumers, brokers, errors, commits, Spread.NONE);
+    }
+
+    /**
+     * The busiest partition of the run ({@link io.kbench.coordinator.merge.PartitionSpread}): {@code share} of its
+     * topic's acknowledged messages, {@code skew} times an even share; {@code rate}: the msg/s it took over the window
+     * (its part of everything acknowledged, times the rate the consumers must keep up with); {@code keys}: how the
+     * messages were keyed, for the text.
+     */
+    public record Spread(String topic, int partition, double share, int partitions, double skew, double rate,
+                         String keys) {
+        public static final Spread NONE = new Spread("", -1, Double.NaN, 0, Double.NaN, Double.NaN, "");
+
+        /** A partition with {@link io.kbench.coordinator.merge.PartitionSpread#HOT_SKEW} times an even share or more. */
+        public boolean hot() {
+            return partitions > 1 && skew >= io.kbench.coordinator.merge.PartitionSpread.HOT_SKEW;
+        }
     }
 
     /** Figures of a window without transactions. */
@@ -310,6 +334,15 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
     public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
                                    long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
                                    List<ResultFile.Worker> workers, BrokerWindow brokers, int clusterBrokers) {
+        return of(workload, profile, intervals, measureStartMicros, measureEndMicros, verdict, workers, brokers,
+                clusterBrokers, null);
+    }
+
+    /** As above, with how the messages spread over the partitions ({@code spread}; null when not known). */
+    public static WindowFigures of(Workload workload, Profile profile, List<MergedInterval> intervals,
+                                   long measureStartMicros, long measureEndMicros, TrialVerdict verdict,
+                                   List<ResultFile.Worker> workers, BrokerWindow brokers, int clusterBrokers,
+                                   io.kbench.coordinator.merge.PartitionSpread.Result spread) {
         List<MergedInterval> window = MergedInterval.window(intervals, measureStartMicros, measureEndMicros);
         double seconds = 0;
         long sent = 0;
@@ -383,7 +416,32 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 seconds > 0 && workload.producerCount() > 0 ? commitMicros / 1e6 / (workload.producerCount() * seconds) : 0,
                 byCommit);
         return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
-                new Errors(failed, sent, firstError), commits);
+                new Errors(failed, sent, firstError), commits, spread(spread, workload, load));
+    }
+
+    /** How {@code workload}'s messages are keyed, in words (what decides their partition). */
+    public static String keys(Workload workload) {
+        io.kbench.coordinator.workload.Messages m = workload.messages();
+        return switch (m.keyDistribution()) {
+            case none -> m.keysAndHeaders().keySize() > 0 ? String.format(Locale.ROOT, "keySize %,d: at most 26 "
+                    + "distinct keys (one capital letter repeated, as Kafka's EndToEndLatency)", m.keysAndHeaders().keySize())
+                    : "no keys: the producers' partitioner chose";
+            case roundRobin -> String.format(Locale.ROOT, "%,d keys in turn", m.keys());
+            case random -> String.format(Locale.ROOT, "%,d keys drawn at random", m.keys());
+            case zipf -> String.format(Locale.ROOT, "%,d keys drawn by Zipf, exponent %s: key-0 the most frequent",
+                    m.keys(), Suggestions.num(m.zipfExponent()));
+        };
+    }
+
+    /** The busiest partition, its rate the share of every message it took times the rate to keep up with. */
+    static Spread spread(io.kbench.coordinator.merge.PartitionSpread.Result r, Workload workload, Load load) {
+        if (r == null) {
+            return Spread.NONE;
+        }
+        long all = r.acked().values().stream().mapToLong(a -> java.util.Arrays.stream(a).sum()).sum();
+        double produced = load.targetRate() > 0 ? load.targetRate() : load.ackedRate();
+        return new Spread(r.topic(), r.partition(), r.share(), r.partitions(), r.skew(),
+                all == 0 ? Double.NaN : produced * r.busiestAcked() / all, keys(workload));
     }
 
     /** The producer settings from {@code profile} (its producer section over common), Kafka's defaults else. */

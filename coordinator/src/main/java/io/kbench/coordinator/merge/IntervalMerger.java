@@ -50,6 +50,7 @@ public final class IntervalMerger {
 
     /** Each worker's latest share-consumer spread (running totals): one entry per worker, replaced. */
     private final Map<String, io.kbench.protocol.ShareSpread> lastSpread = new java.util.LinkedHashMap<>();
+    private final PartitionSpread partitionSpread = new PartitionSpread();
 
     private static final class Pending {
         long start = Long.MAX_VALUE;
@@ -119,6 +120,14 @@ public final class IntervalMerger {
     }
 
     /**
+     * How the acknowledged messages spread over the partitions, from the workers' last snapshots (null before any);
+     * {@code partitions}: each topic's partition count, as the cluster described it.
+     */
+    public synchronized PartitionSpread.Result partitions(Map<String, Integer> partitions) {
+        return partitionSpread.result(partitions);
+    }
+
+    /**
      * Adds one snapshot and returns the intervals it completed, in order.
      *
      * @throws IllegalArgumentException for a snapshot from an unknown worker or with corrupt histograms
@@ -150,6 +159,7 @@ public final class IntervalMerger {
         shareVerifier.add(s.shareDeliveries());
         if (s.last()) {
             lastSequence.put(s.workerId(), s.sequence());
+            partitionSpread.add(s.partitionAcks());
         }
         producersDone.put(s.workerId(), s.producersDone());
         producersDoneMicros = Math.max(producersDoneMicros, s.producersDoneMicros());

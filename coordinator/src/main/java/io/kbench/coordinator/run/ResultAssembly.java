@@ -188,14 +188,23 @@ final class ResultAssembly {
                     g.merger().received(id) - 1));
             out.info("  lost worker " + id + ": " + l.getValue() + "; the other workers were stopped");
         }
+        io.kbench.coordinator.merge.PartitionSpread.Result spread = g.merger().partitions(topicPartitions(g));
+        ResultFile.Partitions partitions = spread == null ? null : new ResultFile.Partitions(spread.workers(),
+                spread.acked(), new ResultFile.Busiest(spread.topic(), spread.partition(), spread.busiestAcked(),
+                spread.share(), spread.partitions(), spread.skew()));
+        String hot = partitionsLine(partitions, g.ids().size());
+        if (hot != null) {
+            out.info(hot);
+        }
         issues.forEach(i -> out.info("  issue: " + i));
         Path file = null;
-        ResultFile.Diagnosis diagnosis = diagnose(g, summary, workers, brokers, measureStart, measureEnd);
+        ResultFile.Diagnosis diagnosis = diagnose(g, summary, workers, brokers, measureStart, measureEnd, spread);
         io.kbench.coordinator.diagnosis.DiagnosisText.lines(diagnosis).forEach(out::info);
         ResultFile.Run result = ResultDocument.build(g.runId(), status, g.error(), g.startedAt(), workload, profile,
                 workers, topicNames(g.plan()), g.window().runStartMicros(), measureStart, measureEnd,
                 g.intervals(), summary, catchUp, g.rebalanceMicros(), issues, lostWorkers, g.faults(), g.provenance(),
-                g.merger().shareSpread()).withDiagnosis(diagnosis).withNetwork(network);
+                g.merger().shareSpread()).withDiagnosis(diagnosis).withNetwork(network)
+                .withPartitions(partitions);
         out.on(new RunEvent.Result(result));
         // each file on its own: one that cannot be written does not keep the others from being written
         try {
@@ -233,7 +242,7 @@ final class ResultAssembly {
      */
     private ResultFile.Diagnosis diagnose(Gathered g, Summary summary, List<ResultFile.Worker> workers,
                                           io.kbench.coordinator.merge.BrokerWindow brokers, long measureStart,
-                                          long measureEnd) {
+                                          long measureEnd, io.kbench.coordinator.merge.PartitionSpread.Result spread) {
         if (measureEnd <= measureStart || g.intervals().isEmpty()) {
             return null;
         }
@@ -248,7 +257,35 @@ final class ResultAssembly {
         io.kbench.coordinator.capacity.TrialVerdict verdict = io.kbench.coordinator.capacity.TrialVerdict.judge(workload,
                 true, null, judged, g.intervals(), measureStart, measureEnd, List.of());
         return io.kbench.coordinator.diagnosis.Diagnosis.of(io.kbench.coordinator.diagnosis.WindowFigures.of(workload,
-                profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers, clusterBrokers(g)));
+                profile, g.intervals(), measureStart, measureEnd, verdict, workers, brokers, clusterBrokers(g), spread));
+    }
+
+    /**
+     * Each of the run's topics' partition count, as the cluster described it (the workload's partitionsPerTopic for a
+     * topic it did not describe).
+     */
+    private Map<String, Integer> topicPartitions(Gathered g) {
+        ResultFile.Cluster c = g.provenance() == null ? null : g.provenance().cluster();
+        Map<String, Integer> out = new java.util.HashMap<>();
+        for (String topic : topicNames(g.plan())) {
+            ResultFile.Topic t = c == null || c.topics() == null ? null : c.topics().get(topic);
+            int n = t != null && t.partitions() > 0 ? t.partitions() : workload.partitionsPerTopic();
+            if (n > 0) {
+                out.put(topic, n);
+            }
+        }
+        return out;
+    }
+
+    /** The console's line on a hot partition ({@link ResultDocument#partitionsText}); null when there is none. */
+    String partitionsLine(ResultFile.Partitions p, int workers) {
+        String text = ResultDocument.partitionsText(p);
+        if (text == null) {
+            return null;
+        }
+        return "  partitions: " + text + " (" + io.kbench.coordinator.diagnosis.WindowFigures.keys(workload) + ")"
+                + (p.workers() < workers ? String.format(java.util.Locale.ROOT, "; counted by %d of the %d workers",
+                p.workers(), workers) : "");
     }
 
     /** The cluster's brokers as the run saw them (the embedded cluster's, or those the Admin API described); 0: unknown. */

@@ -380,6 +380,59 @@ class DiagnosisTest {
     }
 
     /**
+     * 1,000 Zipf keys of exponent 1.5 over 6 partitions, 6 consumers at 1 ms a message, 3,000 msg/s (measured on the
+     * embedded default): the group could take 6,000 msg/s, but partition 1 took 47.7% of the messages, 1,431 msg/s, and
+     * its one consumer takes 1,000. More partitions would not split key-0's messages: the suggestions say so, and no
+     * longer offer more partitions.
+     */
+    @Test
+    void shouldNameAHotPartitionWhoseOneConsumerCannotKeepUp() {
+        WindowFigures.Load l3000 = new WindowFigures.Load(3_000, 30, 3_000, 3_000, false, false, "", 30, 0, 10);
+        WindowFigures.Spread zipf = new WindowFigures.Spread("t0", 1, 0.477, 6, 2.862, 1_431, "1,000 keys drawn by Zipf, "
+                + "exponent 1.5: key-0 the most frequent");
+        java.util.function.BiFunction<WindowFigures.Consumers, WindowFigures.Spread, ResultFile.Diagnosis> judge =
+                (consumers, spread) -> {
+                    WindowFigures f = with(l -> l3000, UnaryOperator.identity(), c -> consumers, UnaryOperator.identity());
+                    return Diagnosis.of(new WindowFigures(f.load(), f.producers(), f.hosts(), f.consumers(), f.brokers(),
+                            f.errors(), f.commits(), spread));
+                };
+        WindowFigures.Consumers six = new WindowFigures.Consumers(6, 6, Double.NaN, Double.NaN, 16_687, 1_000, false);
+        ResultFile.Diagnosis hot = judge.apply(six, zipf);
+        assertEquals("consumers", hot.limit());
+        List<String> figures = hot.evidence().stream().map(ResultFile.Evidence::figure).toList();
+        assertEquals(List.of("consumerLagGrowthSeconds", "partitionSkew", "busiestPartitionRate"), figures);
+        ResultFile.Evidence rate = hot.evidence().get(2);
+        assertEquals(1_431, rate.value(), 1e-9);
+        assertEquals(">", rate.op());
+        assertEquals(1_000, rate.threshold(), 1e-9);
+        assertEquals("that partition took 1,431 msg/s; the one consumer of the group that reads it spends 1.00 ms on a "
+                + "message (consumerProcessingMillis, mean): at most 1,000 msg/s, while the group as a whole could take "
+                + "6,000", rate.text());
+        assertTrue(hot.suggestions().get(0).startsWith("spread the messages over the partitions: partition 1 of t0 took "
+                + "47.7% of them"), hot.suggestions().get(0));
+        assertTrue(hot.suggestions().stream().noneMatch(x -> x.startsWith("more partitions")), hot.suggestions().toString());
+        assertEquals(3, hot.suggestions().size(), hot.suggestions().toString());
+
+        // the same spread with consumers fast enough for the busiest partition: evidence, not the cause; the regular
+        // suggestions stay, spreading the messages second
+        ResultFile.Diagnosis quick = judge.apply(new WindowFigures.Consumers(6, 6, Double.NaN, Double.NaN, 16_687, 500,
+                false), zipf);
+        assertEquals(List.of("consumerLagGrowthSeconds", "partitionSkew"), quick.evidence().stream()
+                .map(ResultFile.Evidence::figure).toList());
+        assertTrue(quick.suggestions().get(0).startsWith("more partitions"), quick.suggestions().toString());
+        assertTrue(quick.suggestions().get(1).startsWith("spread the messages"), quick.suggestions().toString());
+
+        // an even spread, or a share group (its consumers share the hot partition): as before
+        WindowFigures.Spread even = new WindowFigures.Spread("t0", 1, 0.18, 6, 1.08, 540, "no keys");
+        assertEquals(Diagnosis.of(with(l -> l3000, UnaryOperator.identity(), c -> six, UnaryOperator.identity()))
+                .suggestions(), judge.apply(six, even).suggestions());
+        ResultFile.Diagnosis share = judge.apply(new WindowFigures.Consumers(6, 6, Double.NaN, Double.NaN, 16_687, 1_000,
+                true), zipf);
+        assertTrue(share.evidence().stream().noneMatch(e -> e.figure().startsWith("partition")
+                || e.figure().startsWith("busiest")), share.evidence().toString());
+    }
+
+    /**
      * A broker kbench stopped took the embedded brokers' shared meters with it: the brokers were read in 7 of the 20
      * measured intervals, and what held is said of those, not of the window (no under-replicated partition was seen
      * while the broker was down because nothing was read then).

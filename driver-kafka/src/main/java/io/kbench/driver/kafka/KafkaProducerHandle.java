@@ -382,7 +382,7 @@ final class KafkaProducerHandle implements ProducerHandle {
             inFlight = false;
             done.getAndAdd(c);
             if (exception == null) {
-                listener.onAck(intended, sent, bytes);
+                listener.onAck(intended, sent, bytes, metadata.partition());
             } else {
                 listener.onError(intended, sent, exception);
             }

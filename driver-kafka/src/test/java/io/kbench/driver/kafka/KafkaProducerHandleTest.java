@@ -38,7 +38,8 @@ class KafkaProducerHandleTest {
         final List<Long> failedIntended = new ArrayList<>();
 
         @Override
-        public synchronized void onAck(long intendedNanos, long sendNanos, int valueBytes) {
+        public synchronized void onAck(long intendedNanos, long sendNanos, int valueBytes, int partition) {
+            assertTrue(partition >= 0, "message " + intendedNanos + " acknowledged in partition " + partition);
             long[] previous = acks.put(intendedNanos, new long[] {sendNanos, valueBytes});
             assertEquals(null, previous, "message " + intendedNanos + " acknowledged twice");
         }

@@ -61,6 +61,13 @@ public final class SnapshotMessages {
                 .setShareBacklog(s.shareBacklog())
                 .addAllRoundTrips(s.roundTrips().stream().map(r -> io.kbench.protocol.rpc.RoundTripSample.newBuilder()
                         .setIndex(r.index()).setLatencyMicros(r.latencyMicros()).build()).toList());
+        for (io.kbench.protocol.PartitionAcks a : s.partitionAcks()) {
+            PartitionAcks.Builder b = PartitionAcks.newBuilder().setTopic(a.topic());
+            for (int i = 0; i < a.partitions(); i++) {
+                b.addAcked(a.acked(i));
+            }
+            p.addPartitionAcks(b);
+        }
         if (s.shareDeliveries().present()) {
             p.setShareDeliveries(shareDeliveries(s.shareDeliveries()));
         }
@@ -193,7 +200,30 @@ public final class SnapshotMessages {
                         new java.util.TreeMap<>(d.getValuesMap()))).toList(),
                 host(s), s.getBrokersList().stream().limit(MAX_BROKER_SOURCES).map(b -> new io.kbench.protocol.BrokerSample(
                         b.getSource(), b.getValuesMap(), b.getError())).toList(), shareSpread(s), consumerTotals(s), Math.max(-1, s.getShareBacklog()),
-                shareDeliveries(s), roundTrips(s));
+                shareDeliveries(s), roundTrips(s), partitionAcks(s));
+    }
+
+    /** Most topics one snapshot's acknowledgements per partition may name; entries past it are dropped. */
+    static final int MAX_PARTITION_TOPICS = 100_000;
+
+    /**
+     * The acknowledgements per partition, leaving out what no worker sends: an entry without a topic, with more
+     * partitions than {@link io.kbench.protocol.PartitionAcks#MAX_PARTITIONS} or a negative count.
+     */
+    private static java.util.List<io.kbench.protocol.PartitionAcks> partitionAcks(Snapshot s) {
+        java.util.List<io.kbench.protocol.PartitionAcks> out = new java.util.ArrayList<>();
+        for (PartitionAcks a : s.getPartitionAcksList()) {
+            if (out.size() == MAX_PARTITION_TOPICS) {
+                break;
+            }
+            if (a.getTopic().isEmpty() || a.getAckedCount() > io.kbench.protocol.PartitionAcks.MAX_PARTITIONS
+                    || a.getAckedList().stream().anyMatch(n -> n < 0)) {
+                continue;
+            }
+            out.add(new io.kbench.protocol.PartitionAcks(a.getTopic(),
+                    a.getAckedList().stream().mapToLong(Long::longValue).toArray()));
+        }
+        return out;
     }
 
     /** The sampled round trips, at most {@link io.kbench.protocol.RoundTripSample#MAX_PER_SNAPSHOT}, none negative. */

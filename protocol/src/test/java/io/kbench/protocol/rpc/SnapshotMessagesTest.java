@@ -60,6 +60,7 @@ class SnapshotMessagesTest {
                 .addAgain(17).addAgain(1)));
         b.addRoundTrips(RoundTripSample.newBuilder().setIndex(0).setLatencyMicros(1234));
         b.addRoundTrips(RoundTripSample.newBuilder().setIndex(1000).setLatencyMicros(987));
+        b.addPartitionAcks(PartitionAcks.newBuilder().setTopic("t").addAcked(3).addAcked(0).addAcked(9));
         return b.build();
     }
 
@@ -67,7 +68,7 @@ class SnapshotMessagesTest {
     void shouldRoundTripEveryFieldOfTheWireForm() {
         Snapshot proto = everyFieldSet();
         assertEquals(proto, SnapshotMessages.toProto(SnapshotMessages.fromProto(proto)));
-        assertEquals(22, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
+        assertEquals(23, Snapshot.getDescriptor().getFields().size(), "a new Snapshot field needs mapping here");
         assertEquals(Metric.values().length, Histograms.getDescriptor().getFields().size(),
                 "one wire histogram per Metric");
     }
@@ -116,6 +117,27 @@ class SnapshotMessagesTest {
                 new java.util.TreeMap<>(Map.of("consumer-metrics:x:{client-id=c4}", "1.000")))), s.metricsDumps());
         assertEquals(List.of(new io.kbench.protocol.ConsumerTotal(3, true, 40, 4000, "s3"),
                 new io.kbench.protocol.ConsumerTotal(7, false, 41, 4100, "")), s.consumerTotals());
+    }
+
+    @Test
+    void shouldRoundTripTheAcknowledgementsPerPartitionAndDropWhatNoWorkerSends() {
+        IntervalSnapshot s = new IntervalSnapshot("w", 7, 10, 20, new Counters(1, 2, 3, 4, 5, 6, 7, 8),
+                Map.of(), true, 19, 18, true, "", -1, ClientMetricsSample.NONE, ClientMetricsSample.NONE)
+                .withPartitionAcks(java.util.List.of(new io.kbench.protocol.PartitionAcks("a", new long[] {5, 0, 7}),
+                        new io.kbench.protocol.PartitionAcks("b", new long[] {1})));
+        IntervalSnapshot back = SnapshotMessages.fromProto(SnapshotMessages.toProto(s));
+        assertEquals(s, back);
+        assertEquals(7, back.partitionAcks().get(0).acked(2));
+        assertEquals(0, back.partitionAcks().get(1).acked(5), "past the end: none");
+
+        Snapshot hostile = SnapshotMessages.toProto(s).toBuilder()
+                .addPartitionAcks(PartitionAcks.newBuilder().setTopic("").addAcked(1))
+                .addPartitionAcks(PartitionAcks.newBuilder().setTopic("c").addAcked(3).addAcked(-1))
+                .build();
+        assertEquals(s.partitionAcks(), SnapshotMessages.fromProto(hostile).partitionAcks(),
+                "an entry without a topic or with a negative count is left out");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new io.kbench.protocol.PartitionAcks("t", new long[io.kbench.protocol.PartitionAcks.MAX_PARTITIONS + 1]));
     }
 
     @Test

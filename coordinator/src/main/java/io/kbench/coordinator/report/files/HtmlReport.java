@@ -232,7 +232,8 @@ public final class HtmlReport {
                 r.rateSearch() == null ? null : searchData(r.rateSearch()),
                 r.diagnosis() == null ? null : diagnosisData(r.diagnosis()),
                 r.network() == null ? null : io.kbench.coordinator.report.result.ResultDocument.networkText(r.network(),
-                        r.provenance()), charts.charts(target, r.measureEndMillis()),
+                        r.provenance()), io.kbench.coordinator.report.result.ResultDocument.partitionsText(r.partitions()),
+                charts.charts(target, r.measureEndMillis()),
                 distribution, sum, r.workers() == null ? List.of() : r.workers(),
                 r.issues() == null ? List.of() : r.issues());
     }

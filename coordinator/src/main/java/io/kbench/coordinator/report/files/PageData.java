@@ -48,6 +48,7 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
                       @JsonInclude(JsonInclude.Include.NON_NULL) Search rateSearch,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String network,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String partitions,
                       @JsonUnwrapped Charts charts, Map<String, Map<String, List<Double>>> distribution, Summary summary,
                       List<ResultFile.Worker> workers, List<String> issues) { }
 

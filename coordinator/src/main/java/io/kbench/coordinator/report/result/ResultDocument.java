@@ -354,6 +354,24 @@ public final class ResultDocument {
     }
 
     /**
+     * The hot partition in words — one that took {@link io.kbench.coordinator.merge.PartitionSpread#HOT_SKEW} times an
+     * even share of its topic's acknowledged messages or more — with how many partitions got none; null for an even
+     * spread, or none known.
+     */
+    public static String partitionsText(ResultFile.Partitions p) {
+        if (p == null || p.busiest() == null || p.busiest().partitions() < 2
+                || p.busiest().skew() < io.kbench.coordinator.merge.PartitionSpread.HOT_SKEW) {
+            return null;
+        }
+        ResultFile.Busiest b = p.busiest();
+        long none = p.acked() == null ? 0 : p.acked().values().stream()
+                .mapToLong(a -> java.util.Arrays.stream(a).filter(n -> n == 0).count()).sum();
+        return String.format(Locale.ROOT, "partition %d of %s took %.1f%% of its acknowledged messages, %.2fx an even "
+                + "share of its %d partitions%s", b.partition(), b.topic(), 100 * b.share(), b.skew(), b.partitions(),
+                none == 0 ? "" : String.format(Locale.ROOT, "; %,d partition(s) got none", none));
+    }
+
+    /**
      * The network sentence of a result ({@link ResultFile.Network}): the ceiling, how it comes about, this run's share
      * of it, and the busiest link when every broker was read on its own.
      */

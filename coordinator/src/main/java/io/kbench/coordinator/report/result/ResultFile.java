@@ -41,7 +41,7 @@ public final class ResultFile {
      * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
      * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 17;
+    public static final int SCHEMA_VERSION = 18;
 
     private ResultFile() { }
 
@@ -57,7 +57,20 @@ public final class ResultFile {
                       @JsonProperty(required = true) Map<String, String> histograms, List<String> issues,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
                       @JsonInclude(JsonInclude.Include.NON_NULL) RateSearch rateSearch,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Network network) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Network network,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Partitions partitions) {
+        /** A result without the spread over partitions (a run without producers, or a failed one). */
+        public Run(int schemaVersion, String kbenchVersion, String runId, String status, String error, String startedAt,
+                   long startMillis, long measureStartMillis, long measureEndMillis, long saturationThresholdMicros,
+                   JsonNode workload, Map<String, Object> profile, Provenance provenance, List<String> topics,
+                   List<Worker> workers, List<LostWorker> lostWorkers, List<Fault> faults, List<Interval> intervals,
+                   Summary summary, Map<String, String> histograms, List<String> issues, Diagnosis diagnosis,
+                   RateSearch rateSearch, Network network) {
+            this(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, network, null);
+        }
+
         /** A result without the network line (no bandwidth given). */
         public Run(int schemaVersion, String kbenchVersion, String runId, String status, String error, String startedAt,
                    long startMillis, long measureStartMillis, long measureEndMillis, long saturationThresholdMicros,
@@ -74,29 +87,56 @@ public final class ResultFile {
         public Run withIntervals(List<Interval> list) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, list, summary, histograms, issues, diagnosis, rateSearch, network);
+                    lostWorkers, faults, list, summary, histograms, issues, diagnosis, rateSearch, network, partitions);
         }
 
         /** This result with a max-rate search's outcome. */
         public Run withRateSearch(RateSearch search) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, search, network);
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, search, network, partitions);
         }
 
         /** This result with what limited it. */
         public Run withDiagnosis(Diagnosis d) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, d, rateSearch, network);
+                    lostWorkers, faults, intervals, summary, histograms, issues, d, rateSearch, network, partitions);
         }
 
         /** This result with how close it came to its brokers' network links. */
         public Run withNetwork(Network n) {
             return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
                     measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
-                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, n);
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, n, partitions);
         }
+
+        /** This result with how its messages spread over the partitions. */
+        public Run withPartitions(Partitions p) {
+            return new Run(schemaVersion, kbenchVersion, runId, status, error, startedAt, startMillis, measureStartMillis,
+                    measureEndMillis, saturationThresholdMicros, workload, profile, provenance, topics, workers,
+                    lostWorkers, faults, intervals, summary, histograms, issues, diagnosis, rateSearch, network, p);
+        }
+    }
+
+    /**
+     * How the run's acknowledged messages spread over its topics' partitions (schema 18; docs/results.md#partitions):
+     * every worker's producers count each acknowledgement by the partition the broker appended it to, over the whole
+     * run, warm-up included, and send their counts once, at the end. Absent without producers, or when no worker sent
+     * its counts (a run that failed before its workers' last snapshots).
+     *
+     * @param workers   the workers whose counts are in (fewer than the run's when one was lost)
+     * @param acked     topic -> acknowledged messages by partition number (every partition of the topic, 0 for none)
+     * @param busiest   the partition with the largest share of its topic's messages, relative to an even spread
+     */
+    public record Partitions(int workers, Map<String, long[]> acked, Busiest busiest) {
+    }
+
+    /**
+     * The busiest partition: {@code share} of its topic's acknowledged messages, {@code skew} times an even share
+     * (share × partitions; 1: perfectly even).
+     */
+    public record Busiest(String topic, int partition, long acked, double share, int partitions, double skew) {
     }
 
     /**

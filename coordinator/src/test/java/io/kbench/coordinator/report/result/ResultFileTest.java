@@ -82,6 +82,8 @@ public class ResultFileTest {
         DEFINITIONS.put(ResultFile.Evidence.class, "evidence");
         DEFINITIONS.put(ResultFile.Share.class, "share");
         DEFINITIONS.put(ResultFile.PerConsumer.class, "perConsumer");
+        DEFINITIONS.put(ResultFile.Partitions.class, "partitions");
+        DEFINITIONS.put(ResultFile.Busiest.class, "busiestPartition");
     }
 
     private static List<String> keys(Class<?> type) {
@@ -162,7 +164,9 @@ public class ResultFileTest {
                         List.of("num.io.threads (broker; default 8)"), List.of(new ResultFile.Limit("producer-client", 0.1,
                         List.of(new ResultFile.Evidence("producerWaitRatio", 0.11, ">=", 0.01, "waited")), List.of("buffer.memory"))),
                         List.of(new ResultFile.Evidence("networkProcessorIdle", 0.8, ">=", 0.3, "network threads idle 80%"),
-                                new ResultFile.Evidence("faultUnderReplicatedPartitions", 4.0, null, null, "the fault's"))));
+                                new ResultFile.Evidence("faultUnderReplicatedPartitions", 4.0, null, null, "the fault's"))))
+                .withPartitions(new ResultFile.Partitions(1, Map.of("kbench-t0", new long[] {3, 0, 2, 1, 1, 2}),
+                        new ResultFile.Busiest("kbench-t0", 0, 3, 3 / 9.0, 6, 2)));
     }
 
     static ResultFile.Provenance provenance() {
