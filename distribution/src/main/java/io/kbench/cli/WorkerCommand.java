@@ -17,9 +17,7 @@ import picocli.CommandLine.Option;
             "",
             "Waits for a coordinator ('kbench run --workers ...') and runs its share of the producers and consumers, streaming histograms back every interval. The open run stream is the run's lease: if the coordinator goes away (killed, host or network down), the load stops within a few seconds and the worker is free for the next run.",
             "",
-            "Only a coordinator presenting the cluster token (--token-file, or $" + ClusterToken.ENV + ") may call it; with --tls-client-ca only one holding a certificate signed by that CA. A worker that authenticates nobody serves only on a loopback address, or with --insecure.",
-            "",
-            "Exit codes: 0 stopped, 2 bad option or the port cannot be bound."})
+            "Only a coordinator presenting the cluster token (--token-file, or $" + ClusterToken.ENV + ") may call it; with --tls-client-ca only one holding a certificate signed by that CA. A worker that authenticates nobody serves only on a loopback address, or with --insecure."})
 public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "7070", description = "TCP port to listen on (default: ${DEFAULT-VALUE}).")
     int port;

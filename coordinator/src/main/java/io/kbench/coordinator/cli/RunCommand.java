@@ -36,9 +36,7 @@ import picocli.CommandLine.Parameters;
             "",
             "A workload with a 'matrix' is a sweep: every combination runs in turn (fresh topics each), each writes its result.json under the output directory, and a comparison table ends the run (sweep.csv, sweep.json).",
             "",
-            "Workers given with --workers are reached with the cluster token (--token-file or $KBENCH_TOKEN) and, with --tls, over TLS. If a worker is lost during the run (killed, host or network down), the others are stopped within seconds and result.json keeps what was gathered, with status FAILED and the lost worker named.",
-            "",
-            "Exit codes: 0 run completed, 1 run failed (partial results are written), 2 bad input or unreachable worker/cluster."})
+            "Workers given with --workers are reached with the cluster token (--token-file or $KBENCH_TOKEN) and, with --tls, over TLS. If a worker is lost during the run (killed, host or network down), the others are stopped within seconds and result.json keeps what was gathered, with status FAILED and the lost worker named."})
 public final class RunCommand implements Callable<Integer> {
     /**
      * How long a sweep runs its first combination unmeasured first, by default: at 50 MB/s on 2 shared cores a cold
