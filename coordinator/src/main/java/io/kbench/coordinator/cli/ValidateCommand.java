@@ -85,6 +85,10 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "checks the combinations with the profile it is given"));
         }
         w.shareGroups().warnings(w.consumerProcessing()).forEach(x -> notes.println(ConfigError.printable("warning: " + x)));
+        if (!w.existingTopics() && w.producerCount() > 0) {
+            w.messages().partitionWarnings(w.partitionsPerTopic()).forEach(x -> notes.println(
+                    ConfigError.printable("warning: " + x)));
+        }
         String amount = w.numRecords() > 0 ? String.format(Locale.ROOT, "%,d records", w.numRecords())
                 : w.durationSeconds() + " s";
         String rate = w.producerRate() < 0 ? "unthrottled" : String.format(Locale.ROOT, "%,d msg/s", w.producerRate());

@@ -275,6 +275,9 @@ public final class RunController {
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
         workload.shareGroups().warnings(workload.consumerProcessing()).forEach(w -> out.info("warning: " + w));
+        if (!workload.existingTopics() && workload.producerCount() > 0) {
+            workload.messages().partitionWarnings(workload.partitionsPerTopic()).forEach(w -> out.info("warning: " + w));
+        }
     }
 
     /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */

@@ -33,6 +33,34 @@ public record Messages(int messageSize, String payloadFile, String payloadDelimi
         return new Messages(size, null, "\n", 1.0, false, Workload.KeyDistribution.none, 1000, 1.0, KeysAndHeaders.NONE);
     }
 
+    /**
+     * The most distinct keys {@code keySize} gives: one capital letter repeated, at most 26 and at most 4 MiB of them
+     * (as the worker's {@code Keys.sized} makes them).
+     */
+    public static int sizedKeys(int keySize) {
+        return Math.max(1, Math.min(26, 4 * 1024 * 1024 / Math.max(1, keySize)));
+    }
+
+    /**
+     * What the keys leave unloaded: fewer distinct keys than a topic's {@code partitions} leave some partitions without
+     * a message (every message of a key goes to the partition of its hash); empty when every partition may get some.
+     */
+    public List<String> partitionWarnings(int partitions) {
+        int keys = keyDistribution != Workload.KeyDistribution.none ? this.keys
+                : keysAndHeaders.keySize() > 0 ? sizedKeys(keysAndHeaders.keySize()) : 0;
+        if (keys == 0 || keys >= partitions) {
+            return List.of();
+        }
+        String which = keyDistribution != Workload.KeyDistribution.none ? String.format(java.util.Locale.ROOT,
+                "keys: %,d", keys) : String.format(java.util.Locale.ROOT, "keySize %,d gives at most %d distinct keys "
+                + "(one capital letter repeated, as Kafka's EndToEndLatency)", keysAndHeaders.keySize(), keys);
+        return List.of(String.format(java.util.Locale.ROOT, "%s for %,d partitions per topic: at least %,d of them get no "
+                + "message, as every message of a key goes to the partition of its hash; %s", which, partitions,
+                partitions - keys, keyDistribution != Workload.KeyDistribution.none
+                        ? "more keys, or no keyDistribution, load them all"
+                        : "a keyDistribution with at least as many keys as partitions loads them all"));
+    }
+
     /** The payload file's values, or an empty list for generated values. */
     public List<byte[]> payloadValues() {
         if (payloadFile == null) {

@@ -50,4 +50,28 @@ class ValidateCommandTest {
         org.junit.jupiter.api.Assertions.assertTrue(err.toString().contains("OMB workload: name '\\u001b[2J' -> '2J'"),
                 err.toString());
     }
+
+    /** Fewer distinct keys than partitions: some partitions get nothing — warned, not refused (as Kafka's tools). */
+    @Test
+    void shouldWarnOfKeysThatLeavePartitionsWithoutAMessage() throws IOException {
+        Path sized = Files.writeString(dir.resolve("sized.yaml"), "durationSeconds: 5\npartitionsPerTopic: 60\nkeySize: 8\n");
+        Path few = Files.writeString(dir.resolve("few.yaml"), "durationSeconds: 5\npartitionsPerTopic: 12\n"
+                + "keyDistribution: random\nkeys: 4\n");
+        Path enough = Files.writeString(dir.resolve("enough.yaml"), "durationSeconds: 5\npartitionsPerTopic: 12\n"
+                + "keyDistribution: zipf\nkeys: 12\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = new CommandLine(new ValidateCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(sized.toString(), few.toString(), enough.toString());
+        assertEquals(0, rc, err.toString());
+        assertEquals("warning: keySize 8 gives at most 26 distinct keys (one capital letter repeated, as Kafka's "
+                + "EndToEndLatency) for 60 partitions per topic: at least 34 of them get no message, as every message of a "
+                + "key goes to the partition of its hash; a keyDistribution with at least as many keys as partitions "
+                + "loads them all\n"
+                + "warning: keys: 4 for 12 partitions per topic: at least 8 of them get no message, as every message of a "
+                + "key goes to the partition of its hash; more keys, or no keyDistribution, load them all\n",
+                err.toString());
+        assertEquals(4, io.kbench.coordinator.workload.Messages.sizedKeys(1 << 20), "4 keys of 1 MiB in 4 MiB");
+        assertEquals(1, io.kbench.coordinator.workload.Messages.sizedKeys(8 << 20));
+    }
 }
