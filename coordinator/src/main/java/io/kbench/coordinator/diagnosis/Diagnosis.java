@@ -370,12 +370,15 @@ public final class Diagnosis {
                 if (capacity != null) {
                     evidence.add(capacity);
                 }
-                // a hot partition: a classic group reads each partition with one consumer, so one that takes more than
-                // its share is read no faster than that consumer goes (a share group's consumers share it)
+                // a hot partition: a classic group reads each partition with one consumer, and a share group's simple
+                // assignor gives each of its consumers one partition (by its member id's hash, the rest round-robin),
+                // so about consumers / partitions of them share one, at least one: a partition that takes more than its
+                // share is read no faster than they go
                 WindowFigures.Spread spread = f.spread();
-                boolean hot = spread.hot() && !c.share();
+                boolean hot = spread.hot();
                 double oneConsumer = c.processingMicros() > 0 ? 1e6 / c.processingMicros() : Double.NaN;
-                boolean hotBound = hot && !processingBound && spread.rate() > 1.005 * oneConsumer;
+                double onIt = c.onePartitionsConsumers();
+                boolean hotBound = hot && !processingBound && spread.rate() > 1.005 * onIt * oneConsumer;
                 if (hot) {
                     evidence.add(ev("partitionSkew", spread.skew(), ">=", io.kbench.coordinator.merge.PartitionSpread
                             .HOT_SKEW, String.format(Locale.ROOT, "partition %d of %s took %.1f%% of its messages, "
@@ -383,11 +386,14 @@ public final class Diagnosis {
                             100 * spread.share(), spread.skew(), spread.partitions(), spread.keys())));
                 }
                 if (hotBound) {
-                    evidence.add(ev("busiestPartitionRate", spread.rate(), ">", oneConsumer, String.format(Locale.ROOT,
-                            "that partition took %,.0f msg/s; the one consumer of the group that reads it spends %.2f "
-                                    + "ms on a message (consumerProcessingMillis, mean): at most %,.0f msg/s, while the "
-                                    + "group as a whole could take %,.0f", spread.rate(), c.processingMicros() / 1e3,
-                            oneConsumer, c.processingCapacity())));
+                    evidence.add(ev("busiestPartitionRate", spread.rate(), ">", onIt * oneConsumer, String.format(
+                            Locale.ROOT, "that partition took %,.0f msg/s; %s, at %.2f ms a message "
+                                    + "(consumerProcessingMillis, mean), take%s at most %,.0f msg/s, while the group as a "
+                                    + "whole could take %,.0f", spread.rate(), c.share() ? String.format(Locale.ROOT,
+                                    "the share group's consumers on it — about %s (Kafka's simple assignor gives each "
+                                    + "consumer one partition, by its member id's hash)", Suggestions.num(onIt))
+                                    : "the one consumer of the group that reads it", c.processingMicros() / 1e3,
+                            c.share() ? "" : "s", onIt * oneConsumer, c.processingCapacity())));
                 }
                 found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), evidence,
                         hot ? Suggestions.hotPartition(c, spread, hotBound, processingBound ? produced : Double.NaN)

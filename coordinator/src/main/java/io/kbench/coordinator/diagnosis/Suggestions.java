@@ -82,6 +82,13 @@ final class Suggestions {
                     + "once; more per poll (max.poll.records) would not help: each message still takes its time");
             return s;
         }
+        if (c.share()) {
+            return List.of(String.format(Locale.ROOT, "more consumers in the share group: Kafka's simple assignor gives "
+                            + "each one partition, by its member id's hash, and spreads the rest (now %d consumer(s) for "
+                            + "%d partition(s))", c.count(), c.partitions()),
+                    "max.poll.records and fetch.max.bytes: more per poll",
+                    "the consumers' own work per record, and their hosts' CPU");
+        }
         if (c.count() >= c.partitions()) {
             return List.of(String.format(Locale.ROOT, "more partitions: every partition already has a consumer (%d "
                             + "consumer(s) for %d partition(s)), and a classic group uses at most one per partition",
@@ -101,22 +108,33 @@ final class Suggestions {
     }
 
     /**
-     * For a classic group's consumers whose lag grew while one partition took {@link WindowFigures.Spread#hot} a share
-     * of the messages; {@code bound}: that partition's rate was more than its one consumer takes (its work per
-     * message), so it alone explains the lag, and more partitions or consumers would not help.
+     * For consumers whose lag grew while one partition took {@link WindowFigures.Spread#hot} a share of the messages;
+     * {@code bound}: that partition's rate was more than the consumers on it take (their work per message), so it alone
+     * explains the lag, and more partitions would not help.
      */
     static List<String> hotPartition(WindowFigures.Consumers c, WindowFigures.Spread spread, boolean bound,
                                      double produced) {
         String spreadThem = String.format(Locale.ROOT, "spread the messages over the partitions: partition %d of %s took "
-                + "%.1f%% of them (%s); every message of a key goes to the partition of its hash, so more partitions or "
-                + "consumers do not split a hot key's messages — more keys, or a key that spreads them, do",
+                + "%.1f%% of them (%s); every message of a key goes to the partition of its hash, so more partitions do "
+                + "not split a hot key's messages — more keys, or a key that spreads them, do",
                 spread.partition(), spread.topic(), 100 * spread.share(), spread.keys());
-        String shareGroup = "a share group (shareGroupsPerTopic, consumersPerShareGroup): its consumers share every "
-                + "partition's records, the busiest one's too (a key's messages are then no longer read in order)";
+        String needed = "";
+        if (bound) {
+            long perPartition = (long) Math.ceil(spread.rate() * c.processingMicros() / 1e6);
+            needed = String.format(Locale.ROOT, ": at %.2f ms a message the busiest partition needs %d consumers on it "
+                    + "(%,.0f msg/s), so about %,d for %d partitions", c.processingMicros() / 1e3, perPartition,
+                    spread.rate(), perPartition * c.partitions(), c.partitions());
+        }
+        String shareGroup = String.format(Locale.ROOT, "%s: Kafka's simple assignor gives each consumer one partition, "
+                + "by its member id's hash, so about consumers ÷ partitions of them share one — the busiest too, by the "
+                + "hash's luck (now %d consumer(s) for %d partition(s))%s", c.share()
+                        ? "more consumers in the share group, several per partition"
+                        : "a share group with several consumers per partition (shareGroupsPerTopic, consumersPerShareGroup)",
+                c.count(), c.partitions(), needed + (c.share() ? "" : "; a key's messages are then no longer read in order"));
         if (bound) {
             return List.of(spreadThem, shareGroup, String.format(Locale.ROOT, "less work per message in the consumers "
-                    + "(here consumerProcessingMillis): the busiest partition's consumer takes at most %,.0f msg/s of "
-                    + "the %,.0f it got", 1e6 / c.processingMicros(), spread.rate()));
+                    + "(here consumerProcessingMillis): the consumers on the busiest partition take at most %,.0f msg/s "
+                    + "of the %,.0f it got", c.onePartitionsConsumers() * 1e6 / c.processingMicros(), spread.rate()));
         }
         List<String> s = new ArrayList<>(consumers(c, produced));
         s.add(1, spreadThem);

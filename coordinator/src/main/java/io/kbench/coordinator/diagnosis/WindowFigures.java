@@ -245,6 +245,15 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
 
         /**
+         * The consumers that read one partition: a classic group's one; a share group's about consumers / partitions,
+         * at least one — Kafka's simple assignor gives each share consumer one partition, by its member id's hash,
+         * and the partitions no consumer hashed to one each, round-robin.
+         */
+        public double onePartitionsConsumers() {
+            return share && partitions > 0 ? Math.max(1, (double) count / partitions) : 1;
+        }
+
+        /**
          * The most messages a second the group's consumers can take when each spends {@link #processingMicros} on
          * every message (its reading consumers, each one message at a time); NaN without work per message.
          */

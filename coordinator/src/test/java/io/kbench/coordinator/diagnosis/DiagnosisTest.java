@@ -369,8 +369,11 @@ class DiagnosisTest {
                 UnaryOperator.identity()));
         assertEquals("consumers", share.limit());
         assertEquals(1, share.evidence().size(), share.evidence().toString());
-        assertTrue(share.suggestions().contains("max.poll.records, fetch.max.bytes and max.partition.fetch.bytes: more "
-                + "per poll"), share.suggestions().toString());
+        assertTrue(share.suggestions().contains("max.poll.records and fetch.max.bytes: more per poll"),
+                share.suggestions().toString());
+        assertTrue(share.suggestions().stream().noneMatch(x -> x.contains("classic") || x.startsWith("more partitions")
+                || x.contains("shareGroupsPerTopic")), "a share group is not told of classic groups, or to become one: "
+                + share.suggestions());
         // ... and of 2 at 1 ms: 2,000 msg/s
         ResultFile.Diagnosis small = Diagnosis.of(with(l -> l3000, UnaryOperator.identity(),
                 c -> new WindowFigures.Consumers(2, 2, Double.NaN, Double.NaN, 20_000, 1_000, true),
@@ -405,9 +408,9 @@ class DiagnosisTest {
         assertEquals(1_431, rate.value(), 1e-9);
         assertEquals(">", rate.op());
         assertEquals(1_000, rate.threshold(), 1e-9);
-        assertEquals("that partition took 1,431 msg/s; the one consumer of the group that reads it spends 1.00 ms on a "
-                + "message (consumerProcessingMillis, mean): at most 1,000 msg/s, while the group as a whole could take "
-                + "6,000", rate.text());
+        assertEquals("that partition took 1,431 msg/s; the one consumer of the group that reads it, at 1.00 ms a "
+                + "message (consumerProcessingMillis, mean), takes at most 1,000 msg/s, while the group as a whole could "
+                + "take 6,000", rate.text());
         assertTrue(hot.suggestions().get(0).startsWith("spread the messages over the partitions: partition 1 of t0 took "
                 + "47.7% of them"), hot.suggestions().get(0));
         assertTrue(hot.suggestions().stream().noneMatch(x -> x.startsWith("more partitions")), hot.suggestions().toString());
@@ -426,10 +429,26 @@ class DiagnosisTest {
         WindowFigures.Spread even = new WindowFigures.Spread("t0", 1, 0.18, 6, 1.08, 540, "no keys");
         assertEquals(Diagnosis.of(with(l -> l3000, UnaryOperator.identity(), c -> six, UnaryOperator.identity()))
                 .suggestions(), judge.apply(six, even).suggestions());
+        // a share group of 6 on 6 partitions: Kafka's simple assignor gives each consumer one partition, so the busiest
+        // has about one consumer, as a classic group's (measured: one of the 6 was delivered 50,136 of 105,000)
         ResultFile.Diagnosis share = judge.apply(new WindowFigures.Consumers(6, 6, Double.NaN, Double.NaN, 16_687, 1_000,
                 true), zipf);
-        assertTrue(share.evidence().stream().noneMatch(e -> e.figure().startsWith("partition")
-                || e.figure().startsWith("busiest")), share.evidence().toString());
+        assertEquals(List.of("consumerLagGrowthSeconds", "partitionSkew", "busiestPartitionRate"), share.evidence()
+                .stream().map(ResultFile.Evidence::figure).toList());
+        assertEquals("that partition took 1,431 msg/s; the share group's consumers on it — about 1 (Kafka's simple "
+                + "assignor gives each consumer one partition, by its member id's hash), at 1.00 ms a message "
+                + "(consumerProcessingMillis, mean), take at most 1,000 msg/s, while the group as a whole could take 6,000",
+                share.evidence().get(2).text());
+        assertEquals("more consumers in the share group, several per partition: Kafka's simple assignor "
+                + "gives each consumer one partition, by its member id's hash, so about consumers ÷ partitions of them "
+                + "share one — the busiest too, by the hash's luck (now 6 consumer(s) for 6 partition(s)): at 1.00 ms a "
+                + "message the busiest partition needs 2 consumers on it (1,431 msg/s), so about 12 for 6 partitions",
+                share.suggestions().get(1));
+        // 24 of them: about 4 on each partition take 4,000 msg/s, the busiest's 1,431 too
+        ResultFile.Diagnosis many = judge.apply(new WindowFigures.Consumers(24, 6, Double.NaN, Double.NaN, 16_687, 1_000,
+                true), zipf);
+        assertEquals(List.of("consumerLagGrowthSeconds", "partitionSkew"), many.evidence().stream()
+                .map(ResultFile.Evidence::figure).toList());
     }
 
     /**
