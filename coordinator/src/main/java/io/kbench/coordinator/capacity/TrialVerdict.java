@@ -21,8 +21,10 @@ import io.kbench.protocol.Metric;
  *       the saturation threshold and more than that above the first third's);</li>
  *   <li><b>the cluster kept up</b>: the window's acknowledged total reached {@link #ACHIEVED} of the target
  *       (acknowledgements arrive a latency after their send, so they are judged over the window, where a varying
- *       latency moves nothing in or out but at its two ends); the consumers' lag did not grow (the mean lag of
- *       the window's last third at most one second of messages above its first third's); nothing failed or
+ *       latency moves nothing in or out but at its two ends); the consumers did not fall behind (at most one second
+ *       of the target left unread in the window, and, by the trend of the exact counts, not behind by more than
+ *       {@link #ACHIEVED}'s tolerance of the target — {@link #behindTrend}; where the counts cannot tell it, the
+ *       mean sampled lag of the window's last third at most one second of messages above its first third's); nothing failed or
  *       was lost, and every message was received by every subscription;</li>
  *   <li>every objective held over the window.</li>
  * </ul>
@@ -304,7 +306,23 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             return String.format(Locale.ROOT, "a group's consumers left %,.0f of the messages acknowledged in the window "
                     + "unread (more than one second of the target)", unread);
         }
-        return null;
+        return behindTrend(workload, window, target);
+    }
+
+    /**
+     * Null unless the slower group read, by the trend of its exact counts ({@link
+     * io.kbench.coordinator.report.UnreadCount#trend}), less than {@link #ACHIEVED} of the target — the same tolerance
+     * as the acknowledgements' — and fell more than one message behind: a group that reads 5% too slowly leaves less
+     * than one second of the target unread in a 15-s window, but falls behind without end.
+     */
+    static String behindTrend(Workload workload, List<MergedInterval> window, long target) {
+        io.kbench.coordinator.report.UnreadCount.Trend t = io.kbench.coordinator.report.UnreadCount.trend(workload, window);
+        if (t == null || t.rate() <= (1 - ACHIEVED) * target || t.last() - t.first() <= 1) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "a group's consumers fell behind by %,.0f msg/s (%.1f%% of the target): their "
+                + "unread messages grew from %,.0f to %,.0f (medians of the window's first and last thirds)", t.rate(),
+                100 * t.rate() / target, t.first(), t.last());
     }
 
     /**

@@ -156,7 +156,13 @@ public final class Diagnosis {
         double queuedBeyond = producing ? queuedBeyond(p) : Double.NaN;
         boolean queued = queuedBeyond > 0;
         double lagSeconds = lagGrowthSeconds(f);
-        boolean lagGrows = lagSeconds > 1;
+        // or by the trend of the exact counts: a group that reads a few percent too slowly leaves less than a second
+        // unread in a short window, but falls behind without end (TrialVerdict.behindTrend, the same rule)
+        io.kbench.coordinator.report.UnreadCount.Trend trend = f.consumers().trend();
+        double rate = l.targetRate() > 0 ? l.targetRate() : l.ackedRate();
+        boolean behind = trend != null && rate > 0 && trend.rate() > (1 - io.kbench.coordinator.capacity.TrialVerdict.ACHIEVED) * rate
+                && trend.last() - trend.first() > 1;
+        boolean lagGrows = lagSeconds > 1 || behind;
         boolean limited = producing && (l.targetRate() < 0 || !l.keptUp() || waited) || lagGrows;
 
         ResultFile.Evidence target = null;
@@ -340,7 +346,12 @@ public final class Diagnosis {
 
         // the consumers
         if (lagGrows) {
-            ResultFile.Evidence lag = ev("consumerLagGrowthSeconds", lagSeconds, ">", 1, counted(f)
+            ResultFile.Evidence lag = !(lagSeconds > 1) ? ev("consumerDeficitShare", trend.rate() / rate, ">",
+                    1 - io.kbench.coordinator.capacity.TrialVerdict.ACHIEVED, String.format(Locale.ROOT, "a group's consumers fell behind by %,.0f msg/s "
+                            + "(%.1f%% of the %,.0f msg/s %s): their unread messages grew from %,.0f to %,.0f (medians "
+                            + "of the window's first and last thirds)", trend.rate(), 100 * trend.rate() / rate, rate,
+                            l.targetRate() > 0 ? "target" : "acknowledged", trend.first(), trend.last()))
+                    : ev("consumerLagGrowthSeconds", lagSeconds, ">", 1, counted(f)
                     ? String.format(Locale.ROOT, "a group's consumers left %,.0f of the messages acknowledged in the "
                             + "window unread (%.1f s of production)", f.consumers().unread(), lagSeconds)
                     : String.format(Locale.ROOT, "consumer lag grew from %,.0f to %,.0f messages over the window (%.1f s "
@@ -395,7 +406,8 @@ public final class Diagnosis {
                                     : "the one consumer of the group that reads it", c.processingMicros() / 1e3,
                             c.share() ? "" : "s", onIt * oneConsumer, c.processingCapacity())));
                 }
-                found.add(limit(CONSUMERS, Math.min(1, lagSeconds / Math.max(1, l.seconds())), evidence,
+                found.add(limit(CONSUMERS, Math.min(1, Math.max(lagSeconds / Math.max(1, l.seconds()),
+                        behind ? trend.rate() / rate : 0)), evidence,
                         hot ? Suggestions.hotPartition(c, spread, hotBound, processingBound ? produced : Double.NaN)
                                 : Suggestions.consumers(c, processingBound ? produced : Double.NaN)));
             }

@@ -228,7 +228,14 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param share      the group is a share group (its consumers may outnumber the partitions)
      */
     public record Consumers(int count, int partitions, double lagFirst, double lagLast, double unread,
-                            double processingMicros, boolean share) {
+                            double processingMicros, boolean share,
+                            io.kbench.coordinator.report.UnreadCount.Trend trend) {
+        /** Consumers whose exact counts' trend is not known. */
+        public Consumers(int count, int partitions, double lagFirst, double lagLast, double unread,
+                         double processingMicros, boolean share) {
+            this(count, partitions, lagFirst, lagLast, unread, processingMicros, share, null);
+        }
+
         /** Consumers known by their sampled lag only. */
         public Consumers(int count, int partitions, double lagFirst, double lagLast) {
             this(count, partitions, lagFirst, lagLast, Double.NaN);
@@ -418,7 +425,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         Consumers consumers = new Consumers(workload.topics() * (subscriptions > 0 ? workload.consumersPerSubscription()
                 : workload.shareGroups().consumersPerGroup()),
                 workload.topics() * workload.partitionsPerTopic(), lagFirst, lagLast, unread,
-                workload.consumerProcessing().meanMicros(), subscriptions == 0);
+                workload.consumerProcessing().meanMicros(), subscriptions == 0,
+                workload.consumerBacklogRecords() > 0 ? null : io.kbench.coordinator.report.UnreadCount.trend(workload,
+                        window));
         Commits commits = !workload.transactional() ? Commits.NONE : new Commits(workload.producerCount(),
                 workload.transactions().transactionRecords(), workload.transactions().transactionMillis(), commitCount,
                 commitCount == 0 ? 0 : commitMicros / commitCount, commitMax,

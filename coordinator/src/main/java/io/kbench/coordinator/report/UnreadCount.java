@@ -26,6 +26,53 @@ public final class UnreadCount {
     }
 
     /**
+     * How fast the slower group fell behind over a window, from its exact counts: the unread messages at each interval's
+     * end (acknowledged minus read since the window began, as {@link #inWindow} counts them), the median of the window's
+     * last third minus that of its first third, over the time between the thirds' middles. Medians, so that a pause at
+     * one interval's end (a collection, a slow poll) moves nothing; a rate, so that the same shortfall fails a short
+     * window and a long one alike — a fixed allowance in messages lets a group that reads a few percent too slowly
+     * pass a short window. Null where the counts do not tell it ({@link #inWindow}) or the window has fewer than 6
+     * intervals.
+     */
+    public static Trend trend(Workload w, java.util.List<io.kbench.coordinator.merge.MergedInterval> window) {
+        int n = window.size();
+        if (n < 6 || Double.isNaN(inWindow(w, 0, 0, 0))) {
+            return null;
+        }
+        double[] unread = new double[n];
+        long acked = 0;
+        long received = 0;
+        long settled = 0;
+        for (int k = 0; k < n; k++) {
+            io.kbench.protocol.Counters c = window.get(k).counters();
+            acked += c.acked();
+            received += c.received();
+            settled += c.shareAccepted() + c.shareRejected();
+            unread[k] = inWindow(w, acked, received, settled);
+        }
+        int third = n / 3;
+        double first = median(java.util.Arrays.copyOfRange(unread, 0, third));
+        double last = median(java.util.Arrays.copyOfRange(unread, n - third, n));
+        double from = (window.get(0).startMicros() + window.get(third - 1).endMicros()) / 2.0;
+        double to = (window.get(n - third).startMicros() + window.get(n - 1).endMicros()) / 2.0;
+        double seconds = (to - from) / 1e6;
+        return seconds <= 0 ? null : new Trend(first, last, (last - first) / seconds);
+    }
+
+    /**
+     * {@link #trend}: the slower group's unread messages, medians of the window's first and last thirds, and how fast
+     * they grew (msg/s; negative: it caught up).
+     */
+    public record Trend(double first, double last, double rate) {
+    }
+
+    private static double median(double[] v) {
+        java.util.Arrays.sort(v);
+        int m = v.length / 2;
+        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+    }
+
+    /**
      * What the slower group left unread of the messages acknowledged in a window: acknowledged minus received over the
      * classic groups per topic, or minus accepted and rejected over the share groups per topic, the larger; NaN where
      * the counts do not tell it (no producers, existing topics, a backlog run whose consumers are held by design, or

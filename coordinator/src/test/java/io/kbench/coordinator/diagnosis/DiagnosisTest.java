@@ -452,6 +452,28 @@ class DiagnosisTest {
     }
 
     /**
+     * The max-rate search's trial at 2,156 msg/s (15-s window) of the hot-key workload: the group read 5% too slowly,
+     * 1,079 unread at the end — less than a second of the target, so it was 'none'. The trend of the exact counts
+     * names it, with TrialVerdict's rule.
+     */
+    @Test
+    void shouldNameConsumersThatReadAFewPercentTooSlowly() {
+        WindowFigures.Load l = new WindowFigures.Load(2_156, 15, 2_156, 2_157, true, false, "", 15, 0, 10);
+        java.util.function.Function<io.kbench.coordinator.report.UnreadCount.Trend, ResultFile.Diagnosis> judge =
+                trend -> Diagnosis.of(with(x -> l, UnaryOperator.identity(), c -> new WindowFigures.Consumers(6, 6,
+                        Double.NaN, Double.NaN, 1_079, 1_000, false, trend), UnaryOperator.identity()));
+        ResultFile.Diagnosis slow = judge.apply(new io.kbench.coordinator.report.UnreadCount.Trend(337, 1_416, 107.9));
+        assertEquals("consumers", slow.limit());
+        ResultFile.Evidence e = slow.evidence().get(0);
+        assertEquals("consumerDeficitShare", e.figure());
+        assertEquals(107.9 / 2_156, e.value(), 1e-3, "rounded as evidence is");
+        assertEquals("a group's consumers fell behind by 108 msg/s (5.0% of the 2,156 msg/s target): their unread "
+                + "messages grew from 337 to 1,416 (medians of the window's first and last thirds)", e.text());
+        assertEquals("none", judge.apply(new io.kbench.coordinator.report.UnreadCount.Trend(10, 12, 0.2)).limit());
+        assertEquals("none", judge.apply(null).limit(), "not counted");
+    }
+
+    /**
      * A broker kbench stopped took the embedded brokers' shared meters with it: the brokers were read in 7 of the 20
      * measured intervals, and what held is said of those, not of the window (no under-replicated partition was seen
      * while the broker was down because nothing was read then).
