@@ -278,6 +278,12 @@ public final class RunController {
         if (!workload.existingTopics() && workload.producerCount() > 0) {
             workload.messages().partitionWarnings(workload.partitionsPerTopic()).forEach(w -> out.info("warning: " + w));
         }
+        String acks = profile.producer().getOrDefault("acks", profile.common().getOrDefault("acks", "")).strip();
+        if (acks.equals("0") && workload.producerCount() > 0) {
+            out.info("note: producer acks=0: the brokers acknowledge nothing — Kafka completes an acks=0 send once its "
+                    + "request is written, so 'acked' counts the messages sent and publish latency ends there; only "
+                    + "the consumers (verification) can tell a message lost");
+        }
     }
 
     /** Prepares every worker's share (see {@link Preparation}); a failure stops the workers prepared so far. */

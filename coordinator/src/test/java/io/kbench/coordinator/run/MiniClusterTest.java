@@ -76,6 +76,10 @@ class MiniClusterTest {
 
     /** Runs the workload to its end on the simulated clock; returns the outcome. */
     private RunOutcome run(Workload w) throws InterruptedException {
+        return run(w, Profile.defaults());
+    }
+
+    private RunOutcome run(Workload w, Profile profile) throws InterruptedException {
         RunReporter out = event -> {
             if (event instanceof RunEvent.Info e) {
                 lines.add(e.line());
@@ -83,7 +87,7 @@ class MiniClusterTest {
                 lines.add(e.title());
             }
         };
-        RunController c = new RunController(w, Profile.defaults().withBootstrapServers("sim:9092"), names,
+        RunController c = new RunController(w, profile.withBootstrapServers("sim:9092"), names,
                 a -> new WorkerClient(a, false, InProcessChannelBuilder.forName(a).directExecutor().build()), null,
                 new RunOptions(dir.resolve("out"), false, 1_000_000), out, clock);
         AtomicReference<RunOutcome> outcome = new AtomicReference<>();
@@ -118,6 +122,23 @@ class MiniClusterTest {
             + "producersPerTopic: 3\nsubscriptionsPerTopic: 1\nconsumersPerSubscription: 3\nproducerRate: 3000\n"
             + "warmupSeconds: 2\n";
 
+    /** What a run's settings change in its figures is said before the first interval: acks=0, keys fewer than partitions. */
+    @Test
+    void shouldSayWhatAcksZeroAndFewKeysMeanBeforeTheLoad() throws Exception {
+        cluster(3);
+        RunOutcome o = run(workload(TIMED + "durationSeconds: 3\nkeyDistribution: random\nkeys: 4\n"),
+                Profile.defaults().with(java.util.Map.of("producer.acks", "0")));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        int start = lines.indexOf(lines.stream().filter(l -> l.startsWith("start ")).findFirst().orElseThrow());
+        List<String> before = lines.subList(0, start);
+        assertTrue(before.contains("note: producer acks=0: the brokers acknowledge nothing — Kafka completes an acks=0 "
+                + "send once its request is written, so 'acked' counts the messages sent and publish latency ends there; "
+                + "only the consumers (verification) can tell a message lost"), before.toString());
+        assertTrue(before.contains("warning: keys: 4 for 6 partitions per topic: at least 2 of them get no message, as "
+                + "every message of a key goes to the partition of its hash; more keys, or no keyDistribution, load them "
+                + "all"), before.toString());
+    }
+
     /** Two workers answering with one id would have their figures merged as one worker's: refused before any load. */
     @Test
     void shouldRefuseTwoWorkersWithOneIdAndAnIdItCannotUse() throws Exception {
@@ -148,6 +169,7 @@ class MiniClusterTest {
         assertTrue(o.completed(), o.error() + " " + lines);
         assertEquals(3000.0, o.summary().publishRate(), 1.0);
         assertEquals(3000L * 32, o.summary().acked(), "2 s warm-up + 30 s at 3,000 msg/s, all of it");
+        assertTrue(lines.stream().noneMatch(l -> l.contains("acks=0") || l.startsWith("warning: ")), lines.toString());
         assertEquals(o.summary().acked(), o.summary().received());
         for (FakeWorker w : workers) {
             assertEquals(List.of("prepare", "run", "stop"), w.events, "renewed throughout: no lease expired");
