@@ -97,7 +97,7 @@ public final class CompareCommand implements Callable<Integer> {
                         : ResultInputs.run(file, ResultInputs.jsonWithoutIntervals(file));
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
-                summaries.add(ResultDocument.JSON.valueToTree(run.summary()));
+                summaries.add(Compare.applicable(ResultDocument.JSON.valueToTree(run.summary()), run.workload()));
                 sideSetups.add(io.kbench.coordinator.report.compare.SetupDiff.setup(run));
                 runs.add(new HtmlReport.Named(runName, run));
                 String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), allowFailed, allowSaturated);

@@ -77,6 +77,28 @@ public final class Compare {
         return null;
     }
 
+    /**
+     * {@code summary} without the figures its run could not have: the classic consumers' (consume rate, end-to-end
+     * latency) for a workload without classic subscriptions — a share-group run reads with share consumers only —
+     * and the producers' for one without producers. They are absent then ("–"), not 0: a 0 against another run's
+     * figure reads as a 100% regression. {@code workload}: the result's resolved workload (null: left as it is).
+     */
+    public static JsonNode applicable(JsonNode summary, JsonNode workload) {
+        if (!(summary instanceof com.fasterxml.jackson.databind.node.ObjectNode o) || workload == null
+                || !workload.isObject()) {
+            return summary;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = o.deepCopy();
+        if (workload.path("subscriptionsPerTopic").asInt(1) == 0) {
+            copy.remove(List.of("consumeRate", "consumeMBps", "endToEndLatencyMicros"));
+        }
+        if (workload.path("producersPerTopic").asInt(1) == 0) {
+            copy.remove(List.of("publishRate", "publishMBps", "publishLatencyMicros", "publishResponseMicros",
+                    "publishDelayMicros"));
+        }
+        return copy;
+    }
+
     /** One short name per latency metric (the shortest, where there are aliases), sorted. */
     public static java.util.SortedSet<String> latencyNames() {
         java.util.Map<String, String> byKey = new java.util.HashMap<>();
@@ -175,10 +197,13 @@ public final class Compare {
             return relative ? baseline * (1 + limit / 100.0) : limit;
         }
 
-        /** True when {@code value} breaches the gate. */
+        /**
+         * True when {@code value} breaches the gate — or cannot be judged: the last side lacks the figure, or a relative
+         * limit's baseline does (a gate that cannot be checked must not pass a pipeline).
+         */
         public boolean breached(double value, double baseline) {
             double t = threshold(baseline);
-            return Double.isNaN(value) || (above ? value > t : value < t);
+            return Double.isNaN(value) || Double.isNaN(t) || (above ? value > t : value < t);
         }
     }
 
@@ -270,10 +295,11 @@ public final class Compare {
             boolean withinNoise = crossed && g.relative() && !Double.isNaN(v) && !Double.isNaN(noise) && b != 0
                     && Math.abs(v - b) / Math.abs(b) <= noise;
             String unit = f.latency() ? " ms" : "";
-            String found = String.format(Locale.ROOT, "%s — %s is %s%s, limit %.2f%s%s", g.text(), f.path(),
+            String found = String.format(Locale.ROOT, "%s — %s is %s%s, limit %s%s", g.text(), f.path(),
                     Double.isNaN(v) ? "missing" : String.format(Locale.ROOT, "%.2f", f.shown(v)), Double.isNaN(v) ? "" : unit,
-                    f.shown(g.threshold(b)), unit, g.relative() ? String.format(Locale.ROOT, " (baseline %.2f%s)",
-                            f.shown(b), unit) : "");
+                    Double.isNaN(g.threshold(b)) ? "unknown" : String.format(Locale.ROOT, "%.2f%s",
+                            f.shown(g.threshold(b)), unit), !g.relative() ? "" : Double.isNaN(b) ? " (the baseline does "
+                            + "not have it)" : String.format(Locale.ROOT, " (baseline %.2f%s)", f.shown(b), unit));
             String line = !crossed ? null : withinNoise ? String.format(Locale.ROOT, "within noise: %s; a side's "
                     + "repeats range over %.1f%% of their mean (±%.1f%%), more than the %.1f%% difference: not a breach",
                     found, 100 * noise, 50 * noise, 100 * Math.abs(v - b) / Math.abs(b)) : "breached: " + found;

@@ -132,6 +132,33 @@ class CompareTest {
                 List.of(Compare.Gate.parse("share.acceptRate < -10%"))).size(), "a figure that went away breaches");
     }
 
+    /**
+     * A share-group run has no classic consumers: its consume rate and end-to-end latency are absent ("–"), not 0 —
+     * against a classic run's they read as -100% — and a relative gate on a figure its baseline lacks cannot be
+     * judged, so it breaches instead of passing a pipeline.
+     */
+    @Test
+    void shouldLeaveOutWhatARunCouldNotHaveAndNotPassAGateItCannotJudge() {
+        JsonNode classic = summary(3000, 20_000);
+        ObjectNode shareOnly = (ObjectNode) summary(3000, 20_000);
+        shareOnly.put("consumeRate", 0).putObject("endToEndLatencyMicros").put("p50", 0).put("p99", 0).put("p999", 0);
+        JsonNode workload = ResultDocument.JSON.createObjectNode().put("subscriptionsPerTopic", 0)
+                .put("shareGroupsPerTopic", 1);
+        JsonNode applicable = Compare.applicable(shareOnly, workload);
+        List<List<String>> t = Compare.table(List.of(side("classic", classic), side("share", applicable)), List.of());
+        assertEquals(List.of("consume msg/s", "3000.0", "–", "–"), t.stream().filter(r -> r.get(0).equals("consume msg/s"))
+                .findFirst().orElseThrow());
+        assertEquals(List.of("e2e p99 ms", "20.00", "–", "–"), t.stream().filter(r -> r.get(0).equals("e2e p99 ms"))
+                .findFirst().orElseThrow());
+        assertEquals("3000.0", t.stream().filter(r -> r.get(0).equals("publish msg/s")).findFirst().orElseThrow().get(2));
+        assertEquals(0, shareOnly.get("consumeRate").asInt(), "the summary given is not changed");
+        assertEquals(classic, Compare.applicable(classic, ResultDocument.JSON.createObjectNode()), "defaults: 1 each");
+        List<String> b = Compare.breaches(List.of(side("share", applicable), side("classic", classic)),
+                List.of(Compare.Gate.parse("consumeRate < -10%")));
+        assertEquals(List.of("breached: consumeRate < -10% — consumeRate is 3000.00, limit unknown (the baseline does not "
+                + "have it)"), b);
+    }
+
     @Test
     void shouldCompareTheCommitsOnlyWhereASideCommittedTransactions() {
         JsonNode plain = summary(1000, 1000);
