@@ -51,20 +51,6 @@ public record IntervalSnapshot(String workerId, long sequence, long startMicros,
         histograms = Collections.unmodifiableMap(h);
     }
 
-    /** A snapshot without acknowledgements per partition (every one but a worker's last). */
-    public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
-                            Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
-                            long lastReceiveMicros, boolean last, String error, long consumerLag,
-                            ClientMetricsSample producerMetrics, ClientMetricsSample consumerMetrics,
-                            java.util.List<ClientMetricsDump> metricsDumps, HostSample host,
-                            java.util.List<BrokerSample> brokers, ShareSpread shareSpread,
-                            java.util.List<ConsumerTotal> consumerTotals, long shareBacklog,
-                            ShareDeliveries shareDeliveries, java.util.List<RoundTripSample> roundTrips) {
-        this(workerId, sequence, startMicros, endMicros, counters, histograms, producersDone, producersDoneMicros,
-                lastReceiveMicros, last, error, consumerLag, producerMetrics, consumerMetrics, metricsDumps, host, brokers,
-                shareSpread, consumerTotals, shareBacklog, shareDeliveries, roundTrips, java.util.List.of());
-    }
-
     /** A snapshot without share consumers' spread. */
     public IntervalSnapshot(String workerId, long sequence, long startMicros, long endMicros, Counters counters,
                             Map<Metric, byte[]> histograms, boolean producersDone, long producersDoneMicros,
