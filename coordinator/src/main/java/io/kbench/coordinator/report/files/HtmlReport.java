@@ -220,10 +220,17 @@ public final class HtmlReport {
                     : LatencyHistograms.decode(Base64.getDecoder().decode(encoded));
             distribution.put(m.key(), distribution(h));
         }
-        PageData.Summary sum = new PageData.Summary(s.publishRate(), s.consumeRate(),
-                s.publishLatencyMicros().p99() / 1000.0, s.publishResponseMicros().p99() / 1000.0,
-                s.endToEndLatencyMicros().p50() / 1000.0, s.endToEndLatencyMicros().p99() / 1000.0,
-                s.endToEndLatencyMicros().p999() / 1000.0, s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
+        // figures the run could not have are absent ("–"), not 0: a share-group run's classic consume rate and
+        // end-to-end latency, a consumers-only run's publish figures (as kbench compare leaves them out)
+        boolean classic = r.workload() == null || r.workload().path("subscriptionsPerTopic").asInt(1) > 0;
+        boolean producing = r.workload() == null || r.workload().path("producersPerTopic").asInt(1) > 0;
+        PageData.Summary sum = new PageData.Summary(producing ? s.publishRate() : null, classic ? s.consumeRate() : null,
+                producing ? s.publishLatencyMicros().p99() / 1000.0 : null,
+                producing ? s.publishResponseMicros().p99() / 1000.0 : null,
+                classic ? s.endToEndLatencyMicros().p50() / 1000.0 : null,
+                classic ? s.endToEndLatencyMicros().p99() / 1000.0 : null,
+                classic ? s.endToEndLatencyMicros().p999() / 1000.0 : null,
+                s.endToEndLatencyMicros().uncertaintyMicros() / 1000.0,
                 s.saturatedIntervals(), s.verification() == null ? null : s.verification().lost(),
                 s.verification() == null ? null : s.verification().duplicated(),
                 s.verification() == null ? null : s.verification().outOfOrder(),

@@ -71,8 +71,8 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
                          Map<String, List<Double>> brokers, Map<String, List<double[]>> bands) { }
 
     /** The run's headline figures, as the summary cards show them (ms, msg/s; null where the run has none). */
-    public record Summary(double publishRate, double consumeRate, double pubP99, double respP99, double e2eP50,
-                          double e2eP99, double e2eP999, double clockBound, long saturated, Long lost, Long duplicated,
+    public record Summary(Double publishRate, Double consumeRate, Double pubP99, Double respP99, Double e2eP50,
+                          Double e2eP99, Double e2eP999, double clockBound, long saturated, Long lost, Long duplicated,
                           Long outOfOrder, Double shareAcceptRate, Long shareRedelivered) { }
 
     /** A max-rate search: its outcome, and its trials as table rows, as the console prints them. */

@@ -160,6 +160,24 @@ class HtmlReportTest {
                         + "MB/s = 2.5% of it"), r.get("network").asText());
     }
 
+    /** A share-group run has no classic consumers: its consume rate and end-to-end latency are absent, not 0. */
+    @Test
+    void shouldLeaveOutTheFiguresARunCouldNotHave() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode doc = ResultDocument.JSON.valueToTree(ResultFileTest.run());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("workload")).put("subscriptionsPerTopic", 0)
+                .put("shareGroupsPerTopic", 1);
+        ResultFile.Run share = ResultDocument.JSON.treeToValue(doc, ResultFile.Run.class);
+        JsonNode sum = data(HtmlReport.render("t", List.of(new HtmlReport.Named("share", share)))).get("runs").get(0)
+                .get("summary");
+        for (String absent : List.of("consumeRate", "e2eP50", "e2eP99", "e2eP999")) {
+            assertTrue(sum.path(absent).isNull() || sum.path(absent).isMissingNode(), absent + ": " + sum);
+        }
+        assertTrue(sum.get("publishRate").isNumber(), sum.toString());
+        JsonNode classic = data(HtmlReport.render("t", List.of(new HtmlReport.Named("one", ResultFileTest.run()))))
+                .get("runs").get(0).get("summary");
+        assertTrue(classic.get("consumeRate").isNumber() && classic.get("e2eP99").isNumber(), classic.toString());
+    }
+
     private static List<String> components(Class<? extends Record> type, String... leftOut) {
         return java.util.Arrays.stream(type.getRecordComponents()).map(java.lang.reflect.RecordComponent::getName)
                 .filter(n -> !List.of(leftOut).contains(n)).toList();
