@@ -22,7 +22,9 @@ final class PartitionCounts {
             if (partition < 0 || partition >= io.kbench.protocol.PartitionAcks.MAX_PARTITIONS) {
                 return;
             }
-            c = grow(c, partition + 1);
+            // doubling: partitions seen in rising order (0, 1, 2 ...) copy the array a logarithmic number of times
+            c = grow(c, Math.min(io.kbench.protocol.PartitionAcks.MAX_PARTITIONS,
+                    Math.max(partition + 1, 2 * c.length)));
         } else if (partition < 0) {
             return;
         }
@@ -42,9 +44,13 @@ final class PartitionCounts {
     long[] get() {
         long[] c = counts;
         long[] out = new long[c.length];
+        int length = 0;
         for (int p = 0; p < c.length; p++) {
             out[p] = (long) ELEMENT.getAcquire(c, p);
+            if (out[p] != 0) {
+                length = p + 1;
+            }
         }
-        return out;
+        return length == out.length ? out : java.util.Arrays.copyOf(out, length);
     }
 }

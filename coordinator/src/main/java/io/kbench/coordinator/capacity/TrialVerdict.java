@@ -317,7 +317,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      */
     static String behindTrend(Workload workload, List<MergedInterval> window, long target) {
         io.kbench.coordinator.report.UnreadCount.Trend t = io.kbench.coordinator.report.UnreadCount.trend(workload, window);
-        if (t == null || t.rate() <= (1 - ACHIEVED) * target || t.last() - t.first() <= 1) {
+        if (t == null || !t.behind(target)) {
             return null;
         }
         return String.format(Locale.ROOT, "a group's consumers fell behind by %,.0f msg/s (%.1f%% of the target): their "

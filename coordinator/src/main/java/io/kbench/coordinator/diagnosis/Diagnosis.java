@@ -160,8 +160,7 @@ public final class Diagnosis {
         // unread in a short window, but falls behind without end (TrialVerdict.behindTrend, the same rule)
         io.kbench.coordinator.report.UnreadCount.Trend trend = f.consumers().trend();
         double rate = l.targetRate() > 0 ? l.targetRate() : l.ackedRate();
-        boolean behind = trend != null && rate > 0 && trend.rate() > (1 - io.kbench.coordinator.capacity.TrialVerdict.ACHIEVED) * rate
-                && trend.last() - trend.first() > 1;
+        boolean behind = trend != null && trend.behind(rate);
         boolean lagGrows = lagSeconds > 1 || behind;
         boolean limited = producing && (l.targetRate() < 0 || !l.keptUp() || waited) || lagGrows;
 

@@ -50,7 +50,7 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
 
         /** A partition with {@link io.kbench.coordinator.merge.PartitionSpread#HOT_SKEW} times an even share or more. */
         public boolean hot() {
-            return partitions > 1 && skew >= io.kbench.coordinator.merge.PartitionSpread.HOT_SKEW;
+            return io.kbench.coordinator.merge.PartitionSpread.hot(partitions, skew);
         }
     }
 

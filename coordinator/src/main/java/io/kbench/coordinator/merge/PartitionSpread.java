@@ -27,8 +27,13 @@ public final class PartitionSpread {
                          double share, int partitions, double skew) {
         /** The busiest partition carries at least {@link #HOT_SKEW} times an even share of its topic's messages. */
         public boolean hot() {
-            return partitions > 1 && skew >= HOT_SKEW;
+            return PartitionSpread.hot(partitions, skew);
         }
+    }
+
+    /** A busiest partition of {@code skew} times an even share of its topic's {@code partitions} is hot. */
+    public static boolean hot(int partitions, double skew) {
+        return partitions > 1 && skew >= HOT_SKEW;
     }
 
     private final Map<String, long[]> acked = new TreeMap<>();

@@ -64,6 +64,15 @@ public final class UnreadCount {
      * they grew (msg/s; negative: it caught up).
      */
     public record Trend(double first, double last, double rate) {
+        /**
+         * Behind for good at {@code target} msg/s: growing faster than the acknowledgements' own tolerance of it
+         * (0.5%, {@link io.kbench.coordinator.capacity.TrialVerdict#ACHIEVED}) and by more than one message. The
+         * max-rate search's trials and the diagnosis judge by this one rule.
+         */
+        public boolean behind(double target) {
+            return target > 0 && rate > (1 - io.kbench.coordinator.capacity.TrialVerdict.ACHIEVED) * target
+                    && last - first > 1;
+        }
     }
 
     private static double median(double[] v) {

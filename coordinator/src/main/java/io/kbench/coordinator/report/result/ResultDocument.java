@@ -359,8 +359,8 @@ public final class ResultDocument {
      * spread, or none known.
      */
     public static String partitionsText(ResultFile.Partitions p) {
-        if (p == null || p.busiest() == null || p.busiest().partitions() < 2
-                || p.busiest().skew() < io.kbench.coordinator.merge.PartitionSpread.HOT_SKEW) {
+        if (p == null || p.busiest() == null
+                || !io.kbench.coordinator.merge.PartitionSpread.hot(p.busiest().partitions(), p.busiest().skew())) {
             return null;
         }
         ResultFile.Busiest b = p.busiest();
