@@ -99,7 +99,7 @@ public final class HtmlReport {
             boolean optional = m == Metric.TRANSACTION_COMMIT || m == Metric.SHARE_DELIVERY || m == Metric.SHARE_ACCEPT
                     || m == Metric.SHARE_COMMIT;
             if (!optional || any) {
-                metrics.add(new PageData.Heading(m.key(), TITLES.get(m)));
+                metrics.add(new PageData.Heading(m.key(), TITLES.get(m), any || live != null ? null : noSamples(m, runs)));
             }
         }
         List<PageData.ClientHeading> client = new ArrayList<>();
@@ -107,6 +107,24 @@ public final class HtmlReport {
             client.add(new PageData.ClientHeading(c[0], c[1], c[2]));
         }
         return new PageData(title, metrics, client, runs.stream().map(n -> runData(n, series)).toList(), live);
+    }
+
+    /**
+     * Why a finished report has no sample of {@code m} in any of its runs: for the publish delay of unthrottled
+     * producers, that there is no schedule to be late for; for end-to-end latency, what leaves it out.
+     */
+    static String noSamples(Metric m, List<Named> runs) {
+        boolean unthrottled = runs.stream().allMatch(n -> n.run().workload() == null
+                || n.run().workload().path("producerRate").asLong(-1) < 0);
+        if (m == Metric.PUBLISH_DELAY && unthrottled) {
+            return "no samples: unthrottled producers (producerRate: -1) send as fast as they can, with no schedule to "
+                    + "fall behind, so there is no delay to measure and the response time is the latency";
+        }
+        if (m == Metric.END_TO_END) {
+            return "no samples: no classic consumer received a record kbench stamped in the measured window (no "
+                    + "subscriptions, share groups only, or plain records: stampMessages: false)";
+        }
+        return "no samples in the measured window";
     }
 
     /** The page around {@code data} (see {@link #data}). */

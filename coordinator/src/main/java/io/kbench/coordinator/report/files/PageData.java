@@ -21,8 +21,15 @@ import io.kbench.coordinator.report.result.ResultFile;
 public record PageData(String title, List<Heading> metrics, List<ClientHeading> clientMetrics, List<Run> runs,
                        @JsonInclude(JsonInclude.Include.NON_NULL) Live live) {
 
-    /** A latency chart: the metric's key and its title. */
-    public record Heading(String id, String title) { }
+    /**
+     * A latency chart: the metric's key and its title, and in a finished report whose runs have no sample of it, why
+     * (the page prints that line in the chart's place: an empty chart reads as something broken).
+     */
+    public record Heading(String id, String title, @JsonInclude(JsonInclude.Include.NON_NULL) String empty) {
+        public Heading(String id, String title) {
+            this(id, title, null);
+        }
+    }
 
     /** A client-metric chart: the figure's key, its title and unit. */
     public record ClientHeading(String id, String title, String unit) { }

@@ -178,6 +178,37 @@ class HtmlReportTest {
         assertTrue(classic.get("consumeRate").isNumber() && classic.get("e2eP99").isNumber(), classic.toString());
     }
 
+    /**
+     * An unthrottled run has no publish delay: the finished page says why in the chart's place; a throttled run's
+     * chart is drawn, and the live page (samples still to come) draws every chart.
+     */
+    @Test
+    void shouldSayWhyAChartHasNoSamples() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode doc = ResultDocument.JSON.valueToTree(ResultFileTest.run());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("workload")).put("producerRate", -1);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("summary")).set("publishDelayMicros",
+                ResultDocument.JSON.valueToTree(io.kbench.coordinator.merge.LatencyStats.EMPTY));
+        ResultFile.Run unthrottled = ResultDocument.JSON.treeToValue(doc, ResultFile.Run.class);
+        JsonNode delay = heading(data(HtmlReport.render("t", List.of(new HtmlReport.Named("u", unthrottled)))),
+                "publishDelayMicros");
+        assertTrue(delay.path("empty").asText().startsWith("no samples: unthrottled producers"), delay.toString());
+        assertTrue(heading(data(HtmlReport.render("t", List.of(new HtmlReport.Named("u", unthrottled)))),
+                "publishLatencyMicros").path("empty").isMissingNode(), "a chart with samples is drawn");
+        // beside a run that has samples, the chart is drawn for it
+        JsonNode both = data(HtmlReport.render("t", List.of(new HtmlReport.Named("u", unthrottled),
+                new HtmlReport.Named("one", ResultFileTest.run()))));
+        assertTrue(heading(both, "publishDelayMicros").path("empty").isMissingNode(), both.get("metrics").toString());
+    }
+
+    private static JsonNode heading(JsonNode page, String id) {
+        for (JsonNode m : page.get("metrics")) {
+            if (m.get("id").asText().equals(id)) {
+                return m;
+            }
+        }
+        throw new AssertionError("no heading " + id + ": " + page.get("metrics"));
+    }
+
     private static List<String> components(Class<? extends Record> type, String... leftOut) {
         return java.util.Arrays.stream(type.getRecordComponents()).map(java.lang.reflect.RecordComponent::getName)
                 .filter(n -> !List.of(leftOut).contains(n)).toList();
