@@ -383,8 +383,19 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
                 continue;
             }
             List<ScalarNode> values = new ArrayList<>();
+            java.util.Map<String, ScalarNode> seen = new java.util.HashMap<>();
             for (Node v : seq.getValue()) {
                 if (v instanceof ScalarNode s) {
+                    ScalarNode first = seen.putIfAbsent(s.getValue().strip(), s);
+                    if (first != null) {
+                        // a sweep would run the same combination twice under one label: a typo more often than not
+                        String shown = s.getValue().strip();
+                        y.error(s, "matrix." + key + " lists " + (shown.length() > 100 ? shown.substring(0, 100) + "..."
+                                : shown) + " twice (first at line " + (first.getStartMark().getLine() + 1) + ", column "
+                                + (first.getStartMark().getColumn() + 1) + "); give each value once (to measure a "
+                                + "combination again, run it again: kbench run --repeat its result.json)");
+                        continue;
+                    }
                     values.add(s);
                 } else {
                     y.error(v, "matrix." + key + " values must be plain values");

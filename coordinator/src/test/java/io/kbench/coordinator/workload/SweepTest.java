@@ -124,6 +124,21 @@ class SweepTest {
                 e.errors().stream().map(ConfigError::toString).toList(), "in the file's order");
     }
 
+    /** A value listed twice would run the same combination twice under one label: refused where the second is. */
+    @Test
+    void shouldRefuseAMatrixValueListedTwice() throws IOException {
+        Path p = file("""
+                durationSeconds: 10
+                matrix:
+                  producer.batch.size: [8192, 16384, "8192"]
+                  producer.acks: [1, all]
+                """);
+        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> Sweep.load(p));
+        assertEquals(List.of(p + ":3:38: matrix.producer.batch.size lists 8192 twice (first at line 3, column 25); give "
+                + "each value once (to measure a combination again, run it again: kbench run --repeat its result.json)"),
+                e.errors().stream().map(ConfigError::toString).toList());
+    }
+
     @Test
     void shouldRejectUnknownMatrixKeysAndNonListValues() throws IOException {
         Path p = file("""
