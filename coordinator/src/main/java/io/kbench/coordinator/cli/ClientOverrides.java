@@ -44,6 +44,7 @@ final class ClientOverrides {
      * null section the keys are taken as they are ({@code --set producer.acks=all}).
      */
     ClientOverrides pairs(List<String> pairs, String section, String flag) {
+        java.util.Set<String> given = new java.util.HashSet<>();
         for (String pair : pairs) {
             int eq = pair.indexOf('=');
             if (eq < 1) {
@@ -53,6 +54,10 @@ final class ClientOverrides {
             }
             String key = pair.substring(0, eq).trim();
             String value = pair.substring(eq + 1).trim();
+            // the same key twice in one flag: which value was meant? (a later layer — --set over a file — is not this)
+            if (!given.add(key)) {
+                throw new UserException(flag + " " + key + " is given twice; give each key once");
+            }
             // the origin names the key only: a refusal never repeats a value (which may be a password)
             put(section == null || key.equals("bootstrap.servers") ? key : section + "." + key, value, flag + " " + key);
         }

@@ -126,7 +126,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean keepTopics;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
-            description = {"Override a profile key, repeatable: producer.acks=all, consumer.fetch.min.bytes=1024,",
+            description = {"Override a profile key, repeatable (each key once): producer.acks=all, consumer.fetch.min.bytes=1024,",
                 "topic.min.insync.replicas=2, replicationFactor=3, bootstrap.servers=b1:9092."})
     List<String> set = new ArrayList<>();
 
