@@ -338,7 +338,7 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
                         "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
             }
-            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers(), b)));
+            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers(), b, f.spread())));
         } else if (producing && !waited && !queued) {
             held.add(flip(waitEv));
         }

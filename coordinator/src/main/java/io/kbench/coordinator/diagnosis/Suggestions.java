@@ -215,7 +215,7 @@ final class Suggestions {
      * ({@link Diagnosis#BROKER_SHARE}), the broker served each connection's requests one after another: more in flight
      * would wait there too, and more bytes per request or more connections are what carry more.
      */
-    static List<String> producers(WindowFigures.Producers p, WindowFigures.Brokers b) {
+    static List<String> producers(WindowFigures.Producers p, WindowFigures.Brokers b, WindowFigures.Spread spread) {
         WindowFigures.Settings s = p.settings();
         List<String> out = new ArrayList<>();
         boolean waited = p.waitRatio() >= Diagnosis.WAIT_RATIO;
@@ -234,6 +234,17 @@ final class Suggestions {
         if (!Double.isNaN(p.batchBytes()) && p.batchBytes() >= 0.9 * s.batchSize()) {
             out.add(String.format(Locale.ROOT, "batch.size (now %s; batches averaged %s: full): larger batches carry "
                     + "more per request%s", bytes(s.batchSize()), bytes(Math.round(p.batchBytes())), perRequest));
+        } else if (queued && !Double.isNaN(p.batchBytes())) {
+            // the records waited for a request far beyond linger.ms: linger.ms did not hold them, so a longer one does
+            // not fill a batch; the producers waited for buffer room, which makes every part-filled batch ready at once
+            // (Kafka's RecordAccumulator), so requests carry them as they are. A hot partition's batches fill first.
+            String hot = spread != null && spread.hot() ? String.format(Locale.ROOT, "partition %d of %s took %.1f%% of "
+                    + "the acknowledged messages, so its batches are the first to fill while the others' go out "
+                    + "part-empty with them (", spread.partition(), spread.topic(), 100 * spread.share()) : "";
+            out.add(String.format(Locale.ROOT, "batch.size (now %s): %sbatches averaged %s%s%s; a larger batch.size lets a "
+                    + "request carry more — not a longer linger.ms (now %s), which the records already waited far beyond",
+                    bytes(s.batchSize()), hot, bytes(Math.round(p.batchBytes())), hot.isEmpty() ? "" : ")", perRequest,
+                    num(s.lingerMs())));
         } else {
             out.add(String.format(Locale.ROOT, "batch.size (now %s) and linger.ms (now %s)%s%s", bytes(s.batchSize()),
                     num(s.lingerMs()), Double.isNaN(p.batchBytes()) ? ""
