@@ -45,5 +45,14 @@ class BacklogIT {
         assertTrue(c.get("rate").asDouble() > 5_000, c.toString());
         assertTrue(c.get("seconds").asDouble() > 0, c.toString());
         assertEquals(0, r.get("issues").size(), r.get("issues").toString());
+        // the run's end-to-end figures hold the backlog's wait (15,000 messages held about 3 s); after the catch-up the
+        // live latency is kept apart, from the interval after the one in which the backlog was read
+        JsonNode after = c.get("endToEndAfterMicros");
+        assertTrue(after != null && after.get("count").asLong() > 0, c.toString());
+        assertTrue(c.get("afterMillis").asLong() >= c.get("releaseMillis").asLong() + (long) (1000 * c.get("seconds")
+                .asDouble()), c.toString());
+        assertTrue(after.get("p99").asLong() * 2 < s.get("endToEndLatencyMicros").get("p99").asLong(),
+                after + " against " + s.get("endToEndLatencyMicros"));
+        assertTrue(after.get("count").asLong() < s.get("endToEndLatencyMicros").get("count").asLong());
     }
 }

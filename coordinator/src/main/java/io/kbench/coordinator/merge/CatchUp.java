@@ -13,9 +13,31 @@ import java.util.List;
  * @param seconds        from the release until the backlog was read by every subscription
  * @param rate           messages read per second during the catch-up (all subscriptions)
  * @param mbps           MB (1,048,576 bytes) read per second during the catch-up
+ * @param endToEndAfterMicros end-to-end latency of the intervals after the one in which the backlog was read (drain
+ *                       included): the live latency, which the run's end-to-end latency mixes with the backlog's wait
+ *                       (its messages held until the release); null when no interval followed
+ * @param afterMillis    when those intervals start (coordinator time), 0 with none
  */
-public record CatchUp(long backlogRecords, long releaseMillis, double seconds, double rate, double mbps) {
+public record CatchUp(long backlogRecords, long releaseMillis, double seconds, double rate, double mbps,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                      LatencyStats endToEndAfterMicros,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+                      long afterMillis) {
     private static final double MB = 1024.0 * 1024.0;
+
+    /** A catch-up without the latency after it. */
+    public CatchUp(long backlogRecords, long releaseMillis, double seconds, double rate, double mbps) {
+        this(backlogRecords, releaseMillis, seconds, rate, mbps, null, 0);
+    }
+
+    /** This catch-up with the end-to-end latency after it ({@code after} null or empty: none). */
+    public CatchUp withAfter(SummaryHistograms.AfterCatchUp after) {
+        if (after == null || after.endToEnd().getTotalCount() == 0) {
+            return this;
+        }
+        return new CatchUp(backlogRecords, releaseMillis, seconds, rate, mbps, LatencyStats.of(after.endToEnd()),
+                after.fromMicros() / 1000);
+    }
 
     /**
      * The catch-up, or null when the consumers never caught up with the backlog.

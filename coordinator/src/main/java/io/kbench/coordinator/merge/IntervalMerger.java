@@ -279,6 +279,19 @@ public final class IntervalMerger {
         return summary.copy();
     }
 
+    /**
+     * A backlog run's consumers were released: the end-to-end latency after they read the backlog is kept apart
+     * ({@link SummaryHistograms#catchUpFrom}).
+     */
+    public synchronized void catchUpFrom(long releaseMicros, long ackedAtRelease, int subscriptions) {
+        summary.catchUpFrom(releaseMicros, ackedAtRelease, subscriptions);
+    }
+
+    /** The end-to-end latency after a backlog's catch-up, or null (see {@link SummaryHistograms#afterCatchUp}). */
+    public synchronized SummaryHistograms.AfterCatchUp afterCatchUp() {
+        return summary.afterCatchUp();
+    }
+
     /** The histograms of the whole run, warm-up included, for a warm-up by count; null otherwise. */
     public synchronized EnumMap<Metric, Histogram> wholeRunHistograms() {
         return summary.wholeRunCopy();

@@ -26,6 +26,19 @@ public final class SummaryHistograms {
     private EnumMap<Metric, Histogram> histograms = MergedInterval.emptyHistograms();
     /** Every interval's, warm-up included; kept for a warm-up by count only (the Kafka tool's whole-run line). */
     private final EnumMap<Metric, Histogram> wholeRun;
+    /** Acknowledged messages of the intervals added so far (every interval), for a backlog's size at its release. */
+    private double ackedSoFar;
+    /** A backlog run's: when its consumers were released (coordinator µs), 0 before; see {@link #catchUpFrom}. */
+    private long releaseMicros;
+    private long ackedAtRelease;
+    private int readers;
+    /** Received messages to read for the backlog (its size × subscriptions), NaN until the release's interval is in. */
+    private double catchUpTarget = Double.NaN;
+    private double receivedSinceStart;
+    /** End of the interval in which the backlog was read (coordinator µs), 0 before. */
+    private long caughtUpMicros;
+    /** End-to-end latency of the intervals after the one in which the backlog was read, null until then. */
+    private Histogram afterCatchUp;
 
     private SummaryHistograms(long measureStartMicros, long warmupRecords) {
         this.measureStartMicros = measureStartMicros;
@@ -50,8 +63,24 @@ public final class SummaryHistograms {
         return new SummaryHistograms(fallbackStartMicros, records);
     }
 
+    /**
+     * A backlog run's consumers were released at {@code releaseMicros} with {@code ackedAtRelease} messages
+     * acknowledged as last reported: from the interval after the one in which they have read the backlog — its size
+     * as {@link CatchUp#of} takes it (at least {@code ackedAtRelease}, else the acknowledged count interpolated at
+     * the release), times {@code readers} subscriptions — their end-to-end latency is also kept apart, as the live
+     * latency after the catch-up, which the run's end-to-end latency mixes with the backlog's wait.
+     */
+    void catchUpFrom(long releaseMicros, long ackedAtRelease, int readers) {
+        if (this.releaseMicros == 0 && releaseMicros > 0 && readers > 0) {
+            this.releaseMicros = releaseMicros;
+            this.ackedAtRelease = ackedAtRelease;
+            this.readers = readers;
+        }
+    }
+
     /** Adds the next interval in order: its histograms count if it lies in the measurement. */
     void add(MergedInterval interval, EnumMap<Metric, Histogram> intervalHistograms) {
+        catchUp(interval, intervalHistograms.get(Metric.END_TO_END));
         if (wholeRun != null) {
             intervalHistograms.forEach((m, h) -> wholeRun.get(m).add(h));
         }
@@ -68,6 +97,46 @@ public final class SummaryHistograms {
             intervalHistograms.forEach((m, h) -> histograms.get(m).add(h));
         }
     }
+
+    /** Follows a released backlog's read (see {@link #catchUpFrom}): the same counts {@link CatchUp#of} takes. */
+    private void catchUp(MergedInterval interval, Histogram endToEnd) {
+        double before = ackedSoFar;
+        long acked = interval.counters().acked();
+        ackedSoFar += acked;
+        receivedSinceStart += interval.counters().received();
+        if (releaseMicros == 0) {
+            return;
+        }
+        if (caughtUpMicros != 0) {
+            if (endToEnd != null) {
+                afterCatchUp.add(endToEnd);
+            }
+            return;
+        }
+        if (Double.isNaN(catchUpTarget)) {
+            if (interval.endMicros() <= releaseMicros) {
+                return;
+            }
+            double atRelease = before + (interval.startMicros() < releaseMicros ? acked * (double) (releaseMicros
+                    - interval.startMicros()) / (interval.endMicros() - interval.startMicros()) : 0);
+            catchUpTarget = Math.max(ackedAtRelease, atRelease) * readers;
+        }
+        if (receivedSinceStart >= catchUpTarget && interval.counters().received() > 0) {
+            caughtUpMicros = interval.endMicros();
+            afterCatchUp = io.kbench.protocol.LatencyHistograms.create();
+        }
+    }
+
+    /**
+     * The end-to-end latency after a backlog's catch-up (a copy), and from when (coordinator µs): null before it or
+     * without a backlog.
+     */
+    public AfterCatchUp afterCatchUp() {
+        return afterCatchUp == null ? null : new AfterCatchUp(caughtUpMicros, afterCatchUp.copy());
+    }
+
+    /** End-to-end latency of the intervals from {@code fromMicros} on, after a backlog's catch-up. */
+    public record AfterCatchUp(long fromMicros, Histogram endToEnd) { }
 
     /** Where measurement starts as far as the intervals added so far tell (coordinator µs). */
     public long measureStartMicros() {

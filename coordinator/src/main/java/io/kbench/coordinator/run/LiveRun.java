@@ -244,6 +244,7 @@ final class LiveRun {
     void releaseConsumers(long acked) {
         releaseAcked = acked;
         releaseMicros = clock.micros();
+        merger.catchUpFrom(releaseMicros, acked, workload.subscriptionsPerTopic());
         String failed = workers.releaseConsumers(runId);
         if (failed != null) {
             failure.fail(failed);

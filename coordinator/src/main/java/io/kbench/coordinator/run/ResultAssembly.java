@@ -143,6 +143,9 @@ final class ResultAssembly {
         }
         CatchUp catchUp = g.releaseMicros() == 0 ? null
                 : CatchUp.of(g.intervals(), g.releaseMicros(), g.releaseAcked(), workload.subscriptionsPerTopic());
+        if (catchUp != null) {
+            catchUp = catchUp.withAfter(g.merger().afterCatchUp());
+        }
         if (g.releaseMicros() != 0 && catchUp == null) {
             issues.add("the consumers did not catch up with the backlog");
         }
@@ -177,9 +180,8 @@ final class ResultAssembly {
             issues.add(disagree);
         }
         if (catchUp != null) {
-            out.info(String.format("  catch-up: a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
-                    catchUp.backlogRecords(), catchUp.seconds(), catchUp.rate(), catchUp.mbps(),
-                    workload.subscriptionsPerTopic() > 1 ? " (all subscriptions)" : ""));
+            out.info("  catch-up: " + ResultDocument.catchUpText(catchUp, workload.subscriptionsPerTopic()));
+            out.info("  " + ResultDocument.afterCatchUpText(catchUp, g.window().runStartMicros() / 1000));
         }
         List<ResultFile.LostWorker> lostWorkers = new ArrayList<>();
         for (Map.Entry<Integer, String> l : g.lost().entrySet()) {

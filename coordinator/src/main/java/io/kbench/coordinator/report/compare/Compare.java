@@ -49,6 +49,15 @@ public final class Compare {
             new Figure("share.verification.lost", "share lost", false),
             new Figure("share.verification.duplicated", "share duplicated", false));
 
+    /**
+     * A backlog run's catch-up: rows only when a result compared read a backlog (its end-to-end figures above hold the
+     * backlog's wait; the latency after the catch-up is the live one).
+     */
+    static final List<Figure> CATCH_UP = List.of(
+            new Figure("catchUp.rate", "catch-up msg/s", false),
+            new Figure("catchUp.seconds", "catch-up s", false),
+            new Figure("catchUp.endToEndAfterMicros.p99", "e2e p99 after catch-up ms", true));
+
     /** The figures that count things: one result's is shown whole. */
     private static final java.util.Set<String> COUNTS = java.util.Set.of("failed", "saturatedIntervals",
             "share.redelivered", "share.unsettled", "share.verification.lost", "share.verification.duplicated");
@@ -165,8 +174,9 @@ public final class Compare {
             if (f == null) {
                 throw new IllegalArgumentException("--fail-if '" + text + "': unknown figure '" + m.group(1) + "'; allowed: "
                         + "a summary number of result.json (publishRate, consumeRate, failed, saturatedIntervals, ...) or a "
-                        + "latency percentile (endToEnd.p99, publishLatency.p50, publishResponse.p99.9, ...), or a share "
-                        + "group figure (share.acceptRate, share.redelivered, share.acceptLatencyMicros.p99, ...)");
+                        + "latency percentile (endToEnd.p99, publishLatency.p50, publishResponse.p99.9, ...), a share "
+                        + "group figure (share.acceptRate, share.redelivered, share.acceptLatencyMicros.p99, ...), or a "
+                        + "backlog run's catch-up (catchUp.rate, catchUp.seconds, catchUp.endToEndAfterMicros.p99)");
             }
             String unit = m.group(4);
             double value = Double.parseDouble(m.group(3));
@@ -225,6 +235,14 @@ public final class Compare {
                 "clamped", "negativeEndToEnd").contains(head)) {
             return new Figure(path, path, false);
         }
+        if (head.equals("catchUp") && tail != null) {
+            if (tail.matches("rate|mbps|seconds|backlogRecords")) {
+                return new Figure(path, path, false);
+            }
+            if (tail.matches("endToEndAfterMicros\\.(count|mean|p50|p75|p95|p99|p999|p9999|max)")) {
+                return new Figure(path, path, !tail.endsWith(".count"));
+            }
+        }
         if (head.equals("share") && tail != null) {
             if (tail.matches("rate|acceptRate|MBps|delivered|bytes|redelivered|accepted|released|rejected|unsettled"
                     + "|verification\\.(lost|duplicated|untracked)")) {
@@ -244,6 +262,9 @@ public final class Compare {
         if (sides.stream().anyMatch(s -> s.summaries().stream()
                 .anyMatch(j -> j.path("transactionCommitMicros").path("count").asLong() > 0))) {
             figures.addAll(TRANSACTIONS);
+        }
+        if (sides.stream().anyMatch(s -> s.summaries().stream().anyMatch(j -> j.has("catchUp")))) {
+            figures.addAll(CATCH_UP);
         }
         if (sides.stream().anyMatch(s -> s.summaries().stream().anyMatch(j -> j.has("share")))) {
             boolean commit = sides.stream().anyMatch(s -> s.summaries().stream()

@@ -127,6 +127,17 @@ public final class HtmlReport {
         return "no samples in the measured window";
     }
 
+    /** A backlog run's catch-up and the end-to-end latency after it, as the console says them; null for other runs. */
+    private static String catchUpText(ResultFile.Run r) {
+        io.kbench.coordinator.merge.CatchUp c = r.summary().catchUp();
+        if (c == null) {
+            return null;
+        }
+        int subscriptions = r.workload() == null ? 1 : r.workload().path("subscriptionsPerTopic").asInt(1);
+        return io.kbench.coordinator.report.result.ResultDocument.catchUpText(c, subscriptions) + "; "
+                + io.kbench.coordinator.report.result.ResultDocument.afterCatchUpText(c, r.startMillis());
+    }
+
     /** The page around {@code data} (see {@link #data}). */
     public static String page(PageData data) {
         try {
@@ -258,7 +269,7 @@ public final class HtmlReport {
                 r.diagnosis() == null ? null : diagnosisData(r.diagnosis()),
                 r.network() == null ? null : io.kbench.coordinator.report.result.ResultDocument.networkText(r.network(),
                         r.provenance()), io.kbench.coordinator.report.result.ResultDocument.partitionsText(r.partitions()),
-                charts.charts(target, r.measureEndMillis()),
+                catchUpText(r), charts.charts(target, r.measureEndMillis()),
                 distribution, sum, r.workers() == null ? List.of() : r.workers(),
                 r.issues() == null ? List.of() : r.issues());
     }

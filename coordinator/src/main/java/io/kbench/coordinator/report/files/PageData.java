@@ -48,6 +48,8 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
      * @param rateSearch   the max-rate search's outcome and trials, when the run was one
      * @param diagnosis    what limited the run, when it was diagnosed
      * @param network      how close it came to the brokers' network links, when a bandwidth was given
+     * @param partitions   the hot partition's line, when there is one
+     * @param catchUp      a backlog run's catch-up read and the end-to-end latency after it
      * @param charts       the time series (see {@link ChartSeries#charts})
      * @param distribution per latency metric, its percentile distribution ({@code x}, {@code y})
      */
@@ -56,6 +58,7 @@ public record PageData(String title, List<Heading> metrics, List<ClientHeading> 
                       @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosis,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String network,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String partitions,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String catchUp,
                       @JsonUnwrapped Charts charts, Map<String, Map<String, List<Double>>> distribution, Summary summary,
                       List<ResultFile.Worker> workers, List<String> issues) { }
 

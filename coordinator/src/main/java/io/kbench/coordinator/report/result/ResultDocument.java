@@ -353,6 +353,30 @@ public final class ResultDocument {
         return file;
     }
 
+    /** A backlog run's catch-up read, as the console and report.html print it. */
+    public static String catchUpText(CatchUp c, int subscriptions) {
+        return String.format(Locale.ROOT, "a backlog of %,d messages read in %.3f s: %,.1f msg/s, %.2f MB/s%s",
+                c.backlogRecords(), c.seconds(), c.rate(), c.mbps(), subscriptions > 1 ? " (all subscriptions)" : "");
+    }
+
+    /**
+     * The end-to-end latency after a backlog's catch-up, which the run's end-to-end figures mix with the backlog's wait
+     * (a backlog's messages are held until the consumers' release by design).
+     *
+     * @param runStartMillis the run's start, coordinator time, for "from N s"
+     */
+    public static String afterCatchUpText(CatchUp c, long runStartMillis) {
+        io.kbench.coordinator.merge.LatencyStats e = c.endToEndAfterMicros();
+        if (e == null) {
+            return "end-to-end after the catch-up: no interval with a sample followed it; the run's end-to-end figures "
+                    + "hold the backlog's wait (its messages were held until the consumers' release)";
+        }
+        return String.format(Locale.ROOT, "end-to-end after the catch-up (from %.1f s, %,d messages): p50 %.2f p99 %.2f "
+                + "p99.9 %.2f max %.2f ms; the run's end-to-end figures also hold the backlog's wait (its messages were "
+                + "held until the consumers' release)", (c.afterMillis() - runStartMillis) / 1e3, e.count(),
+                e.p50() / 1000.0, e.p99() / 1000.0, e.p999() / 1000.0, e.max() / 1000.0);
+    }
+
     /**
      * The hot partition in words — one that took {@link io.kbench.coordinator.merge.PartitionSpread#HOT_SKEW} times an
      * even share of its topic's acknowledged messages or more — with how many partitions got none; null for an even

@@ -41,7 +41,7 @@ public final class ResultFile {
      * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
      * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker).
      */
-    public static final int SCHEMA_VERSION = 18;
+    public static final int SCHEMA_VERSION = 19;
 
     private ResultFile() { }
 

@@ -159,6 +159,30 @@ class CompareTest {
                 + "have it)"), b);
     }
 
+    /** A backlog run's end-to-end figures hold the backlog's wait: the catch-up and the latency after it get rows. */
+    @Test
+    void shouldCompareTheCatchUpOnlyWhereASideReadABacklog() {
+        JsonNode plain = summary(1000, 1000);
+        ObjectNode backlog = (ObjectNode) summary(1000, 10_000_000);
+        backlog.putObject("catchUp").put("rate", 80_000.0).put("seconds", 1.25).put("backlogRecords", 100_000)
+                .putObject("endToEndAfterMicros").put("p99", 9_960);
+        ObjectNode slower = backlog.deepCopy();
+        ((ObjectNode) slower.get("catchUp")).put("rate", 60_000.0).put("seconds", 1.7)
+                .putObject("endToEndAfterMicros").put("p99", 30_000);
+        assertTrue(Compare.table(List.of(side("a", plain), side("b", plain)), List.of()).stream()
+                .noneMatch(r -> r.get(0).startsWith("catch-up")), "no catch-up rows without a backlog");
+        List<List<String>> t = Compare.table(List.of(side("a", backlog), side("b", slower)), List.of());
+        assertEquals(List.of("catch-up msg/s", "80000.0", "60000.0", "-25.0%"), t.stream()
+                .filter(r -> r.get(0).equals("catch-up msg/s")).findFirst().orElseThrow());
+        assertEquals(List.of("e2e p99 after catch-up ms", "9.96", "30.00", "+201.2%"), t.stream()
+                .filter(r -> r.get(0).equals("e2e p99 after catch-up ms")).findFirst().orElseThrow());
+        assertEquals(1, Compare.breaches(List.of(side("a", backlog), side("b", slower)),
+                List.of(Compare.Gate.parse("catchUp.endToEndAfterMicros.p99 > 20ms"))).size());
+        assertEquals(1, Compare.breaches(List.of(side("a", backlog), side("b", slower)),
+                List.of(Compare.Gate.parse("catchUp.rate < -10%"))).size());
+        assertThrows(IllegalArgumentException.class, () -> Compare.Gate.parse("catchUp.bogus > 1"));
+    }
+
     @Test
     void shouldCompareTheCommitsOnlyWhereASideCommittedTransactions() {
         JsonNode plain = summary(1000, 1000);
