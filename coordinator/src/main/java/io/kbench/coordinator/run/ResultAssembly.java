@@ -157,6 +157,12 @@ final class ResultAssembly {
         }
         out.on(new RunEvent.Summarized(String.format("kbench %s %s: %s", workload.name(), g.runId(), status), summary,
                 workload.subscriptionsPerTopic()));
+        if (workload.producersPerTopic() == 0
+                && summary.histograms().get(io.kbench.protocol.Metric.END_TO_END).getTotalCount() > 0) {
+            // under the latency table: a consumer-only run reads what another run wrote, maybe long before
+            out.info("  end-to-end, consumers only: from each record's intended send by the run that wrote it; for "
+                    + "records written before this run, their age when read, not the path's latency");
+        }
         if (shareGroups > 0) {
             // next to the summary's consume line
             out.info(shareLine(summary, shareGroups, g.merger().shareSpread(),
