@@ -386,7 +386,7 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             java.util.Map<String, ScalarNode> seen = new java.util.HashMap<>();
             for (Node v : seq.getValue()) {
                 if (v instanceof ScalarNode s) {
-                    ScalarNode first = seen.putIfAbsent(s.getValue().strip(), s);
+                    ScalarNode first = seen.putIfAbsent(sameValue(s.getValue()), s);
                     if (first != null) {
                         // a sweep would run the same combination twice under one label: a typo more often than not
                         String shown = s.getValue().strip();
@@ -406,6 +406,15 @@ public record Sweep(Workload base, List<String> axes, List<Point> points, List<S
             }
         }
         return axes;
+    }
+
+    /** What two matrix values are the same by: a number by its value (8192, 08192, 8192.0), other text as written. */
+    static String sameValue(String text) {
+        String t = text.strip();
+        if (t.length() <= 40 && t.matches("[+-]?[0-9]+(\\.[0-9]*)?")) {
+            return new java.math.BigDecimal(t).stripTrailingZeros().toPlainString();
+        }
+        return t;
     }
 
     /** For tests: the points' labels. */

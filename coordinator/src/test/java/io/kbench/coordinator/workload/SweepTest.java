@@ -137,6 +137,10 @@ class SweepTest {
         assertEquals(List.of(p + ":3:38: matrix.producer.batch.size lists 8192 twice (first at line 3, column 25); give "
                 + "each value once (to measure a combination again, run it again: kbench run --repeat its result.json)"),
                 e.errors().stream().map(ConfigError::toString).toList());
+        assertEquals(Sweep.sameValue("8192"), Sweep.sameValue("08192"));
+        assertEquals(Sweep.sameValue("8192"), Sweep.sameValue(" 8192.0 "));
+        assertEquals("all", Sweep.sameValue("all"));
+        assertFalse(Sweep.sameValue("all").equals(Sweep.sameValue("ALL")), "text as written: Kafka tells its own cases");
     }
 
     @Test
