@@ -93,8 +93,13 @@ final class Preparation {
         }
         long rebalance = awaitAssignments(workers, plan.runId(), groups, started);
         note.accept(String.format("prepare: ready in %s%s", seconds(clock.micros() - started), groups.isEmpty() ? ""
-                : String.format(" (%d consumer group(s) own their %,d partitions; slowest consumer assigned after %s)",
-                        groups.size(), groups.values().stream().mapToInt(Integer::intValue).sum(), seconds(rebalance))));
+                : groups.size() == 1
+                ? String.format(" (1 consumer group owns its %,d partitions; slowest consumer assigned after %s)",
+                        groups.values().iterator().next(), seconds(rebalance))
+                // each group reads its topics' partitions: the sum counts a partition once per group that reads it
+                : String.format(" (%d consumer groups own their topics' partitions, %,d assignments in all; slowest "
+                        + "consumer assigned after %s)", groups.size(),
+                        groups.values().stream().mapToInt(Integer::intValue).sum(), seconds(rebalance))));
         return rebalance;
     }
 
