@@ -42,10 +42,15 @@ public final class PartitionSpread {
 
     /** One worker's counts (its last snapshot); none is a worker without producers. */
     public void add(List<PartitionAcks> fromWorker) {
-        if (fromWorker.isEmpty()) {
+        add(fromWorker, 1);
+    }
+
+    /** Counts already added over {@code workers} workers: a whole run's ({@code kbench merge}). */
+    public void add(List<PartitionAcks> fromWorker, int workers) {
+        if (fromWorker.isEmpty() || workers < 1) {
             return;
         }
-        workers++;
+        this.workers += workers;
         for (PartitionAcks a : fromWorker) {
             long[] sum = acked.get(a.topic());
             int have = sum == null ? 0 : sum.length;

@@ -89,6 +89,7 @@ public final class ResultMerge {
         ShareSum share = null;
         List<ResultFile.Worker> workers = new ArrayList<>();
         List<ResultFile.Source> from = new ArrayList<>();
+        io.kbench.coordinator.merge.PartitionSpread spread = new io.kbench.coordinator.merge.PartitionSpread();
         Map<String, String> runIds = new HashMap<>();
         for (Source src : sources) {
             ResultFile.Run r = read(src);
@@ -135,6 +136,19 @@ public final class ResultMerge {
                     }
                 }
             }
+            if (r.partitions() != null && r.partitions().acked() != null) {
+                // runs side by side on one topic add up per partition; on topics of their own each keeps its own
+                List<io.kbench.protocol.PartitionAcks> acks = new ArrayList<>();
+                for (Map.Entry<String, long[]> e : r.partitions().acked().entrySet()) {
+                    try {
+                        acks.add(new io.kbench.protocol.PartitionAcks(e.getKey(), e.getValue() == null ? new long[0]
+                                : e.getValue()));
+                    } catch (IllegalArgumentException bad) {
+                        throw new IllegalArgumentException(src.path() + ": partitions.acked: " + bad.getMessage());
+                    }
+                }
+                spread.add(acks, Math.max(1, r.partitions().workers()));
+            }
             allCompleted &= "COMPLETED".equals(r.status());
             if (r.workers() != null) {
                 workers.addAll(r.workers());
@@ -150,8 +164,11 @@ public final class ResultMerge {
         if (share != null) {
             summary = summary.withShare(share.result(histograms));
         }
+        io.kbench.coordinator.merge.PartitionSpread.Result p = spread.result(Map.of());
+        ResultFile.Partitions partitions = p == null ? null : new ResultFile.Partitions(p.workers(), p.acked(),
+                new ResultFile.Busiest(p.topic(), p.partition(), p.busiestAcked(), p.share(), p.partitions(), p.skew()));
         ResultFile.Merged doc = new ResultFile.Merged(ResultFile.SCHEMA_VERSION, Versions.kbench(), from,
-                allCompleted ? "COMPLETED" : "FAILED", workers, summary, ResultDocument.encoded(histograms));
+                allCompleted ? "COMPLETED" : "FAILED", workers, summary, ResultDocument.encoded(histograms), partitions);
         return new Merged(doc, merged);
     }
 

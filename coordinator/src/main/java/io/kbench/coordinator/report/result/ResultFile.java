@@ -303,7 +303,13 @@ public final class ResultFile {
 
     /** Several runs combined by {@code kbench merge}. */
     public record Merged(int schemaVersion, String kbenchVersion, List<Source> merged, String status,
-                         List<Worker> workers, Summary summary, Map<String, String> histograms) {
+                         List<Worker> workers, Summary summary, Map<String, String> histograms,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Partitions partitions) {
+        /** Runs merged without counts per partition. */
+        public Merged(int schemaVersion, String kbenchVersion, List<Source> merged, String status,
+                      List<Worker> workers, Summary summary, Map<String, String> histograms) {
+            this(schemaVersion, kbenchVersion, merged, status, workers, summary, histograms, null);
+        }
     }
 
     /** A run that went into a merge. */

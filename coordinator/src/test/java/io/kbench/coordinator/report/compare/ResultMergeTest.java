@@ -60,6 +60,37 @@ class ResultMergeTest {
         assertEquals("COMPLETED", m.document().status());
     }
 
+    /**
+     * Two runs on one topic, each even over 3 partitions of it but writing different keys: together partition 0 took
+     * half. A run on a topic of its own keeps its counts; a negative count is refused naming the file.
+     */
+    @Test
+    void shouldAddTheCountsPerPartitionAndFindTheBusiestAgain() {
+        ObjectNode a = (ObjectNode) result("r1", LatencyHistograms.create(), 300, 30, "w1");
+        a.putObject("partitions").put("workers", 1).putObject("acked").putArray("t").add(100).add(100).add(100);
+        ObjectNode b = (ObjectNode) result("r2", LatencyHistograms.create(), 600, 60, "w2");
+        ObjectNode bAcked = b.putObject("partitions").put("workers", 2).putObject("acked");
+        bAcked.putArray("t").add(500).add(50).add(50);
+        bAcked.putArray("own").add(10).add(10);
+        ObjectNode none = (ObjectNode) result("r3", LatencyHistograms.create(), 0, 0, "w3");
+        ResultFile.Partitions p = ResultMerge.combine(List.of(new ResultMerge.Source("a.json", a),
+                new ResultMerge.Source("b.json", b), new ResultMerge.Source("c.json", none))).document().partitions();
+        assertEquals(3, p.workers());
+        assertEquals(List.of(600L, 150L, 150L), java.util.Arrays.stream(p.acked().get("t")).boxed().toList());
+        assertEquals(List.of(10L, 10L), java.util.Arrays.stream(p.acked().get("own")).boxed().toList());
+        assertEquals("t", p.busiest().topic());
+        assertEquals(0, p.busiest().partition());
+        assertEquals(2.0, p.busiest().skew(), 1e-9);
+        assertEquals(null, ResultMerge.combine(List.of(new ResultMerge.Source("c.json", none), new ResultMerge.Source(
+                "d.json", result("r4", LatencyHistograms.create(), 0, 0, "w4")))).document().partitions(),
+                "no run counted per partition");
+        ObjectNode bad = (ObjectNode) result("r5", LatencyHistograms.create(), 1, 1, "w5");
+        bad.putObject("partitions").put("workers", 1).putObject("acked").putArray("t").add(-1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", a), new ResultMerge.Source("bad.json", bad))));
+        assertEquals("bad.json: partitions.acked: topic t partition 0: -1 acknowledged", e.getMessage());
+    }
+
     @Test
     void shouldAddTheShareGroupsFiguresAndMergeTheirHistograms() {
         Histogram d1 = LatencyHistograms.create();
