@@ -27,6 +27,13 @@ final class DynamicBrokerSettings implements BrokerSettings {
         Map<String, String> alter(Map<String, String> set, List<String> delete, boolean validateOnly);
     }
 
+    /**
+     * Kafka's refusal of a thread count too far from the one in force ({@code DynamicThreadPool}, the network
+     * threads' acceptor): at most half or double at a time; the group is the count in force.
+     */
+    private static final java.util.regex.Pattern THREAD_STEP = java.util.regex.Pattern.compile(
+            "value should (?:be at least half|not be greater than double) the current value (\\d+)");
+
     private final Cluster cluster;
     private final PrintStream human;
     /** Each setting changed so far and its cluster-wide value before the sweep (empty: it had none). */
@@ -41,9 +48,10 @@ final class DynamicBrokerSettings implements BrokerSettings {
 
     /**
      * Asks the cluster whether it takes the first combination's broker settings (nothing changes): a setting the
-     * brokers cannot change while they run is refused for any value, so this refuses it before any load. A later
-     * value the cluster refuses (Kafka lets a thread count at most double or halve at a time) is that combination's
-     * refusal: it is recorded and the sweep goes on.
+     * brokers cannot change while they run is refused for any value, so this refuses it before any load. A thread
+     * count further than one step from the count in force (Kafka lets it at most double or halve at a time) is
+     * checked by its first step, and reached in steps when applied. A later value the cluster refuses is that
+     * combination's refusal: it is recorded and the sweep goes on.
      *
      * @throws UserException one line naming the value refused and the cluster's reason (exit 2), or the worker's or
      *                       the cluster's failure to answer (exit 3)
@@ -53,7 +61,16 @@ final class DynamicBrokerSettings implements BrokerSettings {
         Map<String, String> first = points.isEmpty() ? Map.of() : points.get(0).brokerSettings();
         first.forEach((name, v) -> {
             try {
-                cluster.alter(Map.of(name, v), List.of(), true);
+                try {
+                    cluster.alter(Map.of(name, v), List.of(), true);
+                } catch (UserException e) {
+                    // a thread count beyond one step of the count in force: the first step is what the cluster checks
+                    List<String> path = e.unreachable() ? null : threadSteps(e, v);
+                    if (path == null) {
+                        throw e;
+                    }
+                    cluster.alter(Map.of(name, path.get(0)), List.of(), true);
+                }
             } catch (UserException e) {
                 throw !e.unreachable() ? new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + Sweep.shown(v) + ": "
                         + e.getMessage() + " (a broker setting must be one the brokers take cluster-wide while they "
@@ -62,7 +79,11 @@ final class DynamicBrokerSettings implements BrokerSettings {
         });
     }
 
-    /** Sets {@code p}'s broker settings cluster-wide and waits until every broker reports them; none: nothing. */
+    /**
+     * Sets {@code p}'s broker settings cluster-wide and waits until every broker reports them; none: nothing. A thread
+     * count the cluster refuses because it is more than one step from the count in force (Kafka lets it at most halve or
+     * double at a time) is reached in such steps, each waited for, as an operator would with kafka-configs.
+     */
     @Override
     public void apply(Sweep.Point p) {
         if (p.brokerSettings().isEmpty()) {
@@ -70,18 +91,88 @@ final class DynamicBrokerSettings implements BrokerSettings {
         }
         // the values before, read (with a check that changes nothing) ahead of the change: a change the cluster made
         // but did not confirm in time (a broker slow to report it) is still put back at the end
-        Map<String, String> before = cluster.alter(p.brokerSettings(), List.of(), true);
-        p.brokerSettings().keySet().forEach(k -> original.putIfAbsent(k, Optional.ofNullable(before.get(k))));
+        Map<String, List<String>> paths = new LinkedHashMap<>();
+        Map<String, String> before = new java.util.HashMap<>();
         try {
-            cluster.alter(p.brokerSettings(), List.of(), false);
+            before.putAll(cluster.alter(p.brokerSettings(), List.of(), true));
+            p.brokerSettings().forEach((k, v) -> paths.put(k, List.of(v)));
+        } catch (UserException e) {
+            if (e.unreachable() || p.brokerSettings().values().stream().noneMatch(v -> threadSteps(e, v) != null)) {
+                throw e;
+            }
+            // one of them is a thread count too far from the count in force: each setting on its own, in steps
+            p.brokerSettings().forEach((k, v) -> {
+                try {
+                    before.putAll(cluster.alter(Map.of(k, v), List.of(), true));
+                    paths.put(k, List.of(v));
+                } catch (UserException one) {
+                    List<String> path = one.unreachable() ? null : threadSteps(one, v);
+                    if (path == null) {
+                        throw one;
+                    }
+                    before.putAll(cluster.alter(Map.of(k, path.get(0)), List.of(), true));
+                    paths.put(k, path);
+                }
+            });
+        }
+        p.brokerSettings().keySet().forEach(k -> original.putIfAbsent(k, Optional.ofNullable(before.get(k))));
+        if (paths.values().stream().allMatch(path -> path.size() == 1)) {
+            set(p.brokerSettings());
+            human.println("broker settings: " + text(p.brokerSettings()) + " (cluster-wide; every broker reports them)");
+            return;
+        }
+        List<String> said = new ArrayList<>();
+        paths.forEach((k, path) -> {
+            for (String step : path) {
+                set(Map.of(k, step));
+            }
+            said.add(path.size() == 1 ? k + "=" + path.get(0) : k + " " + String.join(" -> ", path));
+        });
+        human.println("broker settings: " + String.join(", ", said) + " (cluster-wide, in steps where Kafka allows a "
+                + "thread count at most to halve or double at a time; every broker reports each)");
+    }
+
+    /** One change, waited for; remembered, so that it is put back, even when the cluster did not confirm it in time. */
+    private void set(Map<String, String> settings) {
+        try {
+            cluster.alter(settings, List.of(), false);
         } catch (UserException e) {
             if (e.unreachable()) {
-                remember(p.brokerSettings()); // maybe set, not confirmed: put back from there too
+                remember(settings); // maybe set, not confirmed: put back from there too
             }
             throw e;
         }
-        remember(p.brokerSettings());
-        human.println("broker settings: " + text(p.brokerSettings()) + " (cluster-wide; every broker reports them)");
+        remember(settings);
+    }
+
+    /**
+     * The thread counts from the one in force to {@code target}, each at least half and at most double the one before
+     * (Kafka's rule: {@code new >= current / 2}, integer division, and {@code new <= current * 2}), ending at
+     * {@code target}; null when {@code refused} is not that refusal or {@code target} is not a count.
+     */
+    static List<String> threadSteps(UserException refused, String target) {
+        java.util.regex.Matcher m = THREAD_STEP.matcher(String.valueOf(refused.getMessage()));
+        int to;
+        try {
+            to = Integer.parseInt(target.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (!m.find() || to < 1) {
+            return null;
+        }
+        long now;
+        try {
+            now = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        List<String> steps = new ArrayList<>();
+        while (now != to && steps.size() < 64) {
+            now = now > to ? Math.max(to, now / 2) : Math.min(to, now * 2);
+            steps.add(String.valueOf(now));
+        }
+        return steps.isEmpty() || now != to ? null : steps;
     }
 
     private void remember(Map<String, String> settings) {

@@ -227,7 +227,8 @@ final class SweepRun {
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
                         target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
                         : o.result().diagnosis().limit(), replicationMBps(o),
-                        o.result() == null || o.result().network() == null ? null : o.result().network().share()));
+                        o.result() == null || o.result().network() == null ? null : o.result().network().share(),
+                        o.result() != null && io.kbench.coordinator.diagnosis.Diagnosis.brokersUnread(o.result().diagnosis())));
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 if (e.unreachable() && i == 0 && primeSeconds == 0) {

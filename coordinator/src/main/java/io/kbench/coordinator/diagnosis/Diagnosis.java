@@ -25,6 +25,8 @@ public final class Diagnosis {
     public static final String GENERATOR = "generator";
     public static final String TRANSACTIONS = "transactions";
     public static final String PRODUCER_CLIENT = "producer-client";
+    /** The evidence's words when no broker figure was read (a cluster of yours without a broker source). */
+    static final String BROKERS_UNREAD = "the brokers were not read (--broker-jmx, --broker-metrics)";
     public static final String REQUEST_HANDLERS = "broker-request-handlers";
     public static final String NETWORK_THREADS = "broker-network-threads";
     public static final String REPLICATION = "replication";
@@ -32,6 +34,16 @@ public final class Diagnosis {
     public static final String CONSUMERS = "consumers";
     public static final String SEND_ERRORS = "send-errors";
     public static final String ROUND_TRIP = "round-trip";
+
+    /**
+     * True when {@code d} names the producers' settings without having read the brokers: the producers waited for
+     * requests, and a broker that served them slowly (too few request handlers, say) would look the same from the
+     * producers' side. The console and the sweep's table say so beside the name.
+     */
+    public static boolean brokersUnread(ResultFile.Diagnosis d) {
+        return d != null && PRODUCER_CLIENT.equals(d.limit()) && d.evidence().stream()
+                .anyMatch(e -> "brokers".equals(e.figure()) && e.text() != null && e.text().startsWith(BROKERS_UNREAD));
+    }
 
     /** Every name a diagnosis can give, in the order ties are broken. */
     public static final List<String> NAMES = List.of(SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT,
@@ -185,7 +197,7 @@ public final class Diagnosis {
         boolean brokerLimit = false;
         if (b == null) {
             held.add(new ResultFile.Evidence("brokers", null, null, null,
-                    "the brokers were not read (--broker-jmx, --broker-metrics): their side is unknown"));
+                    BROKERS_UNREAD + ": their side is unknown"));
         } else {
             // a broker reads one request of a connection at a time: the requests behind it wait for it too
             double pipelined = b.produceTotalMs() * p.inFlightPerConnection();
@@ -336,7 +348,7 @@ public final class Diagnosis {
                         "the brokers had room: no broker figure crossed its threshold (" + room(b) + ")"));
             } else {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
-                        "the brokers were not read (--broker-jmx, --broker-metrics): they may be the cause"));
+                        BROKERS_UNREAD + ": they may be the cause"));
             }
             found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers(), b, f.spread())));
         } else if (producing && !waited && !queued) {

@@ -80,6 +80,69 @@ class DynamicBrokerSettingsTest {
         assertEquals(List.of(), calls);
     }
 
+    /**
+     * The shipped broker-threads-sweep ([1, 3] network threads, [1, 8] I/O threads) against a cluster at Kafka's
+     * defaults (3 and 8) was refused before any load: 8 to 1 is below half. Kafka's own rule and text here
+     * (DynamicThreadPool: new >= current / 2, integer division, new <= current * 2): each value is reached in steps.
+     */
+    @Test
+    void shouldReachAThreadCountInStepsAsKafkaAllowsAndWalkBack() {
+        Map<String, Integer> own = Map.of("num.io.threads", 8, "num.network.threads", 3);
+        DynamicBrokerSettings.Cluster kafka = (set, delete, validateOnly) -> {
+            calls.add((validateOnly ? "validate " : "") + set + " -" + delete);
+            Map<String, String> after = new HashMap<>(clusterWide);
+            delete.forEach(after::remove);
+            after.putAll(set);
+            for (String k : own.keySet()) {
+                int now = Integer.parseInt(clusterWide.getOrDefault(k, String.valueOf(own.get(k))));
+                int next = Integer.parseInt(after.getOrDefault(k, String.valueOf(own.get(k))));
+                String failed = "the cluster refused " + k + "=" + next + ": Invalid value org.apache.kafka.common.config."
+                        + "ConfigException: Dynamic thread count update validation failed for " + k + "=" + next;
+                if (next < now / 2) {
+                    throw new UserException(failed + ", value should be at least half the current value " + now);
+                }
+                if (next > now * 2) {
+                    throw new UserException(failed + ", value should not be greater than double the current value " + now);
+                }
+            }
+            Map<String, String> before = new HashMap<>(clusterWide);
+            if (!validateOnly) {
+                clusterWide.clear();
+                clusterWide.putAll(after);
+            }
+            return before;
+        };
+        DynamicBrokerSettings b = new DynamicBrokerSettings(kafka, human);
+        List<Sweep.Point> points = new ArrayList<>();
+        for (String net : List.of("1", "3")) {
+            for (String io : List.of("1", "8")) {
+                points.add(new Sweep.Point("", Map.of(), Workload.timed("w", 1, 1, 100, 1, 1, 1, 100, 0, 1), Map.of(),
+                        new java.util.LinkedHashMap<>(Map.of("num.network.threads", net, "num.io.threads", io))));
+            }
+        }
+        b.check(points);
+        assertTrue(clusterWide.isEmpty(), "a check changes nothing");
+        b.apply(points.get(0));
+        assertEquals(Map.of("num.network.threads", "1", "num.io.threads", "1"), clusterWide);
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("num.io.threads 4 -> 2 -> 1") && said.contains("num.network.threads=1")
+                && said.contains("in steps where Kafka allows a thread count at most to halve or double"), said);
+        points.subList(1, 4).forEach(b::apply); // io 8 from 1: 2, 4, 8; network 3 from 1: 2, 3; then io 1 again
+        assertEquals(Map.of("num.network.threads", "3", "num.io.threads", "8"), clusterWide);
+        assertTrue(b.restore());
+        assertTrue(clusterWide.isEmpty(), "each broker's own again: " + clusterWide);
+
+        assertEquals(List.of("2", "1"), DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should be at least half the current value 5"), "1"), "5 / 2 = 2 in Kafka's arithmetic");
+        assertEquals(List.of("2", "4", "6"), DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should not be greater than double the current value 1"), "6"));
+        assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException("Cannot update these configs"), "1"));
+        assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should be at least half the current value 8"), "all"));
+        assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should be at least half the current value 99999999999999999999999"), "1"));
+    }
+
     @Test
     void shouldPutBackAValueTheClusterHadBeforeAndSayWhatCouldNotBe() {
         clusterWide.put("log.flush.interval.ms", "5");

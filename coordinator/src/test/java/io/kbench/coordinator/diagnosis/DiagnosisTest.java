@@ -1,6 +1,7 @@
 package io.kbench.coordinator.diagnosis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -227,6 +228,26 @@ class DiagnosisTest {
         assertEquals("  limited by: broker-request-handlers (strength 0.40)", lines.get(0));
         assertEquals("    request handlers idle 12% (embedded, window mean) [requestHandlerIdle 0.12 < 0.2]", lines.get(1));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("    next: num.io.threads")), String.join("\n", lines));
+    }
+
+    /**
+     * Producers that waited for requests, with the brokers unread: num.io.threads=1 on a cluster of yours looked like
+     * this. The name stays (its suggestions help either way) and says that a broker limit would look the same.
+     */
+    @Test
+    void shouldSayAProducerLimitWasNamedWithoutTheBrokers() {
+        WindowFigures f = with(DiagnosisTest::unthrottled, waiting(0.928).andThen(queued(817.23, 27.1))::apply,
+                UnaryOperator.identity(), UnaryOperator.identity());
+        ResultFile.Diagnosis unread = Diagnosis.of(new WindowFigures(f.load(), f.producers(), f.hosts(), f.consumers(),
+                null));
+        assertEquals("producer-client", unread.limit());
+        assertTrue(Diagnosis.brokersUnread(unread));
+        assertEquals("  limited by: producer-client (strength 0.96; the brokers were not read: a limit of theirs would "
+                + "look the same from the producers)", DiagnosisText.lines(unread).get(0));
+        ResultFile.Diagnosis read = Diagnosis.of(f);
+        assertEquals("producer-client", read.limit());
+        assertFalse(Diagnosis.brokersUnread(read), "the brokers had room");
+        assertFalse(DiagnosisText.lines(read).get(0).contains("not read"), DiagnosisText.lines(read).get(0));
     }
 
     @Test

@@ -44,13 +44,23 @@ public final class SweepReport {
      * @param networkShare    what was produced against the network ceiling, 0-1 (null without a bandwidth)
      */
     public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
-                      String limitedBy, Double replicationMBps, Double networkShare) {
+                      String limitedBy, Double replicationMBps, Double networkShare, boolean brokersUnread) {
+        /** A row whose limit, if any, did not need the brokers' figures. */
+        public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
+                   String limitedBy, Double replicationMBps, Double networkShare) {
+            this(values, status, result, summary, targetRate, limitedBy, replicationMBps, networkShare, false);
+        }
+
         /** A row without broker or network figures. */
         public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
                    String limitedBy) {
             this(values, status, result, summary, targetRate, limitedBy, null, null);
         }
     }
+
+    /** Under a table with a row whose limit was named without the brokers' figures. */
+    static final String UNREAD_NOTE = "?: named without the brokers' figures (--broker-jmx, --broker-metrics): a limit "
+            + "of the brokers' would look the same from the producers";
 
     /** Share of the target a combination must achieve not to be marked. */
     static final double ACHIEVED = 0.995;
@@ -137,7 +147,7 @@ public final class SweepReport {
     }
 
     private static String limited(Row r) {
-        return r.limitedBy() == null ? "" : r.limitedBy();
+        return r.limitedBy() == null ? "" : r.limitedBy() + (r.brokersUnread() ? "?" : "");
     }
 
     /** Why a combination counts as fallen behind, or "" when it kept its schedule. */
@@ -191,6 +201,9 @@ public final class SweepReport {
         String p = primingText();
         out.println("sweep: " + rows.size() + " combination(s)" + (p.isEmpty() ? "" : ", " + p));
         TextTable.lines(table, i -> i < axes.size(), "  ", " ").forEach(out::println);
+        if (rows.stream().anyMatch(Row::brokersUnread)) {
+            out.println(UNREAD_NOTE);
+        }
     }
 
     /**
@@ -226,7 +239,8 @@ public final class SweepReport {
                         new SweepPage.Series("publish response p99", "respP99", null),
                         new SweepPage.Series("end-to-end p99", "e2eP99", null))),
                 new SweepPage.Chart("saturated", "Saturated intervals", "intervals", null, List.of(
-                        new SweepPage.Series("saturated", "saturated", null))))));
+                        new SweepPage.Series("saturated", "saturated", null)))),
+                rows.stream().anyMatch(Row::brokersUnread) ? UNREAD_NOTE : null));
         Path file = dir.resolve("report.html");
         Files.writeString(file, HtmlReport.page(title, io.kbench.coordinator.report.result.ResultDocument.JSON.writer()
                 .writeValueAsString(data)));
@@ -239,7 +253,8 @@ public final class SweepReport {
      */
     record SweepPage(String title, Sweep sweep) {
         /** {@code priming}: how the sweep primed its JVMs before the first row, in words ("" when not said). */
-        record Sweep(List<String> axes, String priming, List<Row> rows, List<Chart> charts) { }
+        record Sweep(List<String> axes, String priming, List<Row> rows, List<Chart> charts,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) String unread) { }
 
         /** A combination: its label, values and figures (ms, msg/s; null where it has none) and its own page. */
         record Row(String label, Map<String, String> values, String status, Long target, Double publishRate,
@@ -272,6 +287,7 @@ public final class SweepReport {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
             line.addAll(figures(r, network));
+            line.set(line.size() - 1, r.limitedBy() == null ? "" : r.limitedBy()); // a name, without the table's mark
             line.add(r.result() == null ? "" : r.result().toString());
             csv.add(line);
             Summary s = r.summary();

@@ -72,6 +72,30 @@ class SweepReportTest {
         assertTrue(csv.get(4).startsWith("131072,COMPLETED,unthrottled,"), csv.get(4));
     }
 
+    /**
+     * The shipped broker-threads-sweep against a cluster whose brokers were not read: every row named producer-client,
+     * num.io.threads=1 too. The table marks such names and says why under it; sweep.csv and sweep.json keep the name.
+     */
+    @Test
+    void shouldMarkALimitNamedWithoutTheBrokersFigures() throws Exception {
+        SweepReport r = new SweepReport(List.of("broker.num.io.threads"));
+        r.add(new SweepReport.Row(Map.of("broker.num.io.threads", "1"), "COMPLETED", null, summary(42_746, 0, 9_000), -1,
+                "producer-client", null, null, true));
+        r.add(new SweepReport.Row(Map.of("broker.num.io.threads", "8"), "COMPLETED", null, summary(144_974, 0, 9_000), -1,
+                "producer-client", null, null, false));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        r.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.get(3).endsWith("producer-client?"), lines.get(3));
+        assertTrue(lines.get(4).endsWith("producer-client"), lines.get(4));
+        assertEquals(SweepReport.UNREAD_NOTE, lines.get(5));
+        r.write(dir);
+        List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
+        assertTrue(csv.get(1).endsWith(",producer-client,"), csv.get(1));
+        assertTrue(Files.readString(dir.resolve("sweep.json")).contains("\"limitedBy\" : \"producer-client\""));
+        assertTrue(Files.readString(r.writeHtml(dir, "t")).contains("named without the brokers' figures"));
+    }
+
     @Test
     void shouldShowProducedReplicatedAndConsumedThroughputAndTheNetworkShareOnlyWhenGiven() throws Exception {
         SweepReport plain = new SweepReport(List.of("broker.num.replica.fetchers"));
