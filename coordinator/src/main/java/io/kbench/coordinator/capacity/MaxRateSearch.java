@@ -266,6 +266,19 @@ public final class MaxRateSearch {
         }
         Done clusterTrial = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
                 .reduce((a, b) -> b).orElse(last);
+        List<Done> failedByCluster = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
+                .toList();
+        if (!failedByCluster.isEmpty() && failedByCluster.stream()
+                .allMatch(d -> io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS.equals(limitedBy(d)))) {
+            // the consumers fell behind while the brokers had room (their diagnoses): their work or number, not the
+            // cluster, kept the rate down
+            return new Limit(io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS, String.format(Locale.ROOT,
+                    "limited by the consumers at %s: %s — their diagnosis found the brokers with room: the consumers' "
+                            + "number or their work per message kept the rate down, not the cluster (it took at least "
+                            + "%s); the trials' diagnoses say what to turn", at,
+                    String.join("; ", clusterTrial.verdict().reasons()),
+                    best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
+        }
         return new Limit("cluster", String.format(Locale.ROOT, "limited by the cluster at %s: %s", at,
                 String.join("; ", clusterTrial.verdict().reasons())));
     }

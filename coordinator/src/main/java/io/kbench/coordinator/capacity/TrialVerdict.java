@@ -157,7 +157,8 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                             stalled, workload.saturationDelayMillis(), busy >= 0 ? String.format(Locale.ROOT,
                                     "; the host %.0f%% busy in them on average", 100 * busy) : "") : ""));
         }
-        if (workload.consumerCount() > 0 && target > 0) {
+        // classic groups or share groups: either falls behind alike (a share group's settled messages are its reads)
+        if ((workload.consumerCount() > 0 || workload.shareGroups().groupsPerTopic() > 0) && target > 0) {
             String growth = unreadGrowth(workload, window, target);
             if (growth != null) {
                 cluster.add(growth);
@@ -177,6 +178,16 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (completed && workload.consumerCount() > 0 && summary.received() < expectedReceived) {
             cluster.add(String.format(Locale.ROOT, "consumers received %,d of the %,d messages expected",
                     summary.received(), expectedReceived));
+        }
+        int shareGroups = workload.shareGroups().groupsPerTopic();
+        if (completed && shareGroups > 0 && summary.totals() != null && summary.totals().acked() > 0) {
+            // as the run's own issue says it: what the share groups settled by the drain's end
+            long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
+            long expected = workload.messagesPerReader(summary.acked()) * shareGroups;
+            if (settled < expected) {
+                cluster.add(String.format(Locale.ROOT, "the share groups accepted or rejected %,d of the %,d messages "
+                        + "expected", settled, expected));
+            }
         }
         List<ResultFile.SloFigure> figures = new ArrayList<>();
         for (Slo slo : slos) {

@@ -60,6 +60,8 @@ class MaxRateSearchTest {
         ResultFile.Diagnosis diagnosis;
         /** A rate whose first trial passes whatever the capacity (a lucky trial); 0: none. */
         long lucky;
+        /** The most the consumers read a second (their work per message); above it they fall behind. */
+        long consumerMax = Long.MAX_VALUE;
 
         Simulated(long capacity, long baseMicros) {
             this(capacity, baseMicros, Long.MAX_VALUE);
@@ -85,6 +87,7 @@ class MaxRateSearchTest {
             boolean over = sendable > capacity;
             boolean behind = rate > generatorMax;
             long acked = Math.min(sendable, capacity);
+            long read = Math.min(acked, consumerMax);
             ClientSample producers = new ClientSample(2, java.util.Map.of("kbench-buffer-wait-ratio",
                     over ? 1 - (double) capacity / sendable : 0.0));
             double load = Math.min(0.999, (double) acked / capacity);
@@ -104,8 +107,8 @@ class MaxRateSearchTest {
                 EnumMap<Metric, Histogram> hs = new EnumMap<>(Metric.class);
                 hs.put(Metric.PUBLISH_DELAY, d);
                 hs.put(Metric.PUBLISH_RESPONSE, r);
-                intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(acked, acked, 0, acked * 100, acked,
-                        acked * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 10, producers,
+                intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(acked, acked, 0, acked * 100, read,
+                        read * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 10, producers,
                         ClientSample.NONE));
             }
             EnumMap<Metric, Histogram> summaryHistograms = new EnumMap<>(Metric.class);
@@ -120,7 +123,7 @@ class MaxRateSearchTest {
                     Profile.defaults(), List.of(), List.of("t"), 0, WARMUP * S, (WARMUP + DURATION) * S, intervals,
                     summary, null, 0, List.of(), List.of(), new FaultTimeline(), null, io.kbench.protocol.ShareSpread.NONE);
             if (diagnosis != null) {
-                result = result.withDiagnosis(behind ? diagnosis : new ResultFile.Diagnosis("none", 0.0, List.of(),
+                result = result.withDiagnosis(behind || read < acked ? diagnosis : new ResultFile.Diagnosis("none", 0.0, List.of(),
                         List.of(), List.of()));
             }
             try {
@@ -242,6 +245,33 @@ class MaxRateSearchTest {
         assertTrue(text.contains("; 2,003 commit(s) in the window (100/s), 8.21 ms on average — each "
                 + "commitTransaction() blocks its producer's sends"), text);
         assertFalse(text.contains("add workers or cores"), text);
+    }
+
+    /**
+     * Consumers that read at most 3,480 msg/s (4 share consumers at 1 ms a message, measured), on a cluster that takes
+     * 100,000: the trials above fail for the consumers, and their diagnoses name them — the search says the consumers,
+     * not the cluster, kept the rate down.
+     */
+    @Test
+    void shouldSayTheConsumersLimitedTheSearchWhenTheTrialsDiagnosesSaySo() {
+        Simulated sim = new Simulated(100_000, 2_000);
+        sim.consumerMax = 3_480;
+        sim.diagnosis = new ResultFile.Diagnosis("consumers", 0.5, List.of(new ResultFile.Evidence(
+                "consumerLagGrowthSeconds", 5.0, ">", 1.0, "a group's consumers left unread")), List.of("more consumers"),
+                List.of());
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(sim, 1_000, List.of(), console);
+        long max = found.search().maxSustainableRate();
+        assertTrue(max <= 3_480 && max >= 3_000, max + " after " + sim.rates);
+        assertEquals("consumers", found.search().limitedBy());
+        String text = console.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("limited by the consumers at "), text);
+        assertTrue(text.contains("not the cluster (it took at least " + String.format("%,d", max) + " msg/s)"), text);
+        // the same consumers with diagnoses that found a broker limit: the cluster's
+        Simulated broker = new Simulated(100_000, 2_000);
+        broker.consumerMax = 3_480;
+        broker.diagnosis = new ResultFile.Diagnosis("broker-network-threads", 0.5, List.of(), List.of(), List.of());
+        assertEquals("cluster", search(broker, 1_000, List.of(), new ByteArrayOutputStream()).search().limitedBy());
     }
 
     @Test

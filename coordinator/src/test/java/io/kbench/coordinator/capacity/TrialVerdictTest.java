@@ -93,8 +93,12 @@ class TrialVerdictTest {
             d.recordValueWithCount(t.delayP99()[i], n / 50);     // ... 2% at the p99
             hs.put(Metric.PUBLISH_DELAY, d);
             ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i]));
-            intervals.add(new MergedInterval(i, i * S, (i + 1) * S, new Counters(t.sent()[i], t.acked()[i], 0,
-                    t.acked()[i] * 100, t.got(i), t.got(i) * 100, 0, 0), MergedInterval.statsOf(hs), 1, List.of(),
+            // a workload of share groups only: what its consumers got they accepted
+            boolean share = w.subscriptionsPerTopic() == 0 && w.shareGroups().groupsPerTopic() > 0;
+            Counters c = share ? new Counters(t.sent()[i], t.acked()[i], 0, t.acked()[i] * 100, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    t.got(i), t.got(i) * 100, 0, t.got(i), 0, 0)
+                    : new Counters(t.sent()[i], t.acked()[i], 0, t.acked()[i] * 100, t.got(i), t.got(i) * 100, 0, 0);
+            intervals.add(new MergedInterval(i, i * S, (i + 1) * S, c, MergedInterval.statsOf(hs), 1, List.of(),
                     t.lag()[i], producers, ClientSample.NONE, stalls == null ? io.kbench.coordinator.merge.HostFigures.NONE
                     : new io.kbench.coordinator.merge.HostFigures(1, 0.5, 0.5, "w1", 0, -1, stalls[i],
                     hostBusy == null ? -1 : hostBusy[i], -1, -1)));
@@ -111,7 +115,7 @@ class TrialVerdictTest {
         long acked = Arrays.stream(t.acked()).sum();
         s = new Summary(s.sent(), acked, t.failed(), t.received(), 0, 0, s.measuredSeconds(), s.measuredAcked(),
                 s.measuredReceived(), s.measuredReceivedBytes(), s.publishRate(), s.publishMBps(), s.consumeRate(),
-                s.consumeMBps(), s.histograms(), null, 0, s.saturatedIntervals());
+                s.consumeMBps(), s.histograms(), null, 0, s.saturatedIntervals(), s.totals(), s.window());
         return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, measureEnd, slos);
     }
 
@@ -336,6 +340,26 @@ class TrialVerdictTest {
             t.got()[6] = 100;
             t.got()[7] = 1_900;
         })).passed(), "a stall of most of one interval, caught up in the next");
+    }
+
+    /**
+     * A share group of 4 consumers at 1 ms a message takes at most 4,000 msg/s; the max-rate search passed it at 16,000
+     * (its trials were diagnosed 'consumers' and passed): the verdict judged the consumers only when the workload had
+     * classic ones. A share group's settled messages are judged alike.
+     */
+    @Test
+    void shouldFailAShareGroupThatFallsBehindAsAClassicGroupWould() {
+        Workload share = Workload.of("t", Map.of("partitionsPerTopic", 4, "messageSize", 100, "producerRate", 1_000,
+                "warmupSeconds", 2, "durationSeconds", 9, "subscriptionsPerTopic", 0, "shareGroupsPerTopic", 1,
+                "consumersPerShareGroup", 4));
+        TrialVerdict behind = judge(steady().with(t -> Arrays.fill(t.got(), 250)), share, List.of());
+        assertEquals(Cause.cluster, behind.cause());
+        assertEquals(List.of("a group's consumers left 6,750 of the messages acknowledged in the window unread (more "
+                + "than one second of the target)", "the share groups accepted or rejected 2,750 of the 11,000 messages "
+                + "expected"), behind.reasons());
+        TrialVerdict slow = judge(steady().with(t -> Arrays.fill(t.got(), 2, N, 889)), share, List.of());
+        assertFalse(slow.passed(), "11% too slowly, by the trend: " + slow.reasons());
+        assertTrue(judge(steady(), share, List.of()).passed(), "a share group that kept up");
     }
 
     @Test
