@@ -49,4 +49,17 @@ class SecretKeysTest {
             }
         }
     }
+
+    /**
+     * The coordinator's notes on consumer settings a share consumer leaves out name exactly those the Kafka driver
+     * leaves out of its share consumers.
+     */
+    @Test
+    void shouldNoteExactlyTheConsumerSettingsTheDriverLeavesOutOfShareConsumers() throws Exception {
+        java.lang.reflect.Field f = Class.forName("io.kbench.driver.kafka.KafkaDriver")
+                .getDeclaredField("NOT_FOR_SHARE_CONSUMERS");
+        f.setAccessible(true); // the driver's own, package-private: read as it is
+        assertEquals(new TreeSet<>((Set<?>) f.get(null)),
+                new TreeSet<>(io.kbench.coordinator.workload.ShareGroups.NOT_FOR_SHARE_CONSUMERS.keySet()));
+    }
 }

@@ -302,6 +302,7 @@ public final class RunCommand implements Callable<Integer> {
             // a repeat runs what its result recorded: that result's own consumers' buffer (-1 since it is set here)
             profile = LoopbackSockets.apply(profile, sweep, bootstrap, bootstrap == null && workers.isEmpty(), runNotes::add);
         }
+        runNotes.addAll(io.kbench.coordinator.workload.ShareGroups.consumerNotes(workload, profile.consumer()));
         notes.forEach(Inputs::note);
         reporter = json ? new JsonLinesReporter(System.out, System.err, workload.verification(),
                 workload.shareGroups().any()) : new ProgressPrinter(System.out);

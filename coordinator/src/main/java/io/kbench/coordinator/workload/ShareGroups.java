@@ -61,6 +61,38 @@ public record ShareGroups(
             "share.session.timeout.ms", "a whole number of ms (the broker's bounds apply)",
             "share.heartbeat.interval.ms", "a whole number of ms (the broker's bounds apply)");
 
+    /**
+     * Consumer settings a share consumer refuses (Kafka 4.3.1's ShareConsumerConfig), which the Kafka driver leaves out
+     * of its share consumers, each with what takes its place for a share group; the distribution's tests hold this to
+     * the driver's list.
+     */
+    public static final Map<String, String> NOT_FOR_SHARE_CONSUMERS = Map.of(
+            "isolation.level", "the share group's share.isolation.level (shareGroupConfig)",
+            "auto.offset.reset", "the share group's share.auto.offset.reset (shareGroupConfig)",
+            "session.timeout.ms", "the share group's share.session.timeout.ms (shareGroupConfig)",
+            "heartbeat.interval.ms", "the share group's share.heartbeat.interval.ms (shareGroupConfig)",
+            "enable.auto.commit", "the share acknowledgements (shareAcknowledgement, shareCommit)",
+            "group.instance.id", "nothing: a share group has no static members",
+            "partition.assignment.strategy", "the brokers' share-group assignor",
+            "group.remote.assignor", "the brokers' share-group assignor",
+            "group.protocol", "nothing: a share group has its own protocol",
+            "interceptor.classes", "nothing: a share consumer takes no interceptors");
+
+    /**
+     * One note per consumer setting of the profile that the run's share consumers leave out (sorted by name): it
+     * applies to the classic consumers only; none without share groups.
+     */
+    public static List<String> consumerNotes(Workload w, Map<String, String> consumerSettings) {
+        if (!w.shareGroups().any()) {
+            return List.of();
+        }
+        boolean classic = w.consumerCount() > 0;
+        return consumerSettings.keySet().stream().filter(NOT_FOR_SHARE_CONSUMERS::containsKey).sorted()
+                .map(k -> "the profile's consumer." + k + " applies to the classic consumers only" + (classic ? ""
+                        : " (this run has none)") + ": a share consumer refuses it; for the share groups, "
+                        + NOT_FOR_SHARE_CONSUMERS.get(k)).toList();
+    }
+
     /** Broker default of {@code share.record.lock.duration.ms} (group.share.record.lock.duration.ms). */
     static final long DEFAULT_LOCK_MILLIS = 30_000;
 

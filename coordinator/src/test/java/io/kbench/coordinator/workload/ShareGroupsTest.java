@@ -29,6 +29,30 @@ class ShareGroupsTest {
         return e.getMessage().substring(e.getMessage().indexOf("bad.yaml"));
     }
 
+    /**
+     * A profile's consumer.isolation.level=read_committed was dropped from a share-only run's share consumers without
+     * a word (they refuse it): a note says so, and what takes its place for a share group.
+     */
+    @Test
+    void notesTheConsumerSettingsAShareConsumerLeavesOut() throws IOException {
+        Workload shareOnly = load("""
+                durationSeconds: 5
+                subscriptionsPerTopic: 0
+                shareGroupsPerTopic: 1
+                """);
+        Map<String, String> consumer = Map.of("isolation.level", "read_committed", "fetch.min.bytes", "1",
+                "enable.auto.commit", "false");
+        assertEquals(java.util.List.of("the profile's consumer.enable.auto.commit applies to the classic consumers only "
+                + "(this run has none): a share consumer refuses it; for the share groups, the share acknowledgements "
+                + "(shareAcknowledgement, shareCommit)", "the profile's consumer.isolation.level applies to the classic "
+                + "consumers only (this run has none): a share consumer refuses it; for the share groups, the share "
+                + "group's share.isolation.level (shareGroupConfig)"), ShareGroups.consumerNotes(shareOnly, consumer));
+        Workload both = load("durationSeconds: 5\nshareGroupsPerTopic: 1\n");
+        assertTrue(ShareGroups.consumerNotes(both, consumer).get(0).contains("classic consumers only: a share"));
+        assertEquals(java.util.List.of(), ShareGroups.consumerNotes(load("durationSeconds: 5\n"), consumer),
+                "no share groups, nothing to note");
+    }
+
     @Test
     void readsEveryShareKey() throws IOException {
         Workload w = load("""
