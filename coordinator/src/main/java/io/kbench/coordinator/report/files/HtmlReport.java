@@ -134,8 +134,10 @@ public final class HtmlReport {
             return null;
         }
         int subscriptions = r.workload() == null ? 1 : r.workload().path("subscriptionsPerTopic").asInt(1);
-        return io.kbench.coordinator.report.result.ResultDocument.catchUpText(c, subscriptions) + "; "
-                + io.kbench.coordinator.report.result.ResultDocument.afterCatchUpText(c, r.startMillis());
+        String read = io.kbench.coordinator.report.result.ResultDocument.catchUpText(c, subscriptions);
+        // before schema 19 the latency after the catch-up was not kept: not known, rather than "none followed"
+        return r.schemaVersion() < 19 ? read
+                : read + "; " + io.kbench.coordinator.report.result.ResultDocument.afterCatchUpText(c, r.startMillis());
     }
 
     /** The page around {@code data} (see {@link #data}). */
