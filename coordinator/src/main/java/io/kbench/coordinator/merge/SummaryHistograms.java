@@ -37,8 +37,10 @@ public final class SummaryHistograms {
     private double receivedSinceStart;
     /** End of the interval in which the backlog was read (coordinator µs), 0 before. */
     private long caughtUpMicros;
-    /** End-to-end latency of the intervals after the one in which the backlog was read, null until then. */
+    /** End-to-end latency of the measured intervals after the one in which the backlog was read, null until one. */
     private Histogram afterCatchUp;
+    /** Start of the first of those intervals (coordinator µs). */
+    private long afterFromMicros;
 
     private SummaryHistograms(long measureStartMicros, long warmupRecords) {
         this.measureStartMicros = measureStartMicros;
@@ -80,7 +82,7 @@ public final class SummaryHistograms {
 
     /** Adds the next interval in order: its histograms count if it lies in the measurement. */
     void add(MergedInterval interval, EnumMap<Metric, Histogram> intervalHistograms) {
-        catchUp(interval, intervalHistograms.get(Metric.END_TO_END));
+        boolean afterCaughtUp = catchUp(interval);
         if (wholeRun != null) {
             intervalHistograms.forEach((m, h) -> wholeRun.get(m).add(h));
         }
@@ -95,27 +97,36 @@ public final class SummaryHistograms {
         }
         if (interval.startMicros() >= measureStartMicros) {
             intervalHistograms.forEach((m, h) -> histograms.get(m).add(h));
+            Histogram e2e = intervalHistograms.get(Metric.END_TO_END);
+            if (afterCaughtUp && e2e != null) {
+                // measured intervals only, as the run's own figures
+                if (afterCatchUp == null) {
+                    afterCatchUp = io.kbench.protocol.LatencyHistograms.create();
+                    afterFromMicros = interval.startMicros();
+                }
+                afterCatchUp.add(e2e);
+            }
         }
     }
 
-    /** Follows a released backlog's read (see {@link #catchUpFrom}): the same counts {@link CatchUp#of} takes. */
-    private void catchUp(MergedInterval interval, Histogram endToEnd) {
+    /**
+     * Follows a released backlog's read (see {@link #catchUpFrom}) with the same counts {@link CatchUp#of} takes: true
+     * for an interval after the one in which the backlog was read.
+     */
+    private boolean catchUp(MergedInterval interval) {
         double before = ackedSoFar;
         long acked = interval.counters().acked();
         ackedSoFar += acked;
         receivedSinceStart += interval.counters().received();
         if (releaseMicros == 0) {
-            return;
+            return false;
         }
         if (caughtUpMicros != 0) {
-            if (endToEnd != null) {
-                afterCatchUp.add(endToEnd);
-            }
-            return;
+            return true;
         }
         if (Double.isNaN(catchUpTarget)) {
             if (interval.endMicros() <= releaseMicros) {
-                return;
+                return false;
             }
             double atRelease = before + (interval.startMicros() < releaseMicros ? acked * (double) (releaseMicros
                     - interval.startMicros()) / (interval.endMicros() - interval.startMicros()) : 0);
@@ -123,16 +134,16 @@ public final class SummaryHistograms {
         }
         if (receivedSinceStart >= catchUpTarget && interval.counters().received() > 0) {
             caughtUpMicros = interval.endMicros();
-            afterCatchUp = io.kbench.protocol.LatencyHistograms.create();
         }
+        return false;
     }
 
     /**
-     * The end-to-end latency after a backlog's catch-up (a copy), and from when (coordinator µs): null before it or
-     * without a backlog.
+     * The end-to-end latency of the measured intervals after a backlog's catch-up (a copy), and from when (coordinator
+     * µs): null before any, or without a backlog.
      */
     public AfterCatchUp afterCatchUp() {
-        return afterCatchUp == null ? null : new AfterCatchUp(caughtUpMicros, afterCatchUp.copy());
+        return afterCatchUp == null ? null : new AfterCatchUp(afterFromMicros, afterCatchUp.copy());
     }
 
     /** End-to-end latency of the intervals from {@code fromMicros} on, after a backlog's catch-up. */

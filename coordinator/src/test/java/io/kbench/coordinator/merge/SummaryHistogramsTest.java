@@ -73,6 +73,18 @@ class SummaryHistogramsTest {
                     received[i], 0, 0, 0), MergedInterval.noStats(), 1, List.of()), MergedInterval.emptyHistograms());
         }
         assertEquals(null, two.afterCatchUp(), "4,700 received of 5,000");
+
+        // a warm-up that lasts past the catch-up: the measured intervals after it only, as the run's own figures
+        SummaryHistograms warm = SummaryHistograms.from(6_000_000);
+        warm.catchUpFrom(2_500_000, 2_500, 1);
+        for (int i = 0; i < acked.length; i++) {
+            EnumMap<Metric, Histogram> h = MergedInterval.emptyHistograms();
+            h.get(Metric.END_TO_END).recordValue((i + 1) * 1_000_000L);
+            warm.add(new MergedInterval(i, i * 1_000_000L, (i + 1) * 1_000_000L, new Counters(acked[i], acked[i], 0, 0,
+                    received[i], 0, 0, 0), MergedInterval.noStats(), 1, List.of()), h);
+        }
+        assertEquals(6_000_000, warm.afterCatchUp().fromMicros());
+        assertEquals(1, warm.afterCatchUp().endToEnd().getTotalCount());
     }
 
     @Test
