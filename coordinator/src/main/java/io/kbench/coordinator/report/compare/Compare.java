@@ -352,8 +352,9 @@ public final class Compare {
                 // a count of one result (failed sends, saturated intervals) is whole: "4", not "4.0"; a mean of repeats
                 // keeps its decimal
                 boolean whole = COUNTS.contains(f.path()) && s.summaries().size() == 1 && v == Math.rint(v);
-                row.add(Double.isNaN(v) ? "–" : String.format(Locale.ROOT, f.latency() ? "%.2f" : whole ? "%.0f" : "%.1f",
-                        f.shown(v))
+                // seconds (a catch-up's) in ms-sized steps, as the console prints them
+                String format = f.latency() ? "%.2f" : whole ? "%.0f" : f.path().endsWith(".seconds") ? "%.3f" : "%.1f";
+                row.add(Double.isNaN(v) ? "–" : String.format(Locale.ROOT, format, f.shown(v))
                         + (s.summaries().size() > 1 ? String.format(Locale.ROOT, " ±%.1f%%", 50 * s.spread(f)) : ""));
                 if (i > 0) {
                     row.add(diff(b, v) + noise(base, s, f, b, v));

@@ -174,6 +174,8 @@ class CompareTest {
         List<List<String>> t = Compare.table(List.of(side("a", backlog), side("b", slower)), List.of());
         assertEquals(List.of("catch-up msg/s", "80000.0", "60000.0", "-25.0%"), t.stream()
                 .filter(r -> r.get(0).equals("catch-up msg/s")).findFirst().orElseThrow());
+        assertEquals(List.of("catch-up s", "1.250", "1.700", "+36.0%"), t.stream()
+                .filter(r -> r.get(0).equals("catch-up s")).findFirst().orElseThrow());
         assertEquals(List.of("e2e p99 after catch-up ms", "9.96", "30.00", "+201.2%"), t.stream()
                 .filter(r -> r.get(0).equals("e2e p99 after catch-up ms")).findFirst().orElseThrow());
         assertEquals(1, Compare.breaches(List.of(side("a", backlog), side("b", slower)),
