@@ -36,12 +36,13 @@ public final class Diagnosis {
     public static final String ROUND_TRIP = "round-trip";
 
     /**
-     * True when {@code d} names the producers' settings without having read the brokers: the producers waited for
-     * requests, and a broker that served them slowly (too few request handlers, say) would look the same from the
-     * producers' side. The console and the sweep's table say so beside the name.
+     * True when {@code d} names the producers' settings, or consumers with no work of their own to explain it, without
+     * having read the brokers: the clients waited for requests, and a broker that served them slowly (too few request
+     * handlers or network threads, say) would look the same from their side. The console and the sweep's table say
+     * so beside the name.
      */
     public static boolean brokersUnread(ResultFile.Diagnosis d) {
-        return d != null && PRODUCER_CLIENT.equals(d.limit()) && d.evidence().stream()
+        return d != null && (PRODUCER_CLIENT.equals(d.limit()) || CONSUMERS.equals(d.limit())) && d.evidence().stream()
                 .anyMatch(e -> "brokers".equals(e.figure()) && e.text() != null && e.text().startsWith(BROKERS_UNREAD));
     }
 
@@ -416,6 +417,12 @@ public final class Diagnosis {
                                     + "consumer one partition, by its member id's hash)", Suggestions.num(onIt))
                                     : "the one consumer of the group that reads it", c.processingMicros() / 1e3,
                             c.share() ? "" : "s", onIt * oneConsumer, c.processingCapacity())));
+                }
+                if (b == null && !processingBound && !hotBound) {
+                    // nothing of the consumers' own explains it, and the brokers' side is unknown: a broker short of
+                    // network threads or handlers for the fetches looks the same from the consumers
+                    evidence.add(new ResultFile.Evidence("brokers", null, null, null,
+                            BROKERS_UNREAD + ": they may be the cause"));
                 }
                 found.add(limit(CONSUMERS, Math.min(1, Math.max(lagSeconds / Math.max(1, l.seconds()),
                         behind ? trend.rate() / rate : 0)), evidence,

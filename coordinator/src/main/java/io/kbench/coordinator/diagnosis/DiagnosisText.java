@@ -23,7 +23,8 @@ public final class DiagnosisText {
             case Diagnosis.NONE -> " (" + noneHeadline(d) + ")";
             case Diagnosis.UNKNOWN -> " (no figure kbench reads crossed its threshold; see docs/diagnosis.md)";
             default -> String.format(Locale.ROOT, " (strength %.2f%s)", d.strength(), Diagnosis.brokersUnread(d)
-                    ? "; the brokers were not read: a limit of theirs would look the same from the producers" : "");
+                    ? "; the brokers were not read: a limit of theirs would look the same from the "
+                    + (Diagnosis.CONSUMERS.equals(d.limit()) ? "consumers" : "producers") : "");
         });
         d.evidence().forEach(e -> out.add("    " + evidence(e)));
         if (!d.held().isEmpty()) {

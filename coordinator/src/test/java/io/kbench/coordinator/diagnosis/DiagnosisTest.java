@@ -248,6 +248,23 @@ class DiagnosisTest {
         assertEquals("producer-client", read.limit());
         assertFalse(Diagnosis.brokersUnread(read), "the brokers had room");
         assertFalse(DiagnosisText.lines(read).get(0).contains("not read"), DiagnosisText.lines(read).get(0));
+
+        // consumers that fell behind with no work of their own to explain it, the brokers unread: the same hedge; with
+        // work per message that explains it (at most 6,000 msg/s against 3,000 produced: no; 1,000: yes), none
+        WindowFigures.Load l3000 = new WindowFigures.Load(3_000, 30, 3_000, 3_000, false, false, "", 30, 0, 10);
+        java.util.function.DoubleFunction<ResultFile.Diagnosis> consumers = micros -> {
+            WindowFigures g = with(l -> l3000, UnaryOperator.identity(), c -> new WindowFigures.Consumers(6, 6, Double.NaN,
+                    Double.NaN, 16_687, micros, false), UnaryOperator.identity());
+            return Diagnosis.of(new WindowFigures(g.load(), g.producers(), g.hosts(), g.consumers(), null));
+        };
+        ResultFile.Diagnosis lagging = consumers.apply(0);
+        assertEquals("consumers", lagging.limit());
+        assertTrue(Diagnosis.brokersUnread(lagging), lagging.evidence().toString());
+        assertTrue(DiagnosisText.lines(lagging).get(0).endsWith("a limit of theirs would look the same from the consumers)"),
+                DiagnosisText.lines(lagging).get(0));
+        ResultFile.Diagnosis working = consumers.apply(6_000);
+        assertEquals("consumers", working.limit());
+        assertFalse(Diagnosis.brokersUnread(working), "their own work explains it: " + working.evidence());
     }
 
     @Test

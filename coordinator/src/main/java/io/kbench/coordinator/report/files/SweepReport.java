@@ -60,7 +60,7 @@ public final class SweepReport {
 
     /** Under a table with a row whose limit was named without the brokers' figures. */
     static final String UNREAD_NOTE = "?: named without the brokers' figures (--broker-jmx, --broker-metrics): a limit "
-            + "of the brokers' would look the same from the producers";
+            + "of the brokers' would look the same from the clients";
 
     /** Share of the target a combination must achieve not to be marked. */
     static final double ACHIEVED = 0.995;
