@@ -272,12 +272,16 @@ public final class MaxRateSearch {
                 .allMatch(d -> io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS.equals(limitedBy(d)))) {
             // the consumers fell behind while the brokers had room (their diagnoses): their work or number, not the
             // cluster, kept the rate down
+            boolean unread = failedByCluster.stream().anyMatch(d -> d.outcome().result() != null
+                    && io.kbench.coordinator.diagnosis.Diagnosis.brokersUnread(d.outcome().result().diagnosis()));
             return new Limit(io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS, String.format(Locale.ROOT,
-                    "limited by the consumers at %s: %s — their diagnosis found the brokers with room: the consumers' "
+                    "limited by the consumers at %s: %s — %s; the trials' diagnoses say what to turn", at,
+                    String.join("; ", clusterTrial.verdict().reasons()), unread
+                            ? "the brokers were not read (--broker-jmx, --broker-metrics): a limit of theirs would look "
+                            + "the same from the consumers"
+                            : String.format(Locale.ROOT, "their diagnosis found the brokers with room: the consumers' "
                             + "number or their work per message kept the rate down, not the cluster (it took at least "
-                            + "%s); the trials' diagnoses say what to turn", at,
-                    String.join("; ", clusterTrial.verdict().reasons()),
-                    best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
+                            + "%s)", best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved")));
         }
         return new Limit("cluster", String.format(Locale.ROOT, "limited by the cluster at %s: %s", at,
                 String.join("; ", clusterTrial.verdict().reasons())));

@@ -267,6 +267,18 @@ class MaxRateSearchTest {
         String text = console.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("limited by the consumers at "), text);
         assertTrue(text.contains("not the cluster (it took at least " + String.format("%,d", max) + " msg/s)"), text);
+        // the same with the brokers unread: the line does not claim they had room
+        Simulated unread = new Simulated(100_000, 2_000);
+        unread.consumerMax = 3_480;
+        unread.diagnosis = new ResultFile.Diagnosis("consumers", 0.5, List.of(new ResultFile.Evidence(
+                "consumerLagGrowthSeconds", 5.0, ">", 1.0, "a group's consumers left unread"), new ResultFile.Evidence(
+                "brokers", null, null, null, "the brokers were not read (--broker-jmx, --broker-metrics): they may be "
+                + "the cause")), List.of("more consumers"), List.of());
+        ByteArrayOutputStream unreadConsole = new ByteArrayOutputStream();
+        assertEquals("consumers", search(unread, 1_000, List.of(), unreadConsole).search().limitedBy());
+        String said = unreadConsole.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("a limit of theirs would look the same from the consumers") && !said.contains("with room"),
+                said);
         // the same consumers with diagnoses that found a broker limit: the cluster's
         Simulated broker = new Simulated(100_000, 2_000);
         broker.consumerMax = 3_480;
