@@ -34,6 +34,12 @@ final class DynamicBrokerSettings implements BrokerSettings {
     private static final java.util.regex.Pattern THREAD_STEP = java.util.regex.Pattern.compile(
             "value should (?:be at least half|not be greater than double) the current value (\\d+)");
 
+    /**
+     * The most threads kbench walks a count up to in steps: Kafka's one-step rule is also a rail against a typo (8000
+     * for 8) on a cluster of yours; beyond this the cluster's refusal stands.
+     */
+    static final int MAX_STEPPED_THREADS = 1_024;
+
     private final Cluster cluster;
     private final PrintStream human;
     /** Each setting changed so far and its cluster-wide value before the sweep (empty: it had none). */
@@ -158,7 +164,7 @@ final class DynamicBrokerSettings implements BrokerSettings {
         } catch (NumberFormatException e) {
             return null;
         }
-        if (!m.find() || to < 1) {
+        if (!m.find() || to < 1 || to > MAX_STEPPED_THREADS) {
             return null;
         }
         long now;

@@ -138,6 +138,10 @@ class DynamicBrokerSettingsTest {
                 "x, value should not be greater than double the current value 1"), "6"));
         assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException("Cannot update these configs"), "1"));
         assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should not be greater than double the current value 8"), "8000"), "a typo's count: refused");
+        assertEquals(7, DynamicBrokerSettings.threadSteps(new UserException(
+                "x, value should not be greater than double the current value 8"), "1024").size());
+        assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException(
                 "x, value should be at least half the current value 8"), "all"));
         assertEquals(null, DynamicBrokerSettings.threadSteps(new UserException(
                 "x, value should be at least half the current value 99999999999999999999999"), "1"));
