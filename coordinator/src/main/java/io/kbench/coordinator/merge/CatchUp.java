@@ -49,38 +49,65 @@ public record CatchUp(long backlogRecords, long releaseMillis, double seconds, d
      *                       backlog)
      */
     public static CatchUp of(List<MergedInterval> intervals, long releaseMicros, long ackedAtRelease, int subscriptions) {
-        double backlog = Math.max(ackedAtRelease, cumulativeAt(intervals, releaseMicros, true));
-        double target = backlog * subscriptions;
-        double received = 0;
-        double bytes = 0;
-        for (MergedInterval i : intervals) {
+        Tracker t = new Tracker(releaseMicros, ackedAtRelease, subscriptions, 0);
+        intervals.forEach(t::add);
+        return t.result();
+    }
+
+    /**
+     * Follows a backlog's read interval by interval, in order: the backlog is the messages acknowledged by the release
+     * (interpolated within the interval holding it, the count read live at the release a floor under it), times the
+     * subscriptions; it is read once the intervals' received messages reach that, at an instant interpolated within the
+     * interval. One implementation for the run's end ({@link #of}) and the merger, which keeps the end-to-end latency
+     * after it apart while the run goes on ({@link SummaryHistograms}). Not thread-safe.
+     */
+    public static final class Tracker {
+        private final long releaseMicros;
+        private final long ackedAtRelease;
+        private final int subscriptions;
+        private double acked;
+        private double received;
+        private double backlog = Double.NaN;
+        private CatchUp result;
+
+        /** {@code ackedBefore}: messages acknowledged in the intervals before the first one given to {@link #add}. */
+        public Tracker(long releaseMicros, long ackedAtRelease, int subscriptions, double ackedBefore) {
+            this.releaseMicros = releaseMicros;
+            this.ackedAtRelease = ackedAtRelease;
+            this.subscriptions = subscriptions;
+            this.acked = ackedBefore;
+        }
+
+        /** Adds the next interval; true when it comes after the one in which the backlog was read. */
+        public boolean add(MergedInterval i) {
+            if (result != null) {
+                return true;
+            }
+            double before = acked;
+            long a = i.counters().acked();
             long n = i.counters().received();
-            if (received + n >= target && n > 0) {
+            acked += a;
+            if (Double.isNaN(backlog) && i.endMicros() > releaseMicros) {
+                backlog = Math.max(ackedAtRelease, before + (i.startMicros() < releaseMicros
+                        ? a * (double) (releaseMicros - i.startMicros()) / (i.endMicros() - i.startMicros()) : 0));
+            }
+            double target = backlog * subscriptions;
+            if (!Double.isNaN(backlog) && received + n >= target && n > 0) {
                 double fraction = (target - received) / n;
                 double end = i.startMicros() + fraction * (i.endMicros() - i.startMicros());
                 double seconds = Math.max(1e-6, (end - releaseMicros) / 1e6);
-                double avgBytes = i.counters().receivedBytes() / (double) n;
-                bytes = target * avgBytes;
-                return new CatchUp(Math.round(backlog), releaseMicros / 1000, round(seconds, 3),
+                double bytes = target * (i.counters().receivedBytes() / (double) n);
+                result = new CatchUp(Math.round(backlog), releaseMicros / 1000, round(seconds, 3),
                         round(target / seconds, 1), round(bytes / MB / seconds, 2));
             }
             received += n;
+            return false;
         }
-        return null;
-    }
 
-    /** Acked (or received) messages up to {@code micros}, interpolated within the interval holding it. */
-    static double cumulativeAt(List<MergedInterval> intervals, long micros, boolean acked) {
-        double sum = 0;
-        for (MergedInterval i : intervals) {
-            long n = acked ? i.counters().acked() : i.counters().received();
-            if (i.endMicros() <= micros) {
-                sum += n;
-            } else if (i.startMicros() < micros) {
-                sum += n * (double) (micros - i.startMicros()) / (i.endMicros() - i.startMicros());
-            }
+        /** The catch-up once the backlog was read; null before, or when it never was. */
+        public CatchUp result() {
+            return result;
         }
-        return sum;
     }
 
     private static double round(double v, int decimals) {

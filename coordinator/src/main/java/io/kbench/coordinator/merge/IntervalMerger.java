@@ -287,9 +287,9 @@ public final class IntervalMerger {
         summary.catchUpFrom(releaseMicros, ackedAtRelease, subscriptions);
     }
 
-    /** The end-to-end latency after a backlog's catch-up, or null (see {@link SummaryHistograms#afterCatchUp}). */
-    public synchronized SummaryHistograms.AfterCatchUp afterCatchUp() {
-        return summary.afterCatchUp();
+    /** A backlog run's catch-up and the latency after it, or null ({@link SummaryHistograms#catchUp}). */
+    public synchronized CatchUp catchUp() {
+        return summary.catchUp();
     }
 
     /** The histograms of the whole run, warm-up included, for a warm-up by count; null otherwise. */

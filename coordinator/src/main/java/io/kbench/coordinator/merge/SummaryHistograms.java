@@ -27,16 +27,9 @@ public final class SummaryHistograms {
     /** Every interval's, warm-up included; kept for a warm-up by count only (the Kafka tool's whole-run line). */
     private final EnumMap<Metric, Histogram> wholeRun;
     /** Acknowledged messages of the intervals added so far (every interval), for a backlog's size at its release. */
-    private double ackedSoFar;
-    /** A backlog run's: when its consumers were released (coordinator µs), 0 before; see {@link #catchUpFrom}. */
-    private long releaseMicros;
-    private long ackedAtRelease;
-    private int readers;
-    /** Received messages to read for the backlog (its size × subscriptions), NaN until the release's interval is in. */
-    private double catchUpTarget = Double.NaN;
-    private double receivedSinceStart;
-    /** End of the interval in which the backlog was read (coordinator µs), 0 before. */
-    private long caughtUpMicros;
+    private long ackedSoFar;
+    /** A backlog run's catch-up, followed from its release on ({@link #catchUpFrom}); null before. */
+    private CatchUp.Tracker catchUp;
     /** End-to-end latency of the measured intervals after the one in which the backlog was read, null until one. */
     private Histogram afterCatchUp;
     /** Start of the first of those intervals (coordinator µs). */
@@ -73,16 +66,15 @@ public final class SummaryHistograms {
      * latency after the catch-up, which the run's end-to-end latency mixes with the backlog's wait.
      */
     void catchUpFrom(long releaseMicros, long ackedAtRelease, int readers) {
-        if (this.releaseMicros == 0 && releaseMicros > 0 && readers > 0) {
-            this.releaseMicros = releaseMicros;
-            this.ackedAtRelease = ackedAtRelease;
-            this.readers = readers;
+        if (catchUp == null && releaseMicros > 0 && readers > 0) {
+            catchUp = new CatchUp.Tracker(releaseMicros, ackedAtRelease, readers, ackedSoFar);
         }
     }
 
     /** Adds the next interval in order: its histograms count if it lies in the measurement. */
     void add(MergedInterval interval, EnumMap<Metric, Histogram> intervalHistograms) {
-        boolean afterCaughtUp = catchUp(interval);
+        ackedSoFar += interval.counters().acked();
+        boolean afterCaughtUp = catchUp != null && catchUp.add(interval);
         if (wholeRun != null) {
             intervalHistograms.forEach((m, h) -> wholeRun.get(m).add(h));
         }
@@ -110,40 +102,17 @@ public final class SummaryHistograms {
     }
 
     /**
-     * Follows a released backlog's read (see {@link #catchUpFrom}) with the same counts {@link CatchUp#of} takes: true
-     * for an interval after the one in which the backlog was read.
-     */
-    private boolean catchUp(MergedInterval interval) {
-        double before = ackedSoFar;
-        long acked = interval.counters().acked();
-        ackedSoFar += acked;
-        receivedSinceStart += interval.counters().received();
-        if (releaseMicros == 0) {
-            return false;
-        }
-        if (caughtUpMicros != 0) {
-            return true;
-        }
-        if (Double.isNaN(catchUpTarget)) {
-            if (interval.endMicros() <= releaseMicros) {
-                return false;
-            }
-            double atRelease = before + (interval.startMicros() < releaseMicros ? acked * (double) (releaseMicros
-                    - interval.startMicros()) / (interval.endMicros() - interval.startMicros()) : 0);
-            catchUpTarget = Math.max(ackedAtRelease, atRelease) * readers;
-        }
-        if (receivedSinceStart >= catchUpTarget && interval.counters().received() > 0) {
-            caughtUpMicros = interval.endMicros();
-        }
-        return false;
-    }
-
-    /**
      * The end-to-end latency of the measured intervals after a backlog's catch-up (a copy), and from when (coordinator
      * µs): null before any, or without a backlog.
      */
     public AfterCatchUp afterCatchUp() {
         return afterCatchUp == null ? null : new AfterCatchUp(afterFromMicros, afterCatchUp.copy());
+    }
+
+    /** A backlog run's catch-up with the end-to-end latency after it; null before the backlog was read, or without one. */
+    public CatchUp catchUp() {
+        CatchUp c = catchUp == null ? null : catchUp.result();
+        return c == null ? null : c.withAfter(afterCatchUp());
     }
 
     /** End-to-end latency of the intervals from {@code fromMicros} on, after a backlog's catch-up. */

@@ -56,7 +56,6 @@ final class LiveRun {
     private final List<WorkerSupervisor> supervisors = new ArrayList<>();
     private final CountDownLatch ended;
     private volatile long releaseMicros;
-    private volatile long releaseAcked;
 
     /**
      * @param clocks  each worker's clock estimate (supervisors re-estimate them)
@@ -242,7 +241,6 @@ final class LiveRun {
      * @param acked messages acknowledged as last reported (for the line that says so)
      */
     void releaseConsumers(long acked) {
-        releaseAcked = acked;
         releaseMicros = clock.micros();
         merger.catchUpFrom(releaseMicros, acked, workload.subscriptionsPerTopic());
         String failed = workers.releaseConsumers(runId);
@@ -251,11 +249,6 @@ final class LiveRun {
         }
         out.info(String.format("backlog built (%,d of %,d messages acknowledged, as last reported); consumers start reading",
                 acked, workload.consumerBacklogRecords()));
-    }
-
-    /** Messages acknowledged as last read when a backlog run's consumers were released; 0 if never. */
-    long releaseAcked() {
-        return releaseAcked;
     }
 
     /** When a backlog run's consumers were released (coordinator µs), 0 if never. */

@@ -37,14 +37,13 @@ final class ResultAssembly {
      * @param error          the run's failure, or null when it completed
      * @param rebalanceMicros the slowest consumer's time to its first assignment
      * @param releaseMicros  when a backlog run's consumers were released, 0 if never
-     * @param releaseAcked   messages acknowledged as the coordinator last read them when it released the consumers
      * @param lost           workers lost, by index, with the reason
      * @param issues         what went wrong without failing the run, in order
      */
     record Gathered(String runId, Instant startedAt, String error, Plan plan, List<WorkerClient.Identity> ids,
                     List<String> addresses, List<ClockEstimator.WorkerClock> clocks, RunWindow window,
                     IntervalMerger merger, List<MergedInterval> intervals, long rebalanceMicros, long releaseMicros,
-                    long releaseAcked, Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
+                    Map<Integer, String> lost, List<String> issues, FaultTimeline faults,
                     ResultFile.Provenance provenance, long failedAtMicros, long intervalMicros) { }
 
     private final Workload workload;
@@ -141,11 +140,8 @@ final class ResultAssembly {
         if (warmup != null) {
             issues.add(warmup);
         }
-        CatchUp catchUp = g.releaseMicros() == 0 ? null
-                : CatchUp.of(g.intervals(), g.releaseMicros(), g.releaseAcked(), workload.subscriptionsPerTopic());
-        if (catchUp != null) {
-            catchUp = catchUp.withAfter(g.merger().afterCatchUp());
-        }
+        // followed by the merger as the intervals came (the same counts CatchUp.of takes), with the latency after it
+        CatchUp catchUp = g.releaseMicros() == 0 ? null : g.merger().catchUp();
         if (g.releaseMicros() != 0 && catchUp == null) {
             issues.add("the consumers did not catch up with the backlog");
         }

@@ -188,7 +188,7 @@ public final class RunController {
         }
         return new ResultAssembly(workload, profile, dir, out, written).assemble(new ResultAssembly.Gathered(runId, startedAt,
                 error, plan, ids, addresses, clocks, window, merger, live.intervals(), rebalanceMicros,
-                live.releaseMicros(), live.releaseAcked(), live.lost(), issues, faults, provenance, failure.atMicros(),
+                live.releaseMicros(), live.lost(), issues, faults, provenance, failure.atMicros(),
                 options.intervalMicros()));
     }
 
