@@ -264,10 +264,9 @@ public final class MaxRateSearch {
                     + "cores (the cluster took at least %s)", at, last.verdict().reasons().get(0),
                     best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
         }
-        Done clusterTrial = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
-                .reduce((a, b) -> b).orElse(last);
         List<Done> failedByCluster = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
                 .toList();
+        Done clusterTrial = failedByCluster.isEmpty() ? last : failedByCluster.get(failedByCluster.size() - 1);
         if (!failedByCluster.isEmpty() && failedByCluster.stream()
                 .allMatch(d -> io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS.equals(limitedBy(d)))) {
             // the consumers fell behind while the brokers had room (their diagnoses): their work or number, not the

@@ -183,7 +183,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (completed && shareGroups > 0 && summary.totals() != null && summary.totals().acked() > 0) {
             // as the run's own issue says it: what the share groups settled by the drain's end
             long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
-            long expected = workload.messagesPerReader(summary.acked()) * shareGroups;
+            long expected = workload.shareMessagesExpected(summary.acked());
             if (settled < expected) {
                 cluster.add(String.format(Locale.ROOT, "the share groups accepted or rejected %,d of the %,d messages "
                         + "expected", settled, expected));

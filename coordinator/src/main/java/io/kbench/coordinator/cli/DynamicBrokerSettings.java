@@ -67,16 +67,7 @@ final class DynamicBrokerSettings implements BrokerSettings {
         Map<String, String> first = points.isEmpty() ? Map.of() : points.get(0).brokerSettings();
         first.forEach((name, v) -> {
             try {
-                try {
-                    cluster.alter(Map.of(name, v), List.of(), true);
-                } catch (UserException e) {
-                    // a thread count beyond one step of the count in force: the first step is what the cluster checks
-                    List<String> path = e.unreachable() ? null : threadSteps(e, v);
-                    if (path == null) {
-                        throw e;
-                    }
-                    cluster.alter(Map.of(name, path.get(0)), List.of(), true);
-                }
+                path(name, v, new java.util.HashMap<>());
             } catch (UserException e) {
                 throw !e.unreachable() ? new UserException("matrix " + Sweep.BROKER_PREFIX + name + "=" + Sweep.shown(v) + ": "
                         + e.getMessage() + " (a broker setting must be one the brokers take cluster-wide while they "
@@ -107,19 +98,7 @@ final class DynamicBrokerSettings implements BrokerSettings {
                 throw e;
             }
             // one of them is a thread count too far from the count in force: each setting on its own, in steps
-            p.brokerSettings().forEach((k, v) -> {
-                try {
-                    before.putAll(cluster.alter(Map.of(k, v), List.of(), true));
-                    paths.put(k, List.of(v));
-                } catch (UserException one) {
-                    List<String> path = one.unreachable() ? null : threadSteps(one, v);
-                    if (path == null) {
-                        throw one;
-                    }
-                    before.putAll(cluster.alter(Map.of(k, path.get(0)), List.of(), true));
-                    paths.put(k, path);
-                }
-            });
+            p.brokerSettings().forEach((k, v) -> paths.put(k, path(k, v, before)));
         }
         p.brokerSettings().keySet().forEach(k -> original.putIfAbsent(k, Optional.ofNullable(before.get(k))));
         if (paths.values().stream().allMatch(path -> path.size() == 1)) {
@@ -136,6 +115,27 @@ final class DynamicBrokerSettings implements BrokerSettings {
         });
         human.println("broker settings: " + String.join(", ", said) + " (cluster-wide, in steps where Kafka allows a "
                 + "thread count at most to halve or double at a time; every broker reports each)");
+    }
+
+    /**
+     * The values to set {@code name} to, in order, checked with the cluster (nothing changes): {@code value} itself,
+     * or — a thread count further than one step from the count in force — Kafka's steps to it, of which the first is
+     * checked. The cluster-wide values before go into {@code before}.
+     *
+     * @throws UserException the cluster's refusal of anything else, or its failure to answer
+     */
+    private List<String> path(String name, String value, Map<String, String> before) {
+        try {
+            before.putAll(cluster.alter(Map.of(name, value), List.of(), true));
+            return List.of(value);
+        } catch (UserException e) {
+            List<String> steps = e.unreachable() ? null : threadSteps(e, value);
+            if (steps == null) {
+                throw e;
+            }
+            before.putAll(cluster.alter(Map.of(name, steps.get(0)), List.of(), true));
+            return steps;
+        }
     }
 
     /** One change, waited for; remembered, so that it is put back, even when the cluster did not confirm it in time. */

@@ -414,7 +414,7 @@ public final class RunCommand implements Callable<Integer> {
                 // varying the brokers without reading them: what limited each row cannot be told from the clients
                 human().println("note: the matrix varies broker settings (" + String.join(", ", sweep.brokerAxes())
                         + ") but no broker figures are read: give --broker-jmx or --broker-metrics to see what they "
-                        + "change at the brokers; without them a broker limit looks like the producers' (docs/diagnosis.md)");
+                        + "change at the brokers; without them a broker limit looks like the clients' (docs/diagnosis.md)");
             }
         }
         return b;

@@ -131,10 +131,10 @@ final class ResultAssembly {
             }
         }
         long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
-        long perGroup = workload.messagesPerReader(summary.acked());
-        if (g.error() == null && shareGroups > 0 && settled < perGroup * shareGroups) {
+        long expectedSettled = workload.shareMessagesExpected(summary.acked());
+        if (g.error() == null && shareGroups > 0 && settled < expectedSettled) {
             issues.add(String.format("the share groups accepted or rejected %,d of the %,d messages expected (x%d share "
-                    + "groups)", settled, perGroup * shareGroups, shareGroups));
+                    + "groups)", settled, expectedSettled, shareGroups));
         }
         String warmup = warmupShortfall(workload, g.intervals(), measureStart);
         if (warmup != null) {

@@ -192,6 +192,14 @@ public record Workload(String name, int topics, int partitionsPerTopic, int prod
         return producerCount() > 0 ? acked : numRecords;
     }
 
+    /**
+     * Messages the share groups must settle (accept or reject) in all by the drain's end: each group's
+     * {@link #messagesPerReader}, times the share groups per topic.
+     */
+    public long shareMessagesExpected(long acked) {
+        return messagesPerReader(acked) * shareGroups.groupsPerTopic();
+    }
+
     /** Groups that read every message: the classic subscriptions and the share groups, per topic. */
     public int readersPerTopic() {
         return subscriptionsPerTopic + shareGroups.groupsPerTopic();

@@ -145,6 +145,23 @@ class MaxRateSearchTest {
                 new PrintStream(console, true, StandardCharsets.UTF_8), sim).run();
     }
 
+    /** A search without objectives from {@code rate}, and what it printed. */
+    private record Searched(MaxRateSearch.Found found, String text) {
+        long max() {
+            return found.search().maxSustainableRate();
+        }
+
+        String limitedBy() {
+            return found.search().limitedBy();
+        }
+    }
+
+    private Searched searched(Simulated sim, long rate) {
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        MaxRateSearch.Found found = search(sim, rate, List.of(), console);
+        return new Searched(found, console.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void shouldFindTheCapacityWithoutObjectivesAndLessUnderATightOne() throws Exception {
         Simulated free = new Simulated(50_000, 2_000);
@@ -216,16 +233,14 @@ class MaxRateSearchTest {
     void shouldSayTheLoadGeneratorNotTheClusterLimitedTheSearch() {
         // the cluster takes 100,000 msg/s, the generator sends at most 30,000 without ever waiting for the cluster
         Simulated sim = new Simulated(100_000, 2_000, 30_000);
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        MaxRateSearch.Found found = search(sim, 5_000, List.of(), console);
-        long max = found.search().maxSustainableRate();
+        Searched s = searched(sim, 5_000);
+        long max = s.max();
         assertTrue(max <= 30_000 && max >= 29_000, max + " after " + sim.rates);
-        assertEquals("generator", found.search().limitedBy());
-        String text = console.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("limited by the load generator (worker CPU) at "), text);
-        assertTrue(text.contains("add workers or cores (the cluster took at least " + String.format("%,d", max)
-                + " msg/s)"), text);
-        for (ResultFile.Trial t : found.search().trials()) {
+        assertEquals("generator", s.limitedBy());
+        assertTrue(s.text().contains("limited by the load generator (worker CPU) at "), s.text());
+        assertTrue(s.text().contains("add workers or cores (the cluster took at least " + String.format("%,d", max)
+                + " msg/s)"), s.text());
+        for (ResultFile.Trial t : s.found().search().trials()) {
             assertEquals(t.passed() ? "none" : "generator", t.cause(), t.toString());
         }
     }
@@ -237,10 +252,9 @@ class MaxRateSearchTest {
         sim.diagnosis = new ResultFile.Diagnosis("transactions", 0.7, List.of(new ResultFile.Evidence(
                 "commitBlockedShare", 0.41, null, null, "2,003 commit(s) in the window (100/s), 8.21 ms on average")),
                 List.of("more messages per transaction"), List.of());
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        MaxRateSearch.Found found = search(sim, 5_000, List.of(), console);
-        assertEquals("transactions", found.search().limitedBy());
-        String text = console.toString(StandardCharsets.UTF_8);
+        Searched searched = searched(sim, 5_000);
+        assertEquals("transactions", searched.limitedBy());
+        String text = searched.text();
         assertTrue(text.contains("limited by the producers' transaction commits at "), text);
         assertTrue(text.contains("; 2,003 commit(s) in the window (100/s), 8.21 ms on average — each "
                 + "commitTransaction() blocks its producer's sends"), text);
@@ -259,14 +273,13 @@ class MaxRateSearchTest {
         sim.diagnosis = new ResultFile.Diagnosis("consumers", 0.5, List.of(new ResultFile.Evidence(
                 "consumerLagGrowthSeconds", 5.0, ">", 1.0, "a group's consumers left unread")), List.of("more consumers"),
                 List.of());
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        MaxRateSearch.Found found = search(sim, 1_000, List.of(), console);
-        long max = found.search().maxSustainableRate();
+        Searched s = searched(sim, 1_000);
+        long max = s.max();
         assertTrue(max <= 3_480 && max >= 3_000, max + " after " + sim.rates);
-        assertEquals("consumers", found.search().limitedBy());
-        String text = console.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("limited by the consumers at "), text);
-        assertTrue(text.contains("not the cluster (it took at least " + String.format("%,d", max) + " msg/s)"), text);
+        assertEquals("consumers", s.limitedBy());
+        assertTrue(s.text().contains("limited by the consumers at "), s.text());
+        assertTrue(s.text().contains("not the cluster (it took at least " + String.format("%,d", max) + " msg/s)"),
+                s.text());
         // the same with the brokers unread: the line does not claim they had room
         Simulated unread = new Simulated(100_000, 2_000);
         unread.consumerMax = 3_480;
@@ -274,16 +287,16 @@ class MaxRateSearchTest {
                 "consumerLagGrowthSeconds", 5.0, ">", 1.0, "a group's consumers left unread"), new ResultFile.Evidence(
                 "brokers", null, null, null, "the brokers were not read (--broker-jmx, --broker-metrics): they may be "
                 + "the cause")), List.of("more consumers"), List.of());
-        ByteArrayOutputStream unreadConsole = new ByteArrayOutputStream();
-        assertEquals("consumers", search(unread, 1_000, List.of(), unreadConsole).search().limitedBy());
-        String said = unreadConsole.toString(StandardCharsets.UTF_8);
+        Searched u = searched(unread, 1_000);
+        assertEquals("consumers", u.limitedBy());
+        String said = u.text();
         assertTrue(said.contains("a limit of theirs would look the same from the consumers") && !said.contains("with room"),
                 said);
         // the same consumers with diagnoses that found a broker limit: the cluster's
         Simulated broker = new Simulated(100_000, 2_000);
         broker.consumerMax = 3_480;
         broker.diagnosis = new ResultFile.Diagnosis("broker-network-threads", 0.5, List.of(), List.of(), List.of());
-        assertEquals("cluster", search(broker, 1_000, List.of(), new ByteArrayOutputStream()).search().limitedBy());
+        assertEquals("cluster", searched(broker, 1_000).limitedBy());
     }
 
     @Test

@@ -114,8 +114,11 @@ public final class SweepReport {
         return h;
     }
 
-    /** {@code network}: whether the table has the network column ({@link #network()}, once per table). */
-    private static List<String> figures(Row r, boolean network) {
+    /**
+     * {@code network}: whether the table has the network column ({@link #network()}, once per table); {@code mark}: a
+     * limit named without the brokers' figures marked {@code ?} (the table and page; not sweep.csv's names).
+     */
+    private static List<String> figures(Row r, boolean network, boolean mark) {
         List<String> f = new ArrayList<>();
         f.add(r.status());
         f.add(r.targetRate() < 0 ? "unthrottled" : r.targetRate() == 0 ? "" : Long.toString(r.targetRate()));
@@ -124,7 +127,7 @@ public final class SweepReport {
             for (int i = 2; i < FIGURES.size() - 1 + (network ? 1 : 0); i++) {
                 f.add("");
             }
-            f.add(limited(r));
+            f.add(limited(r, mark));
             return f;
         }
         LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
@@ -142,12 +145,12 @@ public final class SweepReport {
         f.add(ms(s.stats(Metric.END_TO_END).p99()));
         f.add(Long.toString(s.saturatedIntervals()));
         f.add(fellBehind(r));
-        f.add(limited(r));
+        f.add(limited(r, mark));
         return f;
     }
 
-    private static String limited(Row r) {
-        return r.limitedBy() == null ? "" : r.limitedBy() + (r.brokersUnread() ? "?" : "");
+    private static String limited(Row r, boolean mark) {
+        return r.limitedBy() == null ? "" : r.limitedBy() + (mark && r.brokersUnread() ? "?" : "");
     }
 
     /** Why a combination counts as fallen behind, or "" when it kept its schedule. */
@@ -194,7 +197,7 @@ public final class SweepReport {
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
-            line.addAll(figures(r, network));
+            line.addAll(figures(r, network, true));
             table.add(line);
         }
         out.println();
@@ -223,7 +226,7 @@ public final class SweepReport {
                     s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0, s == null ? null : s.saturatedIntervals(),
-                    fellBehind(r), limited(r),
+                    fellBehind(r), limited(r, true),
                     page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString()));
         }
         SweepPage data = new SweepPage(title, new SweepPage.Sweep(axes, primingText(), out, List.of(
@@ -286,8 +289,7 @@ public final class SweepReport {
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             axes.forEach(a -> line.add(r.values().get(a)));
-            line.addAll(figures(r, network));
-            line.set(line.size() - 1, r.limitedBy() == null ? "" : r.limitedBy()); // a name, without the table's mark
+            line.addAll(figures(r, network, false));
             line.add(r.result() == null ? "" : r.result().toString());
             csv.add(line);
             Summary s = r.summary();
