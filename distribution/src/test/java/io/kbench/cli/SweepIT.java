@@ -54,7 +54,7 @@ class SweepIT {
         }
         List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
         assertEquals(3, csv.size(), csv.toString());
-        assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,replicationMBps,consumeMBps,publishP50Ms,"
+        assertEquals("producer.acks,status,targetRate,publishRate,publishMBps,brokerInMBps,replicationMBps,consumeMBps,publishP50Ms,"
                 + "publishP99Ms,publishP999Ms,publishResponseP99Ms,endToEndP99Ms,saturatedIntervals,fellBehind,limitedBy,result",
                 csv.get(0));
         assertTrue(csv.get(1).startsWith("1,COMPLETED,5000,"), csv.get(1));
@@ -75,7 +75,8 @@ class SweepIT {
             JsonNode run = sweep.get("runs").get(i);
             assertTrue(run.get("publishLatencyMicros").get("p99").asLong() > 0);
             assertTrue(run.get("consumeMBps").asDouble() > 0, run.toString());
-            assertTrue(!run.has("replicationMBps"), "a cluster whose brokers were not read: no replication figure " + run);
+            assertTrue(!run.has("replicationMBps") && !run.has("brokerInMBps"),
+                    "a cluster whose brokers were not read: no replication figure, no bytes in " + run);
             JsonNode result = new ObjectMapper().readTree(Path.of(run.get("result").asText()).toFile());
             assertEquals(5000, result.get("summary").get("sent").asLong());
             assertEquals(i == 0 ? "1" : "all", result.get("profile").get("producer").get("acks").asText(),

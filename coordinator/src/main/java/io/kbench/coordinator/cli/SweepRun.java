@@ -154,14 +154,27 @@ final class SweepRun {
     }
 
     /**
-     * The brokers' replication bytes in over a combination's measured window, MB/s: null unless every source gave it in
-     * every measured interval (a mean over some intervals would not be the window's).
+     * The brokers' replication bytes in over a combination's measured window, MB/s: null unless every broker of the
+     * cluster was read and gave it in every measured interval (a sum over some brokers would not be the cluster's, a
+     * mean over some intervals not the window's).
      */
     static Double replicationMBps(RunOutcome o) {
+        return brokersMBps(o, "replicationBytesInPerSec");
+    }
+
+    /** The brokers' bytes in over a combination's measured window, MB/s, on the terms of {@link #replicationMBps}. */
+    static Double brokerInMBps(RunOutcome o) {
+        return brokersMBps(o, "bytesInPerSec");
+    }
+
+    private static Double brokersMBps(RunOutcome o, String figure) {
         io.kbench.coordinator.merge.BrokerWindow w = io.kbench.coordinator.merge.BrokerWindow.of(o.intervals(),
                 o.measureStartMicros(), o.measureEndMicros());
-        String figure = "replicationBytesInPerSec";
-        return w.complete(figure) ? w.sum(figure) / io.kbench.coordinator.capacity.NetworkCeiling.MB : null;
+        io.kbench.coordinator.report.result.ResultFile.Cluster cluster = o.result() == null || o.result().provenance() == null
+                ? null : o.result().provenance().cluster();
+        return cluster != null && w.coversCluster(cluster.embedded(), cluster.brokers() == null ? 0 : cluster.brokers().size(),
+                figure)
+                ? w.sum(figure) / io.kbench.coordinator.capacity.NetworkCeiling.MB : null;
     }
 
     /**
@@ -226,7 +239,7 @@ final class SweepRun {
                 RunOutcome o = combination.run(p, dir);
                 report.add(new SweepReport.Row(p.values(), o.completed() ? "COMPLETED" : "FAILED", o.resultFile(), o.summary(),
                         target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
-                        : o.result().diagnosis().limit(), replicationMBps(o),
+                        : o.result().diagnosis().limit(), brokerInMBps(o), replicationMBps(o),
                         o.result() == null || o.result().network() == null ? null : o.result().network().share(),
                         o.result() != null && io.kbench.coordinator.diagnosis.Diagnosis.brokersUnread(o.result().diagnosis())));
                 allCompleted &= o.completed();

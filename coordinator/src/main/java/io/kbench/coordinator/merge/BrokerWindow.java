@@ -233,6 +233,16 @@ public final class BrokerWindow {
         return true;
     }
 
+    /**
+     * True when {@code figure} covers the whole cluster over the whole window: the embedded cluster's sources (one for
+     * the brokers in kbench's JVM, or one per node in a JVM of its own), or one source per broker of the cluster's
+     * {@code brokers} (as the Admin API described it), each with the figure in every measured interval. Fewer sources
+     * sum to part of the cluster; more read some broker twice (a JMX port and an exporter).
+     */
+    public boolean coversCluster(boolean embedded, int brokers, String figure) {
+        return !isEmpty() && (embedded || brokers > 0 && sources() == brokers) && complete(figure);
+    }
+
     /** Sources read. */
     public int sources() {
         return sources.size();
@@ -270,6 +280,17 @@ public final class BrokerWindow {
      * request time and its largest parts, replication and ISR changes, the broker process's CPU.
      */
     public List<String> lines(double ackedMBps) {
+        return lines(ackedMBps, Double.NaN);
+    }
+
+    /**
+     * As {@link #lines(double)}, saying beside the bytes in how far the producers compressed the values
+     * ({@code compressionRate}: their mean {@code compression-rate-avg}, compressed / uncompressed; NaN or 1: not
+     * compressed), which is what makes the brokers' bytes in fall short of the values acknowledged.
+     */
+    public List<String> lines(double ackedMBps, double compressionRate) {
+        String compressed = compressionRate > 0 && compressionRate < 0.995
+                ? String.format(Locale.ROOT, ", which the producers compressed to %.0f%%", 100 * compressionRate) : "";
         List<String> out = new ArrayList<>();
         boolean several = sources.size() > 1;
         // several sources: one broker's bytes in against everything acknowledged says nothing; their sum does, when
@@ -283,7 +304,8 @@ public final class BrokerWindow {
             } else {
                 b.append(String.format(Locale.ROOT, "bytes in %.2f MB/s", in));
                 if (ackedMBps > 0) {
-                    b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
+                    b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged%s)", in / ackedMBps, ackedMBps,
+                            compressed));
                 }
                 b.append(String.format(Locale.ROOT, ", out %.2f MB/s", sum("bytesOutPerSec") / (1024 * 1024)));
                 double replIn = sum("replicationBytesInPerSec");
@@ -309,7 +331,8 @@ public final class BrokerWindow {
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  broker %s: bytes in %.2f MB/s", src, in));
             // against the whole window's acknowledged values only when this source answered in all of it
             if (!several && ackedMBps > 0 && !Double.isNaN(in) && s.missing == 0) {
-                b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged)", in / ackedMBps, ackedMBps));
+                b.append(String.format(Locale.ROOT, " (%.2fx the %.2f MB/s of values acknowledged%s)", in / ackedMBps, ackedMBps,
+                            compressed));
             }
             b.append(String.format(Locale.ROOT, ", out %.2f MB/s", mean(src, "bytesOutPerSec") / (1024 * 1024)));
             double replIn = mean(src, "replicationBytesInPerSec");

@@ -172,7 +172,7 @@ final class ResultAssembly {
         io.kbench.coordinator.FaultTimeline faults = g.faults();
         io.kbench.coordinator.merge.BrokerWindow brokers = io.kbench.coordinator.merge.BrokerWindow.of(g.intervals(),
                 measureStart, measureEnd, (from, to) -> faults != null && !faults.downDuring(from, to).isEmpty());
-        brokers.lines(summary.publishMBps()).forEach(out::info);
+        brokers.lines(summary.publishMBps(), compressionRate(g)).forEach(out::info);
         ResultFile.Network network = network(g, summary, brokers);
         if (network != null) {
             out.info("  network: " + ResultDocument.networkText(network, g.provenance()));
@@ -355,16 +355,11 @@ final class ResultAssembly {
         return Double.isNaN(v) ? 0 : v;
     }
 
-    /**
-     * True when the brokers' {@code figure} covers the whole cluster over the whole window: the embedded cluster's
-     * sources (one for the brokers in kbench's JVM, or one per node in a JVM of its own), or one source per broker the
-     * Admin API described, each with the figure in every measured interval.
-     */
-    private static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
-                                           String figure) {
-        return !brokers.isEmpty() && cluster != null && (cluster.embedded() || cluster.brokers() != null
-                && !cluster.brokers().isEmpty() && brokers.sources() == cluster.brokers().size())
-                && brokers.complete(figure);
+    /** {@link io.kbench.coordinator.merge.BrokerWindow#coversCluster} for the cluster a result describes. */
+    static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
+                                   String figure) {
+        return cluster != null && brokers.coversCluster(cluster.embedded(),
+                cluster.brokers() == null ? 0 : cluster.brokers().size(), figure);
     }
 
     /**
@@ -379,7 +374,16 @@ final class ResultAssembly {
         // one source per broker (more sources than brokers read some broker twice: a JMX port and an exporter), each
         // answering in every measured interval
         boolean every = everyBrokerRead(brokers, g.provenance() == null ? null : g.provenance().cluster(), "bytesInPerSec");
-        double compression = Double.NaN;
+        return io.kbench.coordinator.merge.BrokerCrossCheck.check(brokers.sum("bytesInPerSec"), every,
+                summary.publishMBps() * 1024 * 1024, summary.publishRate(), compressionRate(g), summary.measuredSeconds(),
+                summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY).max() / 1e6);
+    }
+
+    /**
+     * The producers' mean {@code compression-rate-avg} (compressed / uncompressed) over the measured intervals that
+     * reported it; NaN when none did.
+     */
+    private static double compressionRate(Gathered g) {
         double sum = 0;
         int n = 0;
         for (MergedInterval i : g.intervals()) {
@@ -389,12 +393,7 @@ final class ResultAssembly {
                 n++;
             }
         }
-        if (n > 0) {
-            compression = sum / n;
-        }
-        return io.kbench.coordinator.merge.BrokerCrossCheck.check(brokers.sum("bytesInPerSec"), every,
-                summary.publishMBps() * 1024 * 1024, summary.publishRate(), compression, summary.measuredSeconds(),
-                summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY).max() / 1e6);
+        return n > 0 ? sum / n : Double.NaN;
     }
 
     static List<String> topicNames(Plan plan) {

@@ -41,6 +41,14 @@ class BrokerWindowTest {
         assertTrue(!whole.complete("replicationBytesInPerSec"), "a figure no interval had");
         assertTrue(whole.lines(2.5).get(0).contains("bytes in 3.00 MB/s (1.20x the 2.50 MB/s of values acknowledged)"),
                 whole.lines(2.5).get(0));
+        // gzip of half-random values: the brokers take in about half of what was acknowledged, and the line says why
+        assertTrue(whole.lines(6.0, 0.49).get(0).contains("bytes in 3.00 MB/s (0.50x the 6.00 MB/s of values "
+                + "acknowledged, which the producers compressed to 49%)"), whole.lines(6.0, 0.49).get(0));
+        assertEquals(whole.lines(2.5), whole.lines(2.5, 1.0), "uncompressed (rate 1): no word of it");
+        assertTrue(whole.coversCluster(true, 0, "bytesInPerSec"), "the embedded cluster's one source");
+        assertTrue(whole.coversCluster(false, 1, "bytesInPerSec"), "one source for the cluster's one broker");
+        assertTrue(!whole.coversCluster(false, 3, "bytesInPerSec"), "one broker of three is not the cluster");
+        assertTrue(!w.coversCluster(true, 0, "bytesInPerSec"), "a source missed an interval");
         assertTrue(new BrokerWindow().lines(1).isEmpty(), "no source, no line");
         BrokerWindow silent = new BrokerWindow();
         silent.add(List.of(new BrokerSample("b2:1", Map.of(), "not read: ConnectException")));

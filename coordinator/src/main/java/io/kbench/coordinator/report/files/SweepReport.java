@@ -26,9 +26,10 @@ import io.kbench.protocol.Metric;
  * window acknowledged in it: sent late by the generator, or acknowledged late by the cluster) — is marked "fell behind": its rate and response times are not those of a sustained load.
  * Saturated intervals are counted beside it and do not mark a combination by themselves: a pause of the
  * generator's host saturates an interval of a rate the cluster sustains (the response times include it).
- * Each row also names what limited its run (docs/diagnosis.md), and shows the three throughputs of the posts: produced
- * (values acknowledged), replicated (the brokers' replication bytes in, when every broker was read in every measured
- * interval) and consumed (values received, every group), and when a network bandwidth was given, the share of its
+ * Each row also names what limited its run (docs/diagnosis.md), and shows the throughputs of the posts: produced
+ * (values acknowledged), taken in by the brokers (their bytes in: the values as the producers compressed them, with
+ * keys, headers and batch headers) and replicated (their replication bytes in) — both when every broker was read in
+ * every measured interval — and consumed (values received, every group), and when a network bandwidth was given, the share of its
  * ceiling produced ({@link io.kbench.coordinator.capacity.NetworkCeiling}). Latencies are in milliseconds in the table and CSV,
  * microseconds in the JSON.
  */
@@ -40,15 +41,17 @@ public final class SweepReport {
      *
      * @param targetRate the combination's target in msg/s, -1 unthrottled, 0 without producers
      * @param limitedBy  what limited its run (its result's {@code diagnosis.limit}; null when not diagnosed)
+     * @param brokerInMBps    the brokers' bytes in over the measured window, MB/s (null when not known)
      * @param replicationMBps the brokers' replication bytes in over the measured window, MB/s (null when not known)
      * @param networkShare    what was produced against the network ceiling, 0-1 (null without a bandwidth)
      */
     public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
-                      String limitedBy, Double replicationMBps, Double networkShare, boolean brokersUnread) {
-        /** A row whose limit, if any, did not need the brokers' figures. */
+                      String limitedBy, Double brokerInMBps, Double replicationMBps, Double networkShare,
+                      boolean brokersUnread) {
+        /** A row whose limit, if any, did not need the brokers' figures, and without their bytes in. */
         public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
                    String limitedBy, Double replicationMBps, Double networkShare) {
-            this(values, status, result, summary, targetRate, limitedBy, replicationMBps, networkShare, false);
+            this(values, status, result, summary, targetRate, limitedBy, null, replicationMBps, networkShare, false);
         }
 
         /** A row without broker or network figures. */
@@ -96,7 +99,7 @@ public final class SweepReport {
         return List.copyOf(rows);
     }
 
-    private static final List<String> FIGURES = List.of("status", "target msg/s", "msg/s", "prod MB/s", "repl MB/s",
+    private static final List<String> FIGURES = List.of("status", "target msg/s", "msg/s", "prod MB/s", "brokers in MB/s", "repl MB/s",
             "cons MB/s", "pub p50 ms", "pub p99 ms", "pub p99.9 ms", "resp p99 ms", "e2e p99 ms", "saturated", "fell behind",
             "limited by");
     /** The network column, shown when a row has it. */
@@ -133,6 +136,7 @@ public final class SweepReport {
         LatencyStats lat = s.stats(Metric.PUBLISH_LATENCY);
         f.add(String.format(Locale.ROOT, "%.1f", s.publishRate()));
         f.add(String.format(Locale.ROOT, "%.2f", s.publishMBps()));
+        f.add(r.brokerInMBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.brokerInMBps()));
         f.add(r.replicationMBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.replicationMBps()));
         f.add(String.format(Locale.ROOT, "%.2f", s.consumeMBps()));
         if (network) {
@@ -221,8 +225,8 @@ public final class SweepReport {
             Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
             out.add(new SweepPage.Row(String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()), r.values(),
                     r.status(), r.targetRate() <= 0 ? null : r.targetRate(), s == null ? null : s.publishRate(),
-                    s == null ? null : s.publishMBps(), r.replicationMBps(), s == null ? null : s.consumeMBps(),
-                    r.networkShare() == null ? null : 100 * r.networkShare(),
+                    s == null ? null : s.publishMBps(), r.brokerInMBps(), r.replicationMBps(),
+                    s == null ? null : s.consumeMBps(), r.networkShare() == null ? null : 100 * r.networkShare(),
                     s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0, s == null ? null : s.saturatedIntervals(),
@@ -233,8 +237,9 @@ public final class SweepReport {
                 new SweepPage.Chart("rate", "Publish rate against target", "msg/s", null, List.of(
                         new SweepPage.Series("publish msg/s", "publishRate", null),
                         new SweepPage.Series("target", "target", List.of(6, 4)))),
-                new SweepPage.Chart("throughput", "Produced, replicated and consumed", "MB/s", null, List.of(
+                new SweepPage.Chart("throughput", "Produced, taken in, replicated and consumed", "MB/s", null, List.of(
                         new SweepPage.Series("produced", "publishMBps", null),
+                        new SweepPage.Series("taken in (brokers)", "brokerInMBps", List.of(8, 3, 2, 3)),
                         new SweepPage.Series("replicated (brokers)", "replicationMBps", List.of(6, 4)),
                         new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)))),
                 new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, List.of(
@@ -261,7 +266,7 @@ public final class SweepReport {
 
         /** A combination: its label, values and figures (ms, msg/s; null where it has none) and its own page. */
         record Row(String label, Map<String, String> values, String status, Long target, Double publishRate,
-                   Double publishMBps, Double replicationMBps, Double consumeMBps, Double networkPct, Double pubP99, Double respP99, Double e2eP99, Long saturated, String fellBehind, String limitedBy,
+                   Double publishMBps, Double brokerInMBps, Double replicationMBps, Double consumeMBps, Double networkPct, Double pubP99, Double respP99, Double e2eP99, Long saturated, String fellBehind, String limitedBy,
                    String report) { }
 
         /** A chart: its series by the row key each draws; {@code log} for a log scale. */
@@ -276,7 +281,8 @@ public final class SweepReport {
     public void write(Path dir) throws IOException {
         Files.createDirectories(dir);
         List<String> header = new ArrayList<>(axes);
-        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "replicationMBps", "consumeMBps"));
+        header.addAll(List.of("status", "targetRate", "publishRate", "publishMBps", "brokerInMBps", "replicationMBps",
+                "consumeMBps"));
         boolean network = network();
         if (network) {
             header.add("networkCeilingPct");
@@ -296,8 +302,8 @@ public final class SweepReport {
             json.add(new SweepFile.Combination(r.values(), r.status(), r.targetRate(),
                     r.result() == null ? null : r.result().toString(), r.limitedBy(),
                     s == null ? null : s.publishRate(), s == null ? null : s.publishMBps(),
-                    s == null ? null : s.consumeRate(), s == null ? null : s.consumeMBps(), r.replicationMBps(),
-                    r.networkShare(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
+                    s == null ? null : s.consumeRate(), s == null ? null : s.consumeMBps(), r.brokerInMBps(),
+                    r.replicationMBps(), r.networkShare(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE), s == null ? null : s.stats(Metric.END_TO_END),
                     s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }

@@ -47,6 +47,9 @@ public record SweepFile(@JsonProperty(required = true) List<String> axes,
      * @param publishMBps           acknowledged MB/s over the measured window
      * @param consumeRate           received msg/s over the measured window
      * @param consumeMBps           received MB/s over the measured window (every group)
+     * @param brokerInMBps          the brokers' bytes in over the measured window, MB/s: the values as the producers
+     *                              compressed them, with keys, headers and batch headers (absent unless every broker
+     *                              was read in every measured interval)
      * @param replicationMBps       the brokers' replication bytes in over the measured window, MB/s (absent unless
      *                              every broker was read in every measured interval)
      * @param networkShare          produced against the brokers' network ceiling, 0-1 (absent without a bandwidth)
@@ -65,6 +68,7 @@ public record SweepFile(@JsonProperty(required = true) List<String> axes,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double publishMBps,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double consumeRate,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double consumeMBps,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double brokerInMBps,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double replicationMBps,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Double networkShare,
                               @JsonInclude(JsonInclude.Include.NON_NULL) LatencyStats publishLatencyMicros,
