@@ -66,13 +66,33 @@ final class ResultInputs {
                 + examples);
     }
 
+    /**
+     * Why {@code file} could not be read as JSON, in one line: where the parser stopped ({@code file:line:column})
+     * and what it found there, without the parser's own source description; a file that ends inside the JSON is
+     * said to be cut short (a copy, or a write that did not finish).
+     */
+    static UserException unreadable(Path file, IOException e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+                && j.getLocation().getLineNr() > 0) {
+            String where = file + ":" + j.getLocation().getLineNr() + ":" + j.getLocation().getColumnNr();
+            if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+                return new UserException(where + ": cannot read as JSON: the file ends inside the JSON (cut short: a copy "
+                        + "or a write that did not finish?)");
+            }
+            String why = j.getOriginalMessage() == null ? e.getClass().getSimpleName() : j.getOriginalMessage();
+            why = why.replaceAll("\\s*\\(?[a-z ]*\\[Source: [^\\]]*\\]\\)?", "").lines().findFirst().orElse("");
+            return new UserException(where + ": cannot read as JSON: " + why);
+        }
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+        return new UserException(file + ": cannot read as JSON: " + why);
+    }
+
     /** The file's JSON (bounded read). */
     static JsonNode json(Path file) {
         try {
             return ResultDocument.JSON.readTree(BoundedFiles.read(file, MAX_BYTES));
         } catch (IOException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new UserException(file + ": cannot read as JSON: " + why);
+            throw unreadable(file, e);
         }
     }
 
@@ -110,8 +130,7 @@ final class ResultInputs {
             }
             return root;
         } catch (IOException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new UserException(file + ": cannot read as JSON: " + why);
+            throw unreadable(file, e);
         }
     }
 
@@ -171,8 +190,7 @@ final class ResultInputs {
                 throw new UserException(file + ": intervals is missing (a list of the run's intervals)");
             }
         } catch (IOException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new UserException(file + ": cannot read as JSON: " + why);
+            throw unreadable(file, e);
         }
         spool.close();
         ResultFile.Run run = run(file, root).withIntervals(spool.list());
