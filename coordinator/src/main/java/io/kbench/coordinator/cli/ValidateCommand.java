@@ -98,7 +98,7 @@ public final class ValidateCommand implements Callable<Integer> {
                         + w.topics() * w.shareGroups().groupsPerTopic() + " share group(s) ("
                         + (w.shareGroups().explicit() ? "explicit" : "implicit") + " acknowledgement), " : "")
                 + rate + ", " + amount
-                + (s.isSweep() ? ", sweep of " + s.points().size() + " combinations" : "");
+                + (s.isSweep() ? ", sweep of " + s.points().size() + (s.points().size() == 1 ? " combination" : " combinations") : "");
     }
 
     /** Settings each valid on its own that the clients would refuse together: one line, its position in it. */

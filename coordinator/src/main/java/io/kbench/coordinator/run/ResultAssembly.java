@@ -77,6 +77,67 @@ final class ResultAssembly {
                 + "time to warm up)", sent, due, 100.0 * sent / due);
     }
 
+    /** Below this many seconds of their reading at the target, consumers count as caught up. */
+    static final double CAUGHT_UP_SECONDS = 0.1;
+
+    /**
+     * Null unless the consumers began the measured window more than a second of their reading behind (their lag at
+     * the warm-up's last interval's end against the target rate times the groups reading it): a cold start in the
+     * warm-up, whose backlog the window's first seconds then read, their end-to-end times with it. Otherwise a line
+     * saying when they caught up (their lag under {@link #CAUGHT_UP_SECONDS} of reading) and the end-to-end p99 of
+     * the intervals until then; or that they were still catching up at the window's end. Consumers whose lag grew
+     * over the window are the diagnosis's ({@code consumers}), not this line's; a backlog run's lag is its design.
+     */
+    static String consumersBehindAtStart(Workload workload, List<MergedInterval> intervals, long measureStartMicros,
+                                         long measureEndMicros) {
+        int readers = workload.readersPerTopic();
+        if (workload.producerRate() <= 0 || workload.producerCount() == 0 || readers == 0
+                || workload.consumerBacklogRecords() > 0) {
+            return null;
+        }
+        long atStart = -1;
+        for (MergedInterval i : intervals) {
+            if (i.endMicros() <= measureStartMicros) {
+                atStart = i.unread();
+            }
+        }
+        double perSecond = (double) workload.producerRate() * readers;
+        if (atStart < perSecond) {
+            return null; // no warm-up, lag unknown, or less than a second behind
+        }
+        long most = atStart;
+        long p99 = 0;
+        long last = -1;
+        for (MergedInterval i : MergedInterval.window(intervals, measureStartMicros, measureEndMicros)) {
+            if (i.unread() < 0) {
+                continue;
+            }
+            most = Math.max(most, i.unread());
+            p99 = Math.max(p99, i.stats(io.kbench.protocol.Metric.END_TO_END).p99());
+            last = i.unread();
+            if (i.unread() <= CAUGHT_UP_SECONDS * perSecond) {
+                return String.format(java.util.Locale.ROOT, "the consumers began the measured window %,d message(s) "
+                        + "behind (%.1f s of their reading at the target: they fell behind in the warm-up) and caught up "
+                        + "%.0f s into it (%,d behind at most); the end-to-end times of those seconds include that "
+                        + "backlog (p99 up to %s in them): a longer warmupSeconds measures the steady state alone",
+                        atStart, atStart / perSecond, (i.endMicros() - measureStartMicros) / 1e6, most,
+                        ms(p99));
+            }
+        }
+        if (last < 0 || last >= atStart) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "the consumers began the measured window %,d message(s) behind "
+                + "(%.1f s of their reading at the target: they fell behind in the warm-up) and were still catching up at "
+                + "its end (%,d behind); the window's end-to-end times include that backlog (p99 up to %s per interval): "
+                + "a longer warmupSeconds measures the steady state alone", atStart, atStart / perSecond, last,
+                ms(p99));
+    }
+
+    private static String ms(long micros) {
+        return String.format(java.util.Locale.ROOT, "%,.1f ms", micros / 1000.0);
+    }
+
     /**
      * The console's line on the share groups: deliveries, acknowledgements, rates, how evenly they spread over the
      * consumers, the backlog at the end, and what the per-record check found (or that none was made).
@@ -139,6 +200,10 @@ final class ResultAssembly {
         String warmup = warmupShortfall(workload, g.intervals(), measureStart);
         if (warmup != null) {
             issues.add(warmup);
+        }
+        String behind = consumersBehindAtStart(workload, g.intervals(), measureStart, measureEnd);
+        if (behind != null) {
+            issues.add(behind);
         }
         // followed by the merger as the intervals came (the same counts CatchUp.of takes), with the latency after it
         CatchUp catchUp = g.releaseMicros() == 0 ? null : g.merger().catchUp();
