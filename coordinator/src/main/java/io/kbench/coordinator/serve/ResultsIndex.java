@@ -54,9 +54,11 @@ final class ResultsIndex {
             return true;
         }
         String rel = root.relativize(dir).toString().replace('\\', '/');
+        int sweep = -1;
         if (Files.isRegularFile(dir.resolve("result.json"), LinkOption.NOFOLLOW_LINKS)) {
             runs.add(read(rel, dir.resolve("result.json")));
         } else if (Files.isRegularFile(dir.resolve("sweep.json"), LinkOption.NOFOLLOW_LINKS)) {
+            sweep = runs.size();
             runs.add(new Run(rel, "sweep", "", "", ""));
         }
         if (depth >= MAX_DEPTH) {
@@ -81,6 +83,17 @@ final class ResultsIndex {
         children.sort(null);
         for (Path c : children) {
             truncated |= collect(c, depth + 1, runs, visited);
+        }
+        if (sweep >= 0) {
+            // a sweep's workload and start: its first combination's (the priming run's when it primed)
+            String prefix = rel.isEmpty() ? "" : rel + "/";
+            for (int i = sweep + 1; i < runs.size(); i++) {
+                Run c = runs.get(i);
+                if (c.path().startsWith(prefix) && !c.workload().isEmpty()) {
+                    runs.set(sweep, new Run(rel, "sweep", "", c.workload(), c.startedAt()));
+                    break;
+                }
+            }
         }
         return truncated;
     }
@@ -128,8 +141,11 @@ final class ResultsIndex {
     String page() throws IOException {
         Runs r = runs();
         StringBuilder h = head("kbench results");
+        long sweeps = r.runs().stream().filter(x -> x.kind().equals("sweep")).count();
+        long runs = r.runs().size() - sweeps;
         h.append("<h1>kbench results</h1>\n<p class=\"dim\">").append(esc(root.toString())).append(" — ")
-                .append(r.runs().size()).append(r.runs().size() == 1 ? " run" : " runs")
+                .append(runs).append(runs == 1 ? " run" : " runs")
+                .append(sweeps == 0 ? "" : " and " + sweeps + (sweeps == 1 ? " sweep" : " sweeps"))
                 .append(r.truncated() ? " (the first " + r.runs().size() + " found; there are more: see the directories below)" : "")
                 .append(". Each run as a zip: its link ending in <code>.zip</code>. <a href=\"").append("/")
                 .append("results.zip\">Everything as one zip</a>.</p>\n");
@@ -145,6 +161,15 @@ final class ResultsIndex {
                 if (run.kind().equals("run")) {
                     h.append("<a href=\"").append(base).append("report.html\">report</a> · <a href=\"").append(base)
                             .append("result.json\">result.json</a> · ");
+                } else {
+                    // the sweep's own page and table, those it wrote
+                    Path dir = run.path().isEmpty() ? root : root.resolve(run.path());
+                    for (String f : List.of("report.html", "sweep.json", "sweep.csv")) {
+                        if (Files.isRegularFile(dir.resolve(f), LinkOption.NOFOLLOW_LINKS)) {
+                            h.append("<a href=\"").append(base).append(f).append("\">")
+                                    .append(f.equals("report.html") ? "report" : f).append("</a> · ");
+                        }
+                    }
                 }
                 h.append("<a href=\"").append(run.path().isEmpty() ? "/results" : href).append(".zip\">zip</a></td></tr>\n");
             }

@@ -63,6 +63,10 @@ class ResultsServerTest {
         Files.writeString(run2.resolve("result.json"), "{\"status\":\"FAILED\",\"workload\":{\"name\":\"w2\"}}");
         Files.createDirectories(root.resolve("sweep-a"));
         Files.writeString(root.resolve("sweep-a/sweep.json"), "{}");
+        Files.writeString(root.resolve("sweep-a/report.html"), "<html>sweep</html>");
+        Path combination = Files.createDirectories(root.resolve("sweep-a/01-producer.acks=1"));
+        Files.writeString(combination.resolve("result.json"), "{\"status\":\"COMPLETED\",\"startedAt\":\"2026-11-30T10:00:00Z\","
+                + "\"workload\":{\"name\":\"acks\"}}");
         Files.writeString(root.resolve("broken.json"), "{");
         Path notRun = Files.createDirectories(root.resolve("junk"));
         Files.writeString(notRun.resolve("result.json"), "not json");
@@ -83,13 +87,16 @@ class ResultsServerTest {
         assertEquals(200, index.statusCode());
         assertEquals("text/html; charset=utf-8", index.headers().firstValue("content-type").orElse(""));
         String page = index.body();
-        assertTrue(page.contains("4 runs"), page);
+        assertTrue(page.contains("4 runs and 1 sweep."), page);
         assertTrue(page.contains("<a href=\"/nightly/run-1/\">nightly/run-1</a></td><td class=\"completed\">COMPLETED</td>"
                 + "<td>quick &lt;start&gt;</td><td>2026-11-27T00:00:00Z</td>"), page);
         assertTrue(page.contains("href=\"/nightly/run-1/report.html\""), page);
         assertTrue(page.contains("href=\"/failed%20run.zip\""), page);
         assertTrue(page.contains("<td class=\"failed\">FAILED</td><td>w2</td>"), page);
-        assertTrue(page.contains(">sweep-a</a></td><td class=\"\">sweep</td>"), page);
+        // a sweep's row: its first combination's workload and start, its own page and table (no sweep.csv here)
+        assertTrue(page.contains(">sweep-a</a></td><td class=\"\">sweep</td><td>acks</td><td>2026-11-30T10:00:00Z</td>"
+                + "<td><a href=\"/sweep-a/report.html\">report</a> · <a href=\"/sweep-a/sweep.json\">sweep.json</a> · "
+                + "<a href=\"/sweep-a.zip\">zip</a></td>"), page);
         assertTrue(page.contains(">junk</a></td><td class=\"unreadable\">unreadable</td>"), page);
         assertFalse(page.contains("escape"), "a link is not listed: " + page);
 
@@ -162,7 +169,7 @@ class ResultsServerTest {
             Files.createFile(crowd.resolve("f" + i));
         }
         String index = get("/").body();
-        assertTrue(index.contains("(the first 4 found; there are more"), index);
+        assertTrue(index.contains("(the first 5 found; there are more"), index);
         String listing = get("/crowd/").body();
         assertTrue(listing.contains("The first " + ResultsIndex.MAX_ENTRIES + " entries only; the zip holds them all."), listing);
         assertEquals(ResultsIndex.MAX_ENTRIES, listing.split("<tr><td>", -1).length - 1, "rows");
