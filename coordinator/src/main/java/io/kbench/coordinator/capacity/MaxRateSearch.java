@@ -386,6 +386,14 @@ public final class MaxRateSearch {
         return parts.isEmpty() ? "-" : String.join(", ", parts);
     }
 
+    /** The search's page once written: its title and data as JSON (what its report.html embeds); null before. */
+    private String[] page;
+
+    /** {@link #page}: the search's report.html's title and data, for the dashboard; null when none was written. */
+    public String[] page() {
+        return page == null ? null : page.clone();
+    }
+
     /** The search's result.json: the chosen trial's own result with the search added. */
     private Path write(ResultFile.RateSearch doc, Done chosen) {
         if (chosen == null || chosen.outcome().result() == null) {
@@ -405,9 +413,12 @@ public final class MaxRateSearch {
                     ? "kbench " + workload.name() + ": no sustainable rate found (the last trial's run; every trial in result.json)"
                     : String.format(Locale.ROOT, "kbench %s: max sustainable rate %,d msg/s (trial %d's run; every trial in "
                             + "result.json)", workload.name(), doc.maxSustainableRate(), chosen.number());
-            written.ok(HtmlReport.write(dir.resolve("report.html"), title,
-                    List.of(new HtmlReport.Named(workload.name() + " at " + chosen.workload().producerRate() + " msg/s",
-                            withSearch))));
+            io.kbench.coordinator.report.files.PageData data = HtmlReport.data(title, List.of(new HtmlReport.Named(
+                    workload.name() + " at " + chosen.workload().producerRate() + " msg/s", withSearch)), null);
+            String json = ResultDocument.JSON.writer().writeValueAsString(data);
+            written.ok(io.kbench.coordinator.report.files.AtomicFile.write(dir.resolve("report.html"),
+                    HtmlReport.page(title, json)));
+            page = new String[] {title, json};
         } catch (IOException | RuntimeException e) {
             written.failed("the search's report.html", e);
         }

@@ -106,7 +106,7 @@ public final class RunCommand implements Callable<Integer> {
     Integer prime;
 
     @Option(names = "--dashboard", paramLabel = "[HOST:]PORT",
-            description = "Serve a live dashboard of the run (charts redrawn every interval, state, workers' health; /api/run as JSON) on PORT, on loopback unless HOST is given; afterwards it shows the final report (see --dashboard-keep).")
+            description = "Serve a live dashboard of the run (charts redrawn every interval, state, workers' health; /api/run as JSON) on PORT, on loopback unless HOST is given; afterwards it shows the final report (see --dashboard-keep). A sweep or max-rate search shows each combination or trial in turn, titled with which, then its own page.")
     String dashboard;
 
     @Option(names = "--dashboard-keep", paramLabel = "SECONDS", defaultValue = "-1", converter = SecondsConverter.class,
@@ -313,8 +313,9 @@ public final class RunCommand implements Callable<Integer> {
             embeddedBrokerSettings = sweep.points().get(0).brokerSettings();
         }
         DashboardServer server = null;
+        DashboardState state = null;
         if (dash != null) {
-            DashboardState state = new DashboardState(reporter);
+            state = new DashboardState(reporter);
             reporter = state;
             server = DashboardServer.start(dash[0], Integer.parseInt(dash[1]), state);
             human().println("dashboard: http://" + (dash[0].contains(":") ? "[" + dash[0] + "]" : dash[0]) + ":"
@@ -327,8 +328,8 @@ public final class RunCommand implements Callable<Integer> {
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 runNotes.forEach(n -> human().println("note: " + n));
-                code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session)
-                        : sweep.isSweep() ? new SweepRun(sweep, output, human(), written, primeSeconds).run(
+                code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session, state)
+                        : sweep.isSweep() ? new SweepRun(sweep, output, human(), written, primeSeconds).dashboard(state).run(
                                 (p, dir) -> runOne(p.workload(), resolved.with(p.profileOverrides()), p.brokerSettings(),
                                         dir, session),
                                 session::interrupted, brokerSettings(sweep, resolved, session, embeddedBrokerSettings))
@@ -356,12 +357,22 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int searchMaxRate(Workload workload, List<Slo> objectives, Profile profile, Session session) {
+    private int searchMaxRate(Workload workload, List<Slo> objectives, Profile profile, Session session,
+                              DashboardState dashboard) {
         Path base = output != null ? output : RunIds.defaultOutput(workload.name() + "-maxrate", RunIds.next());
         MaxRateSearch search = new MaxRateSearch(workload, objectives, searchOptions.precision(), searchOptions.maxTrials, base, human(),
                 new MaxRateSearch.Trials() {
+                    private int trial;
+
                     @Override
                     public RunOutcome run(Workload w, Path dir) {
+                        trial++;
+                        if (dashboard != null) {
+                            dashboard.context(w.producerRate() < 0
+                                    ? "max-rate search: trial " + trial + ", an unthrottled probe"
+                                    : String.format(java.util.Locale.ROOT, "max-rate search: trial %d at %,d msg/s", trial,
+                                    w.producerRate()));
+                        }
                         return runOne(w, profile, java.util.Map.of(), dir, session);
                     }
 
@@ -382,6 +393,10 @@ public final class RunCommand implements Callable<Integer> {
             throw e;
         }
         written.addAll(search.written(), "");
+        String[] page = search.page();
+        if (dashboard != null && page != null) {
+            dashboard.whole(page[0], page[1], "max-rate search: " + (found.found() ? "done" : "no sustainable rate found"));
+        }
         return found.found() ? 0 : 1;
     }
 

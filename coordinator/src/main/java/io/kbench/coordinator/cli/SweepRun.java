@@ -28,6 +28,8 @@ final class SweepRun {
     private final PrintStream human;
     private final Written written;
     private final int primeSeconds;
+    /** The live dashboard, told which combination runs and given the sweep's page at the end; null: none served. */
+    private io.kbench.coordinator.dashboard.DashboardState dashboard;
 
     /**
      * @param output       the output directory (--output), or null for results/&lt;workload&gt;-sweep-&lt;id&gt;
@@ -41,6 +43,18 @@ final class SweepRun {
         this.human = human;
         this.written = written;
         this.primeSeconds = primeSeconds;
+    }
+
+    /** Tells {@code d} (null: none) which combination runs, and gives it the sweep's own page once the sweep ends. */
+    SweepRun dashboard(io.kbench.coordinator.dashboard.DashboardState d) {
+        dashboard = d;
+        return this;
+    }
+
+    private void context(String text) {
+        if (dashboard != null) {
+            dashboard.context(text);
+        }
     }
 
     /** The directory, under the sweep's, of combination {@code i} (0-based) of {@code points}. */
@@ -143,8 +157,15 @@ final class SweepRun {
             written.failed("sweep.csv and sweep.json", e);
         }
         try {
-            report.writeHtml(base, "kbench sweep " + sweep.base().name());
+            String title = "kbench sweep " + sweep.base().name();
+            report.writeHtml(base, title);
             written.ok("sweep's report.html");
+            if (dashboard != null) {
+                int n = sweep.points().size();
+                long completed = report.rows().stream().filter(r -> r.status().equals("COMPLETED")).count();
+                dashboard.whole(title, report.pageJson(base, title, false), String.format(java.util.Locale.ROOT,
+                        "sweep of %d combination%s: %d completed", n, n == 1 ? "" : "s", completed));
+            }
             human.println("sweep: " + base.resolve("sweep.csv") + ", " + base.resolve("sweep.json") + ", "
                     + base.resolve("report.html"));
         } catch (java.io.IOException | RuntimeException e) {
@@ -195,6 +216,8 @@ final class SweepRun {
         }
         human.printf("%n=== sweep: priming with %s for %d s, unmeasured: its row would otherwise be the cold start of "
                 + "the JVMs (--prime 0 skips this) ===%n", first.label(), primeSeconds);
+        context(String.format(java.util.Locale.ROOT, "sweep of %d: priming with %s, unmeasured", sweep.points().size(),
+                first.label()));
         Path dir = primingDir(base);
         try {
             if (broker != null) {
@@ -231,6 +254,7 @@ final class SweepRun {
             }
             human.printf("%n=== sweep %d/%d: %s%s ===%n", i + 1, points.size(), p.label(),
                     sweepLeft(points, i, (System.nanoTime() - sweepStart) / 1_000_000_000L));
+            context(String.format(java.util.Locale.ROOT, "sweep %d of %d: %s", i + 1, points.size(), p.label()));
             Path dir = combinationDir(base, i, p);
             try {
                 if (broker != null) {

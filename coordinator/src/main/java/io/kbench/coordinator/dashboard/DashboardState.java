@@ -68,6 +68,13 @@ public final class DashboardState implements RunReporter {
     private final Map<String, Long> lastHeard = new LinkedHashMap<>();
     private ResultFile.Run result;
     private final CoordinatorMetrics metrics = new CoordinatorMetrics();
+    /**
+     * Which part of a sweep or a max-rate search the run shown is ("sweep 2 of 4: producer.acks=all"); null for a
+     * run of its own. Kept across the runs' begins: the sweep or search sets it before each.
+     */
+    private String context;
+    /** The sweep's or search's own page once it has ended (its data as JSON, and the page); null until then. */
+    private Cached whole;
 
     public DashboardState(RunReporter console) {
         this.console = console;
@@ -130,8 +137,34 @@ public final class DashboardState implements RunReporter {
         cached = null;
         lastHeard.clear();
         result = null;
+        whole = null;
         metrics.reset();
         return true;
+    }
+
+    /**
+     * Says which part of a sweep or a max-rate search the next runs are ({@code text}, e.g. "sweep 2 of 4:
+     * producer.acks=all"; null: a run of its own): in the page's title and {@code /api/run}'s {@code context}, so a
+     * combination's COMPLETED is not read as the sweep's.
+     */
+    public void context(String text) {
+        synchronized (this) {
+            context = text;
+            cached = null;
+        }
+        changed();
+    }
+
+    /**
+     * Shows the sweep's or the search's own page from now on ({@code json}: its page data, as its report.html
+     * embeds it), with the context {@code text} ("sweep of 4 combinations: done").
+     */
+    public void whole(String title, String json, String text) {
+        synchronized (this) {
+            context = text;
+            whole = new Cached(intervals.size(), state, true, json, HtmlReport.page(title, json));
+        }
+        changed();
     }
 
     private synchronized boolean onInfo(String line) {
@@ -231,6 +264,8 @@ public final class DashboardState implements RunReporter {
      * @param runId            the run shown ("" before the first)
      * @param state            preparing, warm-up, measuring, draining, done or failed
      * @param reason           why it failed, or null
+     * @param context          which part of a sweep or max-rate search the run is ("sweep 2 of 4: producer.acks=all");
+     *                         absent for a run of its own
      * @param workers          each worker heard from, with the seconds since its last snapshot
      * @param clockBoundMicros the bound on the clock error of end-to-end samples
      * @param intervalCount    intervals merged so far
@@ -239,7 +274,9 @@ public final class DashboardState implements RunReporter {
      * @param nextSince        where the next page starts, or null when none is left
      * @param intervals        at most {@link #API_PAGE} intervals, each as result.json has it
      */
-    public record ApiRun(String runId, String state, String reason, List<PageData.Worker> workers,
+    public record ApiRun(String runId, String state, String reason,
+                         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                         String context, List<PageData.Worker> workers,
                          long clockBoundMicros, int intervalCount, int firstKept, int since, Integer nextSince,
                          List<RawValue> intervals) { }
 
@@ -251,6 +288,7 @@ public final class DashboardState implements RunReporter {
         String id;
         String st;
         String why;
+        String part;
         List<PageData.Worker> heard;
         long bound;
         AppendOnlyList<RawValue> all;
@@ -258,6 +296,7 @@ public final class DashboardState implements RunReporter {
             id = runId;
             st = state;
             why = reason;
+            part = context;
             heard = workers(nowMicros);
             bound = clockBoundMicros;
             all = intervals;
@@ -265,7 +304,7 @@ public final class DashboardState implements RunReporter {
         int count = all.size();
         int from = Math.min(Math.max(all.first(), since), count);
         int to = (int) Math.min(count, (long) from + API_PAGE);
-        return new ApiRun(id, st, why, heard, bound, count, all.first(), from, to < count ? to : null, all.view(from, to));
+        return new ApiRun(id, st, why, part, heard, bound, count, all.first(), from, to < count ? to : null, all.view(from, to));
     }
 
     /** Each worker heard from, with the seconds since its last snapshot; under the lock. */
@@ -319,6 +358,9 @@ public final class DashboardState implements RunReporter {
 
     /** The cached page data if the run has not moved since it was built, else null. */
     private synchronized Cached current() {
+        if (whole != null) {
+            return whole;
+        }
         Cached c = cached;
         return c != null && c.intervals() == intervals.size() && c.state().equals(state) && c.final_() == (result != null)
                 ? c : null;
@@ -335,11 +377,13 @@ public final class DashboardState implements RunReporter {
         PageData data;
         ChartSeries drawn = null;
         String st;
+        String part;
         int count;
         synchronized (this) {
             st = state;
             count = intervals.size();
             name = (workload == null ? "" : workload.path("name").asText() + " ") + runId;
+            part = context == null ? "" : " — " + context;
             if (result != null) {
                 run = result;
             } else {
@@ -349,8 +393,8 @@ public final class DashboardState implements RunReporter {
                 drawn = series == null ? HtmlReport.liveSeries(runStartMicros / 1000, workload) : series.copy();
             }
         }
-        data = live == null ? HtmlReport.data("kbench " + name, List.of(new HtmlReport.Named(name, run)), null)
-                : HtmlReport.liveData("kbench " + name + " (live)", new HtmlReport.Named(name, run), drawn, live);
+        data = live == null ? HtmlReport.data("kbench " + name + part, List.of(new HtmlReport.Named(name, run)), null)
+                : HtmlReport.liveData("kbench " + name + " (live)" + part, new HtmlReport.Named(name, run), drawn, live);
         String json;
         try {
             json = COMPACT.writeValueAsString(data);
@@ -359,7 +403,7 @@ public final class DashboardState implements RunReporter {
         }
         Cached built = new Cached(count, st, live == null, json, HtmlReport.page(data.title(), json));
         synchronized (this) {
-            if (intervals.size() == count && state.equals(st)) {
+            if (intervals.size() == count && state.equals(st) && whole == null) {
                 cached = built;
             }
         }

@@ -57,6 +57,29 @@ class DashboardStateTest {
         return s;
     }
 
+    /**
+     * A sweep's dashboard showed each combination as a run of its own: between two combinations its page said
+     * COMPLETED with no word of the sweep going on, and at the end it kept the last combination's page.
+     */
+    @Test
+    void shouldSayWhichPartOfASweepRunsAndShowTheSweepsPageAtTheEnd() throws Exception {
+        DashboardState s = state();
+        assertNull(s.api(0).context(), "a run of its own");
+        s.context("sweep 2 of 4: producer.acks=all");
+        s.on(new RunEvent.Begin("r2", Workload.load(dir.resolve("w.yaml"))));
+        s.on(new RunEvent.Interval(interval(0)));
+        assertEquals("sweep 2 of 4: producer.acks=all", s.api(0).context(), "kept across the combination's begin");
+        assertTrue(s.page(0).contains("<title>kbench long r2 (live) — sweep 2 of 4: producer.acks=all</title>"),
+                s.page(0).substring(0, 300));
+        assertTrue(s.reportJson(0).contains("\"title\":\"kbench long r2 (live) — sweep 2 of 4: producer.acks=all\""));
+        s.whole("kbench sweep long", "{\"title\":\"kbench sweep long\",\"sweep\":{}}", "sweep of 4 combinations: 4 completed");
+        assertEquals("{\"title\":\"kbench sweep long\",\"sweep\":{}}", s.reportJson(0), "the sweep's page from now on");
+        assertTrue(s.page(0).contains("<title>kbench sweep long</title>"));
+        s.on(new RunEvent.Interval(interval(1)));
+        assertEquals("{\"title\":\"kbench sweep long\",\"sweep\":{}}", s.reportJson(0), "whatever comes after");
+        assertEquals("sweep of 4 combinations: 4 completed", s.api(0).context());
+    }
+
     @Test
     void shouldPageApiRunAndKeepTheSummaryUpToDateWithoutTheIntervals() throws Exception {
         DashboardState s = state();

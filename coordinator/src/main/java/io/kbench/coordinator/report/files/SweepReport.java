@@ -219,10 +219,20 @@ public final class SweepReport {
      * intervals) and the full table, each row linking to its combination's own report.
      */
     public Path writeHtml(Path dir, String title) throws IOException {
+        Path file = dir.resolve("report.html");
+        Files.writeString(file, HtmlReport.page(title, pageJson(dir, title, true)));
+        return file;
+    }
+
+    /**
+     * What {@link #writeHtml} embeds in the page written into {@code dir}: its data as JSON; without {@code links}
+     * the rows do not link their combinations' pages (the dashboard serves none of them).
+     */
+    public String pageJson(Path dir, String title, boolean links) throws IOException {
         List<SweepPage.Row> out = new ArrayList<>();
         for (Row r : rows) {
             Summary s = r.summary();
-            Path page = r.result() == null ? null : r.result().resolveSibling("report.html");
+            Path page = r.result() == null || !links ? null : r.result().resolveSibling("report.html");
             out.add(new SweepPage.Row(String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()), r.values(),
                     r.status(), r.targetRate() <= 0 ? null : r.targetRate(), s == null ? null : s.publishRate(),
                     s == null ? null : s.publishMBps(), r.brokerInMBps(), r.replicationMBps(),
@@ -249,10 +259,7 @@ public final class SweepReport {
                 new SweepPage.Chart("saturated", "Saturated intervals", "intervals", null, List.of(
                         new SweepPage.Series("saturated", "saturated", null)))),
                 rows.stream().anyMatch(Row::brokersUnread) ? UNREAD_NOTE : null));
-        Path file = dir.resolve("report.html");
-        Files.writeString(file, HtmlReport.page(title, io.kbench.coordinator.report.result.ResultDocument.JSON.writer()
-                .writeValueAsString(data)));
-        return file;
+        return io.kbench.coordinator.report.result.ResultDocument.JSON.writer().writeValueAsString(data);
     }
 
     /**
