@@ -57,6 +57,7 @@ public final class MergeCommand implements Callable<Integer> {
         ProgressPrinter printer = new ProgressPrinter(System.out);
         printer.on(new RunEvent.Summarized("kbench merge of " + sources.size() + " results: " + merged.document().status(),
                 merged.summary(), 1));
+        merged.document().issues().forEach(i -> printer.info("  issue: " + i));
         String hot = ResultDocument.partitionsText(merged.document().partitions());
         if (hot != null) {
             printer.info("  partitions: " + hot);

@@ -134,6 +134,12 @@ final class ResultInputs {
         }
     }
 
+    /** {@link #run}, or a merged result read as a run's figures ({@link ResultMerge#mergedAsRun}): what compare judges. */
+    static ResultFile.Run comparable(Path file, JsonNode tree) {
+        JsonNode merged = ResultMerge.mergedAsRun(tree);
+        return run(file, merged != null ? merged : tree);
+    }
+
     /** A run's result, read into the types kbench run writes; a wrong key is refused naming file and key. */
     static ResultFile.Run run(Path file, JsonNode tree) {
         try {
@@ -213,6 +219,9 @@ final class ResultInputs {
 
     /** A run's result that a page draws: {@link #run} with its intervals checked too. */
     static ResultFile.Run drawable(Path file, JsonNode tree) {
+        if (ResultMerge.mergedAsRun(tree) != null) {
+            throw new UserException(file + ": a merged result has no intervals to chart; give the results it merged");
+        }
         ResultFile.Run run = run(file, tree);
         try {
             ResultMerge.requireIntervals(file.toString(), run);

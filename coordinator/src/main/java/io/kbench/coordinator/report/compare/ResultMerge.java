@@ -5,6 +5,7 @@ import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,8 +92,10 @@ public final class ResultMerge {
         List<ResultFile.Source> from = new ArrayList<>();
         io.kbench.coordinator.merge.PartitionSpread spread = new io.kbench.coordinator.merge.PartitionSpread();
         Map<String, String> runIds = new HashMap<>();
+        List<Window> windows = new ArrayList<>();
         for (Source src : sources) {
             ResultFile.Run r = read(src);
+            windows.add(new Window(src.path(), r.measureStartMillis(), r.measureEndMillis()));
             String earlier = runIds.putIfAbsent(r.runId(), src.path());
             if (earlier != null) {
                 throw new IllegalArgumentException(src.path() + ": run " + r.runId() + " is given twice (also " + earlier
@@ -167,9 +170,69 @@ public final class ResultMerge {
         io.kbench.coordinator.merge.PartitionSpread.Result p = spread.result(Map.of());
         ResultFile.Partitions partitions = p == null ? null : new ResultFile.Partitions(p.workers(), p.acked(),
                 new ResultFile.Busiest(p.topic(), p.partition(), p.busiestAcked(), p.share(), p.partitions(), p.skew()));
+        String overlap = overlap(windows);
         ResultFile.Merged doc = new ResultFile.Merged(ResultFile.SCHEMA_VERSION, Versions.kbench(), from,
-                allCompleted ? "COMPLETED" : "FAILED", workers, summary, ResultDocument.encoded(histograms), partitions);
+                allCompleted ? "COMPLETED" : "FAILED", workers, summary, ResultDocument.encoded(histograms), partitions,
+                overlap == null ? List.of() : List.of(overlap));
         return new Merged(doc, merged);
+    }
+
+    /** A source's measured window, wall-clock ms (0: not recorded). */
+    record Window(String path, long startMillis, long endMillis) {
+        boolean known() {
+            return startMillis > 0 && endMillis > startMillis;
+        }
+    }
+
+    /** Below this share of the longest measured window in common, a merge says the sums are not one moment's. */
+    static final double OVERLAP = 0.9;
+
+    /**
+     * Null when the runs were measured together (their windows have at least {@link #OVERLAP} of the longest in
+     * common) or a window is not recorded; a line saying how little they overlap otherwise. Rates add only over a time
+     * the runs loaded the cluster together.
+     *
+     * @throws IllegalArgumentException when two windows have no time in common: nothing measured them together
+     */
+    static String overlap(List<Window> windows) {
+        if (windows.stream().anyMatch(w -> !w.known())) {
+            return null; // a result without its window (older, or a run that measured nothing): not judged
+        }
+        Window latestStart = windows.get(0);
+        Window earliestEnd = windows.get(0);
+        long longest = 0;
+        for (Window w : windows) {
+            latestStart = w.startMillis() > latestStart.startMillis() ? w : latestStart;
+            earliestEnd = w.endMillis() < earliestEnd.endMillis() ? w : earliestEnd;
+            longest = Math.max(longest, w.endMillis() - w.startMillis());
+        }
+        long common = earliestEnd.endMillis() - latestStart.startMillis();
+        if (common <= 0) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s was measured %s and %s %s: no time in "
+                    + "common, so their rates never added up on the cluster; merge combines runs that loaded it at the "
+                    + "same time (give results of concurrent runs)", earliestEnd.path(), span(earliestEnd),
+                    latestStart.path(), span(latestStart)));
+        }
+        if (common >= OVERLAP * longest) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the runs' measured windows have %.1f s in common of the longest's %.1f s "
+                + "(%s starts %s, %s ends %s): each rate added is over its own run's window, so the sums are more than "
+                + "the cluster took at any one time", common / 1e3, longest / 1e3, latestStart.path(),
+                clock(latestStart.startMillis()), earliestEnd.path(), clock(earliestEnd.endMillis()));
+    }
+
+    private static String span(Window w) {
+        String from = clock(w.startMillis());
+        String to = clock(w.endMillis());
+        // one day: its date once
+        return from.substring(0, 10).equals(to.substring(0, 10))
+                ? from.substring(0, 19) + "-" + to.substring(11) : from + " - " + to;
+    }
+
+    private static String clock(long millis) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochMilli(millis));
     }
 
     /**
@@ -247,6 +310,9 @@ public final class ResultMerge {
      */
     public static ResultFile.Run read(Source src) {
         JsonNode r = src.result();
+        if (r != null && r.isObject() && r.has("merged") && !r.has("runId")) {
+            throw new IllegalArgumentException(src.path() + ": a merged result (kbench merge); give the results it merged");
+        }
         if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
                 || r.get("runId") == null) {
             throw new IllegalArgumentException(src.path() + ": not a kbench result.json (no runId, summary or histograms)");
@@ -294,6 +360,33 @@ public final class ResultMerge {
                 throw new IllegalArgumentException(src.path() + ": summary." + key + " must be "
                         + (SUMMARY_COUNTS.contains(key) ? "a whole number" : "a number") + " >= 0, got " + kind(n));
             }
+        }
+        return run;
+    }
+
+    /**
+     * A merged result ({@code kbench merge}) as {@link #read} takes a run, for {@code compare}: its summary,
+     * histograms, workers, issues and counts per partition, named {@code merged <runId>+<runId>...} (the first 3, then
+     * how many more), with the workload's name when every source ran the same one; it has no intervals, profile or
+     * provenance of one run. Null when {@code result} is not a merged result.
+     */
+    public static JsonNode mergedAsRun(JsonNode result) {
+        if (result == null || !result.isObject() || result.has("runId") || !result.path("merged").isArray()) {
+            return null;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode run = ((com.fasterxml.jackson.databind.node.ObjectNode) result)
+                .deepCopy();
+        JsonNode sources = run.remove("merged");
+        List<String> ids = new ArrayList<>();
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        for (JsonNode s : sources) {
+            ids.add(s.path("runId").asText("?"));
+            names.add(s.path("workload").asText(""));
+        }
+        run.put("runId", "merged " + String.join("+", ids.subList(0, Math.min(3, ids.size())))
+                + (ids.size() > 3 ? " and " + (ids.size() - 3) + " more" : ""));
+        if (names.size() == 1 && !names.first().isEmpty()) {
+            run.putObject("workload").put("name", names.first());
         }
         return run;
     }

@@ -146,6 +146,18 @@ public final class SetupDiff {
         List<String> out = new ArrayList<>();
         boolean same = true;
         for (int s = 1; s < setups.size(); s++) {
+            if (setups.get(0).get(0).isEmpty() || setups.get(s).get(0).isEmpty()) {
+                // a merged result keeps no workload, profile or provenance of its own: nothing to set side by side
+                same = false;
+                boolean baseline = setups.get(0).get(0).isEmpty();
+                out.add("setup: " + names.get(baseline ? 0 : s) + " records no setup of its own (a merged result: the "
+                        + "results it merged have theirs): not compared with " + (baseline ? "the other sides'"
+                        : "the baseline's"));
+                if (baseline) {
+                    break;
+                }
+                continue;
+            }
             List<String> d = differences(setups.get(0).get(0), setups.get(s).get(0));
             if (!d.isEmpty()) {
                 same = false;
@@ -157,6 +169,9 @@ public final class SetupDiff {
         }
         for (int s = 0; s < setups.size(); s++) {
             for (int r = 1; r < setups.get(s).size(); r++) {
+                if (setups.get(s).get(0).isEmpty() || setups.get(s).get(r).isEmpty()) {
+                    continue; // a merged result's setup is not recorded
+                }
                 List<String> d = differences(setups.get(s).get(0), setups.get(s).get(r));
                 if (!d.isEmpty()) {
                     out.add("warning: the repeats of " + names.get(s) + " are not of one setup (repeat " + (r + 1)

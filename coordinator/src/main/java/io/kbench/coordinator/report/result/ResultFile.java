@@ -39,9 +39,10 @@ public final class ResultFile {
      * the run; 14 {@code provenance.cluster.embeddedBrokerProcesses} and {@code brokerSettings}; 15 the checks that
      * held beside a limit ({@code diagnosis.held}); 16 the limit {@code transactions} ({@code diagnosis.limit})
      * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
-     * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker).
+     * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker);
+     * 20 a merged result's {@code issues} (measured windows that overlap only in part).
      */
-    public static final int SCHEMA_VERSION = 19;
+    public static final int SCHEMA_VERSION = 20;
 
     private ResultFile() { }
 
@@ -304,11 +305,16 @@ public final class ResultFile {
     /** Several runs combined by {@code kbench merge}. */
     public record Merged(int schemaVersion, String kbenchVersion, List<Source> merged, String status,
                          List<Worker> workers, Summary summary, Map<String, String> histograms,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) Partitions partitions) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Partitions partitions,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> issues) {
+        public Merged {
+            issues = issues == null ? List.of() : List.copyOf(issues);
+        }
+
         /** Runs merged without counts per partition. */
         public Merged(int schemaVersion, String kbenchVersion, List<Source> merged, String status,
                       List<Worker> workers, Summary summary, Map<String, String> histograms) {
-            this(schemaVersion, kbenchVersion, merged, status, workers, summary, histograms, null);
+            this(schemaVersion, kbenchVersion, merged, status, workers, summary, histograms, null, List.of());
         }
     }
 

@@ -60,6 +60,42 @@ class ResultMergeTest {
         assertEquals("COMPLETED", m.document().status());
     }
 
+    private static JsonNode window(String runId, long startMillis, long endMillis) {
+        ObjectNode r = (ObjectNode) result(runId, LatencyHistograms.create(), 100, 10, "w-" + runId);
+        r.put("measureStartMillis", startMillis).put("measureEndMillis", endMillis);
+        return r;
+    }
+
+    /**
+     * Two results of different hours merged: "16,006.1 msg/s ... over the 20.0-s measured window" added the rate of
+     * a run at 14:18 to one at 14:34, which the cluster never took together. Refused now; windows that overlap in
+     * part are merged with an issue saying how little they share.
+     */
+    @Test
+    void shouldRefuseRunsMeasuredApartAndSayWhenTheyOverlapInPart() {
+        long t = 1_796_000_000_000L; // 2026-11-30 00:53:20 UTC
+        IllegalArgumentException apart = assertThrows(IllegalArgumentException.class, () -> ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", window("r1", t, t + 20_000)),
+                new ResultMerge.Source("b.json", window("r2", t + 960_000, t + 970_000)))));
+        assertEquals("a.json was measured 2026-11-30 00:53:20-00:53:40 UTC and b.json 2026-11-30 01:09:20-01:09:30 "
+                + "UTC: no time in common, so their rates never added up on the cluster; "
+                + "merge combines runs that loaded it at the same time (give results of concurrent runs)", apart.getMessage());
+        ResultMerge.Merged part = ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", window("r1", t, t + 20_000)),
+                new ResultMerge.Source("b.json", window("r2", t + 12_000, t + 32_000))));
+        assertEquals(List.of("the runs' measured windows have 8.0 s in common of the longest's 20.0 s (b.json starts "
+                + "2026-11-30 00:53:32 UTC, a.json ends 2026-11-30 00:53:40 UTC): each rate added is over its own run's "
+                + "window, so the sums are more than the cluster took at any one time"), part.document().issues());
+        // started 1 s apart by hand: 19 of 20 s together, merged without a word
+        assertEquals(List.of(), ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", window("r1", t, t + 20_000)),
+                new ResultMerge.Source("b.json", window("r2", t + 1_000, t + 21_000)))).document().issues());
+        // a result without its window (an older file) is not judged
+        assertEquals(List.of(), ResultMerge.combine(List.of(
+                new ResultMerge.Source("a.json", window("r1", t, t + 20_000)),
+                new ResultMerge.Source("b.json", result("r2", LatencyHistograms.create(), 1, 1, "w2")))).document().issues());
+    }
+
     /**
      * Two runs on one topic, each even over 3 partitions of it but writing different keys: together partition 0 took
      * half. A run on a topic of its own keeps its counts; a negative count is refused naming the file.

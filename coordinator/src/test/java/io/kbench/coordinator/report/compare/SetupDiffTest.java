@@ -52,6 +52,33 @@ class SetupDiffTest {
                 SetupDiff.differences(a, c));
     }
 
+    /**
+     * A merged result compared with a run listed 97 of the run's settings as "-> unset": a merged result records no
+     * setup of its own. Said once instead.
+     */
+    @Test
+    void shouldNotListAMergedResultsMissingSetupAsDifferences() throws Exception {
+        Map<String, String> a = SetupDiff.setup(run("", 1, "20", "aaaa", "8"));
+        ResultFile.Run merged = ResultDocument.JSON.treeToValue(io.kbench.coordinator.report.compare.ResultMerge.mergedAsRun(
+                ResultDocument.JSON.readTree("""
+                        {"schemaVersion": 20, "kbenchVersion": "0.1.0", "status": "COMPLETED", "workers": [],
+                         "merged": [{"path": "a", "runId": "r1", "status": "COMPLETED", "workload": "w"},
+                                    {"path": "b", "runId": "r2", "status": "COMPLETED", "workload": "w"}],
+                         "summary": {"sent": 1, "acked": 1, "failed": 0, "received": 1, "measuredSeconds": 1,
+                                     "publishRate": 1, "publishMBps": 0, "consumeRate": 1, "consumeMBps": 0},
+                         "histograms": {}}""")), ResultFile.Run.class);
+        assertEquals("merged r1+r2", merged.runId());
+        assertEquals("w", merged.workload().path("name").asText());
+        Map<String, String> m = SetupDiff.setup(merged);
+        assertEquals(Map.of(), m);
+        assertEquals(List.of("setup: w merged r1+r2 records no setup of its own (a merged result: the results it merged "
+                + "have theirs): not compared with the baseline's"), SetupDiff.lines(List.of("w r", "w merged r1+r2"),
+                List.of(List.of(a), List.of(m))));
+        assertEquals(List.of("setup: w merged r1+r2 records no setup of its own (a merged result: the results it merged "
+                + "have theirs): not compared with the other sides'"), SetupDiff.lines(List.of("w merged r1+r2", "w r",
+                "w r"), List.of(List.of(m), List.of(a), List.of(a))));
+    }
+
     @Test
     void shouldSayWhenNothingDiffersAndWarnWhenRepeatsAreNotOfOneSetup() throws Exception {
         Map<String, String> a = SetupDiff.setup(run("", 1, "20", "aaaa", "8"));

@@ -191,6 +191,15 @@ public class ResultFileTest {
                 new ResultMerge.Source("b.json", ((ObjectNode) JSON.readTree(json)).put("runId", "20261124-061831-abc8"))));
         assertEquals(List.of(), validate(JSON.writeValueAsString(merged.document())));
         assertEquals(2 * run.summary().acked(), merged.document().summary().acked());
+        // schema 20: windows that overlap in part give the merged result an issue
+        ObjectNode later = (ObjectNode) JSON.readTree(json);
+        later.put("runId", "20261124-061831-abc9").put("measureStartMillis", run.measureStartMillis()
+                + (run.measureEndMillis() - run.measureStartMillis()) / 2).put("measureEndMillis",
+                run.measureEndMillis() + (run.measureEndMillis() - run.measureStartMillis()) / 2);
+        ResultMerge.Merged part = ResultMerge.combine(List.of(new ResultMerge.Source("a.json", JSON.readTree(json)),
+                new ResultMerge.Source("c.json", later)));
+        assertEquals(1, part.document().issues().size());
+        assertEquals(List.of(), validate(JSON.writeValueAsString(part.document())));
     }
 
     @Test
