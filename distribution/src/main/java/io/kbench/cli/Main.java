@@ -117,7 +117,39 @@ public final class Main {
      * the known name nearest to it (a typo in a command or an option), not every word after it.
      */
     static String problem(CommandLine.ParameterException e) {
+        return problem(e, null);
+    }
+
+    /**
+     * As {@link #problem(CommandLine.ParameterException)}, with the command line given ({@code args}, null: not
+     * known): an unknown option that picocli passed over for another complaint — 'kbench merge a b -x c' told that
+     * the RESULTs "require at least 2 values, but only 1 were specified: [c]" — is named instead.
+     */
+    static String problem(CommandLine.ParameterException e, String[] args) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException) && args != null) {
+            String unknown = unknownOption(e.getCommandLine(), args);
+            if (unknown != null) {
+                String near = io.kbench.coordinator.workload.Names.closest(unknown,
+                        e.getCommandLine().getCommandSpec().optionsMap().keySet());
+                return "unknown option '" + unknown + "'" + (near == null ? "" : "; did you mean " + near + "?");
+            }
+        }
         if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            // picocli's "positional parameter at index 0..* (SIDE) requires at least 2 values, but only 1 were
+            // specified: [a]", in words
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("positional parameter at index \\S+ \\(([^)]+)\\) "
+                    + "requires at least (\\d+) values, but only (\\d+) (?:were|was) specified: \\[(.*)]").matcher(
+                    String.valueOf(e.getMessage()));
+            if (m.matches()) {
+                return m.group(1) + ": at least " + m.group(2) + " needed, " + m.group(3) + " given"
+                        + (m.group(4).isEmpty() ? "" : " (" + m.group(4) + ")");
+            }
+            java.util.regex.Matcher none = java.util.regex.Pattern.compile("positional parameter at index \\S+ "
+                    + "\\(([^)]+)\\) requires at least (\\d+) values, but none were specified\\.?").matcher(
+                    String.valueOf(e.getMessage()));
+            if (none.matches()) {
+                return none.group(1) + ": at least " + none.group(2) + " needed, none given";
+            }
             return e.getMessage();
         }
         String first = u.getUnmatched().get(0);
@@ -136,6 +168,52 @@ public final class Main {
         String what = first.startsWith("-") ? "unknown option '" + first.replaceAll("=.*", "") + "'"
                 : command ? "unknown command '" + first + "'" : "unexpected argument '" + first + "'";
         return what + (near == null ? "" : "; did you mean " + near + "?");
+    }
+
+    /**
+     * The first word of {@code args} after {@code command}'s name that looks like an option (a dash and a letter) but
+     * is none of {@code command}'s, skipping the values of its options that take one; null when there is none. Stops
+     * at '--'.
+     */
+    static String unknownOption(CommandLine command, String[] args) {
+        java.util.Map<String, CommandLine.Model.OptionSpec> options = command.getCommandSpec().optionsMap();
+        String name = command.getCommandName();
+        int from = 0;
+        while (from < args.length && !args[from].equals(name)) {
+            from++;
+        }
+        for (int i = from + 1; i < args.length; i++) {
+            String word = args[i];
+            if (word.equals("--")) {
+                return null;
+            }
+            String key = word.replaceAll("=.*", "");
+            CommandLine.Model.OptionSpec option = options.get(key);
+            if (option != null) {
+                if (!word.contains("=") && option.arity().max() > 0 && !option.typeInfo().isBoolean()) {
+                    i++; // its value, whatever it looks like ('--dashboard-keep -1')
+                }
+                continue;
+            }
+            if (word.matches("--?[A-Za-z].*") && !isClusterOfShortFlags(word, options)) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    /** '-qv': short boolean options given together, as picocli takes them. */
+    private static boolean isClusterOfShortFlags(String word, java.util.Map<String, CommandLine.Model.OptionSpec> options) {
+        if (word.startsWith("--") || word.length() < 3) {
+            return false;
+        }
+        for (char c : word.substring(1).toCharArray()) {
+            CommandLine.Model.OptionSpec o = options.get("-" + c);
+            if (o == null || !o.typeInfo().isBoolean()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** kbench's command line with every subcommand, ready to parse or execute (nothing is started by building it). */
@@ -182,7 +260,7 @@ public final class Main {
         });
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("kbench: " + ConfigError.cutLongWords(ConfigError.printable(problem(e))) + " (see '"
+            err.println("kbench: " + ConfigError.cutLongWords(ConfigError.printable(problem(e, a))) + " (see '"
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return USAGE;
         });

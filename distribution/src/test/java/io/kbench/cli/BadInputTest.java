@@ -507,6 +507,12 @@ class BadInputTest {
                 Arguments.of(List.of("share-consumer-perf", "--topic", "t", "--num-records", "10"),
                         "kbench: missing --bootstrap-server HOST:PORT,... (the Kafka cluster to read)"),
                 Arguments.of(List.of("merge", "RESULT", "RESULT"), "kbench: RESULT: given twice; each result may be merged once"),
+                // an unknown option after the results: named, not picocli's count of the words after it
+                Arguments.of(List.of("merge", "RESULT", "RESULT2", "--outptu", "x"),
+                        "kbench: unknown option '--outptu'; did you mean --output? (see 'kbench merge --help')"),
+                Arguments.of(List.of("compare", "RESULT"), "kbench: SIDE: at least 2 needed, 1 given (RESULT) (see 'kbench compare --help')"),
+                Arguments.of(List.of("run", "--dashboard-keep", "-1", "--dashbord", "8080", w),
+                        "kbench: unknown option '--dashbord'; did you mean --dashboard? (see 'kbench run --help')"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "MISSING"), "kbench: MISSING: file not found"),
                 Arguments.of(List.of("merge", "--output", "NOTADIR", "RESULT", "RESULT2"),
                         "kbench: --output NOTADIR: cannot create the directory ("),
@@ -601,6 +607,10 @@ class BadInputTest {
                 Arguments.of(List.of("report", "RESULT"), "kbench: RESULT: summary.sent is missing"),
                 Arguments.of(List.of("report", "MERGED"),
                         "kbench: MERGED: a merged result has no intervals to chart; give the results it merged"),
+                Arguments.of(List.of("compare", "GOOD", "MERGED", "-o", "PAGEOUT"),
+                        "kbench: MERGED: a merged result has no intervals to chart; give the results it merged"),
+                Arguments.of(List.of("merge", "MERGED", "RESULT"),
+                        "kbench: MERGED: a merged result (kbench merge); give the results it merged"),
                 Arguments.of(List.of("compare", "--fail-if", "publishRate <= 5", "RESULT", "RESULT2"),
                         "kbench: --fail-if 'publishRate <= 5': not FIGURE OP LIMIT; e.g. 'publishRate < -10%', 'endToEnd.p99 > 50ms', "
                                 + "'publishResponse.p99 > +5%' (OP is < or >)"),
