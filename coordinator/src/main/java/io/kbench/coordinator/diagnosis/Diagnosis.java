@@ -289,10 +289,14 @@ public final class Diagnosis {
                         "%.0f ISR shrink(s): a follower fell out of sync", b.isrShrinks())));
                 replStrength = 1;
             }
-            if (waited && brokerTimeMatters && remoteShare >= TIME_SHARE) {
+            // remote time is the followers' only where there are followers; a transactional producer's requests also
+            // wait there for the transaction coordinator's check of a partition new to the transaction (KIP-890)
+            boolean transactional = f.commits().producers() > 0;
+            if (waited && brokerTimeMatters && remoteShare >= TIME_SHARE && p.settings().followers()) {
                 repl.add(ev("produceRemoteTimeShare", remoteShare, ">=", TIME_SHARE, String.format(Locale.ROOT,
-                        "produce requests waited for the followers %.2f ms of their %.2f ms (acks=%s)", b.remoteMs(),
-                        b.produceTotalMs(), p.settings().acks())));
+                        "produce requests waited for the followers%s %.2f ms of their %.2f ms (acks=%s)",
+                        transactional ? " (and, transactional, for the coordinator's check of each partition new to a "
+                                + "transaction)" : "", b.remoteMs(), b.produceTotalMs(), p.settings().acks())));
                 repl.add(pipelinedEv);
                 repl.add(waitEv);
                 replStrength = Math.max(replStrength, (remoteShare - TIME_SHARE) / (1 - TIME_SHARE));

@@ -158,9 +158,22 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
         }
     }
 
-    /** The producer settings in force (the profile's, else Kafka 4.3's defaults) and the topics' replication. */
+    /**
+     * The producer settings in force (the profile's, else Kafka 4.3's defaults) and the topics' replication factor
+     * (0: not known — topics that existed before the run keep their own).
+     */
     public record Settings(String acks, double lingerMs, long batchSize, long bufferMemory, int maxInFlight,
                            int replicationFactor, String compressionType) {
+        /** These settings for topics whose replication factor kbench did not set. */
+        public Settings withReplicationUnknown() {
+            return new Settings(acks, lingerMs, batchSize, bufferMemory, maxInFlight, 0, compressionType);
+        }
+
+        /** True unless the topics are known to have no followers (replication factor 1). */
+        public boolean followers() {
+            return replicationFactor != 1;
+        }
+
         /** Kafka 4.3's producer defaults (linger.ms 5 since KIP-1030), replication factor 1. */
         public static final Settings DEFAULTS = new Settings("all", 5, 16_384, 33_554_432, 5, 1, "none");
 
@@ -406,7 +419,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 workload.saturationDelayMillis(), stalled, warmupSentShare(workload, intervals, measureStartMicros));
         Producers producers = new Producers(workload.producerCount(), TrialVerdict.waitRatio(window),
                 meanOf(window, "record-queue-time-avg"), meanOf(window, "request-latency-avg"),
-                meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"), settings(profile),
+                meanOf(window, "requests-in-flight"), meanOf(window, "batch-size-avg"),
+                workload.existingTopics() ? settings(profile).withReplicationUnknown() : settings(profile),
                 clusterBrokers > 0 ? Math.min(workload.partitionsPerTopic(), clusterBrokers) : workload.partitionsPerTopic());
         double[] lag = MergedInterval.thirds(window, i -> i.unread() >= 0, MergedInterval::unread);
         double lagFirst = lag[0];

@@ -77,6 +77,36 @@ final class ResultAssembly {
                 + "time to warm up)", sent, due, 100.0 * sent / due);
     }
 
+    /**
+     * Under the latency table of a transactional run read with {@code read_committed} (the default then): a record
+     * reaches such a consumer only once its transaction has committed, so its end-to-end time holds the wait for the
+     * rest of its transaction and the commit — at a target rate, how long a transaction stays open at each producer.
+     * Null otherwise.
+     */
+    static String readCommittedNote(Workload workload, Profile profile, Summary summary) {
+        if (!workload.transactional() || workload.consumerCount() == 0
+                || !"read_committed".equals(profile.consumer().get("isolation.level"))
+                || summary.histograms().get(io.kbench.protocol.Metric.END_TO_END).getTotalCount() == 0) {
+            return null;
+        }
+        io.kbench.coordinator.workload.Transactions t = workload.transactions();
+        double open = Double.NaN; // ms a transaction stays open at each producer
+        if (workload.producerRate() > 0 && workload.producerCount() > 0 && t.transactionRecords() > 0) {
+            open = 1000.0 * t.transactionRecords() / ((double) workload.producerRate() / workload.producerCount());
+        }
+        if (t.transactionMillis() > 0) {
+            open = Double.isNaN(open) ? t.transactionMillis() : Math.min(open, t.transactionMillis());
+        }
+        String span = Double.isNaN(open) ? "" : String.format(java.util.Locale.ROOT, ": a transaction stays open about "
+                + "%,.0f ms at each producer (%s), so a record waits up to that for the rest of it", open,
+                t.transactionRecords() > 0 && (t.transactionMillis() == 0 || open < t.transactionMillis())
+                        ? String.format(java.util.Locale.ROOT, "%,d messages at %,.0f msg/s each", t.transactionRecords(),
+                                (double) workload.producerRate() / workload.producerCount())
+                        : "transactionMillis " + t.transactionMillis());
+        return "  end-to-end, read_committed: a record reaches the consumers once its transaction has committed, so "
+                + "the figures include the wait for the rest of its transaction and the commit" + span;
+    }
+
     /** Below this many seconds of their reading at the target, consumers count as caught up. */
     static final double CAUGHT_UP_SECONDS = 0.1;
 
@@ -223,6 +253,10 @@ final class ResultAssembly {
             // under the latency table: a consumer-only run reads what another run wrote, maybe long before
             out.info("  end-to-end, consumers only: from each record's intended send by the run that wrote it; for "
                     + "records written before this run, their age when read, not the path's latency");
+        }
+        String committed = readCommittedNote(workload, profile, summary);
+        if (committed != null) {
+            out.info(committed);
         }
         if (shareGroups > 0) {
             // next to the summary's consume line
