@@ -111,8 +111,8 @@ final class ResultAssembly {
     static final double CAUGHT_UP_SECONDS = 0.1;
 
     /**
-     * Null unless the consumers began the measured window more than a second of their reading behind (their lag at
-     * the warm-up's last interval's end against the target rate times the groups reading it): a cold start in the
+     * Null unless the classic consumers began the measured window more than a second of their reading behind (their
+     * lag at the warm-up's last interval's end against the target rate times the groups reading it): a cold start in the
      * warm-up, whose backlog the window's first seconds then read, their end-to-end times with it. Otherwise a line
      * saying when they caught up (their lag under {@link #CAUGHT_UP_SECONDS} of reading) and the end-to-end p99 of
      * the intervals until then; or that they were still catching up at the window's end. Consumers whose lag grew
@@ -120,7 +120,9 @@ final class ResultAssembly {
      */
     static String consumersBehindAtStart(Workload workload, List<MergedInterval> intervals, long measureStartMicros,
                                          long measureEndMicros) {
-        int readers = workload.readersPerTopic();
+        // the classic groups' lag: a share group's backlog counts the records its consumers hold locked too, a
+        // steady share of it whatever they keep up with
+        int readers = workload.subscriptionsPerTopic();
         if (workload.producerRate() <= 0 || workload.producerCount() == 0 || readers == 0
                 || workload.consumerBacklogRecords() > 0) {
             return null;
@@ -128,7 +130,7 @@ final class ResultAssembly {
         long atStart = -1;
         for (MergedInterval i : intervals) {
             if (i.endMicros() <= measureStartMicros) {
-                atStart = i.unread();
+                atStart = i.consumerLag();
             }
         }
         double perSecond = (double) workload.producerRate() * readers;
@@ -139,13 +141,13 @@ final class ResultAssembly {
         long p99 = 0;
         long last = -1;
         for (MergedInterval i : MergedInterval.window(intervals, measureStartMicros, measureEndMicros)) {
-            if (i.unread() < 0) {
+            if (i.consumerLag() < 0) {
                 continue;
             }
-            most = Math.max(most, i.unread());
+            most = Math.max(most, i.consumerLag());
             p99 = Math.max(p99, i.stats(io.kbench.protocol.Metric.END_TO_END).p99());
-            last = i.unread();
-            if (i.unread() <= CAUGHT_UP_SECONDS * perSecond) {
+            last = i.consumerLag();
+            if (i.consumerLag() <= CAUGHT_UP_SECONDS * perSecond) {
                 return String.format(java.util.Locale.ROOT, "the consumers began the measured window %,d message(s) "
                         + "behind (%.1f s of their reading at the target: they fell behind in the warm-up) and caught up "
                         + "%.0f s into it (%,d behind at most); the end-to-end times of those seconds include that "

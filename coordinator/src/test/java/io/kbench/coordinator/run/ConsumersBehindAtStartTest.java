@@ -64,6 +64,9 @@ class ConsumersBehindAtStartTest {
         // two groups read every message: 65,219 behind is 0.8 s of their reading
         Workload two = Workload.timed("w", 1, 2, 100, 1, 2, 1, 40_000, 3, 10);
         assertNull(ResultAssembly.consumersBehindAtStart(two, lags(lag, p99), 3 * S, 13 * S));
+        // no classic group (a share group's backlog holds its locked records too): not judged
+        assertNull(ResultAssembly.consumersBehindAtStart(Workload.timed("w", 1, 2, 100, 1, 0, 1, 40_000, 3, 10),
+                lags(lag, p99), 3 * S, 13 * S));
         // no warm-up: nothing ended before the window
         assertNull(ResultAssembly.consumersBehindAtStart(W.withTiming(0, 13), lags(lag, p99), 0, 13 * S));
         // unthrottled: no target to measure the lag by
