@@ -106,7 +106,34 @@ public final class HtmlReport {
         for (String[] c : CLIENT) {
             client.add(new PageData.ClientHeading(c[0], c[1], c[2]));
         }
-        return new PageData(title, metrics, client, runs.stream().map(n -> runData(n, series)).toList(), live);
+        List<PageData.Run> drawn = new ArrayList<>();
+        java.util.Map<String, String> first = runs.size() > 1 ? io.kbench.coordinator.report.compare.SetupDiff.setup(
+                runs.get(0).run()) : null;
+        for (int i = 0; i < runs.size(); i++) {
+            drawn.add(runData(runs.get(i), series, i == 0 || first == null ? "" : againstFirst(first, runs.get(i).run())));
+        }
+        return new PageData(title, metrics, client, drawn, live);
+    }
+
+    /** Most setup differences an overlaid run's header lists; kbench compare lists them all. */
+    static final int DIFFERENCES_SHOWN = 4;
+
+    /**
+     * What an overlaid run's setup changes against the first run's, for its header: runs of a sweep overlaid differ by
+     * the setting swept, which their names (workload and run id) do not say. "" when either records no setup.
+     */
+    static String againstFirst(java.util.Map<String, String> first, ResultFile.Run run) {
+        java.util.Map<String, String> setup = io.kbench.coordinator.report.compare.SetupDiff.setup(run);
+        if (first.isEmpty() || setup.isEmpty()) {
+            return "";
+        }
+        List<String> d = io.kbench.coordinator.report.compare.SetupDiff.differences(first, setup);
+        if (d.isEmpty()) {
+            return " · the first run's setup";
+        }
+        return " · against the first run: " + String.join("; ", d.subList(0, Math.min(DIFFERENCES_SHOWN, d.size())))
+                + (d.size() > DIFFERENCES_SHOWN ? String.format("; and %d more (kbench compare lists them)",
+                d.size() - DIFFERENCES_SHOWN) : "");
     }
 
     /**
@@ -220,6 +247,11 @@ public final class HtmlReport {
 
     /** Everything the page draws for one run; times in seconds since the run's start, latencies in ms. */
     static PageData.Run runData(Named n, ChartSeries series) {
+        return runData(n, series, "");
+    }
+
+    /** {@link #runData(Named, ChartSeries)} with {@code note} at the end of its header. */
+    static PageData.Run runData(Named n, ChartSeries series, String note) {
         ResultFile.Run r = n.run();
         long target = r.workload() != null && r.workload().has("producerRate") ? r.workload().get("producerRate").asLong() : -1;
         ResultFile.Summary s = r.summary();
@@ -232,7 +264,7 @@ public final class HtmlReport {
                         s.verification().lost(), s.verification().duplicated(), s.verification().outOfOrder()),
                 sv == null ? "" : String.format(" · share groups: %,d lost, %,d duplicated (order not checked)",
                         sv.lost(), sv.duplicated()),
-                r.error() == null ? "" : " · " + r.error());
+                r.error() == null ? "" : " · " + r.error()) + note;
         ChartSeries charts = series;
         if (charts == null) {
             List<ResultFile.Interval> all = r.intervals();

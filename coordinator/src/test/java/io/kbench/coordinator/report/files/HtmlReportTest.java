@@ -219,4 +219,30 @@ class HtmlReportTest {
         node.fieldNames().forEachRemaining(out::add);
         return out;
     }
+
+    /** A run of the gzip sweep with {@code producer} its profile's producer section. */
+    private static io.kbench.coordinator.report.result.ResultFile.Run sweepRun(String producer) throws Exception {
+        return io.kbench.coordinator.report.result.ResultDocument.JSON.readValue("""
+                {"runId": "r", "status": "COMPLETED", "histograms": {}, "summary": {"sent": 1, "acked": 1, "failed": 0,
+                 "received": 1, "measuredSeconds": 1, "publishRate": 1, "publishMBps": 0, "consumeRate": 1, "consumeMBps": 0},
+                 "workload": {"name": "gz", "durationSeconds": 15},
+                 "profile": {"name": "p", "producer": {%s}, "consumer": {}}}
+                """.formatted(producer), io.kbench.coordinator.report.result.ResultFile.Run.class);
+    }
+
+    /**
+     * The combinations of a sweep overlaid with kbench report were named only by workload and run id: the page did not
+     * say that one was gzip and the other not. Each overlaid run's header now says what differs from the first's.
+     */
+    @Test
+    void shouldSayWhatAnOverlaidRunChangesAgainstTheFirst() throws Exception {
+        var first = io.kbench.coordinator.report.compare.SetupDiff.setup(sweepRun("\"compression.type\": \"none\""));
+        assertEquals(" · against the first run: producer.compression.type none -> gzip",
+                HtmlReport.againstFirst(first, sweepRun("\"compression.type\": \"gzip\"")));
+        assertEquals(" · the first run's setup", HtmlReport.againstFirst(first, sweepRun("\"compression.type\": \"none\"")));
+        String five = HtmlReport.againstFirst(first, sweepRun(
+                "\"compression.type\": \"gzip\", \"a\": \"2\", \"b\": \"2\", \"c\": \"2\", \"d\": \"2\""));
+        assertEquals(5, five.split("; ").length, "4 differences shown, then how many more: " + five);
+        assertTrue(five.endsWith("; and 1 more (kbench compare lists them)"), five);
+    }
 }
