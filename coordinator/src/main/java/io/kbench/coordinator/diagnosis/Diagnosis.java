@@ -63,6 +63,8 @@ public final class Diagnosis {
     public static final double HOST_CPU = 0.8;
     /** The evidence's figure for the busiest worker's CPU over the window. */
     static final String WORKER_CPU = "workerCpu";
+    /** The busiest worker host as a whole, every process on it counted. */
+    static final String WORKER_HOST_BUSY = "workerHostBusy";
     /**
      * A worker whose JIT compilers took at least this share of its CPU over the window was still compiling its hot
      * code (a fresh JVM: the embedded default's process spent 30-45% of its CPU compiling through the quickstart's
@@ -552,6 +554,15 @@ public final class Diagnosis {
                             : ev(WORKER_CPU, h.cpu(), "<", HOST_CPU, String.format(Locale.ROOT,
                                     "the busiest worker (%s) used %s of its cores%s%s", h.worker(), pct(h.cpu()),
                                     h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(), jit(h))));
+                    if (h.cpu() < HOST_CPU && h.hostBusy() >= HOST_CPU) {
+                        // the worker's own process had room, its host did not: other processes (a broker, other
+                        // workers) took the cores its load threads and clients' I/O threads need
+                        held.add(ev(WORKER_HOST_BUSY, h.hostBusy(), ">=", HOST_CPU, String.format(Locale.ROOT,
+                                "but the busiest worker's host (%s) was %s busy on average, every process on it "
+                                        + "counted: near its limit, with other processes on the cores its load threads "
+                                        + "need; a higher rate may be held back by it rather than by the cluster",
+                                h.busiestHost(), pct(h.hostBusy()))));
+                    }
                 }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }

@@ -43,12 +43,12 @@ public final class DiagnosisText {
 
     /**
      * What {@code none} says of a run: that it kept up, and that nothing was near its limit — unless its busiest
-     * worker's cores were 80% busy or more (then it says so: the target was met, a higher one may be held back by
+     * worker's cores were 80% busy or more, by its process or by every process on its host (then it says so: the target was met, a higher one may be held back by
      * the client host before the cluster).
      */
     public static String noneHeadline(ResultFile.Diagnosis d) {
-        boolean hostNear = d.evidence().stream().anyMatch(e -> Diagnosis.WORKER_CPU.equals(e.figure())
-                && ">=".equals(e.op()));
+        boolean hostNear = d.evidence().stream().anyMatch(e -> (Diagnosis.WORKER_CPU.equals(e.figure())
+                || Diagnosis.WORKER_HOST_BUSY.equals(e.figure())) && ">=".equals(e.op()));
         return hostNear ? "the run kept up with its target, but its busiest worker host was near its limit"
                 : "the run kept up with its target and nothing was near its limit";
     }

@@ -201,8 +201,14 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      *                   of {@code cpu}; -1: not measured)
      */
     public record Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros,
-                        double stalledHostBusy, double stalledHostSteal, double jit) {
+                        double stalledHostBusy, double stalledHostSteal, double jit, double hostBusy, String busiestHost) {
         public static final Hosts UNKNOWN = new Hosts(Double.NaN, "", 0, "", -1, -1, -1, -1);
+
+        /** Figures of workers that do not read their hosts' whole CPU. */
+        public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith, long stallMaxMicros,
+                     double stalledHostBusy, double stalledHostSteal, double jit) {
+            this(cpu, worker, gcMaxMicros, sharedWith, stallMaxMicros, stalledHostBusy, stalledHostSteal, jit, -1, "");
+        }
 
         /** Figures of workers that do not measure their stalls. */
         public Hosts(double cpu, String worker, long gcMaxMicros, String sharedWith) {
@@ -536,10 +542,19 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 steal = Math.max(steal, i.hosts().hostStealMax());
             }
         }
+        // the busiest host as a whole (every process on it): other processes take the cores a worker's threads need
+        ResultFile.Worker busiestHost = null;
+        for (ResultFile.Worker w : workers) {
+            if (w.host() != null && w.host().hostBusyMean() != null && (busiestHost == null
+                    || w.host().hostBusyMean() > busiestHost.host().hostBusyMean())) {
+                busiestHost = w;
+            }
+        }
         return new Hosts(busiest.host().cpuMean(), busiest.id(), gcMax,
                 busiest.host().sharedWith() == null ? "" : busiest.host().sharedWith(), stallMax,
                 MergedInterval.stalledHostBusy(window, thresholdMicros), steal,
-                busiest.host().jitShareMean() == null ? -1 : busiest.host().jitShareMean());
+                busiest.host().jitShareMean() == null ? -1 : busiest.host().jitShareMean(),
+                busiestHost == null ? -1 : busiestHost.host().hostBusyMean(), busiestHost == null ? "" : busiestHost.id());
     }
 
     /** The worst source per figure of the brokers' window ({@link BrokerWindow}); null when no source answered. */

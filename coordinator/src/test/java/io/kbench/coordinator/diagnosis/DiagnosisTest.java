@@ -777,6 +777,31 @@ class DiagnosisTest {
                 WindowFigures.Hosts.UNKNOWN, HEALTHY.consumers(), HEALTHY.brokers()));
         assertTrue(unread.evidence().stream().noneMatch(e -> "workerCpu".equals(e.figure())), "no host figures: no line");
     }
+    /**
+     * Three kbench worker processes and a broker on one 2-core host: each worker's process used 20% of the cores, the
+     * host was 95% busy — and the run said "nothing was near its limit".
+     */
+    @Test
+    void shouldSayTheBusiestWorkerHostWasNearItsLimitWhenOtherProcessesFilledIt() {
+        WindowFigures.Hosts crowded = new WindowFigures.Hosts(0.20, "vm:17101", 0, "", 24_000, -1, -1, 0.08, 0.95,
+                "vm:17101");
+        ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), crowded,
+                HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("none", d.limit(), "the target was met");
+        ResultFile.Evidence busy = d.evidence().get(d.evidence().size() - 1);
+        assertEquals("workerHostBusy", busy.figure());
+        assertEquals(">=", busy.op());
+        assertEquals("but the busiest worker's host (vm:17101) was 95% busy on average, every process on it counted: "
+                + "near its limit, with other processes on the cores its load threads need; a higher rate may be held "
+                + "back by it rather than by the cluster", busy.text());
+        assertEquals("  limited by: none (the run kept up with its target, but its busiest worker host was near its "
+                + "limit)", DiagnosisText.lines(d).get(0));
+        ResultFile.Diagnosis roomy = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(),
+                new WindowFigures.Hosts(0.20, "vm:17101", 0, "", 24_000, -1, -1, 0.08, 0.79, "vm:17101"),
+                HEALTHY.consumers(), HEALTHY.brokers()));
+        assertTrue(roomy.evidence().stream().noneMatch(e -> "workerHostBusy".equals(e.figure())), "79%: room");
+    }
+
     /** The busiest worker's JIT compilers: named beside its CPU from a tenth of it on, with a warm-up to suggest. */
     @Test
     void shouldSayHowMuchOfTheBusiestWorkersCpuWentToTheJit() {
