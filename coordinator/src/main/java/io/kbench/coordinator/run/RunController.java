@@ -249,28 +249,40 @@ public final class RunController {
         return clocks;
     }
 
-    /** With several workers, how many share consumers each runs: " (2+2+1 per worker)", or " (1 to 2 per worker)". */
-    private static String perWorker(Plan plan) {
+    /**
+     * With several workers, how a figure splits over them: " (2+2+1 per worker)", or " (1 to 2 per worker)" beyond 8
+     * workers; "" with one worker, or when every worker has none.
+     */
+    static String perWorker(Plan plan, java.util.function.ToLongFunction<Plan.WorkerAssignment> figure) {
         if (plan.workers().size() < 2) {
             return "";
         }
-        List<Long> counts = plan.workers().stream()
-                .map(w -> w.consumers().stream().filter(Plan.ConsumerTask::share).count()).toList();
-        if (counts.size() > 8) {
-            return String.format(" (%d to %d per worker)", java.util.Collections.min(counts), java.util.Collections.max(counts));
+        List<Long> counts = plan.workers().stream().map(figure::applyAsLong).toList();
+        if (counts.stream().allMatch(c -> c == 0)) {
+            return "";
         }
-        return counts.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("+", " (", " per worker)"));
+        if (counts.size() > 8) {
+            return String.format(java.util.Locale.ROOT, " (%,d to %,d per worker)", java.util.Collections.min(counts),
+                    java.util.Collections.max(counts));
+        }
+        return counts.stream().map(c -> String.format(java.util.Locale.ROOT, "%,d", c))
+                .collect(java.util.stream.Collectors.joining("+", " (", " per worker)"));
     }
 
     private void announce(Plan plan, int workers) {
         out.on(new RunEvent.Begin(plan.runId(), workload));
         int share = plan.shareConsumerCount();
-        out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s), %d consumer(s)%s, target %s, %d s warm-up + %s",
-                plan.runId(), workload.name(), workers, plan.producerCount(), plan.consumerCount() - share,
+        // with several workers, each figure's split over them: what each worker's share of the load is
+        out.info(String.format("run %s: workload %s, %d worker(s), %d producer(s)%s, %d consumer(s)%s%s, target %s, %d s "
+                        + "warm-up + %s",
+                plan.runId(), workload.name(), workers, plan.producerCount(), perWorker(plan, w -> w.producers().size()),
+                plan.consumerCount() - share, perWorker(plan, w -> w.consumers().stream().filter(c -> !c.share()).count()),
                 share == 0 ? "" : String.format(", %d share consumer(s) in %d share group(s)%s", share,
-                        workload.topics() * workload.shareGroups().groupsPerTopic(), perWorker(plan)),
+                        workload.topics() * workload.shareGroups().groupsPerTopic(),
+                        perWorker(plan, w -> w.consumers().stream().filter(Plan.ConsumerTask::share).count())),
                 workload.producerCount() == 0 ? "consumers only" : workload.roundTrip() ? "round trip, one message in flight"
-                        : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate()),
+                        : workload.producerRate() < 0 ? "unthrottled" : String.format("%,d msg/s", workload.producerRate())
+                        + perWorker(plan, w -> w.producers().stream().mapToLong(Plan.ProducerTask::ratePerSecond).sum()),
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
