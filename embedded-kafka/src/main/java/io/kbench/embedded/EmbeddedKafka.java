@@ -210,9 +210,15 @@ public final class EmbeddedKafka implements AutoCloseable {
                 b.nodeMain);
         try {
             List<int[]> ports = new ArrayList<>();
+            // every listener a port of its own: a free port the OS hands out can be the one asked for (--port), which
+            // is not bound until the node starts ("two listeners on the same port" then stops it)
+            java.util.Set<Integer> taken = new java.util.HashSet<>();
+            if (b.port != 0) {
+                taken.add(b.port);
+            }
             for (int i = 0; i < b.nodes; i++) {
-                int client = (i == 0 && b.port != 0) ? b.port : freePort(b.host);
-                ports.add(new int[] {client, freePort(b.host)});
+                int client = (i == 0 && b.port != 0) ? b.port : freePort(b.host, taken);
+                ports.add(new int[] {client, freePort(b.host, taken)});
             }
             StringBuilder voters = new StringBuilder();
             for (int i = 0; i < b.nodes; i++) {
@@ -515,6 +521,22 @@ public final class EmbeddedKafka implements AutoCloseable {
                 LOG.warn("embedded Kafka node did not stop cleanly: {}", rootMessage(e));
             }
         }
+    }
+
+    /** A free port on {@code host} not among {@code taken}, which it joins. */
+    static int freePort(String host, java.util.Set<Integer> taken) {
+        return freePort(() -> freePort(host), taken);
+    }
+
+    /** The first port {@code free} offers that is not among {@code taken} (at most 100 asked), which it joins. */
+    static int freePort(java.util.function.IntSupplier free, java.util.Set<Integer> taken) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = free.getAsInt();
+            if (taken.add(port)) {
+                return port;
+            }
+        }
+        throw new UncheckedIOException(new IOException("no free port apart from " + taken));
     }
 
     private static int freePort(String host) {
