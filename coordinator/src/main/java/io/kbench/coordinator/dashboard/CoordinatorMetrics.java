@@ -82,7 +82,17 @@ final class CoordinatorMetrics {
     /** As the other, with the share groups' counters when {@code share}. */
     MetricFamilies families(String runId, String workload, String state, long targetRate, boolean verification,
                             boolean share, long clockBoundMicros, Map<String, Double> snapshotAges) {
-        MetricFamilies f = new MetricFamilies("run_id", runId, "workload", workload);
+        return families(runId, workload, null, state, targetRate, verification, share, clockBoundMicros, snapshotAges);
+    }
+
+    /**
+     * As the other, labelled {@code part} too when the run is part of a sweep or a max-rate search ("sweep 2 of 4:
+     * producer.acks=all"; null: a run of its own, no such label): each combination's series can be told apart by it.
+     */
+    MetricFamilies families(String runId, String workload, String part, String state, long targetRate,
+                            boolean verification, boolean share, long clockBoundMicros, Map<String, Double> snapshotAges) {
+        MetricFamilies f = part == null ? new MetricFamilies("run_id", runId, "workload", workload)
+                : new MetricFamilies("run_id", runId, "workload", workload, "part", part);
         f.buildInfo(io.kbench.protocol.Versions.kbench(), io.kbench.protocol.Versions.commit(),
                 io.kbench.protocol.Versions.PROTOCOL);
         f.state("kbench_run_state", "the run's state (1 for the current one)", STATES, state);

@@ -323,7 +323,7 @@ public final class DashboardState implements RunReporter {
     public synchronized MetricFamilies.Scrape metrics(String accept, long nowMicros) {
         String name = workload == null ? "" : workload.path("name").asText();
         long target = workload == null ? -1 : workload.path("producerRate").asLong(-1);
-        return metrics.families(runId, name, state, target, verification, share, clockBoundMicros,
+        return metrics.families(runId, name, context, state, target, verification, share, clockBoundMicros,
                 CoordinatorMetrics.ages(lastHeard, nowMicros)).write(accept);
     }
 

@@ -69,6 +69,9 @@ class DashboardStateTest {
         s.on(new RunEvent.Begin("r2", Workload.load(dir.resolve("w.yaml"))));
         s.on(new RunEvent.Interval(interval(0)));
         assertEquals("sweep 2 of 4: producer.acks=all", s.api(0).context(), "kept across the combination's begin");
+        String scrape = new String(s.metrics(null, 0).body(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(scrape.contains("kbench_run_state{part=\"sweep 2 of 4: producer.acks=all\",run_id=\"r2\""),
+                scrape.lines().filter(l -> l.startsWith("kbench_run_state")).findFirst().orElse(scrape));
         assertTrue(s.page(0).contains("<title>kbench long r2 (live) — sweep 2 of 4: producer.acks=all</title>"),
                 s.page(0).substring(0, 300));
         assertTrue(s.reportJson(0).contains("\"title\":\"kbench long r2 (live) — sweep 2 of 4: producer.acks=all\""));
