@@ -57,9 +57,20 @@ final class SweepRun {
         }
     }
 
-    /** The directory, under the sweep's, of combination {@code i} (0-based) of {@code points}. */
+    /** Most characters of a combination's label in its directory's name (a file name has at most 255 bytes). */
+    static final int LABEL_IN_NAME = 120;
+
+    /**
+     * The directory, under the sweep's, of combination {@code i} (0-based) of {@code points}: its number and label,
+     * characters a file name should not hold made '_'; a label longer than {@link #LABEL_IN_NAME} cut there, with 8 hex
+     * digits of its hash after it so that two long labels alike at the start stay two directories.
+     */
     static Path combinationDir(Path base, int i, Sweep.Point p) {
-        return base.resolve(String.format("%02d-%s", i + 1, p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_")));
+        String label = p.label().replaceAll("[^A-Za-z0-9.=_-]+", "_");
+        if (label.length() > LABEL_IN_NAME) {
+            label = label.substring(0, LABEL_IN_NAME) + "-" + String.format("%08x", p.label().hashCode());
+        }
+        return base.resolve(String.format("%02d-%s", i + 1, label));
     }
 
     /** The priming run's directory under the sweep's. */

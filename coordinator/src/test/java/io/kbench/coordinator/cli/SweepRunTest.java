@@ -126,4 +126,23 @@ class SweepRunTest {
                 }, () -> true);
         assertTrue(calls.isEmpty(), "Ctrl-C before the sweep: nothing runs, not even the priming");
     }
+
+    /**
+     * A matrix value of 20,000 characters (a client.id) named its combination's directory with all of them: the sweep
+     * primed and ran its first combination, then the second failed on "File name too long".
+     */
+    @Test
+    void shouldKeepACombinationsDirectoryNameWithinWhatAFileSystemTakes() throws Exception {
+        String x = "x".repeat(20_000);
+        Sweep sweep = Sweep.load(Files.writeString(dir.resolve("long.yaml"), "producerRate: 100\ndurationSeconds: 1\n"
+                + "matrix:\n  producer.client.id: [a, " + x + ", " + x + "y]\n"));
+        List<Path> dirs = SweepRun.directories(sweep, dir.resolve("out"), 0);
+        assertEquals("01-producer.client.id=a", dirs.get(0).getFileName().toString());
+        for (Path d : dirs.subList(1, 3)) {
+            assertTrue(d.getFileName().toString().length() <= 3 + SweepRun.LABEL_IN_NAME + 9, d.getFileName().toString());
+            Files.createDirectories(d); // what the file system takes
+        }
+        assertFalse(dirs.get(1).getFileName().toString().substring(3).equals(dirs.get(2).getFileName().toString().substring(3)),
+                "two long labels alike at the start: two directories");
+    }
 }

@@ -59,6 +59,14 @@ public final class OutputDirectory {
      */
     public static void check(Path dir, String what) {
         refuseEmpty(dir, what);
+        for (Path name : dir) {
+            // the directories still to be made: their names are not tried before the run writes into them
+            int bytes = name.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > MAX_NAME_BYTES) {
+                throw new UserException(what + " " + dir + ": cannot create the directory (a name of " + bytes
+                        + " bytes in the path; a file system takes at most " + MAX_NAME_BYTES + ")");
+            }
+        }
         if (Files.isDirectory(dir)) {
             prepare(dir, what); // there already: nothing is created, the write is probed
             return;
@@ -81,6 +89,9 @@ public final class OutputDirectory {
                     + "directory: " + e.getClass().getSimpleName().replace("Exception", "") + ")");
         }
     }
+
+    /** Most bytes of one name in a path that Linux's and macOS's common file systems take (ext4, XFS, APFS: 255). */
+    static final int MAX_NAME_BYTES = 255;
 
     /**
      * An empty path is the working directory to Java; given for an output directory it is nearly always an unset

@@ -49,4 +49,17 @@ class OutputDirectoryTest {
                 .getMessage().startsWith("--output /proc/kbench-out: cannot create the directory (/proc takes no new "
                         + "directory: "));
     }
+
+    /**
+     * A name longer than a file system takes was found only when the run wrote its result: a sweep's combination
+     * failed halfway with "File name too long". Refused before anything runs.
+     */
+    @Test
+    void shouldRefuseANameLongerThanAFileSystemTakes() {
+        Path longName = tmp.resolve("y".repeat(300)).resolve("run");
+        UserException e = assertThrows(UserException.class, () -> OutputDirectory.check(longName, "--output"));
+        assertTrue(e.getMessage().endsWith("cannot create the directory (a name of 300 "
+                + "bytes in the path; a file system takes at most 255)"), e.getMessage());
+        OutputDirectory.check(tmp.resolve("y".repeat(255)).resolve("run"), "--output"); // 255: taken
+    }
 }
