@@ -53,9 +53,13 @@ final class SweepRun {
 
     private void context(String text) {
         if (dashboard != null) {
-            dashboard.context(text);
+            // a title and a Prometheus label: a matrix value of thousands of characters is cut
+            dashboard.context(text.length() <= CONTEXT_MAX ? text : text.substring(0, CONTEXT_MAX) + "...");
         }
     }
+
+    /** Most characters of the dashboard's context line. */
+    static final int CONTEXT_MAX = 200;
 
     /** Most characters of a combination's label in its directory's name (a file name has at most 255 bytes). */
     static final int LABEL_IN_NAME = 120;
