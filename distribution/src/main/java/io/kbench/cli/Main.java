@@ -136,19 +136,13 @@ public final class Main {
         }
         if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
             // picocli's "positional parameter at index 0..* (SIDE) requires at least 2 values, but only 1 were
-            // specified: [a]", in words
+            // specified: [a]" (or "but none were specified."), in words
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("positional parameter at index \\S+ \\(([^)]+)\\) "
-                    + "requires at least (\\d+) values, but only (\\d+) (?:were|was) specified: \\[(.*)]").matcher(
-                    String.valueOf(e.getMessage()));
+                    + "requires at least (\\d+) values, but (?:only (\\d+) (?:were|was) specified: \\[(.*)]|none were "
+                    + "specified\\.?)").matcher(String.valueOf(e.getMessage()));
             if (m.matches()) {
-                return m.group(1) + ": at least " + m.group(2) + " needed, " + m.group(3) + " given"
-                        + (m.group(4).isEmpty() ? "" : " (" + m.group(4) + ")");
-            }
-            java.util.regex.Matcher none = java.util.regex.Pattern.compile("positional parameter at index \\S+ "
-                    + "\\(([^)]+)\\) requires at least (\\d+) values, but none were specified\\.?").matcher(
-                    String.valueOf(e.getMessage()));
-            if (none.matches()) {
-                return none.group(1) + ": at least " + none.group(2) + " needed, none given";
+                return m.group(1) + ": at least " + m.group(2) + " needed, " + (m.group(3) == null ? "none given"
+                        : m.group(3) + " given" + (m.group(4).isEmpty() ? "" : " (" + m.group(4) + ")"));
             }
             return e.getMessage();
         }

@@ -206,10 +206,8 @@ final class SweepRun {
     private static Double brokersMBps(RunOutcome o, String figure) {
         io.kbench.coordinator.merge.BrokerWindow w = io.kbench.coordinator.merge.BrokerWindow.of(o.intervals(),
                 o.measureStartMicros(), o.measureEndMicros());
-        io.kbench.coordinator.report.result.ResultFile.Cluster cluster = o.result() == null || o.result().provenance() == null
-                ? null : o.result().provenance().cluster();
-        return cluster != null && w.coversCluster(cluster.embedded(), cluster.brokers() == null ? 0 : cluster.brokers().size(),
-                figure)
+        return io.kbench.coordinator.report.result.ResultDocument.everyBrokerRead(w, o.result() == null
+                || o.result().provenance() == null ? null : o.result().provenance().cluster(), figure)
                 ? w.sum(figure) / io.kbench.coordinator.capacity.NetworkCeiling.MB : null;
     }
 

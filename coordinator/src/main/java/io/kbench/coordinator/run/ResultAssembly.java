@@ -428,7 +428,7 @@ final class ResultAssembly {
         io.kbench.coordinator.capacity.NetworkCeiling ceiling = new io.kbench.coordinator.capacity.NetworkCeiling(
                 profile.networkGbps(), brokerCount, partitions, Math.max(1, rf),
                 workload.subscriptionsPerTopic() + workload.shareGroups().groupsPerTopic());
-        boolean everyBroker = everyBrokerRead(brokers, c, "bytesInPerSec");
+        boolean everyBroker = ResultDocument.everyBrokerRead(brokers, c, "bytesInPerSec");
         double produce = everyBroker ? brokers.sum("bytesInPerSec") : summary.publishMBps() * MB;
         String busiest = null;
         double busiestBytes = -1;
@@ -456,13 +456,6 @@ final class ResultAssembly {
         return Double.isNaN(v) ? 0 : v;
     }
 
-    /** {@link io.kbench.coordinator.merge.BrokerWindow#coversCluster} for the cluster a result describes. */
-    static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
-                                   String figure) {
-        return cluster != null && brokers.coversCluster(cluster.embedded(),
-                cluster.brokers() == null ? 0 : cluster.brokers().size(), figure);
-    }
-
     /**
      * The brokers' bytes in against what was acknowledged ({@link io.kbench.coordinator.merge.BrokerCrossCheck}),
      * when every broker was read in every measured interval: the embedded cluster's one source, or as many sources as
@@ -474,7 +467,7 @@ final class ResultAssembly {
         }
         // one source per broker (more sources than brokers read some broker twice: a JMX port and an exporter), each
         // answering in every measured interval
-        boolean every = everyBrokerRead(brokers, g.provenance() == null ? null : g.provenance().cluster(), "bytesInPerSec");
+        boolean every = ResultDocument.everyBrokerRead(brokers, g.provenance() == null ? null : g.provenance().cluster(), "bytesInPerSec");
         return io.kbench.coordinator.merge.BrokerCrossCheck.check(brokers.sum("bytesInPerSec"), every,
                 summary.publishMBps() * 1024 * 1024, summary.publishRate(), compressionRate(g), summary.measuredSeconds(),
                 summary.stats(io.kbench.protocol.Metric.PUBLISH_LATENCY).max() / 1e6);

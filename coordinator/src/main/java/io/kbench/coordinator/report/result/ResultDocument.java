@@ -412,4 +412,14 @@ public final class ResultDocument {
         }
         return line;
     }
+
+    /**
+     * True when the brokers' {@code figure} in {@code brokers} covers the whole cluster a result describes over the
+     * whole window ({@link io.kbench.coordinator.merge.BrokerWindow#coversCluster}); false without a cluster.
+     */
+    public static boolean everyBrokerRead(io.kbench.coordinator.merge.BrokerWindow brokers, ResultFile.Cluster cluster,
+                                          String figure) {
+        return cluster != null && brokers.coversCluster(cluster.embedded(),
+                cluster.brokers() == null ? 0 : cluster.brokers().size(), figure);
+    }
 }
