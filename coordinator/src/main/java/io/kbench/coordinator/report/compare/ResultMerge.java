@@ -311,7 +311,9 @@ public final class ResultMerge {
     public static ResultFile.Run read(Source src) {
         JsonNode r = src.result();
         if (r != null && r.isObject() && r.has("merged") && !r.has("runId")) {
-            throw new IllegalArgumentException(src.path() + ": a merged result (kbench merge); give the results it merged");
+            throw new IllegalArgumentException(src.path() + (r.get("merged").isArray()
+                    ? ": a merged result (kbench merge); give the results it merged"
+                    : ": merged must be a list of the results merged, got " + kind(r.get("merged"))));
         }
         if (r == null || !r.isObject() || r.get("summary") == null || r.get("histograms") == null
                 || r.get("runId") == null) {

@@ -245,4 +245,17 @@ class ResultMergeTest {
         assertTrue(refusal(other).startsWith("b.json: histograms." + Metric.PUBLISH_LATENCY.key() + " is not a kbench "
                 + "histogram: a histogram of another shape (lowest 1, 2 significant digits"), refusal(other));
     }
+
+    @Test
+    void shouldReadAMergedResultAsARunForCompareAndRefuseOneThatIsNot() throws Exception {
+        JsonNode merged = JSON.readTree("{\"merged\": [{\"runId\": \"r1\", \"workload\": \"w\"}, {\"runId\": \"r2\", "
+                + "\"workload\": \"v\"}], \"status\": \"COMPLETED\", \"summary\": {}, \"histograms\": {}}");
+        JsonNode run = ResultMerge.mergedAsRun(merged);
+        assertEquals("merged r1+r2", run.get("runId").asText());
+        assertTrue(!run.has("workload"), "two workloads: no one name");
+        assertEquals(null, ResultMerge.mergedAsRun(result("r", LatencyHistograms.create(), 1, 1, "w")), "a run");
+        IllegalArgumentException notList = assertThrows(IllegalArgumentException.class, () -> ResultMerge.read(
+                new ResultMerge.Source("m.json", JSON.readTree("{\"merged\": \"x\", \"summary\": {}, \"histograms\": {}}"))));
+        assertEquals("m.json: merged must be a list of the results merged, got the string \"x\"", notList.getMessage());
+    }
 }
