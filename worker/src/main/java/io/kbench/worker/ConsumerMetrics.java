@@ -16,6 +16,11 @@ public final class ConsumerMetrics implements RecordListener {
     final LatencyRecorder endToEnd = new LatencyRecorder();
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
+    /**
+     * Messages received whose end-to-end latency was not recorded (unstamped, or intended in a timed warm-up): with
+     * {@link #endToEnd}'s count, an interval's received count (so counts and histograms agree at its boundaries).
+     */
+    final SingleWriterCounter unrecorded = new SingleWriterCounter();
     /** Verification of producer sequences, or null when verification is off. */
     final SequenceTracker tracker;
     /** Coordinator time of the latest poll that returned messages; written once per such poll. */
@@ -75,12 +80,10 @@ public final class ConsumerMetrics implements RecordListener {
         }
         received.add(1);
         receivedBytes.add(valueBytes);
-        if (stampMicros != NO_STAMP) {
-            long received = receivedMicros;
-            long measure = measureMicros;
-            if (stampMicros >= measure || received < measure) {
-                endToEnd.record(received - stampMicros);
-            }
+        if (stampMicros != NO_STAMP && (stampMicros >= measureMicros || receivedMicros < measureMicros)) {
+            endToEnd.record(receivedMicros - stampMicros);
+        } else {
+            unrecorded.add(1);
         }
         if (producerId != NO_PRODUCER && tracker != null) {
             tracker.record(producerId, partition, sequence);

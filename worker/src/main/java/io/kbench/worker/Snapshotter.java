@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
  * metric across producers/consumers; counters are turned from running totals into interval deltas (messages
  * sent up to the interval's end as each load thread passed it: {@link ProducerMetrics#sentBefore}). The
  * interval's acknowledged count is its publish-latency histogram's count (every ack records exactly one
- * latency), so counts and histograms never disagree at an interval boundary.
+ * latency), and its received count its end-to-end histogram's count plus the messages received without one
+ * ({@link ConsumerMetrics#unrecorded}), so counts and histograms never disagree at an interval boundary.
  *
  * <p>Threads: one harvesting thread at a time (the snapshot thread, then the thread that stops the run).
  */
@@ -36,7 +37,8 @@ final class Snapshotter {
     private long sent;
     private long failed;
     private long ackedBytes;
-    private long received;
+    /** The consumers' {@link ConsumerMetrics#unrecorded} at the last harvest. */
+    private long unrecorded;
     private long receivedBytes;
     private long clamped;
     private long negative;
@@ -218,7 +220,9 @@ final class Snapshotter {
         long lag = 0;
         boolean lagKnown = false;
         ClientMetricsMerge consumerMetrics = new ClientMetricsMerge();
+        long u = 0;
         for (ConsumerMetrics m : consumers) {
+            u += m.unrecorded.get();
             if (m.tracker != null) {
                 v = v.plus(m.tracker);
             }
@@ -251,9 +255,13 @@ final class Snapshotter {
             }
         }
         Verification dv = v.minus(verification);
+        // received: what the end-to-end histograms hold plus the messages received without a latency, not the live
+        // counter read above (a message received between the two would be in this interval's histogram but the next's
+        // count); the last harvest takes every message, so the run's total is the counter's
+        long receivedDelta = endToEnd.getTotalCount() + (u - unrecorded);
         IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
                 new Counters(sentTotal - sent, latency.getTotalCount(), totals.failed() - failed,
-                        totals.ackedBytes() - ackedBytes, totals.received() - received,
+                        totals.ackedBytes() - ackedBytes, receivedDelta,
                         totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
                         dv.outOfOrder(), dv.verified(), dv.untracked()).withShare(minus(share, shareTotals)),
                 shareConsumers.isEmpty()
@@ -273,7 +281,7 @@ final class Snapshotter {
         sent = sentTotal;
         failed = totals.failed();
         ackedBytes = totals.ackedBytes();
-        received = totals.received();
+        unrecorded = u;
         receivedBytes = totals.receivedBytes();
         clamped = c;
         negative = n;

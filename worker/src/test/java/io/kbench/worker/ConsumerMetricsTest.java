@@ -1,0 +1,96 @@
+package io.kbench.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.kbench.driver.RecordListener;
+import io.kbench.protocol.IntervalSnapshot;
+import io.kbench.protocol.LatencyHistograms;
+import io.kbench.protocol.Metric;
+import org.junit.jupiter.api.Test;
+
+class ConsumerMetricsTest {
+    private static final RunClock CLOCK = new RunClock(io.kbench.protocol.MicrosClock.SYSTEM, 0,
+            io.kbench.driver.NanoClock.SYSTEM);
+
+    private static long endToEndCount(IntervalSnapshot s) {
+        return LatencyHistograms.decode(s.histogram(Metric.END_TO_END)).getTotalCount();
+    }
+
+    /**
+     * An interval's received count is what its end-to-end histogram holds (every stamped message records one
+     * latency), read while the consumer keeps receiving: a message received between the harvest's reads lands in one
+     * interval for both, and the intervals add up to every message.
+     */
+    @Test
+    void shouldCountAnIntervalsReceivedMessagesAsItsEndToEndHistogramHoldsThemWhileTheConsumerReceives()
+            throws Exception {
+        ConsumerMetrics m = new ConsumerMetrics(CLOCK, null);
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(m), List.of());
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] written = new long[1];
+        Thread consumer = new Thread(() -> {
+            long n = 0;
+            while (!stop.get()) {
+                m.onPollReturned();
+                for (int i = 0; i < 16; i++) {
+                    m.onRecord(100, CLOCK.coordinatorMicrosNow() - 1_000, 0, 1, n++);
+                }
+            }
+            written[0] = n;
+        });
+        consumer.start();
+        long received = 0;
+        int mismatched = 0;
+        try {
+            for (int i = 0; i < 300; i++) {
+                IntervalSnapshot snap = s.harvest(i, i, i + 1, false, 0, false, "");
+                received += snap.counters().received();
+                if (snap.counters().received() != endToEndCount(snap)) {
+                    mismatched++;
+                }
+            }
+        } finally {
+            stop.set(true);
+            consumer.join();
+        }
+        IntervalSnapshot last = s.harvest(300, 300, 301, true, 0, true, "");
+        received += last.counters().received();
+        assertEquals(0, mismatched, "intervals whose received count is not their end-to-end histogram's count");
+        assertEquals(endToEndCount(last), last.counters().received());
+        assertEquals(written[0], received, "every message in exactly one interval");
+    }
+
+    /** Messages received without a latency (unstamped: a topic kbench did not write) count all the same. */
+    @Test
+    void shouldCountMessagesWithoutAStampAsReceivedWithoutALatency() {
+        ConsumerMetrics m = new ConsumerMetrics(CLOCK, null);
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(m), List.of());
+        m.onPollReturned();
+        m.onRecord(100, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0);
+        m.onRecord(100, CLOCK.coordinatorMicrosNow(), 0, 1, 0);
+        IntervalSnapshot snap = s.harvest(0, 0, 1, false, 0, false, "");
+        assertEquals(2, snap.counters().received());
+        assertEquals(200, snap.counters().receivedBytes());
+        assertEquals(1, endToEndCount(snap));
+        m.onRecord(100, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0);
+        assertEquals(1, s.harvest(1, 1, 2, false, 0, true, "").counters().received());
+    }
+
+    /** A message intended in a timed warm-up and received after it counts, without its end-to-end latency. */
+    @Test
+    void shouldCountAWarmupMessageReceivedAfterTheWarmupWithoutItsLatency() {
+        ConsumerMetrics m = new ConsumerMetrics(CLOCK, null);
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(m), List.of());
+        long now = CLOCK.coordinatorMicrosNow();
+        m.measureFrom(now - 10);
+        m.onPollReturned();
+        m.onRecord(100, now - 1_000, 0, 1, 0); // intended before the measurement began
+        m.onRecord(100, now - 5, 0, 1, 1);
+        IntervalSnapshot snap = s.harvest(0, 0, 1, false, 0, false, "");
+        assertEquals(2, snap.counters().received());
+        assertEquals(1, endToEndCount(snap));
+    }
+}
