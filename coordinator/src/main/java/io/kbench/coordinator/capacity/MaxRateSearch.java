@@ -264,8 +264,8 @@ public final class MaxRateSearch {
                     + "cores (the cluster took at least %s)", at, last.verdict().reasons().get(0),
                     best > 0 ? String.format(Locale.ROOT, "%,d msg/s", best) : "what the trials achieved"));
         }
-        List<Done> failedByCluster = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster)
-                .toList();
+        List<Done> failedByCluster = deciding.stream().filter(d -> d.verdict().cause() == TrialVerdict.Cause.cluster
+                || d.verdict().cause() == TrialVerdict.Cause.consumers).toList();
         Done clusterTrial = failedByCluster.isEmpty() ? last : failedByCluster.get(failedByCluster.size() - 1);
         if (!failedByCluster.isEmpty() && failedByCluster.stream()
                 .allMatch(d -> io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS.equals(limitedBy(d)))) {

@@ -37,8 +37,10 @@ import io.kbench.protocol.Metric;
  * <p>A failed trial names its {@link Cause}: {@code generator} when the load generator fell behind while its
  * producers did not wait for the cluster (neither kbench's flow control nor the client's buffer pool held them
  * for {@link #CLUSTER_WAIT_RATIO} of the window or more) — the cluster's figures then do not describe the
- * target rate; {@code cluster} for everything else (acknowledgements, lag, losses, objectives, or a generator
- * that fell behind because the producers waited for the cluster); {@code run} when the run itself failed. Pure.
+ * target rate; {@code consumers} when the consumers alone failed it (a group fell behind, or did not receive
+ * everything, while every acknowledgement, send, message and objective held); {@code cluster} for everything else
+ * (acknowledgements, losses, objectives, or a generator that fell behind because the producers waited for the
+ * cluster); {@code run} when the run itself failed. Pure.
  *
  * @param passed   every criterion met
  * @param cause    why it failed ({@link Cause#none} when it passed)
@@ -71,6 +73,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         generator,
         /** The cluster did not keep up, or an objective was missed. */
         cluster,
+        /**
+         * Only the consumers failed it: a classic or share group fell behind, or did not receive everything, while
+         * every acknowledgement, send, message and objective held — the consumers' own work or number, or the brokers
+         * serving their fetches (the trial's diagnosis says which); from schema version 21.
+         */
+        consumers,
         /** The run itself failed, or was an unthrottled probe with nothing to judge. */
         run
     }
@@ -94,6 +102,8 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                                      List<Slo> slos) {
         List<String> generator = new ArrayList<>();
         List<String> cluster = new ArrayList<>();
+        // of the cluster's reasons, the consumers' (a group behind, messages not received): their own cause when alone
+        int consumers = 0;
         List<String> run = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         long target = workload.producerRate();
@@ -162,6 +172,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             String growth = unreadGrowth(workload, window, target);
             if (growth != null) {
                 cluster.add(growth);
+                consumers++;
             }
         }
         if (summary.failed() > 0) {
@@ -178,6 +189,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (completed && workload.consumerCount() > 0 && summary.received() < expectedReceived) {
             cluster.add(String.format(Locale.ROOT, "consumers received %,d of the %,d messages expected",
                     summary.received(), expectedReceived));
+            consumers++;
         }
         int shareGroups = workload.shareGroups().groupsPerTopic();
         if (completed && shareGroups > 0 && summary.totals() != null && summary.totals().acked() > 0) {
@@ -185,6 +197,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             long settled = summary.totals().shareAccepted() + summary.totals().shareRejected();
             long expected = workload.shareMessagesExpected(summary.acked());
             if (settled < expected) {
+                consumers++;
                 cluster.add(String.format(Locale.ROOT, "the share groups accepted or rejected %,d of the %,d messages "
                         + "expected", settled, expected));
             }
@@ -204,6 +217,8 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             cause = Cause.run;
         } else if (!generator.isEmpty() && !waited) {
             cause = Cause.generator;
+        } else if (generator.isEmpty() && consumers > 0 && consumers == cluster.size()) {
+            cause = Cause.consumers;
         } else if (!generator.isEmpty() || !cluster.isEmpty()) {
             cause = Cause.cluster;
             if (!generator.isEmpty()) {

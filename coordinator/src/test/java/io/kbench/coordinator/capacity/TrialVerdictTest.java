@@ -312,7 +312,7 @@ class TrialVerdictTest {
             Arrays.fill(t.got(), 800);
         });
         TrialVerdict v = judge(behind);
-        assertEquals(Cause.cluster, v.cause());
+        assertEquals(Cause.consumers, v.cause());
         assertEquals(List.of("a group's consumers left 1,800 of the messages acknowledged in the window unread (more "
                 + "than one second of the target)"), v.reasons());
         // the same sampled lag with every message read: it wobbles, nothing more
@@ -331,7 +331,7 @@ class TrialVerdictTest {
     @Test
     void shouldFailAGroupThatReadsAFewPercentTooSlowlyInAShortWindow() {
         TrialVerdict slow = judge(steady().with(t -> Arrays.fill(t.got(), 2, N, 889)));
-        assertEquals(Cause.cluster, slow.cause());
+        assertEquals(Cause.consumers, slow.cause());
         assertEquals(List.of("a group's consumers fell behind by 111 msg/s (11.1% of the target): their unread messages "
                 + "grew from 222 to 888 (medians of the window's first and last thirds)"), slow.reasons());
         // 0.5% short is within the acknowledgements' own tolerance; a pause at one interval's end moves no median
@@ -353,7 +353,7 @@ class TrialVerdictTest {
                 "warmupSeconds", 2, "durationSeconds", 9, "subscriptionsPerTopic", 0, "shareGroupsPerTopic", 1,
                 "consumersPerShareGroup", 4));
         TrialVerdict behind = judge(steady().with(t -> Arrays.fill(t.got(), 250)), share, List.of());
-        assertEquals(Cause.cluster, behind.cause());
+        assertEquals(Cause.consumers, behind.cause());
         assertEquals(List.of("a group's consumers left 6,750 of the messages acknowledged in the window unread (more "
                 + "than one second of the target)", "the share groups accepted or rejected 2,750 of the 11,000 messages "
                 + "expected"), behind.reasons());

@@ -40,9 +40,10 @@ public final class ResultFile {
      * held beside a limit ({@code diagnosis.held}); 16 the limit {@code transactions} ({@code diagnosis.limit})
      * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
      * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker);
-     * 20 a merged result's {@code issues} (measured windows that overlap only in part).
+     * 20 a merged result's {@code issues} (measured windows that overlap only in part); 21 a trial's {@code cause}
+     * {@code consumers}.
      */
-    public static final int SCHEMA_VERSION = 20;
+    public static final int SCHEMA_VERSION = 21;
 
     private ResultFile() { }
 
