@@ -46,6 +46,11 @@ final class Logging {
                 "org.apache.kafka.metadata", "org.apache.kafka.image", "org.apache.kafka.coordinator"}) {
                 setDefault("org.slf4j.simpleLogger.log." + serverSide, verbosity > 0 ? "warn" : "off");
             }
+            // the clients' network layer logs a refused login as an ERROR line (and a worker's log keeps it), but a
+            // command's in-process clients report it as kbench's one line saying what to check; its other ERROR is
+            // an internal fault of the client, not the run's (the run's sends and polls report their own errors)
+            setDefault("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", verbosity > 0 ? "warn"
+                    : "off");
         }
         String kafka = verbosity > 0 ? "warn" : verbosity < 0 ? "off" : "error";
         setDefault("org.slf4j.simpleLogger.log.io.kbench", verbosity > 0 || server && verbosity == 0 ? "info"

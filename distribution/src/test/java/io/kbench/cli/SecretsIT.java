@@ -83,6 +83,28 @@ class SecretsIT {
             assertTrue(line.startsWith("kbench: worker 127.0.0.1:" + port + " (prepare): Kafka at "
                     + kafka.bootstrapServers() + " refused the client: Authentication failed"), line);
 
+            // the same refusal by clients in the command's own process (the perf tools' path): still one line, without
+            // the client's own ERROR log line of the refused login before it
+            Path wrongConfig = dir.resolve("wrong.properties");
+            Files.writeString(wrongConfig, """
+                    security.protocol=SASL_PLAINTEXT
+                    sasl.mechanism=SCRAM-SHA-512
+                    sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="bench" \
+                    password="pw-Bad9-never-shown";
+                    """);
+            Process inProcess = procs.start("in-process", "producer-perf", "--topic", "refused", "--num-records", "10",
+                    "--record-size", "10", "--throughput", "-1", "--bootstrap-server", kafka.bootstrapServers(),
+                    "--command-config", wrongConfig.toString(), "--output", dir.resolve("in-process-out").toString());
+            assertTrue(inProcess.waitFor(120, TimeUnit.SECONDS), "in-process refused run did not finish");
+            assertEquals(2, inProcess.exitValue(), procs.output("in-process") + procs.errors("in-process"));
+            // stderr: the run's line (the perf tools' stdout is theirs), then the refusal
+            String inProcessErr = procs.errors("in-process").strip();
+            List<String> lines = inProcessErr.lines().filter(l -> !l.startsWith("run ")).toList();
+            assertEquals(1, lines.size(), inProcessErr);
+            String inProcessLine = lines.get(0);
+            assertTrue(inProcessLine.startsWith("kbench: worker in-process:local-1 (prepare): Kafka at "
+                    + kafka.bootstrapServers() + " refused the client: Authentication failed"), inProcessLine);
+
             // every secret is nowhere in what was printed or written
             Process help = procs.start("help", "run", "--help");
             Process workerHelp = procs.start("worker-help", "worker", "--help");
