@@ -6,9 +6,10 @@ import io.kbench.driver.RecordListener;
  * Everything measured about one consumer. HOT PATH: called by the driver inside poll on the consumer's
  * load thread (the only writer); the clock is read once per poll, when the messages were returned.
  * End-to-end latency is receive time minus the producer's stamp, both in coordinator time. A message intended
- * in a timed warm-up and received after it is counted but its end-to-end latency not recorded (as its response
+ * in a timed warm-up and counted after it is counted but its end-to-end latency not recorded (as its response
  * time, see {@link ProducerMetrics}): the measured window's end-to-end latency is that of the messages intended
- * in it.
+ * in it. Counted, not received: a consumer that spends time on each message (processing) counts a poll's messages
+ * one by one, so the messages of a poll that returned in the warm-up are counted in the window's first interval.
  */
 public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
@@ -67,6 +68,14 @@ public final class ConsumerMetrics implements RecordListener {
         receivedMicros = clock.coordinatorMicrosNow();
     }
 
+    /**
+     * Whether a message of the warm-up is counted before {@code measure} (in the warm-up's intervals): its poll
+     * returned before, and so did the clock now — read only for the warm-up's messages polled in it.
+     */
+    private boolean countedBefore(long measure) {
+        return receivedMicros < measure && clock.coordinatorMicrosNow() < measure;
+    }
+
     /** Coordinator time of the latest poll that returned messages, 0 if none did. */
     long lastReceiveMicros() {
         return receivedMicros;
@@ -80,7 +89,7 @@ public final class ConsumerMetrics implements RecordListener {
         }
         received.add(1);
         receivedBytes.add(valueBytes);
-        if (stampMicros != NO_STAMP && (stampMicros >= measureMicros || receivedMicros < measureMicros)) {
+        if (stampMicros != NO_STAMP && (stampMicros >= measureMicros || countedBefore(measureMicros))) {
             endToEnd.record(receivedMicros - stampMicros);
         } else {
             unrecorded.add(1);

@@ -23,8 +23,9 @@ import io.kbench.protocol.Counters;
  *       processing) is {@code shareAccept}.</li>
  * </ul>
  *
- * <p>A record intended in a timed warm-up and delivered after it is counted, but its latencies are not recorded
- * (as {@link ConsumerMetrics} does).
+ * <p>A record intended in a timed warm-up and counted after it (delivered after it, or in a warm-up poll whose
+ * earlier records' processing took it past the warm-up) is counted, but its latencies are not recorded (as
+ * {@link ConsumerMetrics} does).
  */
 public final class ShareConsumerMetrics implements ShareRecordListener {
     private final RunClock clock;
@@ -128,8 +129,10 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         delivered.add(1);
         deliveredBytes.add(valueBytes);
         boolean again = deliveryCount > 1;
-        boolean timed = stampMicros != RecordListener.NO_STAMP
-                && (stampMicros >= measureMicros || receivedMicros < measureMicros);
+        // a record of the warm-up is timed when counted in it (its poll returned in it, and the clock is still before
+        // the window: a poll's records are counted one by one, after the processing of those before them)
+        boolean timed = stampMicros != RecordListener.NO_STAMP && (stampMicros >= measureMicros
+                || receivedMicros < measureMicros && clock.coordinatorMicrosNow() < measureMicros);
         if (log != null && producerId != RecordListener.NO_PRODUCER) {
             log.record(producerId, partition, sequence, again);
         }

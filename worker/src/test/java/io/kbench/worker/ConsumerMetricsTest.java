@@ -79,6 +79,30 @@ class ConsumerMetricsTest {
         assertEquals(1, s.harvest(1, 1, 2, false, 0, true, "").counters().received());
     }
 
+    /**
+     * A consumer that spends time on each message counts a warm-up poll's messages one by one: those counted after the
+     * warm-up are in the window's first interval, and their end-to-end latency (of the warm-up) is not recorded there.
+     */
+    @Test
+    void shouldNotRecordTheLatencyOfAWarmupPollsMessagesCountedAfterTheWarmup() {
+        io.kbench.driver.ManualNanoClock nanos = new io.kbench.driver.ManualNanoClock(1_000_000_000L);
+        RunClock clock = new RunClock(io.kbench.protocol.MicrosClock.SYSTEM, 0, nanos);
+        ConsumerMetrics m = new ConsumerMetrics(clock, null);
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(m), List.of());
+        long measure = clock.coordinatorMicrosNow() + 1_000;
+        m.measureFrom(measure);
+        m.onPollReturned(); // 1 ms before the window: the poll returned 3 messages of the warm-up
+        m.onRecord(100, measure - 5_000, 0, 1, 0);
+        nanos.advance(2_000_000); // the first message's processing took the consumer past the warm-up's end
+        m.onRecord(100, measure - 4_000, 0, 1, 1);
+        m.onRecord(100, measure - 3_000, 0, 1, 2);
+        m.onPollReturned();
+        m.onRecord(100, measure + 500, 0, 1, 3); // intended in the window
+        IntervalSnapshot snap = s.harvest(0, 0, 1, false, 0, false, "");
+        assertEquals(4, snap.counters().received());
+        assertEquals(2, endToEndCount(snap), "the one counted in the warm-up and the window's own");
+    }
+
     /** A message intended in a timed warm-up and received after it counts, without its end-to-end latency. */
     @Test
     void shouldCountAWarmupMessageReceivedAfterTheWarmupWithoutItsLatency() {

@@ -41,6 +41,25 @@ class ShareConsumerMetricsTest {
                 false, "");
     }
 
+    /**
+     * A warm-up poll's records are counted one by one after each one's processing: those counted once the window began
+     * do not carry the warm-up's latencies into it.
+     */
+    @Test
+    void shouldNotTimeAWarmupPollsRecordsCountedAfterTheWarmup() {
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 2_000, 0, 0, 1); // 2 ms a record
+        long measure = clock.coordinatorMicrosNow() + 3_000;
+        m.measureFrom(measure);
+        m.onPollReturned(); // 3 ms before the window: 3 records of the warm-up; the third is counted 4 ms later
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Acknowledge.ACCEPT, m.onRecord(100, measure - 5_000, 0, RecordListener.NO_PRODUCER, 0, 1));
+        }
+        IntervalSnapshot s = harvest(m);
+        assertEquals(3, s.counters().shareDelivered());
+        assertEquals(2, h(s, Metric.SHARE_DELIVERY).getTotalCount(), "the first two were counted in the warm-up");
+        assertEquals(2, h(s, Metric.SHARE_ACCEPT).getTotalCount());
+    }
+
     @Test
     void implicitAcceptsEveryRecordAfterItsProcessingTime() {
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 2_000, 0, 0, 1);
