@@ -205,7 +205,10 @@ public final class SetupDiff {
         return v.length() > VALUE_MAX ? v.substring(0, VALUE_MAX) + "..." : v;
     }
 
-    private static String shortCommit(String commit) {
-        return commit.length() > 12 ? commit.substring(0, 12) : commit;
+    /** The commit's first 12 characters, and whether the build had uncommitted changes (a build's {@code -dirty}). */
+    static String shortCommit(String commit) {
+        boolean dirty = commit.endsWith("-dirty");
+        String id = dirty ? commit.substring(0, commit.length() - "-dirty".length()) : commit;
+        return (id.length() > 12 ? id.substring(0, 12) : id) + (dirty ? " (with uncommitted changes)" : "");
     }
 }

@@ -50,6 +50,11 @@ class SetupDiffTest {
         assertEquals(List.of("broker 1 num.io.threads 8 -> 1", "kbench 0.1.0 aaaa -> 0.1.0 bbbbbbbbbbbb",
                 "producer.batch.size 16384 -> unset (the client's default)", "workload.durationSeconds 20 -> 30"),
                 SetupDiff.differences(a, c));
+        // a build from a working tree with changes: its commit alone would name code it was not built from
+        Map<String, String> d = SetupDiff.setup(run("\"batch.size\": \"16384\"", 40003, "20",
+                "bbbbbbbbbbbbbbbbbbbb-dirty", "8"));
+        assertEquals(List.of("kbench 0.1.0 aaaa -> 0.1.0 bbbbbbbbbbbb (with uncommitted changes)"),
+                SetupDiff.differences(a, d));
     }
 
     /**
