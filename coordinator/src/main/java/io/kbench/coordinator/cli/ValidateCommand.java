@@ -2,6 +2,7 @@ package io.kbench.coordinator.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -98,7 +99,23 @@ public final class ValidateCommand implements Callable<Integer> {
                         + w.topics() * w.shareGroups().groupsPerTopic() + " share group(s) ("
                         + (w.shareGroups().explicit() ? "explicit" : "implicit") + " acknowledgement), " : "")
                 + rate + ", " + amount
-                + (s.isSweep() ? ", sweep of " + s.points().size() + (s.points().size() == 1 ? " combination" : " combinations") : "");
+                + (s.isSweep() ? ", sweep of " + s.points().size() + (s.points().size() == 1 ? " combination" : " combinations")
+                        + " of " + axes(s) : "");
+    }
+
+    /** Most characters of the matrix's keys and values a validate line shows. */
+    static final int AXES_MAX = 200;
+
+    /** What the sweep varies: each matrix key with its values in file order, e.g. {@code producer.acks [1, all]}. */
+    static String axes(Sweep s) {
+        List<String> parts = new ArrayList<>();
+        for (String axis : s.axes()) {
+            java.util.LinkedHashSet<String> values = new java.util.LinkedHashSet<>();
+            s.points().forEach(p -> values.add(Sweep.shown(p.values().getOrDefault(axis, ""))));
+            parts.add(axis + " [" + String.join(", ", values) + "]");
+        }
+        String all = String.join(" x ", parts);
+        return all.length() > AXES_MAX ? all.substring(0, AXES_MAX) + "..." : all;
     }
 
     /** Settings each valid on its own that the clients would refuse together: one line, its position in it. */

@@ -1,6 +1,7 @@
 package io.kbench.coordinator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,6 +35,32 @@ class ValidateCommandTest {
         assertEquals(bad + ":2:1: unknown workload key 'producersPerTopc' (did you mean 'producersPerTopic'?); allowed: "
                 + String.join(", ", io.kbench.coordinator.workload.Workload.KEYS), lines[0]);
         assertEquals(badProfile + ":1:20: replicationFactor is 0; allowed: 1 to 32767", lines[1]);
+    }
+
+    /** A sweep's line says what it varies, each key's values in file order; a huge matrix is cut. */
+    @Test
+    void shouldNameWhatASweepVaries() throws IOException {
+        Path sweep = Files.writeString(dir.resolve("s.yaml"), """
+                durationSeconds: 5
+                matrix:
+                  partitionsPerTopic: [1, 3]
+                  producer.acks: ["1", all]
+                """);
+        StringWriter out = new StringWriter();
+        int rc = new CommandLine(new ValidateCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(new StringWriter()))
+                .execute(sweep.toString());
+        assertEquals(0, rc);
+        assertEquals("ok: " + sweep + " (workload s: 1 topic(s) x 1 partitions, 1 producer(s), 1 consumer(s), unthrottled, "
+                + "5 s, sweep of 4 combinations of partitionsPerTopic [1, 3] x producer.acks [1, all])\n", out.toString());
+
+        Path huge = Files.writeString(dir.resolve("h.yaml"), "durationSeconds: 5\nmatrix:\n  producer.client.id: ["
+                + String.join(", ", java.util.Collections.nCopies(1, "x".repeat(300))) + ", y]\n");
+        StringWriter hugeOut = new StringWriter();
+        assertEquals(0, new CommandLine(new ValidateCommand()).setOut(new PrintWriter(hugeOut))
+                .setErr(new PrintWriter(new StringWriter())).execute(huge.toString()));
+        String line = hugeOut.toString();
+        assertTrue(line.contains("sweep of 2 combinations of producer.client.id [" + "x".repeat(100) + "..., y]"), line);
+        assertTrue(line.length() < 400, line);
     }
 
     @Test
