@@ -176,17 +176,23 @@ public final class ResultDocument {
                 .mapToLong(w -> w.host().stallMicrosMaxInterval()).max().orElse(-1);
         double heap = known.stream().filter(w -> w.host().heapMaxBytes() > 0 && w.host().heapAfterGcMaxBytes() >= 0)
                 .mapToDouble(w -> (double) w.host().heapAfterGcMaxBytes() / w.host().heapMaxBytes()).max().orElse(-1);
-        String cpu = known.size() == 1
+        // several in-process workers are one process, each reading its CPU: one figure, not a busiest among equals
+        boolean oneProcess = known.size() > 1 && known.stream().allMatch(w -> w.address() != null
+                && w.address().startsWith(io.kbench.coordinator.rpc.WorkerChannels.IN_PROCESS));
+        String cpu = known.size() == 1 || oneProcess
                 ? String.format(Locale.ROOT, "CPU %.0f%% of its %d processor(s) (worst interval %.0f%%)", 100 * mean,
                         busiest.host().processors(), 100 * worst)
                 : String.format(Locale.ROOT, "CPU %.0f%% of their processors on average, busiest %s %.0f%% (worst interval %.0f%%)",
                         100 * mean, busiest.id(), 100 * busiest.host().cpuMean(), 100 * worst);
         cpu += jit(busiest.host());
         String shared = known.stream().map(w -> w.host().sharedWith()).filter(java.util.Objects::nonNull).findFirst()
-                .map(w -> (known.size() == 1 ? "; its process also runs: " : "; their process also runs: ") + w)
+                .map(w -> (known.size() == 1 ? "; its process also runs: " : oneProcess ? ", which also runs: "
+                        : "; their process also runs: ") + w)
                 .orElse("");
+        String which = known.size() == 1 ? " (" + known.get(0).id()
+                : oneProcess ? " (" + known.size() + " in-process workers, one process" : "s (" + known.size();
         return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s%s",
-                (known.size() == 1 ? " (" + known.get(0).id() : "s (" + known.size()) + shared + ")", cpu,
+                which + shared + ")", cpu,
                 ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),
                 heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap),
                 stallMax < 0 ? "" : "; its load threads woke at most " + ProgressPrinter.ms(stallMax) + " ms late "

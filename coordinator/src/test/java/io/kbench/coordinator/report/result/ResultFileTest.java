@@ -266,13 +266,24 @@ public class ResultFileTest {
 
     @Test
     void shouldSayWhatSharesTheWorkersProcessInTheNumberOfTheWorkers() {
-        java.util.function.Function<String, ResultFile.Worker> worker = id -> new ResultFile.Worker(id, "in-process", 0,
-                0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, 0.5, 0.9, 1_000, 1_000, 1, 1_000,
-                100_000, "coordinator, embedded broker", null, null, null, null, null, null, null));
-        assertTrue(ResultDocument.hostsLine(List.of(worker.apply("local-1"))).startsWith("  worker host (local-1; its "
-                + "process also runs: coordinator, embedded broker): "), ResultDocument.hostsLine(List.of(worker.apply("local-1"))));
-        String two = ResultDocument.hostsLine(List.of(worker.apply("local-1"), worker.apply("local-2")));
-        assertTrue(two.startsWith("  worker hosts (2; their process also runs: coordinator, embedded broker): "), two);
+        java.util.function.BiFunction<String, Double, ResultFile.Worker> worker = (id, cpu) -> new ResultFile.Worker(id,
+                "in-process:" + id, 0, 0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, cpu, 0.9, 1_000,
+                1_000, 1, 1_000, 100_000, "coordinator, embedded broker", null, null, null, null, null, null, null));
+        String one = ResultDocument.hostsLine(List.of(worker.apply("local-1", 0.5)));
+        assertTrue(one.startsWith("  worker host (local-1; its process also runs: coordinator, embedded broker): CPU 50% "
+                + "of its 2 processor(s) (worst interval 90%)"), one);
+        // in-process workers are one process, each reading its CPU: one figure, no busiest among them
+        String three = ResultDocument.hostsLine(List.of(worker.apply("local-1", 0.48), worker.apply("local-2", 0.49),
+                worker.apply("local-3", 0.48)));
+        assertTrue(three.startsWith("  worker host (3 in-process workers, one process, which also runs: coordinator, "
+                + "embedded broker): CPU 48% of its 2 processor(s) (worst interval 90%)"), three);
+        // workers of their own (kbench worker on each host): the mean and the busiest
+        java.util.function.BiFunction<String, Double, ResultFile.Worker> remote = (id, cpu) -> new ResultFile.Worker(id,
+                "10.0.0." + id.length() + ":7070", 0, 0, 0, 0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2,
+                cpu, 0.9, 1_000, 1_000, 1, 1_000, 100_000, null, null, null, null, null, null, null, null));
+        String two = ResultDocument.hostsLine(List.of(remote.apply("a", 0.2), remote.apply("bb", 0.6)));
+        assertTrue(two.startsWith("  worker hosts (2): CPU 40% of their processors on average, busiest bb 60% (worst "
+                + "interval 90%)"), two);
     }
 
     @Test
