@@ -192,8 +192,39 @@ public final class MaxRateSearch {
             out.println("confidence: " + confidence);
         }
         out.println(limit.line);
+        String warm = warmNote(bestTrial, best);
+        if (warm != null) {
+            out.println(warm);
+        }
         Path file = write(doc, bestTrial != null ? bestTrial : done.isEmpty() ? null : done.get(done.size() - 1));
         return new Found(doc, file, bestTrial == null ? null : bestTrial.outcome());
+    }
+
+    /** A warm-up long enough for a fresh JVM's JIT at rates a search answers (docs/capacity.md, measured). */
+    static final int WARM_UP_FOR_A_FRESH_PROCESS_SECONDS = 30;
+
+    /**
+     * When the trial at the answer ran on workers in this process (the embedded default: each {@code kbench run} a new
+     * JVM) after other trials, the line that says a plain run at the answer starts cold: its trials ran in a JVM the
+     * trials before them had warmed. Null otherwise (no answer, the first trial, workers that stay up).
+     */
+    private static String warmNote(Done bestTrial, long best) {
+        return bestTrial == null || bestTrial.outcome().result() == null ? null : warmNote(bestTrial.number(),
+                bestTrial.outcome().result().workers(), bestTrial.workload().warmupSeconds(), best);
+    }
+
+    /** {@link #warmNote(Done, long)} of trial {@code number} at {@code best}, run on {@code workers}. */
+    static String warmNote(int number, List<ResultFile.Worker> workers, int warmupSeconds, long best) {
+        if (number < 2 || workers == null || workers.isEmpty() || !workers.stream().allMatch(w -> w.address() != null
+                && w.address().startsWith(io.kbench.coordinator.rpc.WorkerChannels.IN_PROCESS))) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "warm: trial %d ran in this process after %d trial(s) had warmed it (the JIT "
+                + "had compiled the load's code); a plain run at %,d msg/s starts a fresh process, slower for its first "
+                + "half minute or so: give it warmupSeconds: %d or more%s, or workers that stay up (kbench worker, "
+                + "--workers) — docs/capacity.md#reading-the-answer", number, number - 1, best,
+                WARM_UP_FOR_A_FRESH_PROCESS_SECONDS, warmupSeconds >= WARM_UP_FOR_A_FRESH_PROCESS_SECONDS
+                        ? " (as this workload has)" : " (this workload has " + warmupSeconds + " s)");
     }
 
     /** What kept the rate from going higher: a name for result.json and a line for people. */

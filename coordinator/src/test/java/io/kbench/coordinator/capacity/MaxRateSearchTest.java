@@ -156,6 +156,28 @@ class MaxRateSearchTest {
         }
     }
 
+    /**
+     * A search on workers in its own process (the embedded default) answers for a JVM its trials warmed: a plain run at
+     * the answer, a fresh JVM, is told what it needs. Not for workers that stay up, nor for an answer from trial 1.
+     */
+    @Test
+    void shouldSayThatAPlainRunAtTheAnswerStartsColdWhenTheTrialsRanInThisProcess() {
+        java.util.function.Function<String, ResultFile.Worker> worker = address -> new ResultFile.Worker("w", address, 0,
+                0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, null);
+        String note = MaxRateSearch.warmNote(20, List.of(worker.apply("in-process:local-1")), 5, 790_000);
+        assertEquals("warm: trial 20 ran in this process after 19 trial(s) had warmed it (the JIT had compiled the "
+                + "load's code); a plain run at 790,000 msg/s starts a fresh process, slower for its first half minute or "
+                + "so: give it warmupSeconds: 30 or more (this workload has 5 s), or workers that stay up (kbench worker, "
+                + "--workers) — docs/capacity.md#reading-the-answer", note);
+        assertTrue(MaxRateSearch.warmNote(3, List.of(worker.apply("in-process:local-1")), 30, 1_000)
+                .contains("warmupSeconds: 30 or more (as this workload has)"));
+        assertNull(MaxRateSearch.warmNote(20, List.of(worker.apply("10.0.0.1:7070")), 5, 790_000), "workers stay up");
+        assertNull(MaxRateSearch.warmNote(20, List.of(worker.apply("in-process:local-1"), worker.apply("10.0.0.1:7070")),
+                5, 790_000), "one of them stays up: said of the in-process ones alone it would mislead");
+        assertNull(MaxRateSearch.warmNote(1, List.of(worker.apply("in-process:local-1")), 5, 790_000),
+                "the first trial ran cold as a plain run does");
+    }
+
     private Searched searched(Simulated sim, long rate) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         MaxRateSearch.Found found = search(sim, rate, List.of(), console);
