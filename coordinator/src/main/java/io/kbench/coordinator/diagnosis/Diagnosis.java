@@ -357,7 +357,13 @@ public final class Diagnosis {
                 e.add(new ResultFile.Evidence("brokers", null, null, null,
                         BROKERS_UNREAD + ": they may be the cause"));
             }
-            found.add(limit(PRODUCER_CLIENT, strength, e, Suggestions.producers(f.producers(), b, f.spread())));
+            List<String> next = new ArrayList<>(Suggestions.producers(f.producers(), b, f.spread()));
+            if (f.hosts().jitShareOfCpu() >= JIT_SHARE) {
+                // a producer still being compiled (and an embedded broker in its process) takes longer per request: the
+                // cheapest thing to rule out before turning its settings (a cold run at 790,000 msg/s held half of it)
+                next.add(0, Suggestions.warmUp(f.hosts()));
+            }
+            found.add(limit(PRODUCER_CLIENT, strength, e, next));
         } else if (producing && !waited && !queued) {
             held.add(flip(waitEv));
         }

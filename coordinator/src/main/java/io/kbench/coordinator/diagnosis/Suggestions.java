@@ -169,10 +169,7 @@ final class Suggestions {
                     h.stallMaxMicros() / 1e3, Diagnosis.hostDuringStalls(h)));
         }
         if (h.jitShareOfCpu() >= Diagnosis.JIT_SHARE) {
-            s.add(String.format(Locale.ROOT, "a longer warm-up (warmupSeconds), or workers that stay up between runs "
-                    + "(`kbench worker`, `--workers`): the busiest worker's JIT compilers took %.0f%% of its CPU in the "
-                    + "measured window; a fresh JVM compiles its hot code over its first minute or so, on the same cores",
-                    100 * h.jitShareOfCpu()));
+            s.add(warmUp(h));
         }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
         if (!cpuBound && !stalled) {
@@ -183,6 +180,18 @@ final class Suggestions {
                     + "up to %.0f ms", h.gcMaxMicros() / 1e3));
         }
         return s;
+    }
+
+    /**
+     * A longer warm-up, when the busiest worker's JIT compilers took {@link Diagnosis#JIT_SHARE} of its CPU or more in
+     * the window: a fresh JVM compiles its hot code over its first minute or so, on the same cores.
+     */
+    static String warmUp(WindowFigures.Hosts h) {
+        return String.format(Locale.ROOT, "a longer warm-up (warmupSeconds), or workers that stay up between runs "
+                + "(`kbench worker`, `--workers`): the busiest worker's JIT compilers took %.0f%% of its CPU in the "
+                + "measured window; a fresh JVM compiles its hot code over its first minute or so, on the same cores%s",
+                100 * h.jitShareOfCpu(), h.sharedWith().contains("embedded broker")
+                        ? " (here the embedded broker's too: it serves each request slower until it is compiled)" : "");
     }
 
     /** For transactional producers paced by their commits: fewer commits per producer, or cheaper ones. */

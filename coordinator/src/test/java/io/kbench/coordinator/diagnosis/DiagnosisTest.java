@@ -752,6 +752,28 @@ class DiagnosisTest {
                 DiagnosisText.lines(d).get(0));
     }
 
+    /**
+     * Producers held back by their client while the worker's JVM was still compiling (a cold run: at 790,000 msg/s it
+     * held half the rate a warm one held): a longer warm-up is the first thing to turn, before the client's settings.
+     */
+    @Test
+    void shouldSuggestALongerWarmupFirstWhenTheProducerClientLimitedAColdJvm() {
+        WindowFigures waited = with(DiagnosisTest::unthrottled, waiting(0.63), c -> c, b -> b);
+        java.util.function.DoubleFunction<ResultFile.Diagnosis> at = jit -> Diagnosis.of(new WindowFigures(
+                waited.load(), waited.producers(), new WindowFigures.Hosts(0.85, "local-1", 139_000,
+                "coordinator, embedded broker", -1, -1, -1, jit), waited.consumers(), waited.brokers()));
+        ResultFile.Diagnosis cold = at.apply(0.85 * 0.27);
+        assertEquals("producer-client", cold.limit());
+        assertTrue(cold.suggestions().get(0).startsWith("a longer warm-up (warmupSeconds), or workers that stay up "
+                + "between runs (`kbench worker`, `--workers`): the busiest worker's JIT compilers took 27% of its CPU in "
+                + "the measured window; a fresh JVM compiles its hot code over its first minute or so, on the same cores "
+                + "(here the embedded broker's too: it serves each request slower until it is compiled)"),
+                cold.suggestions().get(0));
+        ResultFile.Diagnosis warm = at.apply(0.85 * 0.09);
+        assertEquals("producer-client", warm.limit());
+        assertTrue(warm.suggestions().stream().noneMatch(x -> x.contains("warm-up")), warm.suggestions().toString());
+    }
+
     /** A run that kept up on a worker whose cores were 80% busy or more: none, and the console says the host was near. */
     @Test
     void shouldSayAKeptUpRunsWorkerHostWasNearItsLimitFromEightyPercentOn() {
