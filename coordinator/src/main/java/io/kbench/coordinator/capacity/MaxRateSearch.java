@@ -224,7 +224,8 @@ public final class MaxRateSearch {
                 + "half minute or so: give it warmupSeconds: %d or more%s, or workers that stay up (kbench worker, "
                 + "--workers) — docs/capacity.md#reading-the-answer", number, number - 1, best,
                 WARM_UP_FOR_A_FRESH_PROCESS_SECONDS, warmupSeconds >= WARM_UP_FOR_A_FRESH_PROCESS_SECONDS
-                        ? " (as this workload has)" : " (this workload has " + warmupSeconds + " s)");
+                        ? " (as this workload has)" : warmupSeconds == 0 ? " (this workload has none)"
+                        : " (this workload has " + warmupSeconds + " s)");
     }
 
     /** What kept the rate from going higher: a name for result.json and a line for people. */

@@ -171,6 +171,8 @@ class MaxRateSearchTest {
                 + "--workers) — docs/capacity.md#reading-the-answer", note);
         assertTrue(MaxRateSearch.warmNote(3, List.of(worker.apply("in-process:local-1")), 30, 1_000)
                 .contains("warmupSeconds: 30 or more (as this workload has)"));
+        assertTrue(MaxRateSearch.warmNote(3, List.of(worker.apply("in-process:local-1")), 0, 1_000)
+                .contains("warmupSeconds: 30 or more (this workload has none)"));
         assertNull(MaxRateSearch.warmNote(20, List.of(worker.apply("10.0.0.1:7070")), 5, 790_000), "workers stay up");
         assertNull(MaxRateSearch.warmNote(20, List.of(worker.apply("in-process:local-1"), worker.apply("10.0.0.1:7070")),
                 5, 790_000), "one of them stays up: said of the in-process ones alone it would mislead");

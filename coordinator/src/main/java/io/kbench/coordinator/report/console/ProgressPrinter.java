@@ -28,6 +28,8 @@ public final class ProgressPrinter implements RunReporter {
     private FaultTimeline faults = new FaultTimeline();
     /** The producers' planned sending time from the start (µs); -1 when not known. */
     private long plannedMicros = -1;
+    /** The producers' target rate, msg/s; 0 or less when unthrottled or without producers. */
+    private long targetRate;
     /** The run has producers (from its workload): a consumer-only run prints no publish lines of zeros. */
     private boolean producers = true;
     /** Set once the coordinator said the run failed: the intervals still to come are its stop's. */
@@ -62,6 +64,7 @@ public final class ProgressPrinter implements RunReporter {
 
     private synchronized void begin(String runId, io.kbench.coordinator.workload.Workload w) {
         producers = w.producerCount() > 0;
+        targetRate = w.producerCount() > 0 ? w.producerRate() : 0;
         unread = new io.kbench.coordinator.report.UnreadCount(io.kbench.coordinator.report.UnreadCount.classicGroups(w));
         // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
         // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
@@ -84,9 +87,11 @@ public final class ProgressPrinter implements RunReporter {
 
     /**
      * " | 12 s left" at the end of an interval in which the producers had planned sending (0 s for the last such),
-     * " | draining" for the intervals after; "" when not known.
+     * " | draining" for the intervals after — or, when such an interval still sent more than 10 ms of the target (a
+     * generator behind its schedule sends every message the window intended, late), that they are still sending;
+     * "" when not known.
      */
-    private String timeLeft(long startMicros, long endMicros) {
+    private String timeLeft(long startMicros, long endMicros, long sent) {
         if (stopping) {
             return " | stopped"; // the run failed: its workers were told to stop at once, nothing is left to send
         }
@@ -95,7 +100,8 @@ public final class ProgressPrinter implements RunReporter {
         }
         long plannedEnd = runStartMicros + plannedMicros;
         if (startMicros >= plannedEnd) {
-            return " | draining";
+            return targetRate > 0 && sent > targetRate / 100 ? " | still sending: the producers are behind their schedule"
+                    : " | draining";
         }
         long left = Math.max(0, plannedEnd - endMicros);
         long s = (left + 999_999) / 1_000_000;
@@ -155,7 +161,7 @@ public final class ProgressPrinter implements RunReporter {
                     busy < 0 ? "" : String.format(Locale.ROOT, "; host %.0f%% busy%s", 100 * busy,
                             steal >= 0.0005 ? String.format(Locale.ROOT, ", %.1f%% stolen", 100 * steal) : "")));
         }
-        notes.append(timeLeft(i.startMicros(), i.endMicros()));
+        notes.append(timeLeft(i.startMicros(), i.endMicros(), c.sent()));
         out.println(String.format(Locale.ROOT,
                 "%5.0fs%s | pub %,9.0f msg/s %7.2f MB/s lat p50 %s p99 %s resp p99 %s ms | con %,9.0f msg/s %7.2f MB/s e2e p50 %s p99 %s%s ms%s%s",
                 (i.endMicros() - runStartMicros) / 1e6, phase,

@@ -42,6 +42,32 @@ class ProgressPrinterTest {
         assertTrue(l.get(4).endsWith(" | draining"), l.get(4));
     }
 
+    /**
+     * A generator behind its schedule sends every message the window intended, late: after the planned end its
+     * intervals say it is still sending, not draining (a cold run at 790,000 msg/s sent for 14 s past its 20).
+     */
+    @Test
+    void shouldSayTheProducersAreStillSendingAfterThePlannedEndWhenTheyAreBehind() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
+        Workload w = Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 0, 2);
+        p.on(new RunEvent.Begin("r", w));
+        p.on(new RunEvent.Started(START, START));
+        for (long sent : new long[] {1000, 1000, 600, 11, 10, 0}) {
+            long i = out.toString(StandardCharsets.UTF_8).lines().count();
+            p.on(new RunEvent.Interval(new MergedInterval(i, START + i * S, START + (i + 1) * S,
+                    new Counters(sent, sent, 0, sent * 100, sent, sent * 100, 0, 0), MergedInterval.noStats(), 1,
+                    List.of())));
+        }
+        List<String> l = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(l.get(1).endsWith(" | 0 s left"), l.get(1));
+        assertTrue(l.get(2).endsWith(" | still sending: the producers are behind their schedule"), l.get(2));
+        assertTrue(l.get(3).endsWith(" | still sending: the producers are behind their schedule"), "11 of 1,000 msg/s "
+                + "is more than 10 ms of the target: " + l.get(3));
+        assertTrue(l.get(4).endsWith(" | draining"), "10 is 10 ms of it: the last sends at the boundary " + l.get(4));
+        assertTrue(l.get(5).endsWith(" | draining"), l.get(5));
+    }
+
     @Test
     void shouldSayStoppedNotTimeLeftOnceTheRunFailed() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
