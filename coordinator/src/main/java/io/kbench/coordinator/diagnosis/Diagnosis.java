@@ -488,11 +488,12 @@ public final class Diagnosis {
                         l.saturationMillis(), stalled(l, h))));
                 strength = Math.max(strength, (saturatedShare - SATURATED_SHARE) / (1 - SATURATED_SHARE));
             } else if (l.targetRate() > 0 && saturatedShare > SATURATED_SHARE && waited) {
-                // the sends that were late waited for buffer room: the cluster held them back (producer-client above)
+                // the sends that were late waited for buffer room: the producers' pipeline held them back (a limit above says whose)
                 held.add(ev("producerWaitRatio", p.waitRatio(), ">=", WAIT_RATIO, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated while the producers waited for buffer room %.1f%% of the time: "
-                                + "the sends were held back by the cluster, not by the load generator%s", l.saturated(),
-                        l.intervals(), 100 * p.waitRatio(), stalled(l, h))));
+                                + "the sends were held back by the producers' pipeline to the brokers (their buffer "
+                                + "full), not by the load generator%s", l.saturated(), l.intervals(), 100 * p.waitRatio(),
+                        stalled(l, h))));
             } else if (l.targetRate() > 0 && saturatedShare > SATURATED_SHARE) {
                 held.add(new ResultFile.Evidence("saturatedIntervals", (double) l.saturated(), "<", (double) SATURATED_MIN,
                         String.format(Locale.ROOT, "%d of %d interval(s) saturated: fewer than %d, a pause rather than "

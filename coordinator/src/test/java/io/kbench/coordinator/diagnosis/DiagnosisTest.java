@@ -604,7 +604,8 @@ class DiagnosisTest {
         assertEquals("producerWaitRatio", e.figure());
         assertEquals(">=", e.op());
         assertEquals("7 of 10 interval(s) saturated while the producers waited for buffer room 14.6% of the time: the "
-                + "sends were held back by the cluster, not by the load generator", e.text());
+                + "sends were held back by the producers' pipeline to the brokers (their buffer full), not by the load "
+                + "generator", e.text());
     }
 
     @Test
