@@ -29,7 +29,12 @@ public final class ProducerMetrics implements ProducerListener {
     private final NanoClock clock;
     final LatencyRecorder latency = new LatencyRecorder();
     final LatencyRecorder response = new LatencyRecorder();
-    final LatencyRecorder delay = new LatencyRecorder();
+    /**
+     * Publish delay, one recorder per interval parity: the load thread records a send into the one of the interval it
+     * was sent in (it knows the boundaries, {@link #intervals}), so that an interval's delays are its sent messages',
+     * as its sent count is ({@link #sentBefore}) — not those recorded until the snapshot thread harvested it.
+     */
+    private final LatencyRecorder[] delays = {new LatencyRecorder(), new LatencyRecorder()};
     /** Transaction commit durations; written by the load thread. */
     final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter sent = new SingleWriterCounter();
@@ -55,7 +60,7 @@ public final class ProducerMetrics implements ProducerListener {
     static final int BOUNDARY_MARKS = 8;
     /** The next interval boundary the load thread has not passed yet ({@link NanoClock} units); load thread only. */
     private long nextBoundaryNanos = Long.MAX_VALUE;
-    private long intervalNanos;
+    private volatile long intervalNanos;
     /** The last boundary passed: 1 is the end of interval 0; load thread only. */
     private long boundary;
     /** The sent count at each of the last {@link #BOUNDARY_MARKS} boundaries passed, by boundary modulo their number. */
@@ -114,7 +119,7 @@ public final class ProducerMetrics implements ProducerListener {
             passBoundaries(sendNanos);
         }
         if (paced) {
-            delay.record((sendNanos - intendedNanos) / 1000);
+            delays[(int) (boundary & 1)].record((sendNanos - intendedNanos) / 1000);
         }
         sent.add(1);
     }
@@ -127,6 +132,25 @@ public final class ProducerMetrics implements ProducerListener {
             marks.setRelease((int) (boundary % BOUNDARY_MARKS), new Mark(boundary, sentSoFar));
             nextBoundaryNanos += intervalNanos;
         } while (now >= nextBoundaryNanos);
+    }
+
+    /**
+     * Moves interval {@code sequence}'s publish delays into {@code target} (snapshot thread): those of the sends the load
+     * thread made in it, whenever it passes the boundary after it; {@code last} (or without interval boundaries) every
+     * delay recorded so far. A harvest more than an interval late also takes the sends of the interval two after.
+     */
+    void addDelaysTo(org.HdrHistogram.Histogram target, long sequence, boolean last) {
+        if (last || intervalNanos == 0) {
+            delays[0].addIntervalTo(target);
+            delays[1].addIntervalTo(target);
+        } else {
+            delays[(int) (sequence & 1)].addIntervalTo(target);
+        }
+    }
+
+    /** Publish delays above the histograms' range so far (cumulative). */
+    long delaysClamped() {
+        return delays[0].clamped() + delays[1].clamped();
     }
 
     /**

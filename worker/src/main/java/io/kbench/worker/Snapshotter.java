@@ -205,14 +205,14 @@ final class Snapshotter {
         long c = 0;
         long n = 0;
         for (ProducerMetrics p : producers) {
-            c += p.latency.clamped() + p.response.clamped() + p.delay.clamped();
+            c += p.latency.clamped() + p.response.clamped() + p.delaysClamped();
             if (p.paced) {
                 p.latency.addIntervalTo(latency);
                 p.response.addIntervalTo(response);
             } else {
                 p.latency.addIntervalTo(latency, response); // unthrottled: response time is publish latency
             }
-            p.delay.addIntervalTo(delay);
+            p.addDelaysTo(delay, sequence, last);
             p.commit.addIntervalTo(commit);
         }
         long lastReceive = 0;

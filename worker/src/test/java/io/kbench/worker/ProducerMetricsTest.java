@@ -100,6 +100,39 @@ class ProducerMetricsTest {
                 "a boundary further back than the marks reach: the live count, as before");
     }
 
+    /**
+     * An interval's publish delays are those of the messages it sent, as its sent count is: a send after the boundary
+     * and before the late harvest is the next interval's in both (at 1 msg/s on a whole-second schedule every
+     * window's first send came just after its boundary, and the summary's delay count read 9 of 10).
+     */
+    @Test
+    void shouldKeepAnIntervalsDelaysWithItsSentCountWhenTheHarvestComesLate() {
+        ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), true);
+        m.intervals(0, 1_000_000);
+        Snapshotter s = new Snapshotter("w", List.of(m), List.of(), List.of());
+        for (long t = 0; t < 1_000_000; t += 100_000) {
+            m.onSent(t, t + 1_000); // 10 in interval 0, each sent 1 µs late
+        }
+        m.onSent(1_000_000, 1_000_000 + 5_000); // on the boundary, 5 µs late, before the harvest of interval 0
+        IntervalSnapshot first = s.harvest(0, 0, 1_000, false, 0, false, "");
+        assertEquals(10, first.counters().sent());
+        assertEquals(10, h(first, Metric.PUBLISH_DELAY).getTotalCount(), "the delays of the sends it counted");
+        assertEquals(1, h(first, Metric.PUBLISH_DELAY).getMaxValue());
+        m.onSent(1_500_000, 1_500_000);
+        IntervalSnapshot second = s.harvest(1, 1_000, 2_000, false, 0, false, "");
+        assertEquals(2, second.counters().sent());
+        assertEquals(2, h(second, Metric.PUBLISH_DELAY).getTotalCount());
+        assertEquals(5, h(second, Metric.PUBLISH_DELAY).getMaxValue());
+        m.onSent(2_000_000, 2_000_000);
+        m.onSent(3_000_000, 3_000_000); // interval 3's, sent before interval 2 is harvested: a harvest a whole interval late
+        IntervalSnapshot third = s.harvest(2, 2_000, 3_000, false, 0, false, "");
+        assertEquals(1, third.counters().sent());
+        assertEquals(1, h(third, Metric.PUBLISH_DELAY).getTotalCount());
+        IntervalSnapshot last = s.harvest(3, 3_000, 3_500, true, 0, true, "");
+        assertEquals(1, last.counters().sent());
+        assertEquals(1, h(last, Metric.PUBLISH_DELAY).getTotalCount(), "the last harvest takes what is left");
+    }
+
     @Test
     void shouldEndAnIntervalsSentCountAtItsBoundaryWhenTheHarvestComesLate() {
         ProducerMetrics a = new ProducerMetrics(clock, new ErrorSlot(), true);
