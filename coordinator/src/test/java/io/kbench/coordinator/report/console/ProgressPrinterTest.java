@@ -20,11 +20,17 @@ class ProgressPrinterTest {
     private static final long S = 1_000_000;
     private static final long START = 1_800_000_000L * S;
 
-    private static List<String> lines(Workload w, int... endSeconds) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+    /** A printer into {@code out} of a run of {@code w} that started at {@link #START}. */
+    private static ProgressPrinter started(ByteArrayOutputStream out, Workload w) {
         ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
         p.on(new RunEvent.Begin("r", w));
         p.on(new RunEvent.Started(START, START + w.warmupSeconds() * S));
+        return p;
+    }
+
+    private static List<String> lines(Workload w, int... endSeconds) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = started(out, w);
         for (int end : endSeconds) {
             p.on(new RunEvent.Interval(new MergedInterval(end - 1, START + (end - 1) * S, START + end * S, Counters.ZERO,
                     MergedInterval.noStats(), 1, List.of())));
@@ -49,10 +55,7 @@ class ProgressPrinterTest {
     @Test
     void shouldSayTheProducersAreStillSendingAfterThePlannedEndWhenTheyAreBehind() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
-        Workload w = Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 0, 2);
-        p.on(new RunEvent.Begin("r", w));
-        p.on(new RunEvent.Started(START, START));
+        ProgressPrinter p = started(out, Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 0, 2));
         for (long sent : new long[] {1000, 1000, 600, 11, 10, 0}) {
             long i = out.toString(StandardCharsets.UTF_8).lines().count();
             p.on(new RunEvent.Interval(new MergedInterval(i, START + i * S, START + (i + 1) * S,
@@ -71,10 +74,7 @@ class ProgressPrinterTest {
     @Test
     void shouldSayStoppedNotTimeLeftOnceTheRunFailed() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProgressPrinter p = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8));
-        Workload w = Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 2, 10);
-        p.on(new RunEvent.Begin("r", w));
-        p.on(new RunEvent.Started(START, START + 2 * S));
+        ProgressPrinter p = started(out, Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 2, 10));
         p.on(new RunEvent.Interval(new MergedInterval(4, START + 4 * S, START + 5 * S, Counters.ZERO,
                 MergedInterval.noStats(), 1, List.of())));
         p.on(new RunEvent.Info("run failed: interrupted (SIGINT/SIGTERM); stopping all workers"));
