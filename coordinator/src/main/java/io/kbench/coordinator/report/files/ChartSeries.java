@@ -130,7 +130,8 @@ public final class ChartSeries {
      * {@code shareAcceptRate} (null where no interval had share consumers), {@code targetSeries} ({@code
      * target} while the producers send, null from {@code measureEndMillis} on or when unthrottled), {@code lag}, {@code unread}
      * (null unless {@link #countingUnread}), {@code shareBacklog} (the share groups' backlog, null where not read),
-     * {@code latency} (ms), {@code client} and {@code bands}.
+     * {@code latency} (ms), {@code client} and {@code bands} (warm-up, saturated, broker down, and after the measured
+     * window from {@code measureEndMillis} on).
      */
     public PageData.Charts charts(long target, long measureEndMillis) {
         List<Double> t = new ArrayList<>(points.size());
@@ -205,6 +206,8 @@ public final class ChartSeries {
         bands.put("warmup", new ArrayList<>());
         bands.put("saturated", new ArrayList<>());
         bands.put("brokerDown", new ArrayList<>());
+        // after the measured window: the consumers draining, or a generator behind its schedule still sending
+        bands.put("after", new ArrayList<>());
         for (ChartPoint p : points) {
             t.add((p.endMillis - runStartMillis) / 1000.0);
             publish.add(p.publishSum / p.n);
@@ -220,6 +223,7 @@ public final class ChartSeries {
             band(bands.get("warmup"), p.warmup, from, to);
             band(bands.get("saturated"), p.saturated, from, to);
             band(bands.get("brokerDown"), p.brokerDown, from, to);
+            band(bands.get("after"), measureEndMillis > 0 && p.startMillis >= measureEndMillis, from, to);
         }
         return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, unread,
                 shareBacklog, latency, client, hosts, brokers, bands);

@@ -77,6 +77,10 @@ class ChartSeriesTest {
         assertTrue(s.charts(-1, 8_000).targetSeries().stream().allMatch(java.util.Objects::isNull));
         Map<String, List<double[]>> bands = d.bands();
         assertEquals(2, bands.get("saturated").size(), "intervals 0 and 7, apart");
+        assertEquals(1, bands.get("after").size(), "intervals 8 and 9, after the window");
+        assertEquals(8.0, bands.get("after").get(0)[0]);
+        assertEquals(10.0, bands.get("after").get(0)[1]);
+        assertTrue(data(s).bands().get("after").isEmpty(), "a window without an end: no band");
     }
 
     /** An interval in which {@code acked} messages were acknowledged and {@code received} received, lag {@code lag}. */
