@@ -51,4 +51,40 @@ class ExitCodesTest {
         assertEquals(-1, Logging.verbosity(new String[] {"run", "--verbose", "--quiet", "w.yaml"}));
         assertEquals(0, Logging.verbosity(new String[] {"run", "--", "-q"}), "after --, not an option");
     }
+
+    /**
+     * The console of a run on an embedded cluster of three nodes showed Yammer's JMX reporter's warning with a 30-line
+     * stack trace (two nodes in one JVM registering one MBean, a race of their start-ups); client refusals kbench says
+     * itself. Both stay out of a command's console by default, and out of a broker's for the MBeans.
+     */
+    @Test
+    void shouldKeepTheEmbeddedNodesMBeanCollisionsAndTheClientsLoginErrorsOffTheConsole() {
+        String jmx = "org.slf4j.simpleLogger.log.com.yammer.metrics.reporting.JmxReporter";
+        String network = "org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient";
+        String before = System.getProperty(jmx);
+        String beforeNetwork = System.getProperty(network);
+        try {
+            System.clearProperty(jmx);
+            System.clearProperty(network);
+            Logging.configure(new String[] {"run", "w.yaml"});
+            assertEquals("error", System.getProperty(jmx));
+            assertEquals("off", System.getProperty(network));
+            System.clearProperty(jmx);
+            System.clearProperty(network);
+            Logging.configure(new String[] {"broker", "--nodes", "3"});
+            assertEquals("error", System.getProperty(jmx));
+            assertEquals(null, System.getProperty(network), "a server logs the clients' network errors");
+        } finally {
+            restore(jmx, before);
+            restore(network, beforeNetwork);
+        }
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
 }
