@@ -52,9 +52,10 @@ final class Logging {
             setDefault("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", verbosity > 0 ? "warn"
                     : "off");
         }
-        // several nodes in one JVM (an embedded cluster) register the same broker metrics' MBeans, and Yammer's JMX
-        // reporter logs each collision as a warning with its stack trace (a race of the nodes' start-ups): the metrics
-        // kbench reads come from the registry, not from those MBeans; its errors still show
+        // several nodes in one JVM (an embedded cluster) share Yammer's metrics registry, and two start-ups adding the
+        // same metric at once both ask its JMX reporter to register it: the second is refused and logged as a warning
+        // with its stack trace. The MBean the first registered is that same shared metric, which kbench reads; the
+        // reporter's errors still show
         setDefault("org.slf4j.simpleLogger.log.com.yammer.metrics.reporting.JmxReporter", verbosity < 0 ? "off" : "error");
         String kafka = verbosity > 0 ? "warn" : verbosity < 0 ? "off" : "error";
         setDefault("org.slf4j.simpleLogger.log.io.kbench", verbosity > 0 || server && verbosity == 0 ? "info"
