@@ -286,7 +286,13 @@ public final class RunController {
                 workload.warmupSeconds(), workload.numRecords() > 0
                         ? String.format("%,d records in all", workload.numRecords())
                         : workload.durationSeconds() + " s"));
-        workload.shareGroups().warnings(workload.consumerProcessing()).forEach(w -> out.info("warning: " + w));
+        // the records a poll may return, as the share consumers are built: the profile's common, then consumer section
+        String maxPoll = profile.consumer().getOrDefault("max.poll.records",
+                profile.common().getOrDefault("max.poll.records", "")).strip();
+        int pollRecords = maxPoll.matches("[1-9][0-9]{0,8}") ? Integer.parseInt(maxPoll)
+                : io.kbench.coordinator.workload.ShareGroups.DEFAULT_MAX_POLL_RECORDS;
+        workload.shareGroups().warnings(workload.consumerProcessing(), pollRecords, !maxPoll.isEmpty())
+                .forEach(w -> out.info("warning: " + w));
         if (!workload.existingTopics() && workload.producerCount() > 0) {
             workload.messages().partitionWarnings(workload.partitionsPerTopic()).forEach(w -> out.info("warning: " + w));
         }

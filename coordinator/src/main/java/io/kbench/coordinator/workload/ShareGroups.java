@@ -174,6 +174,15 @@ public record ShareGroups(
      *                   distribution; for a drawn time, the records whose draw reaches the lock duration are warned of)
      */
     public List<String> warnings(ConsumerProcessing processing) {
+        return warnings(processing, DEFAULT_MAX_POLL_RECORDS, false);
+    }
+
+    /**
+     * {@link #warnings(ConsumerProcessing)} with the records a poll may return as the profile sets them
+     * ({@code max.poll.records} of its consumer or common section, which share consumers take too; {@code set}: the
+     * profile gives it).
+     */
+    public List<String> warnings(ConsumerProcessing processing, int maxPollRecords, boolean set) {
         long processingMicros = processing.meanMicros();
         String lock = String.format("%,d ms%s", lockMillis(),
                 groupConfigs.containsKey("share.record.lock.duration.ms") ? "" : ", the broker's default");
@@ -194,16 +203,16 @@ public record ShareGroups(
                     + "(%s): every record's lock runs out while it is processed, so every record is delivered "
                     + "again until share.delivery.count.limit archives it", processingMicros / 1000.0, lock));
         }
-        if (any() && processingMicros * DEFAULT_MAX_POLL_RECORDS >= lockMicros) {
+        if (any() && processingMicros * (double) maxPollRecords >= lockMicros) {
             return List.of(String.format("consumerProcessingMillis (%.3f ms) times the records one poll may return "
-                    + "(max.poll.records, %d by default) is not below the record lock duration (%s): records late in "
+                    + "(max.poll.records, %d %s) is not below the record lock duration (%s): records late in "
                     + "a full batch lose their lock before they are processed and are delivered again; lower "
                     + "max.poll.records in the profile's consumer section", processingMicros / 1000.0,
-                    DEFAULT_MAX_POLL_RECORDS, lock));
+                    maxPollRecords, set ? "in the profile" : "by default", lock));
         }
         return List.of();
     }
 
     /** The consumer's default {@code max.poll.records}. */
-    static final int DEFAULT_MAX_POLL_RECORDS = 500;
+    public static final int DEFAULT_MAX_POLL_RECORDS = 500;
 }

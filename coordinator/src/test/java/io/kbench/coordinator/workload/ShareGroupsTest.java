@@ -188,6 +188,14 @@ class ShareGroupsTest {
                         + "of, but 3 s x 500 records on average is not below the lock");
         assertTrue(warnings("consumerProcessingMillis: 20000\nconsumerProcessingDistribution: uniform\n").get(0)
                 .contains("about 25.0% of the records"), "uniform 0-40 s against a 30-s lock");
+        // the profile's max.poll.records: 100 ms x 10 records is far below the lock; x 400 is not, and says so
+        Workload slow = load("durationSeconds: 5\nshareGroupsPerTopic: 1\nconsumerProcessingMillis: 100\n");
+        assertTrue(slow.shareGroups().warnings(slow.consumerProcessing(), 10, true).isEmpty(),
+                "a profile that lowered max.poll.records is not told to lower it");
+        assertTrue(slow.shareGroups().warnings(slow.consumerProcessing(), 400, true).get(0)
+                .contains("(max.poll.records, 400 in the profile)"));
+        assertTrue(slow.shareGroups().warnings(slow.consumerProcessing()).get(0)
+                .contains("(max.poll.records, 500 by default)"));
         Workload classicOnly = load("durationSeconds: 5\nconsumerProcessingMillis: 40000\n");
         assertTrue(classicOnly.shareGroups().warnings(classicOnly.consumerProcessing()).isEmpty(),
                 "no share group, no lock");
