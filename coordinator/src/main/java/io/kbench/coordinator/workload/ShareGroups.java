@@ -194,23 +194,28 @@ public record ShareGroups(
             case exponential -> processingMicros == 0 ? 0 : Math.exp(-lockMicros / processingMicros);
         };
         if (any() && processing.distribution() != ConsumerProcessing.Distribution.fixed && over >= 0.001) {
-            return List.of(String.format("consumerProcessingMillis (%.3f ms on average, %s): about %.1f%% of the records "
+            return List.of(String.format("consumerProcessingMillis (%s ms on average, %s): about %.1f%% of the records "
                     + "take at least the record lock duration (%s), lose their lock while they are processed and are "
-                    + "delivered again", processingMicros / 1000.0, processing.distribution(), 100 * over, lock));
+                    + "delivered again", millis(processingMicros), processing.distribution(), 100 * over, lock));
         }
         if (any() && processingMicros >= lockMicros) {
-            return List.of(String.format("consumerProcessingMillis (%.3f ms) is not below the record lock duration "
+            return List.of(String.format("consumerProcessingMillis (%s ms) is not below the record lock duration "
                     + "(%s): every record's lock runs out while it is processed, so every record is delivered "
-                    + "again until share.delivery.count.limit archives it", processingMicros / 1000.0, lock));
+                    + "again until share.delivery.count.limit archives it", millis(processingMicros), lock));
         }
         if (any() && processingMicros * (double) maxPollRecords >= lockMicros) {
-            return List.of(String.format("consumerProcessingMillis (%.3f ms) times the records one poll may return "
+            return List.of(String.format("consumerProcessingMillis (%s ms) times the records one poll may return "
                     + "(max.poll.records, %d %s) is not below the record lock duration (%s): records late in "
                     + "a full batch lose their lock before they are processed and are delivered again; lower "
-                    + "max.poll.records in the profile's consumer section", processingMicros / 1000.0,
+                    + "max.poll.records in the profile's consumer section", millis(processingMicros),
                     maxPollRecords, set ? "in the profile" : "by default", lock));
         }
         return List.of();
+    }
+
+    /** Microseconds as milliseconds without trailing zeros: 100 ms, 59.9 ms, 0.25 ms. */
+    static String millis(long micros) {
+        return java.math.BigDecimal.valueOf(micros, 3).stripTrailingZeros().toPlainString();
     }
 
     /** The consumer's default {@code max.poll.records}. */

@@ -178,6 +178,8 @@ class ShareGroupsTest {
         assertTrue(warnings("consumerProcessingMillis: 30000\n").get(0).contains("every record's lock runs out"));
         assertTrue(warnings("consumerProcessingMillis: 30000\n").get(0).contains("30,000 ms, the broker's default"));
         assertTrue(warnings("consumerProcessingMillis: 100\n").get(0).contains("records late in a full batch"));
+        assertTrue(warnings("consumerProcessingMillis: 100\n").get(0).startsWith("consumerProcessingMillis (100 ms) "));
+        assertTrue(warnings("consumerProcessingMillis: 60.25\n").get(0).startsWith("consumerProcessingMillis (60.25 ms) "));
         assertTrue(warnings("consumerProcessingMillis: 59.9\n").isEmpty(), "59.9 ms x 500 = 29.95 s, below 30 s");
         assertTrue(warnings("consumerProcessingMillis: 20\nshareGroupConfig:\n  share.record.lock.duration.ms: 15\n")
                 .get(0).contains("(15 ms)"));
