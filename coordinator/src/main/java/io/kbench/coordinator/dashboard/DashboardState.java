@@ -42,6 +42,8 @@ public final class DashboardState implements RunReporter {
     private String reason;
     private long runStartMicros;
     private long measureStartMicros = Long.MAX_VALUE;
+    /** The producers' planned sending time from the start, µs; -1 when not known. */
+    private long plannedMicros = -1;
     private long saturationMicros = Long.MAX_VALUE;
     private long clockBoundMicros;
     private boolean verification;
@@ -129,6 +131,7 @@ public final class DashboardState implements RunReporter {
         share = w.shareGroups().any();
         shareGroups = w.shareGroups().groupsPerTopic();
         state = "preparing";
+        plannedMicros = w.plannedSendingMicros();
         reason = null;
         intervals = new AppendOnlyList<>(); // a page still reading the last run's keeps its own
         series = null;
@@ -232,7 +235,9 @@ public final class DashboardState implements RunReporter {
         if (!state.equals("failed")) {
             boolean measuring = i.endMicros() > measureStartMicros;
             sending |= i.counters().sent() > 0;
-            state = !measuring ? "warm-up" : sending && i.counters().sent() == 0 ? "draining" : "measuring";
+            // after the planned end the window is over, also while a generator behind its schedule still sends
+            boolean after = plannedMicros >= 0 && i.startMicros() >= runStartMicros + plannedMicros;
+            state = !measuring ? "warm-up" : after || sending && i.counters().sent() == 0 ? "draining" : "measuring";
         }
         return true;
     }

@@ -179,6 +179,22 @@ public record Workload(String name, int topics, int partitionsPerTopic, int prod
         return consumerProcessing.meanMicros();
     }
 
+    /**
+     * The producers' planned sending time from the run's start, µs: a timed run's warm-up and duration, a record-count
+     * run's records at its rate (after a warm-up by time); -1 when not known (an unthrottled count, no producers).
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public long plannedSendingMicros() {
+        if (producerCount() == 0) {
+            return -1;
+        } else if (numRecords <= 0) {
+            return (warmupSeconds + (long) durationSeconds) * 1_000_000L;
+        } else if (producerRate > 0) {
+            return warmupSeconds * 1_000_000L + numRecords * 1_000_000L / producerRate;
+        }
+        return -1;
+    }
+
     /** Share consumers in all (at most {@link #MAX_CONSUMERS} together with the classic ones). */
     public int shareConsumerCount() {
         return Math.toIntExact((long) topics * shareGroups.groupsPerTopic() * shareGroups.consumersPerGroup());

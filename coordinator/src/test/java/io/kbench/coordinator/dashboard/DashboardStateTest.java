@@ -83,6 +83,24 @@ class DashboardStateTest {
         assertEquals("sweep of 4 combinations: 4 completed", s.api(0).context());
     }
 
+    /**
+     * After the producers' planned end the window is over: draining, also while a generator behind its schedule
+     * still sends the window's messages (a cold run at 790,000 msg/s sent for 14 s past its 20).
+     */
+    @Test
+    void shouldSayDrainingAfterThePlannedEndEvenWhileTheProducersStillSend() throws Exception {
+        Path w = Files.writeString(dir.resolve("short.yaml"), "name: short\ndurationSeconds: 2\nproducerRate: 1000\n");
+        DashboardState s = new DashboardState(QUIET);
+        s.on(new RunEvent.Begin("r1", Workload.load(w)));
+        s.on(new RunEvent.Started(0, 0));
+        s.on(new RunEvent.Interval(interval(0)));
+        assertEquals("measuring", s.api(0).state());
+        s.on(new RunEvent.Interval(interval(1)));
+        assertEquals("measuring", s.api(0).state(), "the window's last second");
+        s.on(new RunEvent.Interval(interval(2)));
+        assertEquals("draining", s.api(0).state(), "1,000 sent after the planned end: late sends, not the window");
+    }
+
     @Test
     void shouldPageApiRunAndKeepTheSummaryUpToDateWithoutTheIntervals() throws Exception {
         DashboardState s = state();

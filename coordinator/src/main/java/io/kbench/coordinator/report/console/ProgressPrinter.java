@@ -66,18 +66,7 @@ public final class ProgressPrinter implements RunReporter {
         producers = w.producerCount() > 0;
         targetRate = w.producerCount() > 0 ? w.producerRate() : 0;
         unread = new io.kbench.coordinator.report.UnreadCount(io.kbench.coordinator.report.UnreadCount.classicGroups(w));
-        // the producers' planned sending time from the start: a timed run's warm-up and duration, a record-count
-        // run's records at its rate (with a warm-up by time ahead of them); unknown for an unthrottled count or a
-        // run without producers
-        if (w.producerCount() == 0) {
-            plannedMicros = -1;
-        } else if (w.numRecords() <= 0) {
-            plannedMicros = (w.warmupSeconds() + (long) w.durationSeconds()) * 1_000_000L;
-        } else if (w.producerRate() > 0) {
-            plannedMicros = w.warmupSeconds() * 1_000_000L + w.numRecords() * 1_000_000L / w.producerRate();
-        } else {
-            plannedMicros = -1;
-        }
+        plannedMicros = w.plannedSendingMicros();
     }
 
     private synchronized void started(long runStart, long measureStart) {
