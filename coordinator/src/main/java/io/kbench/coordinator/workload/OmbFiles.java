@@ -21,6 +21,9 @@ import org.yaml.snakeyaml.nodes.Tag;
  * translation is noted once, for stderr. The table of every key is in docs/workloads.md.
  */
 final class OmbFiles {
+    /** The distinct keys OMB's KeyDistributor draws from (its UNIQUE_COUNT). */
+    static final int OMB_KEYS = 10_000;
+
     /** Keys only OMB workloads have. */
     static final List<String> WORKLOAD_MARKERS = List.of("consumerPerSubscription", "testDurationMinutes",
             "warmupDurationMinutes", "keyDistributor", "consumerBacklogSizeGB", "useRandomizedPayloads",
@@ -83,7 +86,14 @@ final class OmbFiles {
                 y.remove("keyDistributor");
             } else {
                 y.rename("keyDistributor", "keyDistribution", YamlMap.scalar(to, k));
-                notes.add(where + "keyDistributor: " + k.getValue() + " -> keyDistribution: " + to);
+                String keys = "";
+                if (!to.equals("none") && !y.has("keys")) {
+                    // OMB's KeyDistributor draws from 10,000 keys (UNIQUE_COUNT); kbench's default is 1,000, which
+                    // spreads less evenly over many partitions
+                    y.rename("keys", "keys", YamlMap.scalar(Integer.toString(OMB_KEYS), k));
+                    keys = ", keys: " + OMB_KEYS + " (OMB's distinct keys)";
+                }
+                notes.add(where + "keyDistributor: " + k.getValue() + " -> keyDistribution: " + to + keys);
             }
         }
         Node backlog = y.node("consumerBacklogSizeGB");

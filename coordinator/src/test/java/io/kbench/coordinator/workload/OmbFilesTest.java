@@ -46,6 +46,9 @@ class OmbFilesTest {
         assertEquals(120, w.warmupSeconds());
         assertEquals(180, w.durationSeconds());
         assertEquals(Workload.KeyDistribution.random, w.messages().keyDistribution());
+        assertEquals(10_000, w.messages().keys(), "OMB's KeyDistributor draws from 10,000 keys, kbench's default 1,000");
+        assertTrue(s.notes().contains("omb.yaml: OMB workload: keyDistributor: RANDOM_NANO -> keyDistribution: random, "
+                + "keys: 10000 (OMB's distinct keys)"), s.notes().toString());
         assertEquals(0, w.consumerBacklogRecords());
         assertTrue(s.notes().contains("omb.yaml: OMB workload: producerRate: 0 (OMB's adaptive rate) -> the max-rate "
                 + "search (--find-max-rate)"), s.notes().toString());
