@@ -4,11 +4,12 @@ import io.kbench.driver.RecordListener;
 
 /**
  * Everything measured about one consumer. HOT PATH: called by the driver inside poll on the consumer's
- * load thread (the only writer); the clock is read once per poll, when the messages were returned.
+ * load thread (the only writer); the clock is read once per poll, when the messages were returned (and, in a
+ * timed warm-up, once more for each of its messages, see below).
  * End-to-end latency is receive time minus the producer's stamp, both in coordinator time. A message intended
- * in a timed warm-up and counted after it is counted but its end-to-end latency not recorded (as its response
- * time, see {@link ProducerMetrics}): the measured window's end-to-end latency is that of the messages intended
- * in it. Counted, not received: a consumer that spends time on each message (processing) counts a poll's messages
+ * in a timed warm-up and counted after it still counts as received, but its end-to-end latency is not recorded (as
+ * its response time, see {@link ProducerMetrics}): the measured window's end-to-end latency is that of the messages
+ * intended in it. Counted, not received: a consumer that spends time on each message (processing) counts a poll's messages
  * one by one, so the messages of a poll that returned in the warm-up are counted in the window's first interval.
  */
 public final class ConsumerMetrics implements RecordListener {
