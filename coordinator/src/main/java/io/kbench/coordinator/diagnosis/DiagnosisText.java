@@ -22,9 +22,10 @@ public final class DiagnosisText {
         out.add("  limited by: " + d.limit() + switch (d.limit()) {
             case Diagnosis.NONE -> " (" + noneHeadline(d) + ")";
             case Diagnosis.UNKNOWN -> " (no figure kbench reads crossed its threshold; see docs/diagnosis.md)";
-            default -> String.format(Locale.ROOT, " (strength %.2f%s)", d.strength(), Diagnosis.brokersUnread(d)
+            default -> String.format(Locale.ROOT, " (strength %.2f%s%s)", d.strength(), Diagnosis.brokersUnread(d)
                     ? "; the brokers were not read: a limit of theirs would look the same from the "
-                    + (Diagnosis.CONSUMERS.equals(d.limit()) ? "consumers" : "producers") : "");
+                    + (Diagnosis.CONSUMERS.equals(d.limit()) ? "consumers" : "producers") : "", keptTarget(d)
+                    ? "; the run kept its target: the generator's own delays are in its latencies" : "");
         });
         d.evidence().forEach(e -> out.add("    " + evidence(e)));
         if (!d.held().isEmpty()) {
@@ -39,6 +40,15 @@ public final class DiagnosisText {
                     l.evidence().isEmpty() ? "" : evidence(l.evidence().get(0))));
         }
         return out;
+    }
+
+    /**
+     * A {@code generator} verdict on a run that held its target (the window's acknowledged rate among the checks that
+     * held): its saturated intervals delayed some sends, they did not cost it the rate.
+     */
+    private static boolean keptTarget(ResultFile.Diagnosis d) {
+        return Diagnosis.GENERATOR.equals(d.limit()) && d.held().stream()
+                .anyMatch(e -> e.figure().equals("ackedRate") && ">=".equals(e.op()));
     }
 
     /**

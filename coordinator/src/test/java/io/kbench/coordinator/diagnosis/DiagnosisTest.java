@@ -775,6 +775,23 @@ class DiagnosisTest {
         assertTrue(warm.suggestions().stream().noneMatch(x -> x.contains("warm-up")), warm.suggestions().toString());
     }
 
+    /**
+     * {@code generator} on a run that held its target (a few host pauses) said nothing of the target in its headline,
+     * which read harsher than the run: it says it kept it. A run that fell short does not.
+     */
+    @Test
+    void shouldSayInTheGeneratorHeadlineWhenTheRunKeptItsTarget() {
+        ResultFile.Diagnosis kept = Diagnosis.of(with(l -> saturated(4), p -> p, c -> c, b -> b));
+        assertEquals("generator", kept.limit());
+        assertTrue(DiagnosisText.lines(kept).get(0).matches("  limited by: generator \\(strength [0-9.]+; the run kept "
+                + "its target: the generator's own delays are in its latencies\\)"), DiagnosisText.lines(kept).get(0));
+        ResultFile.Diagnosis short_ = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 30, 8_000, 8_000, false, false,
+                "", 30, 20, 10), p -> p, c -> c, b -> b));
+        assertEquals("generator", short_.limit());
+        assertTrue(DiagnosisText.lines(short_).get(0).matches("  limited by: generator \\(strength [0-9.]+\\)"),
+                DiagnosisText.lines(short_).get(0));
+    }
+
     /** A run that kept up on a worker whose cores were 80% busy or more: none, and the console says the host was near. */
     @Test
     void shouldSayAKeptUpRunsWorkerHostWasNearItsLimitFromEightyPercentOn() {
