@@ -69,14 +69,6 @@ public final class ConsumerMetrics implements RecordListener {
         receivedMicros = clock.coordinatorMicrosNow();
     }
 
-    /**
-     * Whether a message of the warm-up is counted before {@code measure} (in the warm-up's intervals): its poll
-     * returned before, and so did the clock now — read only for the warm-up's messages polled in it.
-     */
-    private boolean countedBefore(long measure) {
-        return receivedMicros < measure && clock.coordinatorMicrosNow() < measure;
-    }
-
     /** Coordinator time of the latest poll that returned messages, 0 if none did. */
     long lastReceiveMicros() {
         return receivedMicros;
@@ -90,8 +82,13 @@ public final class ConsumerMetrics implements RecordListener {
         }
         received.add(1);
         receivedBytes.add(valueBytes);
-        if (stampMicros != NO_STAMP && (stampMicros >= measureMicros || countedBefore(measureMicros))) {
-            endToEnd.record(receivedMicros - stampMicros);
+        long polled = receivedMicros; // each volatile read once per message
+        long measure = measureMicros;
+        // a message of the warm-up is timed when counted in it: its poll returned in it and the clock, read only for
+        // such messages, is still before the window (a poll's messages are counted one by one, after processing)
+        if (stampMicros != NO_STAMP && (stampMicros >= measure
+                || polled < measure && clock.coordinatorMicrosNow() < measure)) {
+            endToEnd.record(polled - stampMicros);
         } else {
             unrecorded.add(1);
         }

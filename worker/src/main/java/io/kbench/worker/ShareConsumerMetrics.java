@@ -131,15 +131,17 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         boolean again = deliveryCount > 1;
         // a record of the warm-up is timed when counted in it (its poll returned in it, and the clock is still before
         // the window: a poll's records are counted one by one, after the processing of those before them)
-        boolean timed = stampMicros != RecordListener.NO_STAMP && (stampMicros >= measureMicros
-                || receivedMicros < measureMicros && clock.coordinatorMicrosNow() < measureMicros);
+        long received = receivedMicros; // each volatile read once per record
+        long measure = measureMicros;
+        boolean timed = stampMicros != RecordListener.NO_STAMP && (stampMicros >= measure
+                || received < measure && clock.coordinatorMicrosNow() < measure);
         if (log != null && producerId != RecordListener.NO_PRODUCER) {
             log.record(producerId, partition, sequence, again);
         }
         if (again) {
             redelivered.add(1);
         } else if (timed) {
-            delivery.record(receivedMicros - stampMicros);
+            delivery.record(received - stampMicros);
         }
         processing.process(nanos);
         if (!again && releaseOrReject > 0) {
@@ -157,7 +159,7 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         if (timed) {
             // without processing a record is accepted as it is delivered: the poll's clock reading serves, as for
             // the delivery (no clock read per record)
-            accept.record((processing.any() ? clock.coordinatorMicrosNow() : receivedMicros) - stampMicros);
+            accept.record((processing.any() ? clock.coordinatorMicrosNow() : received) - stampMicros);
         }
         return Acknowledge.ACCEPT;
     }
