@@ -215,8 +215,7 @@ public final class MaxRateSearch {
 
     /** {@link #warmNote(Done, long)} of trial {@code number} at {@code best}, run on {@code workers}. */
     static String warmNote(int number, List<ResultFile.Worker> workers, int warmupSeconds, long best) {
-        if (number < 2 || workers == null || workers.isEmpty() || !workers.stream().allMatch(w -> w.address() != null
-                && w.address().startsWith(io.kbench.coordinator.rpc.WorkerChannels.IN_PROCESS))) {
+        if (number < 2 || !io.kbench.coordinator.report.result.ResultDocument.inProcess(workers)) {
             return null;
         }
         return String.format(Locale.ROOT, "warm: trial %d ran in this process after %d trial(s) had warmed it (the JIT "

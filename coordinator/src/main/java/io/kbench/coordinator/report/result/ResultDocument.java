@@ -177,8 +177,7 @@ public final class ResultDocument {
         double heap = known.stream().filter(w -> w.host().heapMaxBytes() > 0 && w.host().heapAfterGcMaxBytes() >= 0)
                 .mapToDouble(w -> (double) w.host().heapAfterGcMaxBytes() / w.host().heapMaxBytes()).max().orElse(-1);
         // several in-process workers are one process, each reading its CPU: one figure, not a busiest among equals
-        boolean oneProcess = known.size() > 1 && known.stream().allMatch(w -> w.address() != null
-                && w.address().startsWith(io.kbench.coordinator.rpc.WorkerChannels.IN_PROCESS));
+        boolean oneProcess = known.size() > 1 && inProcess(known);
         String cpu = known.size() == 1 || oneProcess
                 ? String.format(Locale.ROOT, "CPU %.0f%% of its %d processor(s) (worst interval %.0f%%)", 100 * mean,
                         busiest.host().processors(), 100 * worst)
@@ -417,6 +416,12 @@ public final class ResultDocument {
                     n.busiestBroker(), n.busiestMBps(), 100 * n.busiestShare());
         }
         return line;
+    }
+
+    /** True when every one of {@code workers} (at least one) ran in the coordinator's process. */
+    public static boolean inProcess(List<ResultFile.Worker> workers) {
+        return workers != null && !workers.isEmpty() && workers.stream().allMatch(w -> w.address() != null
+                && w.address().startsWith(io.kbench.coordinator.rpc.WorkerChannels.IN_PROCESS));
     }
 
     /**
