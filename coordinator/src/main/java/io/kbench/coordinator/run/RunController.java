@@ -289,9 +289,14 @@ public final class RunController {
         // the records a poll may return, as the share consumers are built: the profile's common, then consumer section
         String maxPoll = profile.consumer().getOrDefault("max.poll.records",
                 profile.common().getOrDefault("max.poll.records", "")).strip();
-        int pollRecords = maxPoll.matches("[1-9][0-9]{0,8}") ? Integer.parseInt(maxPoll)
-                : io.kbench.coordinator.workload.ShareGroups.DEFAULT_MAX_POLL_RECORDS;
-        workload.shareGroups().warnings(workload.consumerProcessing(), pollRecords, !maxPoll.isEmpty())
+        int pollRecords = -1;
+        try {
+            pollRecords = Integer.parseInt(maxPoll); // the client's check took it as an INT of at least 1
+        } catch (NumberFormatException e) {
+            // not set (or not the client's to judge): Kafka's default
+        }
+        workload.shareGroups().warnings(workload.consumerProcessing(), pollRecords > 0 ? pollRecords
+                : io.kbench.coordinator.workload.ShareGroups.DEFAULT_MAX_POLL_RECORDS, pollRecords > 0)
                 .forEach(w -> out.info("warning: " + w));
         if (!workload.existingTopics() && workload.producerCount() > 0) {
             workload.messages().partitionWarnings(workload.partitionsPerTopic()).forEach(w -> out.info("warning: " + w));
