@@ -129,6 +129,19 @@ public final class Diagnosis {
                 + "still compiling its code)", pct(h.jitShareOfCpu()));
     }
 
+    /**
+     * "; in 5 of them a transaction commit took 10 ms or more (...)" for transactional producers whose commits held up
+     * some of the saturated intervals; "" otherwise. For the lines that do not name the {@code transactions} limit.
+     */
+    static String committed(WindowFigures.Load l, WindowFigures.Commits c) {
+        if (l.saturated() == 0 || c.count() == 0 || c.saturatedByCommit() == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; in %d of them a transaction commit took %d ms or more "
+                + "(commitTransaction() blocks the producer's load thread while its sends fall due)",
+                c.saturatedByCommit(), l.saturationMillis());
+    }
+
     static String hostDuringStalls(WindowFigures.Hosts h) {
         if (h.stalledHostBusy() < 0) {
             return "";
@@ -492,15 +505,17 @@ public final class Diagnosis {
                 held.add(ev("producerWaitRatio", p.waitRatio(), ">=", WAIT_RATIO, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated while the producers waited for buffer room %.1f%% of the time: "
                                 + "the sends were held back by the producers' pipeline to the brokers (their buffer "
-                                + "full), not by the load generator%s", l.saturated(), l.intervals(), 100 * p.waitRatio(),
-                        stalled(l, h))));
+                                + "full), not by the load generator%s%s", l.saturated(), l.intervals(), 100 * p.waitRatio(),
+                        stalled(l, h), committed(l, f.commits()))));
             } else if (l.targetRate() > 0 && saturatedShare > SATURATED_SHARE) {
                 held.add(new ResultFile.Evidence("saturatedIntervals", (double) l.saturated(), "<", (double) SATURATED_MIN,
                         String.format(Locale.ROOT, "%d of %d interval(s) saturated: fewer than %d, a pause rather than "
-                                + "a pattern%s", l.saturated(), l.intervals(), SATURATED_MIN, stalled(l, h))));
+                                + "a pattern%s%s", l.saturated(), l.intervals(), SATURATED_MIN, stalled(l, h),
+                                committed(l, f.commits()))));
             } else if (l.targetRate() > 0) {
                 held.add(ev("saturatedShare", saturatedShare, "<=", SATURATED_SHARE, String.format(Locale.ROOT,
-                        "%d of %d interval(s) saturated%s", l.saturated(), l.intervals(), stalled(l, h))));
+                        "%d of %d interval(s) saturated%s%s", l.saturated(), l.intervals(), stalled(l, h),
+                        committed(l, f.commits()))));
             }
             // transactional producers: commitTransaction() blocks the load thread, so the generator's delay is the
             // commits' when they explain it (docs/diagnosis.md, transactions)

@@ -691,6 +691,26 @@ class DiagnosisTest {
     }
 
     @Test
+    void shouldSayWhichSaturatedIntervalsACommitHeldUpWhenTheyAreTooFewForALimit() {
+        // the shipped transactions workload at 10,000 msg/s: 5 of 60 intervals saturated, each with a commit of 17 ms
+        // or more and no late wake-up — under the share that makes a limit, but their cause is the commits
+        WindowFigures t = transactional(5, 0.17);
+        WindowFigures few = new WindowFigures(new WindowFigures.Load(10_000, 60, 10_000, 10_000, true, false, "", 60, 5,
+                10, 0), t.producers(), t.hosts(), t.consumers(), t.brokers(), t.errors(), t.commits());
+        ResultFile.Diagnosis d = Diagnosis.of(few);
+        assertEquals("none", d.limit(), d.toString());
+        String held = d.evidence().stream().filter(x -> x.figure().equals("saturatedShare")).findFirst().orElseThrow()
+                .text();
+        assertTrue(held.endsWith("; in 5 of them a transaction commit took 10 ms or more (commitTransaction() blocks "
+                + "the producer's load thread while its sends fall due)"), held);
+        // no commit in a saturated interval: nothing said of commits
+        WindowFigures none = new WindowFigures(few.load(), few.producers(), few.hosts(), few.consumers(), few.brokers(),
+                few.errors(), transactional(0, 0.17).commits());
+        assertFalse(Diagnosis.of(none).evidence().stream().anyMatch(x -> x.text().contains("commit")),
+                Diagnosis.of(none).evidence().toString());
+    }
+
+    @Test
     void shouldLeaveTheGeneratorItsLimitWhenTheCommitsDoNotExplainIt() {
         // 7 of 14, exactly half, and more than the 3 stalled: the commits'
         assertEquals("transactions", Diagnosis.of(transactional(7, 0.5)).limit());
