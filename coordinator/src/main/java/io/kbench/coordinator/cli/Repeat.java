@@ -36,6 +36,10 @@ final class Repeat {
     static Inputs load(Path given) {
         Path file = ResultInputs.file(given, new HashSet<>(), "");
         JsonNode result = ResultInputs.jsonWithoutIntervals(file);
+        if (result == null) {
+            throw new UserException(file + ": empty: not a kbench run result (no workload and profile objects to "
+                    + "repeat)");
+        }
         if (result.has("merged")) {
             throw new UserException(file + ": a merged result has no single run to repeat; repeat one of the results "
                     + "it merged");

@@ -52,4 +52,15 @@ class RepeatTest {
             assertFalse(e.getMessage().contains("x".repeat(200)), "one short line");
         }
     }
+
+    @Test
+    void shouldRefuseAFileThatHoldsNoRunInOneLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // an empty file (or /dev/null) was an internal error: a NullPointerException and its stack trace
+        for (String text : List.of("", "  \n", "[]", "{}", "{\"merged\": []}")) {
+            Path f = java.nio.file.Files.writeString(dir.resolve("result.json"), text);
+            UserException e = assertThrows(UserException.class, () -> Repeat.load(f), "'" + text + "'");
+            assertTrue(e.getMessage().startsWith(f + ": "), e.getMessage());
+            assertTrue(e.getMessage().contains("repeat"), e.getMessage());
+        }
+    }
 }
