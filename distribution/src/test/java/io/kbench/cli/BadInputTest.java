@@ -385,6 +385,9 @@ class BadInputTest {
                         "kbench: --dashboard: 'local host:80' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
                 Arguments.of(List.of("run", "--dashboard", "8080", "--dashboard-keep", "-5", w),
                         "kbench: --dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got -5"),
+                // without a dashboard it was ignored: the run started (an embedded broker and all)
+                Arguments.of(List.of("run", "--dashboard-keep", "300", w),
+                        "kbench: --dashboard-keep applies only with --dashboard (how long the dashboard serves the final report)"),
                 Arguments.of(List.of("run", "--interval", "0", w),
                         "kbench: --interval must be 1 to 60 seconds, got 0"),
                 Arguments.of(List.of("run", "--workers", "127.0.0.1:7070", "--bootstrap-servers", "b:9092", "--tls",

@@ -279,6 +279,10 @@ public final class RunCommand implements Callable<Integer> {
                     + "be used with a cluster given by --bootstrap-servers or bootstrap.servers");
         }
         String[] dash = dashboard == null ? null : dashboardAddress(dashboard);
+        if (dashboard == null && matched("--dashboard-keep")) {
+            throw new UserException("--dashboard-keep applies only with --dashboard (how long the dashboard serves the "
+                    + "final report)");
+        }
         if (dashboardKeep < -1) {
             throw new UserException("--dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got " + dashboardKeep);
         }
