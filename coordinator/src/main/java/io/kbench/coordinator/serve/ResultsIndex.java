@@ -114,6 +114,10 @@ final class ResultsIndex {
                     status = p.getText();
                 } else if (key.equals("startedAt") && value == JsonToken.VALUE_STRING) {
                     started = p.getText();
+                } else if (key.equals("merged") && value == JsonToken.START_ARRAY) {
+                    // kbench merge's result: no run of its own; the workloads of those it merged
+                    workload = merged(p);
+                    started = "-";
                 } else if (key.equals("workload") && value == JsonToken.START_OBJECT) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String k = p.currentName();
@@ -137,6 +141,35 @@ final class ResultsIndex {
         return new Run(rel, "run", status, workload, started);
     }
 
+    /** At most this many merged runs' workload names are listed; the count says how many there were. */
+    static final int MERGED_NAMES = 5;
+
+    /**
+     * "merge of 2: quickstart" from a merged result's {@code merged} array (the parser on its start): the number of
+     * results and their distinct workload names, the first {@link #MERGED_NAMES}.
+     */
+    private static String merged(JsonParser p) throws IOException {
+        int count = 0;
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            count++;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String k = p.currentName();
+                JsonToken v = p.nextToken();
+                if (k.equals("workload") && v == JsonToken.VALUE_STRING && names.size() < MERGED_NAMES) {
+                    names.add(p.getText());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            p.skipChildren(); // not an array of objects: the count so far
+        }
+        return "merge of " + count + (names.isEmpty() ? "" : ": " + String.join(", ", names)
+                + (names.size() == MERGED_NAMES ? ", ..." : ""));
+    }
+
     /** The page at {@code /}. */
     String page() throws IOException {
         Runs r = runs();
@@ -158,13 +191,12 @@ final class ResultsIndex {
                         .append("</a></td><td class=\"").append(esc(run.status().toLowerCase(Locale.ROOT))).append("\">")
                         .append(esc(run.kind().equals("sweep") ? "sweep" : run.status())).append("</td><td>")
                         .append(esc(run.workload())).append("</td><td>").append(esc(run.startedAt())).append("</td><td>");
-                if (run.kind().equals("run")) {
-                    h.append("<a href=\"").append(base).append("report.html\">report</a> · <a href=\"").append(base)
-                            .append("result.json\">result.json</a> · ");
-                } else {
-                    // the sweep's own page and table, those it wrote
+                {
+                    // the files the run (or the sweep: its own page and table) wrote: a merge writes no report.html,
+                    // and a run whose page could not be written has none either
                     Path dir = run.path().isEmpty() ? root : root.resolve(run.path());
-                    for (String f : List.of("report.html", "sweep.json", "sweep.csv")) {
+                    for (String f : run.kind().equals("run") ? List.of("report.html", "result.json")
+                            : List.of("report.html", "sweep.json", "sweep.csv")) {
                         if (Files.isRegularFile(dir.resolve(f), LinkOption.NOFOLLOW_LINKS)) {
                             h.append("<a href=\"").append(base).append(f).append("\">")
                                     .append(f.equals("report.html") ? "report" : f).append("</a> · ");

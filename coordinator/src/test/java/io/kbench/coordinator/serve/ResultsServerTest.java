@@ -67,6 +67,10 @@ class ResultsServerTest {
         Path combination = Files.createDirectories(root.resolve("sweep-a/01-producer.acks=1"));
         Files.writeString(combination.resolve("result.json"), "{\"status\":\"COMPLETED\",\"startedAt\":\"2026-11-30T10:00:00Z\","
                 + "\"workload\":{\"name\":\"acks\"}}");
+        Path merged = Files.createDirectories(root.resolve("merged"));
+        Files.writeString(merged.resolve("result.json"), "{\"schemaVersion\":21,\"merged\":[{\"path\":\"a\","
+                + "\"runId\":\"r1\",\"status\":\"COMPLETED\",\"workload\":\"quick\"},{\"path\":\"b\",\"runId\":\"r2\","
+                + "\"status\":\"COMPLETED\",\"workload\":\"quick\"}],\"status\":\"COMPLETED\",\"summary\":{}}");
         Files.writeString(root.resolve("broken.json"), "{");
         Path notRun = Files.createDirectories(root.resolve("junk"));
         Files.writeString(notRun.resolve("result.json"), "not json");
@@ -87,7 +91,12 @@ class ResultsServerTest {
         assertEquals(200, index.statusCode());
         assertEquals("text/html; charset=utf-8", index.headers().firstValue("content-type").orElse(""));
         String page = index.body();
-        assertTrue(page.contains("4 runs and 1 sweep."), page);
+        assertTrue(page.contains("5 runs and 1 sweep."), page);
+        // a merge's row: how many it merged and their workloads; no report.html link (a merge writes none: it was a 404)
+        assertTrue(page.contains(">merged</a></td><td class=\"completed\">COMPLETED</td><td>merge of 2: quick</td>"
+                + "<td>-</td><td><a href=\"/merged/result.json\">result.json</a> · <a href=\"/merged.zip\">zip</a></td>"),
+                page);
+        assertFalse(page.contains("href=\"/failed%20run/report.html\""), "that run has no page: " + page);
         assertTrue(page.contains("<a href=\"/nightly/run-1/\">nightly/run-1</a></td><td class=\"completed\">COMPLETED</td>"
                 + "<td>quick &lt;start&gt;</td><td>2026-11-27T00:00:00Z</td>"), page);
         assertTrue(page.contains("href=\"/nightly/run-1/report.html\""), page);
@@ -169,7 +178,7 @@ class ResultsServerTest {
             Files.createFile(crowd.resolve("f" + i));
         }
         String index = get("/").body();
-        assertTrue(index.contains("(the first 5 found; there are more"), index);
+        assertTrue(index.contains("(the first 6 found; there are more"), index);
         String listing = get("/crowd/").body();
         assertTrue(listing.contains("The first " + ResultsIndex.MAX_ENTRIES + " entries only; the zip holds them all."), listing);
         assertEquals(ResultsIndex.MAX_ENTRIES, listing.split("<tr><td>", -1).length - 1, "rows");
