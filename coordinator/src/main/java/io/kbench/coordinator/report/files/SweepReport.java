@@ -247,11 +247,7 @@ public final class SweepReport {
                 new SweepPage.Chart("rate", "Publish rate against target", "msg/s", null, List.of(
                         new SweepPage.Series("publish msg/s", "publishRate", null),
                         new SweepPage.Series("target", "target", List.of(6, 4)))),
-                new SweepPage.Chart("throughput", "Produced, taken in, replicated and consumed", "MB/s", null, List.of(
-                        new SweepPage.Series("produced", "publishMBps", null),
-                        new SweepPage.Series("taken in (brokers)", "brokerInMBps", List.of(8, 3, 2, 3)),
-                        new SweepPage.Series("replicated (brokers)", "replicationMBps", List.of(6, 4)),
-                        new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)))),
+                throughputChart(out),
                 new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, List.of(
                         new SweepPage.Series("publish latency p99", "pubP99", null),
                         new SweepPage.Series("publish response p99", "respP99", null),
@@ -260,6 +256,26 @@ public final class SweepReport {
                         new SweepPage.Series("saturated", "saturated", null)))),
                 rows.stream().anyMatch(Row::brokersUnread) ? UNREAD_NOTE : null));
         return io.kbench.coordinator.report.result.ResultDocument.JSON.writer().writeValueAsString(data);
+    }
+
+    /**
+     * Produced and consumed MB/s against the combinations, with the brokers' bytes in and replication when some
+     * combination has them: a legend entry of a series with no point (the brokers not read) said nothing.
+     */
+    private static SweepPage.Chart throughputChart(List<SweepPage.Row> rows) {
+        boolean taken = rows.stream().anyMatch(r -> r.brokerInMBps() != null);
+        boolean replicated = rows.stream().anyMatch(r -> r.replicationMBps() != null);
+        List<SweepPage.Series> series = new ArrayList<>();
+        series.add(new SweepPage.Series("produced", "publishMBps", null));
+        if (taken) {
+            series.add(new SweepPage.Series("taken in (brokers)", "brokerInMBps", List.of(8, 3, 2, 3)));
+        }
+        if (replicated) {
+            series.add(new SweepPage.Series("replicated (brokers)", "replicationMBps", List.of(6, 4)));
+        }
+        series.add(new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)));
+        return new SweepPage.Chart("throughput", "Produced" + (taken ? ", taken in" : "") + (replicated
+                ? ", replicated" : "") + " and consumed", "MB/s", null, series);
     }
 
     /**

@@ -149,6 +149,13 @@ class SweepReportTest {
         String page = Files.readString(plain.writeHtml(dir, "t"));
         int at = page.indexOf("brokerInMBps");
         assertTrue(page.contains("\"brokerInMBps\" : 0.49"), at < 0 ? "none" : page.substring(at - 20, at + 40));
+        assertTrue(page.contains("Produced, taken in, replicated and consumed") && page.contains("taken in (brokers)"),
+                "the brokers' series when some combination has them");
+        // the brokers not read in any combination: their series are not drawn (their legend entries said nothing)
+        String unread = Files.readString(net.writeHtml(dir, "t"));
+        assertTrue(unread.contains("\"Produced and consumed\"") && !unread.contains("taken in (brokers)")
+                && !unread.contains("replicated (brokers)"), unread.substring(unread.indexOf("throughput") - 40,
+                unread.indexOf("throughput") + 300));
     }
 
     /** The right-aligned cell of {@code lines[row]} that ends at column {@code end} (its header's last character). */
