@@ -289,11 +289,20 @@ public final class WorkerClient implements AutoCloseable {
      * within 2 s is the stream watch's business, not this caller's).
      */
     public void renewLease(String runId) {
+        renewLease(runId, running -> { });
+    }
+
+    /**
+     * {@link #renewLease(String)}, and {@code answered} receives whether the worker still holds the run when it
+     * answers (on a gRPC thread); nothing when it does not answer within the deadline.
+     */
+    public void renewLease(String runId, java.util.function.Consumer<Boolean> answered) {
         async.withDeadlineAfter(RENEW_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).renewLease(
                 RenewLeaseRequest.newBuilder().setRunId(runId).build(),
                 new StreamObserver<RenewLeaseResponse>() {
                     @Override
                     public void onNext(RenewLeaseResponse r) {
+                        answered.accept(r.getRunning());
                     }
 
                     @Override

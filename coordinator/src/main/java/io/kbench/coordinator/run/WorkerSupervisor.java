@@ -1,6 +1,7 @@
 package io.kbench.coordinator.run;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import io.kbench.coordinator.ClockEstimator;
 import io.kbench.coordinator.StreamWatch;
@@ -44,6 +45,8 @@ public final class WorkerSupervisor implements AutoCloseable {
     private final StreamWatch watch;
     private volatile boolean lost;
     private volatile boolean watching = true;
+    /** When the worker last answered a renewal holding the run (coordinator µs); the start counts. */
+    private volatile long answeredMicros;
     /** When the next renewal is due (the first turn renews). */
     private long nextRenewalMicros;
     private final long recheckFromMicros;
@@ -65,6 +68,7 @@ public final class WorkerSupervisor implements AutoCloseable {
         this.intervalMicros = intervalMicros;
         this.events = events;
         this.watch = new StreamWatch(1, runStartMicros, intervalMicros);
+        this.answeredMicros = runStartMicros;
         // the estimate in effect is fresh: the clock loop's first turn (at once) skips it
         this.recheckFromMicros = clock.micros() + RECHECK_EVERY.toNanos() / 2000;
     }
@@ -109,16 +113,33 @@ public final class WorkerSupervisor implements AutoCloseable {
             return false;
         }
         if (nowMicros >= nextRenewalMicros) {
-            client.renewLease(runId);
+            client.renewLease(runId, running -> {
+                if (running) {
+                    answered(clock.micros());
+                }
+            });
             nextRenewalMicros = nowMicros + RENEW_EVERY.toNanos() / 1000;
         }
         if (watching) {
             for (long[] s : watch.silent(nowMicros)) {
-                events.silent(index, String.format("lost the connection to worker %s: no snapshot for %.1f s "
-                        + "(one is due every %d s)", client.address(), s[1] / 1e6, intervalMicros / 1_000_000));
+                // a worker that answers its renewals holding the run is there: its process did not get the CPU (or
+                // its snapshot thread is stuck), and intervals cut that late would hold the wrong seconds' figures
+                boolean answers = nowMicros - answeredMicros <= watch.thresholdMicros();
+                events.silent(index, answers
+                        ? String.format(Locale.ROOT, "worker %s holds the run and answers, but sent no snapshot for "
+                                + "%.1f s (one is due every %d s): its process is starved of CPU (too many clients for "
+                                + "its cores?) or its snapshot thread is stuck", client.address(), s[1] / 1e6,
+                                intervalMicros / 1_000_000)
+                        : String.format(Locale.ROOT, "lost the connection to worker %s: no snapshot for %.1f s (one "
+                                + "is due every %d s)", client.address(), s[1] / 1e6, intervalMicros / 1_000_000));
             }
         }
         return true;
+    }
+
+    /** The worker answered a renewal holding the run at {@code nowMicros} (a gRPC thread). */
+    void answered(long nowMicros) {
+        answeredMicros = Math.max(answeredMicros, nowMicros);
     }
 
     /** One clock turn: a re-estimate; a worker that does not answer is skipped (its run stream reports it). */

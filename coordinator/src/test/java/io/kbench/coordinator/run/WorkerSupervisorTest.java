@@ -39,13 +39,15 @@ class WorkerSupervisorTest {
     static final class FakeWorker extends WorkerGrpc.WorkerImplBase {
         final AtomicInteger renewals = new AtomicInteger();
         final AtomicLong offset = new AtomicLong();
+        /** Whether a renewal is answered holding the run. */
+        volatile boolean running;
         final List<Long> adjusted = new ArrayList<>();
         volatile long nowMicros;
 
         @Override
         public void renewLease(RenewLeaseRequest r, StreamObserver<RenewLeaseResponse> out) {
             renewals.incrementAndGet();
-            out.onNext(RenewLeaseResponse.getDefaultInstance());
+            out.onNext(RenewLeaseResponse.newBuilder().setRunning(running).build());
             out.onCompleted();
         }
 
@@ -149,6 +151,37 @@ class WorkerSupervisorTest {
         ended.heartbeat(START + 60 * S);
         assertEquals(1, silences.size(), "a closed stream, or a run whose end is decided, is not watched");
         assertTrue(fake.renewals.get() >= 3, "but the lease is still renewed after the end is decided");
+    }
+
+    /**
+     * 50 producers and 50 consumers in one in-process worker on 2 cores: its snapshot thread got too little CPU for
+     * 4 s, and the run failed saying it had lost the connection to a worker that cannot lose it.
+     */
+    @Test
+    void shouldSayAWorkerThatAnswersButSendsNoSnapshotIsStarvedNotDisconnected() {
+        fake.running = true;
+        WorkerSupervisor s = supervisor(ClockEstimator.WorkerClock.same());
+        for (long t = START; silences.isEmpty() && t <= START + 5 * S; t += 200_000) {
+            clock.micros = t;
+            s.heartbeat(t);
+        }
+        assertEquals(1, silences.size(), silences.toString());
+        assertEquals("3: worker w1:7070 holds the run and answers, but sent no snapshot for 4.2 s (one is due every "
+                + "1 s): its process is starved of CPU (too many clients for its cores?) or its snapshot thread is "
+                + "stuck", silences.get(0));
+
+        // answers that stopped before the silence's threshold: not there any more
+        silences.clear();
+        WorkerSupervisor gone = supervisor(ClockEstimator.WorkerClock.same());
+        clock.micros = START;
+        gone.heartbeat(START);
+        fake.running = false;
+        for (long t = START + 200_000; silences.isEmpty() && t <= START + 5 * S; t += 200_000) {
+            clock.micros = t;
+            gone.heartbeat(t);
+        }
+        assertEquals(List.of("3: lost the connection to worker w1:7070: no snapshot for 4.2 s (one is due every 1 s)"),
+                silences);
     }
 
     @Test
