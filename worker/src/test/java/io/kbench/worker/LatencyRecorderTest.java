@@ -1,6 +1,7 @@
 package io.kbench.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kbench.protocol.LatencyHistograms;
 import org.HdrHistogram.Histogram;
@@ -43,5 +44,78 @@ class LatencyRecorderTest {
         r.addIntervalTo(second);
         assertEquals(1, first.getTotalCount());
         assertEquals(2, second.getTotalCount());
+    }
+
+    /**
+     * The recorder's counts are indexed as HdrHistogram indexes kbench's shape: every index's lowest value is a
+     * bucket's lowest equivalent value, it indexes back to itself, and the bucket's highest value too; the next index
+     * starts where HdrHistogram's next bucket does. So a harvested value lands in the bucket it was recorded in.
+     */
+    @Test
+    void shouldIndexEveryBucketAsHdrHistogramDoes() {
+        Histogram shape = LatencyHistograms.create();
+        int last = LatencyRecorder.index(LatencyHistograms.HIGHEST_TRACKABLE_MICROS);
+        assertTrue(last < LatencyRecorder.LENGTH, "the range's top fits: " + last);
+        for (int i = 0; i <= last; i++) {
+            long v = LatencyRecorder.valueAt(i);
+            assertEquals(v, shape.lowestEquivalentValue(v), "index " + i);
+            assertEquals(i, LatencyRecorder.index(v), "value " + v);
+            assertEquals(i, LatencyRecorder.index(shape.highestEquivalentValue(v)), "top of index " + i);
+            if (i < last) {
+                assertEquals(shape.nextNonEquivalentValue(v), LatencyRecorder.valueAt(i + 1), "after index " + i);
+            }
+        }
+        assertEquals(0, LatencyRecorder.index(0));
+    }
+
+    /** What the recorder harvests is what HdrHistogram would have recorded, count for count, interval by interval. */
+    @Test
+    void shouldHarvestExactlyWhatAHistogramOfTheShapeRecords() {
+        java.util.Random random = new java.util.Random(42);
+        LatencyRecorder r = new LatencyRecorder();
+        for (int interval = 0; interval < 20; interval++) {
+            Histogram expected = LatencyHistograms.create();
+            int samples = interval % 5 == 0 ? 0 : random.nextInt(5_000);
+            int magnitude = 1 + random.nextInt(32); // some intervals of small values, some up to and past the range
+            for (int k = 0; k < samples; k++) {
+                long v = (random.nextLong() >>> 1) % (1L << magnitude);
+                r.record(v);
+                expected.recordValue(LatencyHistograms.clamp(v));
+            }
+            Histogram got = LatencyHistograms.create();
+            Histogram also = LatencyHistograms.create();
+            also.recordValue(7); // added to, not replaced
+            r.addIntervalTo(got, also);
+            assertEquals(expected, got, "interval " + interval);
+            assertEquals(expected.getTotalCount() + 1, also.getTotalCount());
+            assertEquals(expected.getMaxValue(), got.getMaxValue());
+            assertEquals(expected.getValueAtPercentile(99.9), got.getValueAtPercentile(99.9));
+        }
+        Histogram empty = LatencyHistograms.create();
+        r.addIntervalTo(empty);
+        assertEquals(0, empty.getTotalCount(), "each sample once");
+    }
+
+    /** A writer recording while the snapshot thread harvests: every sample in exactly one harvest, none lost. */
+    @Test
+    void shouldLoseNoSampleToAConcurrentHarvest() throws Exception {
+        LatencyRecorder r = new LatencyRecorder();
+        int n = 2_000_000;
+        Thread writer = new Thread(() -> {
+            for (int k = 0; k < n; k++) {
+                r.record(k % 100_000);
+            }
+        });
+        writer.start();
+        Histogram all = LatencyHistograms.create();
+        int harvests = 0;
+        while (writer.isAlive()) {
+            r.addIntervalTo(all);
+            harvests++;
+        }
+        writer.join();
+        r.addIntervalTo(all);
+        assertEquals(n, all.getTotalCount(), harvests + " harvests");
+        assertEquals(n / 100_000, all.getCountAtValue(1_234), "a value of unit resolution: recorded 20 times");
     }
 }
