@@ -190,9 +190,13 @@ public final class ResultDocument {
                 .orElse("");
         String which = known.size() == 1 ? " (" + known.get(0).id()
                 : oneProcess ? " (" + known.size() + " in-process workers, one process" : "s (" + known.size();
-        return String.format(Locale.ROOT, "  worker host%s: %s; GC at most %s ms in one interval and %s ms over the window (one worker)%s%s%s",
-                which + shared + ")", cpu,
-                ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll),
+        // gcAll: the most one worker spent collecting over the window; none at all is said as such, not as "0.00 ms"
+        boolean several = known.size() > 1 && !oneProcess;
+        String gc = gcAll <= 0 ? "no garbage collection in the window" + (several ? " (any worker)" : "")
+                : String.format(Locale.ROOT, "GC at most %s ms in one interval and %s ms over the window%s",
+                        ProgressPrinter.ms(gcMax), ProgressPrinter.ms(gcAll), several ? " (one worker)" : "");
+        return String.format(Locale.ROOT, "  worker host%s: %s; %s%s%s%s",
+                which + shared + ")", cpu, gc,
                 heap < 0 ? "" : String.format(Locale.ROOT, "; heap after GC at most %.0f%% of its maximum", 100 * heap),
                 stallMax < 0 ? "" : "; its load threads woke at most " + ProgressPrinter.ms(stallMax) + " ms late "
                         + "from a park", hostCpu(known));

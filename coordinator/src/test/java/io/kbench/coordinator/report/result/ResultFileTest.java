@@ -284,6 +284,14 @@ public class ResultFileTest {
         String two = ResultDocument.hostsLine(List.of(remote.apply("a", 0.2), remote.apply("bb", 0.6)));
         assertTrue(two.startsWith("  worker hosts (2): CPU 40% of their processors on average, busiest bb 60% (worst "
                 + "interval 90%)"), two);
+        // collection time: the most one of several workers spent; one process's is its own; none is said as none
+        assertTrue(two.contains("; GC at most 1.00 ms in one interval and 1.00 ms over the window (one worker);"), two);
+        assertTrue(one.contains("; GC at most 1.00 ms in one interval and 1.00 ms over the window;"), one);
+        assertTrue(three.contains("over the window;"), three);
+        String none = ResultDocument.hostsLine(List.of(new ResultFile.Worker("local-1", "in-process:local-1", 0, 0, 0,
+                0, 0, 2, 2, 5_000, 0, 0, 0, 0, new ResultFile.HostUse(20, 2, 0.5, 0.9, 0, 0, 0, -1, 100_000, null, null,
+                null, null, null, null, null, null))));
+        assertTrue(none.contains("; no garbage collection in the window"), "not 'GC at most 0.00 ms': " + none);
     }
 
     @Test
