@@ -538,6 +538,16 @@ public final class Diagnosis {
                 strength = -1;
                 e.clear();
             }
+            if (strength >= 0) {
+                // the generator's limit after all: its saturated intervals' long commits are part of the picture
+                String commits = committed(l, c);
+                for (int k = 0; k < e.size() && !commits.isEmpty(); k++) {
+                    ResultFile.Evidence x = e.get(k);
+                    if (x.figure().equals("saturatedShare")) {
+                        e.set(k, new ResultFile.Evidence(x.figure(), x.value(), x.op(), x.threshold(), x.text() + commits));
+                    }
+                }
+            }
             String cpuText = Double.isNaN(h.cpu()) ? "" : String.format(Locale.ROOT,
                     "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval %.1f ms",
                     h.worker(), pct(h.cpu()), h.sharedWith().isEmpty() ? "" : ", shared with the " + h.sharedWith(),

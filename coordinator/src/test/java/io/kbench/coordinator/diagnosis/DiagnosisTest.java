@@ -714,8 +714,18 @@ class DiagnosisTest {
     void shouldLeaveTheGeneratorItsLimitWhenTheCommitsDoNotExplainIt() {
         // 7 of 14, exactly half, and more than the 3 stalled: the commits'
         assertEquals("transactions", Diagnosis.of(transactional(7, 0.5)).limit());
-        // 6 of 14: fewer than half — the load threads' own work or host, as without transactions
-        assertEquals("generator", Diagnosis.of(transactional(6, 0.5)).limit());
+        // 6 of 14: fewer than half — the load threads' own work or host, as without transactions; the commits are
+        // named beside the late wake-ups
+        ResultFile.Diagnosis six = Diagnosis.of(transactional(6, 0.5));
+        assertEquals("generator", six.limit());
+        String saturated = six.evidence().stream().filter(x -> x.figure().equals("saturatedShare")).findFirst()
+                .orElseThrow().text();
+        assertTrue(saturated.endsWith("; in 6 of them a transaction commit took 10 ms or more (commitTransaction() "
+                + "blocks the producer's load thread while its sends fall due)"), saturated);
+        // named the commits' limit: said once, in its own evidence, not again in the saturated intervals' line
+        ResultFile.Diagnosis eleven = Diagnosis.of(transactional(11, 0.76));
+        assertTrue(eleven.evidence().stream().noneMatch(x -> x.figure().equals("saturatedShare")
+                && x.text().contains("transaction commit")), eleven.evidence().toString());
         // no more than the stalled ones: the host held them up as much as the commits did
         WindowFigures f = transactional(3, 0.5);
         WindowFigures fewSaturated = new WindowFigures(new WindowFigures.Load(10_000, 20, 10_008, 10_008, true, false,
