@@ -385,6 +385,11 @@ class BadInputTest {
                         "kbench: --dashboard: 'local host:80' is not HOST:PORT (e.g. broker1:9092, 10.0.0.5:7070, [::1]:9092)"),
                 Arguments.of(List.of("run", "--dashboard", "8080", "--dashboard-keep", "-5", w),
                         "kbench: --dashboard-keep must be -1 (until Ctrl-C), 0 or a number of seconds, got -5"),
+                // the embedded cluster listens in PLAINTEXT: the client failed in prepare (JAAS), after the cluster started
+                Arguments.of(List.of("run", "--set", "common.security.protocol=SASL_SSL", w),
+                        "kbench: --set: common.security.protocol SASL_SSL: the embedded cluster kbench starts listens in "
+                                + "PLAINTEXT only; give a cluster that takes SASL_SSL (--bootstrap-servers), or leave "
+                                + "security.protocol out"),
                 // without a dashboard it was ignored: the run started (an embedded broker and all)
                 Arguments.of(List.of("run", "--dashboard-keep", "300", w),
                         "kbench: --dashboard-keep applies only with --dashboard (how long the dashboard serves the final report)"),

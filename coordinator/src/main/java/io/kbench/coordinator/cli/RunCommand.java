@@ -505,6 +505,30 @@ public final class RunCommand implements Callable<Integer> {
                     .forEach(k -> where.putIfAbsent(k.substring(6), source + ": matrix"));
         }
         profile.topic().keySet().forEach(k -> where.putIfAbsent(k, profileSource));
+        // the embedded cluster's listeners are PLAINTEXT: a client told otherwise fails in prepare (a JAAS or TLS
+        // error), after the cluster was started for nothing
+        for (String section : List.of("common", "producer", "consumer", "admin")) {
+            java.util.Map<String, String> props = switch (section) {
+                case "common" -> profile.common();
+                case "producer" -> profile.producer();
+                case "consumer" -> profile.consumer();
+                default -> profile.admin();
+            };
+            String protocol = props.get("security.protocol");
+            String key = section + ".security.protocol";
+            for (Sweep.Point p : sweep.points()) {
+                if (protocol == null && p.profileOverrides().containsKey(key)) {
+                    protocol = String.valueOf(p.profileOverrides().get(key));
+                }
+            }
+            if (protocol != null && !protocol.trim().equalsIgnoreCase("PLAINTEXT")) {
+                String from = given.keys().contains(key) ? given.source(key)
+                        : props.containsKey("security.protocol") ? profileSource : source + ": matrix";
+                throw new UserException(from + ": " + key + " " + protocol + ": the embedded cluster kbench starts "
+                        + "listens in PLAINTEXT only; give a cluster that takes " + protocol.trim()
+                        + " (--bootstrap-servers), or leave security.protocol out");
+            }
+        }
         for (java.util.Map.Entry<String, String> e : where.entrySet()) {
             if (check.undefined("topic", e.getKey())) {
                 throw new UserException(e.getValue() + ": topic." + io.kbench.coordinator.workload.ConfigError.shown(e.getKey())
