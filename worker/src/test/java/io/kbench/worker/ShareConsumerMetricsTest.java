@@ -57,7 +57,9 @@ class ShareConsumerMetricsTest {
         IntervalSnapshot s = harvest(m);
         assertEquals(3, s.counters().shareDelivered());
         assertEquals(2, h(s, Metric.SHARE_DELIVERY).getTotalCount(), "the first two were counted in the warm-up");
-        assertEquals(2, h(s, Metric.SHARE_ACCEPT).getTotalCount());
+        // the second's processing ended 1 ms into the window: its acceptance is not timed (it was, and the shipped
+        // share-vs-classic workload then held 30,001 accept samples for 30,000 deliveries in its window)
+        assertEquals(1, h(s, Metric.SHARE_ACCEPT).getTotalCount(), "the first only was accepted in the warm-up");
     }
 
     @Test
