@@ -26,8 +26,7 @@ public final class HistogramDecoder {
     private static final int UNCOMPRESSED_V2 = 0x1c849303;
     private static final int HEADER = 40;
     /** Sub-buckets per half bucket of kbench's shape (3 significant digits): 2^10. */
-    private static final int HALF_MAGNITUDE = 10;
-    private static final int HALF_COUNT = 1 << HALF_MAGNITUDE;
+    private static final int HALF_MAGNITUDE = LatencyHistograms.HALF_BUCKET_MAGNITUDE;
 
     private final Inflater inflater = new Inflater();
     private byte[] buffer = new byte[16 * 1024];
@@ -69,7 +68,7 @@ public final class HistogramDecoder {
                     continue;
                 }
                 if (count > 0) {
-                    long value = index >= (44 << HALF_MAGNITUDE) ? Long.MAX_VALUE : valueFromIndex(index);
+                    long value = index >= (44 << HALF_MAGNITUDE) ? Long.MAX_VALUE : LatencyHistograms.valueAtIndex(index);
                     if (value > highestValue) {
                         throw new IllegalArgumentException(String.format("a histogram of another shape (values up "
                                 + "to %s µs); kbench's go up to %d µs", value == Long.MAX_VALUE ? "beyond 2^53" : value, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
@@ -144,16 +143,5 @@ public final class HistogramDecoder {
         }
         v |= (long) (in.get() & 0xff) << 56;
         return (v >>> 1) ^ -(v & 1);
-    }
-
-    /** The lowest value of counts-array bucket {@code index} in kbench's shape (unit 1 µs, 3 digits). */
-    static long valueFromIndex(int index) {
-        int bucket = (index >> HALF_MAGNITUDE) - 1;
-        int subBucket = (index & (HALF_COUNT - 1)) + HALF_COUNT;
-        if (bucket < 0) {
-            subBucket -= HALF_COUNT;
-            bucket = 0;
-        }
-        return (long) subBucket << bucket;
     }
 }

@@ -34,6 +34,40 @@ public final class LatencyHistograms {
         return new Histogram(LOWEST_DISCERNIBLE_MICROS, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
     }
 
+    /**
+     * The shape's counts-array layout as HdrHistogram lays it out (unit magnitude 0 for 1 µs, 3 digits: sub-buckets
+     * of 2^11, half of them 2^10 per bucket after the first): the magnitude of half a bucket's sub-buckets.
+     */
+    public static final int HALF_BUCKET_MAGNITUDE = 10;
+    /** Half a bucket's sub-buckets, 1,024. */
+    public static final int HALF_BUCKET = 1 << HALF_BUCKET_MAGNITUDE;
+    /** 64 - unit magnitude (0) - sub-bucket count magnitude (11). */
+    private static final int LEADING_ZERO_COUNT_BASE = 53;
+    private static final long SUB_BUCKET_MASK = 2L * HALF_BUCKET - 1;
+    /** The counts array's length for the range: (22 buckets + 1) × {@link #HALF_BUCKET} = 23,552. */
+    public static final int COUNTS_LENGTH = 23 * HALF_BUCKET;
+
+    /**
+     * The counts index of {@code value} (0 to {@link #HIGHEST_TRACKABLE_MICROS}) in a histogram of this shape, as
+     * HdrHistogram's {@code countsArrayIndex} computes it.
+     */
+    public static int countsIndex(long value) {
+        int bucket = LEADING_ZERO_COUNT_BASE - Long.numberOfLeadingZeros(value | SUB_BUCKET_MASK);
+        int subBucket = (int) (value >>> bucket);
+        return ((bucket + 1) << HALF_BUCKET_MAGNITUDE) + subBucket - HALF_BUCKET;
+    }
+
+    /** The lowest value counted at {@code index} in this shape, as HdrHistogram's {@code valueFromIndex}. */
+    public static long valueAtIndex(int index) {
+        int bucket = (index >> HALF_BUCKET_MAGNITUDE) - 1;
+        int subBucket = (index & (HALF_BUCKET - 1)) + HALF_BUCKET;
+        if (bucket < 0) {
+            subBucket -= HALF_BUCKET;
+            bucket = 0;
+        }
+        return (long) subBucket << bucket;
+    }
+
     /** The value to record for {@code micros}: itself when in range, else the range's maximum. */
     public static long clamp(long micros) {
         return Math.min(micros, HIGHEST_TRACKABLE_MICROS);

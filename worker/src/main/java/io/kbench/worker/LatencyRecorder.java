@@ -25,14 +25,8 @@ import org.HdrHistogram.WriterReaderPhaser;
  * thread. Usage per interval: {@code recorder.addIntervalTo(intervalHistogram)}.
  */
 public final class LatencyRecorder {
-    /** kbench's shape, 1 µs to 1 h at 3 significant digits: HdrHistogram's sub-bucket count, 2^11. */
-    static final int SUB_BUCKET_HALF_COUNT_MAGNITUDE = 10;
-    static final int SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_COUNT_MAGNITUDE;
-    static final long SUB_BUCKET_MASK = (2L * SUB_BUCKET_HALF_COUNT) - 1;
-    /** 64 - unit magnitude (0: 1 µs) - sub-bucket count magnitude (11). */
-    static final int LEADING_ZERO_COUNT_BASE = 53;
-    /** (buckets + 1) × half the sub-bucket count: 22 buckets reach one hour. */
-    static final int LENGTH = 23 * SUB_BUCKET_HALF_COUNT;
+    /** The counts array's length: kbench's histogram shape's. */
+    static final int LENGTH = LatencyHistograms.COUNTS_LENGTH;
 
     /** One of the two count arrays, with the index range written since it was last harvested. */
     private static final class Counts {
@@ -49,22 +43,14 @@ public final class LatencyRecorder {
     private final SingleWriterCounter clamped = new SingleWriterCounter();
     private final SingleWriterCounter negative = new SingleWriterCounter();
 
-    /** The counts index of {@code value} (0 to {@link LatencyHistograms#HIGHEST_TRACKABLE_MICROS}), as HdrHistogram's. */
+    /** The counts index of {@code value}, as HdrHistogram's ({@link LatencyHistograms#countsIndex}). */
     static int index(long value) {
-        int bucket = LEADING_ZERO_COUNT_BASE - Long.numberOfLeadingZeros(value | SUB_BUCKET_MASK);
-        int subBucket = (int) (value >>> bucket);
-        return ((bucket + 1) << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + subBucket - SUB_BUCKET_HALF_COUNT;
+        return LatencyHistograms.countsIndex(value);
     }
 
-    /** The lowest value counted at {@code index}, as HdrHistogram's {@code valueFromIndex}. */
+    /** The lowest value counted at {@code index} ({@link LatencyHistograms#valueAtIndex}). */
     static long valueAt(int index) {
-        int bucket = (index >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1;
-        int subBucket = (index & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT;
-        if (bucket < 0) {
-            subBucket -= SUB_BUCKET_HALF_COUNT;
-            bucket = 0;
-        }
-        return ((long) subBucket) << bucket;
+        return LatencyHistograms.valueAtIndex(index);
     }
 
     // HOT PATH
@@ -76,7 +62,7 @@ public final class LatencyRecorder {
             clamped.add(1);
             micros = LatencyHistograms.HIGHEST_TRACKABLE_MICROS;
         }
-        int i = index(micros);
+        int i = LatencyHistograms.countsIndex(micros);
         long phase = phaser.writerCriticalSectionEnter();
         try {
             Counts c = active;
@@ -104,7 +90,7 @@ public final class LatencyRecorder {
         for (int i = taken.low, high = taken.high; i <= high; i++) {
             long n = counts[i];
             if (n != 0) {
-                long value = valueAt(i);
+                long value = LatencyHistograms.valueAtIndex(i);
                 target.recordValueWithCount(value, n);
                 if (also != null) {
                     also.recordValueWithCount(value, n);
