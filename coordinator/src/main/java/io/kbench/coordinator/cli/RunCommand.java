@@ -270,8 +270,10 @@ public final class RunCommand implements Callable<Integer> {
             FaultInjector.check(p.workload(), bootstrap == null && workers.isEmpty() ? brokers : 0);
         }
         if (bootstrap == null && workers.isEmpty()) {
-            embeddedTopicConfigs(profile, given, sweep, source, driverFile != null ? driverFile.toString()
-                    : again != null ? again.file().toString() : "the profile");
+            String profileSource = driverFile != null ? driverFile.toString()
+                    : again != null ? again.file().toString() : "the profile";
+            embeddedTopicConfigs(profile, given, sweep, source, profileSource);
+            embeddedSecurityProtocol(profile, given, sweep, source, profileSource);
         }
         brokerSources = brokerOptions.check(bootstrap == null && workers.isEmpty());
         if (brokerProcesses && bootstrap != null) {
@@ -505,8 +507,21 @@ public final class RunCommand implements Callable<Integer> {
                     .forEach(k -> where.putIfAbsent(k.substring(6), source + ": matrix"));
         }
         profile.topic().keySet().forEach(k -> where.putIfAbsent(k, profileSource));
-        // the embedded cluster's listeners are PLAINTEXT: a client told otherwise fails in prepare (a JAAS or TLS
-        // error), after the cluster was started for nothing
+        for (java.util.Map.Entry<String, String> e : where.entrySet()) {
+            if (check.undefined("topic", e.getKey())) {
+                throw new UserException(e.getValue() + ": topic." + io.kbench.coordinator.workload.ConfigError.shown(e.getKey())
+                        + " is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when "
+                        + "creating the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)");
+            }
+        }
+    }
+
+    /**
+     * The embedded cluster's listeners are PLAINTEXT: a client told otherwise fails in prepare (a JAAS or TLS error),
+     * after the cluster was started for nothing. Refused now, naming where the setting came from.
+     */
+    private static void embeddedSecurityProtocol(Profile profile, ClientOverrides given, Sweep sweep, Path source,
+                                                 String profileSource) {
         for (String section : List.of("common", "producer", "consumer", "admin")) {
             java.util.Map<String, String> props = switch (section) {
                 case "common" -> profile.common();
@@ -524,16 +539,10 @@ public final class RunCommand implements Callable<Integer> {
             if (protocol != null && !protocol.trim().equalsIgnoreCase("PLAINTEXT")) {
                 String from = given.keys().contains(key) ? given.source(key)
                         : props.containsKey("security.protocol") ? profileSource : source + ": matrix";
-                throw new UserException(from + ": " + key + " " + protocol + ": the embedded cluster kbench starts "
-                        + "listens in PLAINTEXT only; give a cluster that takes " + protocol.trim()
+                String shown = io.kbench.coordinator.workload.ConfigError.excerpt(protocol.trim());
+                throw new UserException(from + ": " + key + " " + shown + ": the embedded cluster kbench starts "
+                        + "listens in PLAINTEXT only; give a cluster that takes " + shown
                         + " (--bootstrap-servers), or leave security.protocol out");
-            }
-        }
-        for (java.util.Map.Entry<String, String> e : where.entrySet()) {
-            if (check.undefined("topic", e.getKey())) {
-                throw new UserException(e.getValue() + ": topic." + io.kbench.coordinator.workload.ConfigError.shown(e.getKey())
-                        + " is not a topic config of the embedded cluster's Kafka, whose brokers would refuse it when "
-                        + "creating the topics; remove it, or run against a cluster that defines it (--bootstrap-servers)");
             }
         }
     }
