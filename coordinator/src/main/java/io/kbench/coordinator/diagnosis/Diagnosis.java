@@ -24,6 +24,8 @@ public final class Diagnosis {
     public static final String UNKNOWN = "unknown";
     public static final String GENERATOR = "generator";
     public static final String TRANSACTIONS = "transactions";
+    /** The evidence of a window that acknowledged above its target while it sent on schedule (a `none` caveat). */
+    public static final String WINDOW_BACKLOG = "ackedAboveSent";
     public static final String PRODUCER_CLIENT = "producer-client";
     /** The evidence's words when no broker figure was read (a cluster of yours without a broker source). */
     static final String BROKERS_UNREAD = "the brokers were not read (--broker-jmx, --broker-metrics)";
@@ -595,6 +597,16 @@ public final class Diagnosis {
                                         + "need; a higher rate may be held back by it rather than by the cluster",
                                 h.busiestHost(), pct(h.hostBusy()))));
                     }
+                }
+                if (l.ackedRate() > l.targetRate() / 0.995 && l.sentRate() <= l.targetRate() / 0.995) {
+                    // sent on schedule, acknowledged above it: acknowledgements held back before the window (a cold
+                    // start's) came in it — its rate is not the cluster's steady one, and its first latencies hold
+                    // that wait (a warm-up that sent late is the generator's, above)
+                    held.add(ev(WINDOW_BACKLOG, l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
+                            "but the window acknowledged %,.0f msg/s for %,.0f msg/s sent in it: acknowledgements held "
+                                    + "back before it (a cold start's backlog) came in it, so its rate is above the "
+                                    + "target and its first latencies include that wait; a longer warm-up "
+                                    + "(warmupSeconds, warmupRecords) keeps it out", l.ackedRate(), l.sentRate())));
                 }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }

@@ -59,6 +59,11 @@ public final class DiagnosisText {
     public static String noneHeadline(ResultFile.Diagnosis d) {
         boolean hostNear = d.evidence().stream().anyMatch(e -> (Diagnosis.WORKER_CPU.equals(e.figure())
                 || Diagnosis.WORKER_HOST_BUSY.equals(e.figure())) && ">=".equals(e.op()));
+        boolean backlog = d.evidence().stream().anyMatch(e -> Diagnosis.WINDOW_BACKLOG.equals(e.figure()));
+        if (backlog) {
+            return "the run kept up with its target, but its window began with a backlog of acknowledgements"
+                    + (hostNear ? ", and its busiest worker host was near its limit" : "");
+        }
         return hostNear ? "the run kept up with its target, but its busiest worker host was near its limit"
                 : "the run kept up with its target and nothing was near its limit";
     }
