@@ -65,6 +65,7 @@ class BadInputTest {
         write("inflight-sweep.yaml", "durationSeconds: 5\nmatrix:\n  producer.linger.ms: [1, 5]\n"
                 + "  producer.max.in.flight.requests.per.connection: [5, 10]\n");
         write("idempotent.properties", "enable.idempotence=true\n");
+        write("sasl.properties", "security.protocol=SASL_SSL\n");
         write("mib-values.yaml", "durationSeconds: 5\nmessageSize: 1048576\n");
         write("record-size-sweep.yaml", "durationSeconds: 5\nmatrix:\n  messageSize: [1024, 1048576]\n"
                 + "  producer.max.request.size: [2097152, 1048576]\n");
@@ -390,6 +391,16 @@ class BadInputTest {
                         "kbench: --set: common.security.protocol SASL_SSL: the embedded cluster kbench starts listens in "
                                 + "PLAINTEXT only; give a cluster that takes SASL_SSL (--bootstrap-servers), or leave "
                                 + "security.protocol out"),
+                Arguments.of(List.of("producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--throughput", "-1", "--producer-props", "security.protocol=SSL"),
+                        "kbench: --producer-props security.protocol: producer.security.protocol SSL: the embedded cluster "
+                                + "kbench starts listens in PLAINTEXT only; give a cluster that takes SSL "
+                                + "(--bootstrap-servers), or leave security.protocol out"),
+                Arguments.of(List.of("e2e-latency", "--topic", "t", "--num-records", "10", "--record-size", "10",
+                        "--producer-acks", "1", "--command-config", "SASLPROPS"),
+                        "kbench: properties file SASLPROPS: common.security.protocol SASL_SSL: the embedded cluster "
+                                + "kbench starts listens in PLAINTEXT only; give a cluster that takes SASL_SSL "
+                                + "(--bootstrap-servers), or leave security.protocol out"),
                 // without a dashboard it was ignored: the run started (an embedded broker and all)
                 Arguments.of(List.of("run", "--dashboard-keep", "300", w),
                         "kbench: --dashboard-keep applies only with --dashboard (how long the dashboard serves the final report)"),
@@ -772,7 +783,7 @@ class BadInputTest {
     private static String resolve(String s) {
         return s.replace("INFLIGHTMATRIX", at("inflight-sweep.yaml")).replace("MIBVALUES", at("mib-values.yaml"))
                 .replace("RECORDSWEEP", at("record-size-sweep.yaml")).replace("IDEMPROFILE", at("idempotent-profile.yaml"))
-                .replace("IDEMPROPS", at("idempotent.properties"))
+                .replace("IDEMPROPS", at("idempotent.properties")).replace("SASLPROPS", at("sasl.properties"))
                 .replace("OMBWORKLOAD", at("omb-workload.yaml")).replace("REALWORKLOAD", at("real-workload.yaml")).replace("REALPROFILE", at("real-profile.yaml"))
                 .replace("TYPOPROFILE", at("typo-profile.yaml")).replace("TYPOSWEEP", at("typo-sweep.yaml"))
                 .replace("TOPICSWEEP", at("topic-sweep.yaml")).replace("VENDORTOPIC", at("vendor-topic-profile.yaml"))

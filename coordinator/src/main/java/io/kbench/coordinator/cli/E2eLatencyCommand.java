@@ -187,13 +187,15 @@ public final class E2eLatencyCommand implements Callable<Integer> {
         }
         // the properties file is every client's (as the tool gives it to its producer, consumer and admin client);
         // what makes the loop the tool's comes after it and wins
-        Profile profile = new ClientOverrides()
+        ClientOverrides given = new ClientOverrides()
                 .file(a.config(), "common", "properties file")
                 .put("producer.acks", a.acks(), "ACKS")
                 .put("producer.linger.ms", "0", "e2e-latency")
-                .put("consumer.fetch.max.wait.ms", "0", "e2e-latency")
-                .applyTo(Profile.defaults(), local.configCheck(),
-                        Inputs::note);
+                .put("consumer.fetch.max.wait.ms", "0", "e2e-latency");
+        Profile profile = given.applyTo(Profile.defaults(), local.configCheck(), Inputs::note);
+        if (a.brokers() == null && workers.isEmpty()) {
+            Inputs.plaintextForEmbedded(profile, given::source);
+        }
         String together = local.configCheck().together(profile, workload(a, true));
         if (together != null) {
             throw new UserException("acks " + a.acks() + " with " + (a.config() != null ? a.config() + "'s settings"

@@ -138,6 +138,31 @@ public final class Inputs {
     }
 
     /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
+    /**
+     * The embedded cluster kbench starts listens in PLAINTEXT only: a client given another {@code security.protocol}
+     * fails in prepare (a JAAS or TLS error) after the cluster was started for nothing. Refused now, naming where the
+     * setting came from ({@code sourceOf}: the override key, e.g. {@code common.security.protocol}, to its source).
+     */
+    static void plaintextForEmbedded(io.kbench.coordinator.workload.Profile profile,
+                                     java.util.function.Function<String, String> sourceOf) {
+        for (String section : List.of("common", "producer", "consumer", "admin")) {
+            java.util.Map<String, String> props = switch (section) {
+                case "common" -> profile.common();
+                case "producer" -> profile.producer();
+                case "consumer" -> profile.consumer();
+                default -> profile.admin();
+            };
+            String protocol = props.get("security.protocol");
+            if (protocol != null && !protocol.trim().equalsIgnoreCase("PLAINTEXT")) {
+                String key = section + ".security.protocol";
+                String shown = io.kbench.coordinator.workload.ConfigError.excerpt(protocol.trim());
+                throw new UserException(sourceOf.apply(key) + ": " + key + " " + shown + ": the embedded cluster kbench "
+                        + "starts listens in PLAINTEXT only; give a cluster that takes " + shown
+                        + " (--bootstrap-servers), or leave security.protocol out");
+            }
+        }
+    }
+
     static void note(String note) {
         System.err.println("kbench: note: " + io.kbench.coordinator.workload.ConfigError.printable(note));
     }

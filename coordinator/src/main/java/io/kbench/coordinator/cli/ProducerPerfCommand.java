@@ -175,13 +175,15 @@ public final class ProducerPerfCommand implements Callable<Integer> {
             }
             payload = payloadFile.toAbsolutePath().toString();
         }
-        Profile profile = new ClientOverrides()
+        ClientOverrides given = new ClientOverrides()
                 .file(commandConfig, "common", "--command-config")
                 .file(config, "producer", "--producer.config")
-                .pairs(props, "producer", "--producer-props")
-                .applyTo(Profile.defaults(), local.configCheck(),
-                        Inputs::note);
+                .pairs(props, "producer", "--producer-props");
+        Profile profile = given.applyTo(Profile.defaults(), local.configCheck(), Inputs::note);
         String bootstrap = bootstrapServer != null ? bootstrapServer : profile.bootstrapServers();
+        if (bootstrap == null && workers.isEmpty()) {
+            Inputs.plaintextForEmbedded(profile, given::source);
+        }
         if (output != null) {
             OutputDirectory.check(output, "--output"); // made by the run, once it starts
         }

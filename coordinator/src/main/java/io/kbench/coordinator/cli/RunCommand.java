@@ -522,28 +522,9 @@ public final class RunCommand implements Callable<Integer> {
      */
     private static void embeddedSecurityProtocol(Profile profile, ClientOverrides given, Sweep sweep, Path source,
                                                  String profileSource) {
-        for (String section : List.of("common", "producer", "consumer", "admin")) {
-            java.util.Map<String, String> props = switch (section) {
-                case "common" -> profile.common();
-                case "producer" -> profile.producer();
-                case "consumer" -> profile.consumer();
-                default -> profile.admin();
-            };
-            String protocol = props.get("security.protocol");
-            String key = section + ".security.protocol";
-            for (Sweep.Point p : sweep.points()) {
-                if (protocol == null && p.profileOverrides().containsKey(key)) {
-                    protocol = String.valueOf(p.profileOverrides().get(key));
-                }
-            }
-            if (protocol != null && !protocol.trim().equalsIgnoreCase("PLAINTEXT")) {
-                String from = given.keys().contains(key) ? given.source(key)
-                        : props.containsKey("security.protocol") ? profileSource : source + ": matrix";
-                String shown = io.kbench.coordinator.workload.ConfigError.excerpt(protocol.trim());
-                throw new UserException(from + ": " + key + " " + shown + ": the embedded cluster kbench starts "
-                        + "listens in PLAINTEXT only; give a cluster that takes " + shown
-                        + " (--bootstrap-servers), or leave security.protocol out");
-            }
+        Inputs.plaintextForEmbedded(profile, k -> given.keys().contains(k) ? given.source(k) : profileSource);
+        for (Sweep.Point p : sweep.points()) {
+            Inputs.plaintextForEmbedded(profile.with(p.profileOverrides()), k -> source + ": matrix");
         }
     }
 }
