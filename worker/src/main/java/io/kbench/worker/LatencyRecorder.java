@@ -18,21 +18,19 @@ import org.HdrHistogram.WriterReaderPhaser;
  * 50 consumers in one worker (250 recorders) that was 47 MB cleared and 47 MB scanned a second, 86 ms of the
  * snapshot thread's CPU per interval on this 2-core VM, 300 ms and more while the JVM was cold — enough for its
  * snapshots to come seconds late. Counts are indexed exactly as HdrHistogram indexes a histogram of kbench's
- * shape ({@link #index}, {@link #valueAt}; checked against it value by value in the tests), so a harvested value
+ * shape ({@link LatencyHistograms#countsIndex}, {@link LatencyHistograms#valueAtIndex}; checked against it bucket by
+ * bucket in its test), so a harvested value
  * lands in the same bucket and the percentiles are the same.
  *
  * <p>Threads: {@link #record} from exactly one writer thread; {@link #addIntervalTo} from the snapshot
  * thread. Usage per interval: {@code recorder.addIntervalTo(intervalHistogram)}.
  */
 public final class LatencyRecorder {
-    /** The counts array's length: kbench's histogram shape's. */
-    static final int LENGTH = LatencyHistograms.COUNTS_LENGTH;
-
     /** One of the two count arrays, with the index range written since it was last harvested. */
     private static final class Counts {
-        final long[] counts = new long[LENGTH];
-        /** Lowest index written; {@code LENGTH} when none. Writer while active, reader while inactive. */
-        int low = LENGTH;
+        final long[] counts = new long[LatencyHistograms.COUNTS_LENGTH];
+        /** Lowest index written; the array's length when none. Writer while active, reader while inactive. */
+        int low = LatencyHistograms.COUNTS_LENGTH;
         /** Highest index written; -1 when none. */
         int high = -1;
     }
@@ -42,16 +40,6 @@ public final class LatencyRecorder {
     private Counts inactive = new Counts();
     private final SingleWriterCounter clamped = new SingleWriterCounter();
     private final SingleWriterCounter negative = new SingleWriterCounter();
-
-    /** The counts index of {@code value}, as HdrHistogram's ({@link LatencyHistograms#countsIndex}). */
-    static int index(long value) {
-        return LatencyHistograms.countsIndex(value);
-    }
-
-    /** The lowest value counted at {@code index} ({@link LatencyHistograms#valueAtIndex}). */
-    static long valueAt(int index) {
-        return LatencyHistograms.valueAtIndex(index);
-    }
 
     // HOT PATH
     public void record(long micros) {
@@ -98,7 +86,7 @@ public final class LatencyRecorder {
                 counts[i] = 0;
             }
         }
-        taken.low = LENGTH;
+        taken.low = LatencyHistograms.COUNTS_LENGTH;
         taken.high = -1;
     }
 

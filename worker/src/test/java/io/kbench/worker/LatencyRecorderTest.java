@@ -46,28 +46,6 @@ class LatencyRecorderTest {
         assertEquals(2, second.getTotalCount());
     }
 
-    /**
-     * The recorder's counts are indexed as HdrHistogram indexes kbench's shape: every index's lowest value is a
-     * bucket's lowest equivalent value, it indexes back to itself, and the bucket's highest value too; the next index
-     * starts where HdrHistogram's next bucket does. So a harvested value lands in the bucket it was recorded in.
-     */
-    @Test
-    void shouldIndexEveryBucketAsHdrHistogramDoes() {
-        Histogram shape = LatencyHistograms.create();
-        int last = LatencyRecorder.index(LatencyHistograms.HIGHEST_TRACKABLE_MICROS);
-        assertTrue(last < LatencyRecorder.LENGTH, "the range's top fits: " + last);
-        for (int i = 0; i <= last; i++) {
-            long v = LatencyRecorder.valueAt(i);
-            assertEquals(v, shape.lowestEquivalentValue(v), "index " + i);
-            assertEquals(i, LatencyRecorder.index(v), "value " + v);
-            assertEquals(i, LatencyRecorder.index(shape.highestEquivalentValue(v)), "top of index " + i);
-            if (i < last) {
-                assertEquals(shape.nextNonEquivalentValue(v), LatencyRecorder.valueAt(i + 1), "after index " + i);
-            }
-        }
-        assertEquals(0, LatencyRecorder.index(0));
-    }
-
     /** What the recorder harvests is what HdrHistogram would have recorded, count for count, interval by interval. */
     @Test
     void shouldHarvestExactlyWhatAHistogramOfTheShapeRecords() {

@@ -137,7 +137,6 @@ public final class Inputs {
                 + (advertised ? ")" : ", or 0.0.0.0 for all of them)");
     }
 
-    /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
     /**
      * The embedded cluster kbench starts listens in PLAINTEXT only: a client given another {@code security.protocol}
      * fails in prepare (a JAAS or TLS error) after the cluster was started for nothing. Refused now, naming where the
@@ -163,6 +162,7 @@ public final class Inputs {
         }
     }
 
+    /** Prints one note on stderr, its file's or flag's text written out (no control character reaches the terminal). */
     static void note(String note) {
         System.err.println("kbench: note: " + io.kbench.coordinator.workload.ConfigError.printable(note));
     }

@@ -540,15 +540,11 @@ public final class Diagnosis {
                 strength = -1;
                 e.clear();
             }
-            if (strength >= 0) {
+            String commits = committed(l, c);
+            if (strength >= 0 && !commits.isEmpty()) {
                 // the generator's limit after all: its saturated intervals' long commits are part of the picture
-                String commits = committed(l, c);
-                for (int k = 0; k < e.size() && !commits.isEmpty(); k++) {
-                    ResultFile.Evidence x = e.get(k);
-                    if (x.figure().equals("saturatedShare")) {
-                        e.set(k, new ResultFile.Evidence(x.figure(), x.value(), x.op(), x.threshold(), x.text() + commits));
-                    }
-                }
+                e.replaceAll(x -> x.figure().equals("saturatedShare")
+                        ? new ResultFile.Evidence(x.figure(), x.value(), x.op(), x.threshold(), x.text() + commits) : x);
             }
             String cpuText = Double.isNaN(h.cpu()) ? "" : String.format(Locale.ROOT,
                     "the busiest worker (%s) used %s of its cores%s; its longest collection in an interval %.1f ms",

@@ -191,16 +191,14 @@ final class ResultsIndex {
                         .append("</a></td><td class=\"").append(esc(run.status().toLowerCase(Locale.ROOT))).append("\">")
                         .append(esc(run.kind().equals("sweep") ? "sweep" : run.status())).append("</td><td>")
                         .append(esc(run.workload())).append("</td><td>").append(esc(run.startedAt())).append("</td><td>");
-                {
-                    // the files the run (or the sweep: its own page and table) wrote: a merge writes no report.html,
-                    // and a run whose page could not be written has none either
-                    Path dir = run.path().isEmpty() ? root : root.resolve(run.path());
-                    for (String f : run.kind().equals("run") ? List.of("report.html", "result.json")
-                            : List.of("report.html", "sweep.json", "sweep.csv")) {
-                        if (Files.isRegularFile(dir.resolve(f), LinkOption.NOFOLLOW_LINKS)) {
-                            h.append("<a href=\"").append(base).append(f).append("\">")
-                                    .append(f.equals("report.html") ? "report" : f).append("</a> · ");
-                        }
+                // the files the run (or the sweep: its own page and table) wrote: a merge writes no report.html,
+                // and a run whose page could not be written has none either
+                Path dir = run.path().isEmpty() ? root : root.resolve(run.path());
+                for (String f : run.kind().equals("run") ? List.of("report.html", "result.json")
+                        : List.of("report.html", "sweep.json", "sweep.csv")) {
+                    if (Files.isRegularFile(dir.resolve(f), LinkOption.NOFOLLOW_LINKS)) {
+                        h.append("<a href=\"").append(base).append(f).append("\">")
+                                .append(f.equals("report.html") ? "report" : f).append("</a> · ");
                     }
                 }
                 h.append("<a href=\"").append(run.path().isEmpty() ? "/results" : href).append(".zip\">zip</a></td></tr>\n");
