@@ -151,7 +151,11 @@ final class ResultsIndex {
     private static String merged(JsonParser p) throws IOException {
         int count = 0;
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
-        while (p.nextToken() == JsonToken.START_OBJECT) {
+        for (JsonToken t = p.nextToken(); t != null && t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            if (t != JsonToken.START_OBJECT) {
+                p.skipChildren(); // not a merged run (a tampered file): passed over
+                continue;
+            }
             count++;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String k = p.currentName();
@@ -162,9 +166,6 @@ final class ResultsIndex {
                     p.skipChildren();
                 }
             }
-        }
-        if (p.currentToken() != JsonToken.END_ARRAY) {
-            p.skipChildren(); // not an array of objects: the count so far
         }
         return "merge of " + count + (names.isEmpty() ? "" : ": " + String.join(", ", names)
                 + (names.size() == MERGED_NAMES ? ", ..." : ""));

@@ -71,6 +71,10 @@ class ResultsServerTest {
         Files.writeString(merged.resolve("result.json"), "{\"schemaVersion\":21,\"merged\":[{\"path\":\"a\","
                 + "\"runId\":\"r1\",\"status\":\"COMPLETED\",\"workload\":\"quick\"},{\"path\":\"b\",\"runId\":\"r2\","
                 + "\"status\":\"COMPLETED\",\"workload\":\"quick\"}],\"status\":\"COMPLETED\",\"summary\":{}}");
+        // tampered: elements that are no runs are passed over, the status after them still read
+        Path oddMerge = Files.createDirectories(root.resolve("odd-merge"));
+        Files.writeString(oddMerge.resolve("result.json"), "{\"merged\":[1,[2,{}],{\"workload\":\"w\"},\"x\"],"
+                + "\"status\":\"COMPLETED\"}");
         Files.writeString(root.resolve("broken.json"), "{");
         Path notRun = Files.createDirectories(root.resolve("junk"));
         Files.writeString(notRun.resolve("result.json"), "not json");
@@ -91,7 +95,8 @@ class ResultsServerTest {
         assertEquals(200, index.statusCode());
         assertEquals("text/html; charset=utf-8", index.headers().firstValue("content-type").orElse(""));
         String page = index.body();
-        assertTrue(page.contains("5 runs and 1 sweep."), page);
+        assertTrue(page.contains("6 runs and 1 sweep."), page);
+        assertTrue(page.contains(">odd-merge</a></td><td class=\"completed\">COMPLETED</td><td>merge of 1: w</td>"), page);
         // a merge's row: how many it merged and their workloads; no report.html link (a merge writes none: it was a 404)
         assertTrue(page.contains(">merged</a></td><td class=\"completed\">COMPLETED</td><td>merge of 2: quick</td>"
                 + "<td>-</td><td><a href=\"/merged/result.json\">result.json</a> · <a href=\"/merged.zip\">zip</a></td>"),
@@ -178,7 +183,7 @@ class ResultsServerTest {
             Files.createFile(crowd.resolve("f" + i));
         }
         String index = get("/").body();
-        assertTrue(index.contains("(the first 6 found; there are more"), index);
+        assertTrue(index.contains("(the first 7 found; there are more"), index);
         String listing = get("/crowd/").body();
         assertTrue(listing.contains("The first " + ResultsIndex.MAX_ENTRIES + " entries only; the zip holds them all."), listing);
         assertEquals(ResultsIndex.MAX_ENTRIES, listing.split("<tr><td>", -1).length - 1, "rows");
