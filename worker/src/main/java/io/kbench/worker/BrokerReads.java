@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.kbench.driver.NanoClock;
 import io.kbench.protocol.BrokerSample;
 
 /**
@@ -29,10 +30,12 @@ final class BrokerReads implements AutoCloseable {
     private final ExecutorService pool;
     private final List<Future<BrokerSample>> pending;
     private final long waitMillis;
+    private final NanoClock clock;
 
-    BrokerReads(List<BrokerScraper> sources, String runId, long waitMillis) {
+    BrokerReads(List<BrokerScraper> sources, String runId, long waitMillis, NanoClock clock) {
         this.sources = List.copyOf(sources);
         this.waitMillis = waitMillis;
+        this.clock = clock;
         this.pending = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
             pending.add(null);
@@ -45,10 +48,15 @@ final class BrokerReads implements AutoCloseable {
         });
     }
 
-    /** Starts the baseline reads (their figures are empty; interval 0's count from them) without waiting. */
-    void baseline() {
+    /**
+     * Reads the baselines at {@code atNanos} (the run's start on {@link #clock}), on the pool's threads, without
+     * waiting: their figures are empty, and interval 0's count from them. Read earlier (as the Run call arrives, up
+     * to the run's start delay before), interval 0's rates would be spread over that idle lead as well as the
+     * interval: a run without warm-up showed its brokers' bytes in at 0.89× the clients' in its first interval.
+     */
+    void baseline(long atNanos) {
         for (int i = 0; i < sources.size(); i++) {
-            submit(i);
+            submit(i, atNanos);
         }
     }
 
@@ -64,10 +72,10 @@ final class BrokerReads implements AutoCloseable {
             if (f != null && !f.isDone()) {
                 out[i] = new BrokerSample(sources.get(i).source(), Map.of(), "an earlier read has not returned");
             } else {
-                submit(i);
+                submit(i, clock.nanoTime());
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis); // real time: a Future waits in it
         for (int i = 0; i < sources.size(); i++) {
             if (out[i] != null) {
                 continue;
@@ -94,15 +102,24 @@ final class BrokerReads implements AutoCloseable {
         return List.of(out);
     }
 
-    /** Starts reading source {@code i} unless its last read is still running. */
-    private void submit(int i) {
+    /** Starts reading source {@code i} once {@link #clock} reaches {@code atNanos}, unless its last read still runs. */
+    private void submit(int i, long atNanos) {
         Future<BrokerSample> f = pending.get(i);
         if (f != null && !f.isDone()) {
             return;
         }
         BrokerScraper s = sources.get(i);
         try {
-            pending.set(i, pool.submit(() -> s.sample(System.nanoTime())));
+            pending.set(i, pool.submit(() -> {
+                long now;
+                while ((now = clock.nanoTime()) - atNanos < 0 && !Thread.currentThread().isInterrupted()) {
+                    clock.park(atNanos - now);
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    return new BrokerSample(s.source(), Map.of(), "not read: the worker is stopping");
+                }
+                return s.sample(clock.nanoTime());
+            }));
         } catch (RejectedExecutionException e) {
             pending.set(i, null);
         }

@@ -84,9 +84,9 @@ final class IntervalStream implements Runner.Task {
         this.onFatal = onFatal;
         this.host = HostSampler.ofThisJvm(snapshotter::takeOversleptMicros);
         if (!brokers.isEmpty()) {
-            BrokerReads reads = new BrokerReads(brokers, spec.runId(), LoadRun.BROKER_READ_MILLIS);
+            BrokerReads reads = new BrokerReads(brokers, spec.runId(), LoadRun.BROKER_READ_MILLIS, clock.nanoClock());
             brokerReads = reads;
-            reads.baseline(); // read meanwhile (the Run call returns at once): interval 0's figures count from it
+            reads.baseline(startNanos); // read at the start (the Run call returns at once): interval 0 counts from it
         }
         for (int i = 0; i < clients.producerLoops.size(); i++) {
             snapshotter.producer(i).intervals(startNanos, spec.intervalMicros() * 1000L);
@@ -112,6 +112,15 @@ final class IntervalStream implements Runner.Task {
     public void run() {
         long intervalNanos = spec.intervalMicros() * 1000L;
         NanoClock nanos = clock.nanoClock();
+        if (nextSequence == 0) {
+            // the host's baseline at the start, not at the Run call up to the start delay before it: interval 0's
+            // CPU, GC and JIT figures are then the interval's own (the brokers' baselines are read then too)
+            long now;
+            while (!finishing && (now = nanos.nanoTime()) - startNanos < 0) {
+                nanos.park(startNanos - now);
+            }
+            host.sample();
+        }
         while (!finishing) {
             long seq = nextSequence;
             long boundary = startNanos + (seq + 1) * intervalNanos;
