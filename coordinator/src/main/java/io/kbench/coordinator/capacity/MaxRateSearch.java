@@ -307,7 +307,7 @@ public final class MaxRateSearch {
             return new Limit(io.kbench.coordinator.diagnosis.Diagnosis.CONSUMERS, String.format(Locale.ROOT,
                     "limited by the consumers at %s: %s — %s; the trials' diagnoses say what to turn", at,
                     String.join("; ", clusterTrial.verdict().reasons()), unread
-                            ? "the brokers were not read (--broker-jmx, --broker-metrics): a limit of theirs would look "
+                            ? "the brokers were not read " + io.kbench.coordinator.diagnosis.Diagnosis.BROKER_FLAGS + ": a limit of theirs would look "
                             + "the same from the consumers"
                             : String.format(Locale.ROOT, "their diagnosis found the brokers with room: the consumers' "
                             + "number or their work per message kept the rate down, not the cluster (it took at least "

@@ -154,8 +154,11 @@ final class Session implements AutoCloseable {
 
     /** A controller for one run on this session's workers and cluster. */
     RunController controller(Workload workload, Profile profile, RunOptions options, RunReporter reporter) {
+        // an embedded cluster is read by every command that runs on it (the perf tools' too), as run reads it
+        RunOptions o = embedded() && options.brokerSources().isEmpty()
+                ? options.withBrokerSources(embeddedBrokerSources()) : options;
         return new RunController(workload, profile.withBootstrapServers(bootstrap), addresses, security, env.cluster(),
-                options, reporter);
+                o, reporter);
     }
 
     /**

@@ -28,7 +28,19 @@ public final class Diagnosis {
     public static final String WINDOW_BACKLOG = "ackedAboveSent";
     public static final String PRODUCER_CLIENT = "producer-client";
     /** The evidence's words when no broker figure was read (a cluster of yours without a broker source). */
-    static final String BROKERS_UNREAD = "the brokers were not read (--broker-jmx, --broker-metrics)";
+    /**
+     * Phrases of the evidence and suggestions that name {@code kbench run}'s flags or a workload's keys; a perf-tool
+     * command prints its own flags in their place (its reporter's terms).
+     */
+    public static final String BROKER_FLAGS = "(--broker-jmx, --broker-metrics)";
+    public static final String WARMUP_KEY = "(warmupSeconds)";
+    public static final String WARMUP_KEYS = "(warmupSeconds, warmupRecords)";
+    public static final String PRODUCERS_KEY = "(producersPerTopic";
+    public static final String TRANSACTION_MILLIS_KEY = "transactionMillis";
+    /** The warm-up suggestion's start, up to its alternative (workers that stay up between runs). */
+    public static final String WARM_UP_OR_WORKERS = "a longer warm-up " + WARMUP_KEY + ", or workers";
+
+    static final String BROKERS_UNREAD = "the brokers were not read " + BROKER_FLAGS;
     public static final String REQUEST_HANDLERS = "broker-request-handlers";
     public static final String NETWORK_THREADS = "broker-network-threads";
     public static final String REPLICATION = "replication";
@@ -602,7 +614,7 @@ public final class Diagnosis {
                             "but the window acknowledged %,.0f msg/s for %,.0f msg/s sent in it: acknowledgements held "
                                     + "back before it (a cold start's backlog) came in it, so its rate is above the "
                                     + "target and its first latencies include that wait; a longer warm-up "
-                                    + "(warmupSeconds, warmupRecords) keeps it out", l.ackedRate(), l.sentRate())));
+                                    + WARMUP_KEYS + " keeps it out", l.ackedRate(), l.sentRate())));
                 }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }

@@ -173,7 +173,7 @@ final class Suggestions {
         }
         s.add("more workers (client hosts), or more cores per worker: the producers' share per worker falls");
         if (!cpuBound && !stalled) {
-            s.add("more producers (producersPerTopic): each producer is one load thread, and the cores have room");
+            s.add("more producers " + Diagnosis.PRODUCERS_KEY + "): each producer is one load thread, and the cores have room");
         }
         if (h.gcMaxMicros() >= 20_000) {
             s.add(String.format(Locale.ROOT, "the workers' heap (KBENCH_JAVA_OPTS=-Xmx...): collections paused them for "
@@ -187,7 +187,7 @@ final class Suggestions {
      * the window: a fresh JVM compiles its hot code over its first minute or so, on the same cores.
      */
     static String warmUp(WindowFigures.Hosts h) {
-        return String.format(Locale.ROOT, "a longer warm-up (warmupSeconds), or workers that stay up between runs "
+        return String.format(Locale.ROOT, Diagnosis.WARM_UP_OR_WORKERS + " that stay up between runs "
                 + "(`kbench worker`, `--workers`): the busiest worker's JIT compilers took %.0f%% of its CPU in the "
                 + "measured window; a fresh JVM compiles its hot code over its first minute or so, on the same cores%s",
                 100 * h.jitShareOfCpu(), h.sharedWith().contains("embedded broker")
@@ -203,8 +203,8 @@ final class Suggestions {
         return List.of(
                 String.format(Locale.ROOT, "more messages per transaction (%s, %s): a commit costs about the same "
                         + "whatever its size, so fewer commits block each producer less",
-                        c.transactionRecords() > 0 ? "transactionRecords" : "transactionMillis", now),
-                String.format(Locale.ROOT, "more producers (producersPerTopic; now %d in all): each commits only its own "
+                        c.transactionRecords() > 0 ? "transactionRecords" : Diagnosis.TRANSACTION_MILLIS_KEY, now),
+                String.format(Locale.ROOT, "more producers " + Diagnosis.PRODUCERS_KEY + "; now %d in all): each commits only its own "
                         + "transactions, so at the same rate each commits less often — but the cluster serves as many "
                         + "commits a second as before, and more at once may each take longer: check txn commit after",
                         c.producers()),

@@ -54,7 +54,7 @@ public final class ConsumerPerfReporter extends ToolLinesReporter {
      */
     public ConsumerPerfReporter(PrintStream out, PrintStream err, boolean header, String dateFormat, long numRecords,
                                 long timeoutMs, long detailMillis, boolean printMetrics) {
-        super(out, err, printMetrics);
+        super(out, err, printMetrics, java.util.List.of(java.util.Map.entry(io.kbench.coordinator.diagnosis.Diagnosis.WARM_UP_OR_WORKERS, "workers")));
         this.header = header;
         this.dates = DateTimeFormatter.ofPattern(dateFormat).withZone(ZoneId.systemDefault());
         this.numRecords = numRecords;

@@ -23,7 +23,7 @@ public final class E2eLatencyReporter extends ToolLinesReporter {
     private final Histogram endToEnd = new Histogram(3);
 
     public E2eLatencyReporter(PrintStream out, PrintStream err) {
-        super(out, err, false);
+        super(out, err, false, java.util.List.of(java.util.Map.entry(io.kbench.coordinator.diagnosis.Diagnosis.WARM_UP_OR_WORKERS, "workers")));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.kbench.coordinator.report.console;
 import java.io.PrintStream;
 import java.util.Locale;
 
+import io.kbench.coordinator.diagnosis.Diagnosis;
 import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
@@ -49,7 +50,11 @@ public final class ProducerPerfReporter extends ToolLinesReporter {
      */
     public ProducerPerfReporter(PrintStream out, PrintStream err, long reportingMillis, long warmupRecords,
                                 boolean printMetrics) {
-        super(out, err, printMetrics);
+        super(out, err, printMetrics, java.util.List.of(
+                java.util.Map.entry(Diagnosis.WARMUP_KEYS, "(--warmup-records)"),
+                java.util.Map.entry(Diagnosis.WARMUP_KEY, "(--warmup-records)"),
+                java.util.Map.entry(Diagnosis.PRODUCERS_KEY, "(--producers"),
+                java.util.Map.entry(Diagnosis.TRANSACTION_MILLIS_KEY, "--transaction-duration-ms")));
         this.windowMicros = reportingMillis * 1000;
         this.warmupRecords = warmupRecords;
     }

@@ -55,7 +55,7 @@ public final class ShareConsumerPerfReporter extends ToolLinesReporter {
     public ShareConsumerPerfReporter(PrintStream out, PrintStream err, boolean header, String dateFormat,
                                      long numRecords, long timeoutMs, long detailMillis, boolean consumerStats,
                                      boolean printMetrics) {
-        super(out, err, printMetrics);
+        super(out, err, printMetrics, java.util.List.of(java.util.Map.entry(io.kbench.coordinator.diagnosis.Diagnosis.WARM_UP_OR_WORKERS, "workers")));
         this.header = header;
         this.dates = DateTimeFormatter.ofPattern(dateFormat).withZone(ZoneId.systemDefault());
         this.numRecords = numRecords;

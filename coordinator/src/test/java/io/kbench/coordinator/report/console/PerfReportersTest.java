@@ -209,4 +209,30 @@ class PerfReportersTest {
         r.on(new RunEvent.Summarized("t", summary(all, 0, 1, 0), 1));
         assertEquals(List.of(), lines());
     }
+    @Test
+    void shouldNameTheToolsOwnFlagsWhereKbenchsLinesNameAWorkloadKey() {
+        // the diagnosis's phrases, as it prints them (Diagnosis holds each one)
+        String next = "    next: " + io.kbench.coordinator.diagnosis.Diagnosis.WARM_UP_OR_WORKERS + " that stay up between "
+                + "runs (`kbench worker`, `--workers`); more producers "
+                + io.kbench.coordinator.diagnosis.Diagnosis.PRODUCERS_KEY + "): each producer is one load thread";
+        String unread = "    the brokers were not read " + io.kbench.coordinator.diagnosis.Diagnosis.BROKER_FLAGS
+                + ": they may be the cause";
+        String backlog = "    but … a longer warm-up " + io.kbench.coordinator.diagnosis.Diagnosis.WARMUP_KEYS
+                + " keeps it out";
+        ProducerPerfReporter p = new ProducerPerfReporter(o, e, 1000, 0, false);
+        for (String l : List.of(next, unread, backlog)) {
+            p.on(new RunEvent.Info(l));
+        }
+        String printed = err.toString(StandardCharsets.UTF_8);
+        assertEquals(List.of("    next: a longer warm-up (--warmup-records), or workers that stay up between runs "
+                        + "(`kbench worker`, `--workers`); more producers (--producers): each producer is one load thread",
+                "    the brokers were not read (this command reads only an embedded broker; kbench run reads others "
+                        + "with --broker-jmx or --broker-metrics): they may be the cause",
+                "    but … a longer warm-up (--warmup-records) keeps it out"), printed.lines().toList());
+        err.reset();
+        ConsumerPerfReporter c = new ConsumerPerfReporter(o, e, false, "yyyy", 5000, 1500, 0, false);
+        c.on(new RunEvent.Info(next));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("    next: workers that stay up between runs"),
+                "a consumer tool has no warm-up to lengthen: " + err);
+    }
 }
