@@ -98,6 +98,9 @@ class SweepIT {
         assertEquals(2, check.get("charts").get("sweep-throughput").asInt(), check.toString());
         assertEquals(2, check.get("charts").get("sweep-saturated").asInt(), check.toString());
         assertTrue(dom.contains("01-producer.acks=1/report.html") || dom.contains("report.html\">report"), "rows link to their reports");
+        assertTrue(dom.contains("<th>cons MB/s</th>") && !dom.contains("<th>brokers in MB/s</th>")
+                        && !dom.contains("<th>repl MB/s</th>"),
+                "the brokers were not read: the table has no columns of blanks for them");
     }
 
     @Test

@@ -204,6 +204,14 @@ public final class SweepReport {
             line.addAll(figures(r, network, true));
             table.add(line);
         }
+        if (rows.stream().noneMatch(r -> r.brokerInMBps() != null || r.replicationMBps() != null)) {
+            // the brokers were not read: no columns of blanks (sweep.csv keeps them, its header fixed)
+            int in = header.indexOf("brokers in MB/s");
+            table.forEach(l -> {
+                l.remove(in + 1);
+                l.remove(in);
+            });
+        }
         out.println();
         String p = primingText();
         out.println("sweep: " + rows.size() + " combination(s)" + (p.isEmpty() ? "" : ", " + p));
