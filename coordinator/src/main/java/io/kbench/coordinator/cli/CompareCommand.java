@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares results side by side; gates a CI pipeline on them.",
             "",
-            "Each SIDE is a result.json (or its directory; a merged one of kbench merge too, without a page), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise. With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression. When both sides have repeats, a relative limit (-10%%, +5%%) crossed by a difference that is itself no larger than their run-to-run noise (the larger spread of either side's repeats, as a share of its mean) is not a breach: it is listed as 'within noise'.",
+            "Each SIDE is a result.json (or its directory; a merged one of kbench merge too, without a page), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise; a last row says what limited each side's runs (their diagnosis: a side limited by its load generator measures that as much as the change). With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression. When both sides have repeats, a relative limit (-10%%, +5%%) crossed by a difference that is itself no larger than their run-to-run noise (the larger spread of either side's repeats, as a share of its mean) is not a breach: it is listed as 'within noise'.",
             "",
             "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line.",
             "",
@@ -90,6 +90,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>();
         for (int s = 0; s < files.size(); s++) {
             List<JsonNode> summaries = new ArrayList<>();
+            List<String> limits = new ArrayList<>();
             List<java.util.Map<String, String>> sideSetups = new ArrayList<>();
             String name = null;
             for (Path file : files.get(s)) {
@@ -98,6 +99,7 @@ public final class CompareCommand implements Callable<Integer> {
                 String runName = ResultInputs.name(run);
                 name = name == null ? runName : name;
                 summaries.add(Compare.applicable(ResultDocument.JSON.valueToTree(run.summary()), run.workload()));
+                limits.add(run.diagnosis() == null ? null : run.diagnosis().limit());
                 sideSetups.add(io.kbench.coordinator.report.compare.SetupDiff.setup(run));
                 runs.add(new HtmlReport.Named(runName, run));
                 String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), allowFailed, allowSaturated);
@@ -106,7 +108,7 @@ public final class CompareCommand implements Callable<Integer> {
                     (judged ? unfit : warnings).add((judged ? "refused: " : "warning: ") + file + ": " + why);
                 }
             }
-            compared.add(new Compare.Side(name, summaries));
+            compared.add(new Compare.Side(name, summaries, limits));
             setups.add(sideSetups);
             names.add(name);
         }

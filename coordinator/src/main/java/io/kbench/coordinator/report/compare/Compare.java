@@ -138,7 +138,40 @@ public final class Compare {
     }
 
     /** One side's values of a figure: its repeats. */
-    public record Side(String name, List<JsonNode> summaries) {
+    /**
+     * One side of a comparison: its results' summaries and what limited each ({@code diagnosis.limit}; null for a
+     * result without a diagnosis, e.g. a merged one).
+     */
+    public record Side(String name, List<JsonNode> summaries, List<String> limits) {
+        public Side {
+            limits = limits == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(limits));
+        }
+
+        /** A side whose results' limits are not known. */
+        public Side(String name, List<JsonNode> summaries) {
+            this(name, summaries, List.of());
+        }
+
+        /**
+         * What limited its runs, as one cell: the name when every run agrees ("none"), else each name with its
+         * count, most frequent first ("generator ×2, none ×1"); "–" when no run was diagnosed.
+         */
+        String limitedBy() {
+            Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+            limits.stream().filter(java.util.Objects::nonNull).forEach(l -> counts.merge(l, 1, Integer::sum));
+            if (counts.isEmpty()) {
+                return "–";
+            }
+            if (counts.size() == 1 && counts.values().iterator().next() == limits.size()) {
+                return counts.keySet().iterator().next();
+            }
+            List<Map.Entry<String, Integer>> e = new ArrayList<>(counts.entrySet());
+            e.sort((a, b) -> b.getValue() - a.getValue());
+            String known = String.join(", ", e.stream().map(x -> x.getKey() + " ×" + x.getValue()).toList());
+            long unknown = limits.stream().filter(java.util.Objects::isNull).count();
+            return unknown == 0 ? known : known + ", not diagnosed ×" + unknown;
+        }
+
         double mean(Figure f) {
             return summaries.stream().mapToDouble(f::of).average().orElse(Double.NaN);
         }
@@ -358,6 +391,17 @@ public final class Compare {
                         + (s.summaries().size() > 1 ? String.format(Locale.ROOT, " ±%.1f%%", 50 * s.spread(f)) : ""));
                 if (i > 0) {
                     row.add(diff(b, v) + noise(base, s, f, b, v));
+                }
+            }
+            rows.add(row);
+        }
+        if (sides.stream().anyMatch(x -> x.limits().stream().anyMatch(java.util.Objects::nonNull))) {
+            // a difference means the change's effect only if both sides were held back by the same thing (or nothing)
+            List<String> row = new ArrayList<>(List.of("limited by"));
+            for (int i = 0; i < sides.size(); i++) {
+                row.add(sides.get(i).limitedBy());
+                if (i > 0) {
+                    row.add("");
                 }
             }
             rows.add(row);

@@ -98,7 +98,11 @@ public final class CompareFormats {
         Map<String, Object> doc = new LinkedHashMap<>();
         List<Map<String, Object>> sides = new ArrayList<>();
         for (Compare.Side s : c.sides()) {
-            sides.add(ordered("name", s.name(), "runs", s.summaries().size()));
+            Map<String, Object> side = ordered("name", s.name(), "runs", s.summaries().size());
+            if (s.limits().stream().anyMatch(java.util.Objects::nonNull)) {
+                side.put("limitedBy", s.limits()); // each run's diagnosis.limit, in the order given
+            }
+            sides.add(side);
         }
         doc.put("sides", sides);
         List<Map<String, Object>> figures = new ArrayList<>();

@@ -206,4 +206,25 @@ class CompareTest {
         assertEquals(1, Compare.breaches(List.of(side("a", bigger), side("b", committed)),
                 List.of(Compare.Gate.parse("transactionCommit.p99 > 30ms"))).size());
     }
+    @Test
+    void shouldSayWhatLimitedEachSidesRunsBelowTheFigures() throws Exception {
+        List<List<String>> rows = Compare.table(List.of(
+                new Compare.Side("a", List.of(summary(10_000, 5000), summary(10_000, 5000)), List.of("none", "none")),
+                new Compare.Side("b", List.of(summary(9_000, 5000), summary(9_000, 5000), summary(9_000, 5000)),
+                        java.util.Arrays.asList("none", "generator", "generator")),
+                new Compare.Side("merged", List.of(summary(9_000, 5000)), java.util.Arrays.asList((String) null))),
+                List.of());
+        List<String> last = rows.get(rows.size() - 1);
+        assertEquals(List.of("limited by", "none", "generator ×2, none ×1", "", "–", ""), last,
+                "one name when the repeats agree, else each with its count, most first; – when none was diagnosed");
+        // results without diagnoses (sides made without limits): no such row
+        List<List<String>> plain = Compare.table(List.of(side("a", summary(10_000, 5000)), side("b", summary(9_000, 5000))),
+                List.of());
+        assertTrue(plain.stream().noneMatch(r -> r.get(0).equals("limited by")), plain.toString());
+        String json = CompareFormats.json(new CompareFormats.Comparison(List.of(
+                new Compare.Side("a", List.of(summary(10_000, 5000)), List.of("none")),
+                new Compare.Side("b", List.of(summary(9_000, 5000)), List.of("producer-client"))), List.of(), List.of(),
+                List.of()));
+        assertTrue(json.contains("\"limitedBy\" : [ \"producer-client\" ]"), json);
+    }
 }
