@@ -54,7 +54,7 @@ public final class ProducerPerfReporter extends ToolLinesReporter {
                 java.util.Map.entry(Diagnosis.WARMUP_KEYS, "(--warmup-records)"),
                 java.util.Map.entry(Diagnosis.WARMUP_KEY, "(--warmup-records)"),
                 java.util.Map.entry(Diagnosis.PRODUCERS_KEY, "(--producers"),
-                java.util.Map.entry(Diagnosis.TRANSACTION_MILLIS_KEY, "--transaction-duration-ms")));
+                java.util.Map.entry("(" + Diagnosis.TRANSACTION_MILLIS_KEY + ", ", "(--transaction-duration-ms, ")));
         this.windowMicros = reportingMillis * 1000;
         this.warmupRecords = warmupRecords;
     }

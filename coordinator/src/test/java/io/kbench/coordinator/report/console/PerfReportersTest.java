@@ -218,7 +218,8 @@ class PerfReportersTest {
         String unread = "    the brokers were not read " + io.kbench.coordinator.diagnosis.Diagnosis.BROKER_FLAGS
                 + ": they may be the cause";
         String backlog = "    but … a longer warm-up " + io.kbench.coordinator.diagnosis.Diagnosis.WARMUP_KEYS
-                + " keeps it out";
+                + " keeps it out; more messages per transaction ("
+                + io.kbench.coordinator.diagnosis.Diagnosis.TRANSACTION_MILLIS_KEY + ", now 10 ms)";
         ProducerPerfReporter p = new ProducerPerfReporter(o, e, 1000, 0, false);
         for (String l : List.of(next, unread, backlog)) {
             p.on(new RunEvent.Info(l));
@@ -228,7 +229,8 @@ class PerfReportersTest {
                         + "(`kbench worker`, `--workers`); more producers (--producers): each producer is one load thread",
                 "    the brokers were not read (this command reads only an embedded broker; kbench run reads others "
                         + "with --broker-jmx or --broker-metrics): they may be the cause",
-                "    but … a longer warm-up (--warmup-records) keeps it out"), printed.lines().toList());
+                "    but … a longer warm-up (--warmup-records) keeps it out; more messages per transaction "
+                        + "(--transaction-duration-ms, now 10 ms)"), printed.lines().toList());
         err.reset();
         ConsumerPerfReporter c = new ConsumerPerfReporter(o, e, false, "yyyy", 5000, 1500, 0, false);
         c.on(new RunEvent.Info(next));
