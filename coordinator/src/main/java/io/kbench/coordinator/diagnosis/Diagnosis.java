@@ -580,6 +580,7 @@ public final class Diagnosis {
             }
         }
 
+        sharedCores(found, f.hosts());
         found.sort(Comparator.comparingDouble((ResultFile.Limit x) -> -x.strength())
                 .thenComparingInt(x -> NAMES.indexOf(x.limit())));
         if (found.isEmpty()) {
@@ -685,6 +686,36 @@ public final class Diagnosis {
                                           List<String> suggestions) {
         return new ResultFile.Limit(name, round(Math.max(0, Math.min(1, strength))),
                 evidence.stream().filter(java.util.Objects::nonNull).toList(), suggestions);
+    }
+
+    /**
+     * A broker thread pool named busy while the broker ran in the busiest worker's own process on a host near its
+     * limit (the embedded default): its threads waited for cores the clients were using as much as for work, so
+     * the limit says so and asks for brokers on cores of their own before more threads — which on the same cores
+     * take CPU from the clients, whatever {@code num.io.threads} says. (The 100-topic embedded run: handlers idle
+     * 5%, 200 clients on the same 2 cores.)
+     */
+    static void sharedCores(List<ResultFile.Limit> found, WindowFigures.Hosts h) {
+        double busy = Math.max(Double.isNaN(h.cpu()) ? -1 : h.cpu(), h.hostBusy());
+        if (!h.sharedWith().contains("embedded broker") || busy < HOST_CPU) {
+            return;
+        }
+        for (int i = 0; i < found.size(); i++) {
+            ResultFile.Limit l = found.get(i);
+            if (!REQUEST_HANDLERS.equals(l.limit()) && !NETWORK_THREADS.equals(l.limit())) {
+                continue;
+            }
+            boolean whole = h.hostBusy() >= h.cpu() || Double.isNaN(h.cpu());
+            ResultFile.Evidence e = ev(whole ? WORKER_HOST_BUSY : "workerCpu", busy, ">=", HOST_CPU, String.format(
+                    Locale.ROOT, "the broker ran in the process of worker %s, whose %s %s busy over the window: its "
+                            + "threads waited for cores the clients used as well as for work", h.worker(),
+                    whole ? "host was" : "process kept its cores", pct(busy)));
+            List<String> next = new ArrayList<>();
+            next.add("brokers on cores of their own (a cluster given with --bootstrap-servers, on hosts without "
+                    + "workers) before more broker threads: more threads on the same cores take the clients' CPU");
+            next.addAll(l.suggestions());
+            found.set(i, new ResultFile.Limit(l.limit(), l.strength(), with(l, e).evidence(), next));
+        }
     }
 
     private static ResultFile.Limit with(ResultFile.Limit l, ResultFile.Evidence e) {

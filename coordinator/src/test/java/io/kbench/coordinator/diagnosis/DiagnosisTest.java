@@ -965,4 +965,34 @@ class DiagnosisTest {
         assertTrue(io.kbench.coordinator.diagnosis.DiagnosisText.lines(r).stream().anyMatch(l -> l.startsWith("    held: ")
                 && l.contains("the fault's, not a limit")), io.kbench.coordinator.diagnosis.DiagnosisText.lines(r).toString());
     }
+    /**
+     * The 100-topic run on the embedded default was named broker-request-handlers (idle 5%) with 200 clients on the
+     * same 2 cores: a pool short of cores, not of threads. A broker in the busiest worker's process on a busy host
+     * says so and asks for cores of its own first; on a host with room, or a broker elsewhere, nothing is added.
+     */
+    @Test
+    void shouldSayABrokerPoolSharedTheWorkersBusyCores() {
+        WindowFigures busyHandlers = with(UnaryOperator.identity(), UnaryOperator.identity(), UnaryOperator.identity(),
+                idle(0.05, 0.9));
+        java.util.function.Function<WindowFigures.Hosts, ResultFile.Diagnosis> on = h -> Diagnosis.of(new WindowFigures(
+                busyHandlers.load(), busyHandlers.producers(), h, busyHandlers.consumers(), busyHandlers.brokers()));
+        ResultFile.Diagnosis shared = on.apply(new WindowFigures.Hosts(0.62, "local-1", 0, "coordinator, embedded broker",
+                -1, -1, -1, -1, 0.93, "local-1"));
+        assertEquals("broker-request-handlers", shared.limit());
+        assertTrue(shared.evidence().stream().anyMatch(e -> "workerHostBusy".equals(e.figure())
+                && e.text().startsWith("the broker ran in the process of worker local-1, whose host was 93% busy")),
+                shared.evidence().toString());
+        assertTrue(shared.suggestions().get(0).startsWith("brokers on cores of their own"), shared.suggestions().toString());
+        assertTrue(shared.suggestions().get(1).startsWith("num.io.threads"), shared.suggestions().toString());
+
+        ResultFile.Diagnosis roomy = on.apply(new WindowFigures.Hosts(0.5, "local-1", 0, "coordinator, embedded broker",
+                -1, -1, -1, -1, 0.79, "local-1"));
+        ResultFile.Diagnosis elsewhere = on.apply(new WindowFigures.Hosts(0.95, "w1", 0, "", -1, -1, -1, -1, 0.97, "w1"));
+        for (ResultFile.Diagnosis d : List.of(roomy, elsewhere)) {
+            assertEquals("broker-request-handlers", d.limit());
+            assertTrue(d.suggestions().get(0).startsWith("num.io.threads"), d.suggestions().toString());
+            assertTrue(d.evidence().stream().noneMatch(e -> e.text().startsWith("the broker ran in the process")),
+                    d.evidence().toString());
+        }
+    }
 }
