@@ -213,6 +213,17 @@ public final class Diagnosis {
                             l.targetRate(), l.keptUp() ? ", and nothing lost, failed or left unread" : ""));
             if (l.keptUp()) {
                 held.add(target);
+                if (l.ackedRate() > l.targetRate() / 0.995 && l.sentRate() <= l.targetRate() / 0.995) {
+                    // sent on schedule, acknowledged above it: acknowledgements held back before the window (a cold
+                    // start's) came in it — its rate is not the cluster's steady one, and its first latencies hold
+                    // that wait (a warm-up that sent late is the generator's); said beside any verdict that lists
+                    // the target as held
+                    held.add(ev(WINDOW_BACKLOG, l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
+                            "but the window acknowledged %,.0f msg/s for %,.0f msg/s sent in it: acknowledgements held "
+                                    + "back before it (a cold start's backlog) came in it, so its rate is above the "
+                                    + "target and its first latencies include that wait; a longer warm-up "
+                                    + WARMUP_KEYS + " keeps it out", l.ackedRate(), l.sentRate())));
+                }
             } else if (l.ackedRate() < 0.995 * l.targetRate()) {
                 target = flip(target);
             } else {
@@ -606,16 +617,6 @@ public final class Diagnosis {
                                         + "need; a higher rate may be held back by it rather than by the cluster",
                                 h.busiestHost(), pct(h.hostBusy()))));
                     }
-                }
-                if (l.ackedRate() > l.targetRate() / 0.995 && l.sentRate() <= l.targetRate() / 0.995) {
-                    // sent on schedule, acknowledged above it: acknowledgements held back before the window (a cold
-                    // start's) came in it — its rate is not the cluster's steady one, and its first latencies hold
-                    // that wait (a warm-up that sent late is the generator's, above)
-                    held.add(ev(WINDOW_BACKLOG, l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
-                            "but the window acknowledged %,.0f msg/s for %,.0f msg/s sent in it: acknowledgements held "
-                                    + "back before it (a cold start's backlog) came in it, so its rate is above the "
-                                    + "target and its first latencies include that wait; a longer warm-up "
-                                    + WARMUP_KEYS + " keeps it out", l.ackedRate(), l.sentRate())));
                 }
                 return new ResultFile.Diagnosis(NONE, 0.0, List.copyOf(held), List.of(), List.of());
             }
