@@ -63,6 +63,7 @@ public class PerMessagePathBenchmark {
         RunClock clock = new RunClock(MicrosClock.SYSTEM, 0, NanoClock.SYSTEM);
         ErrorSlot errors = new ErrorSlot();
         ProducerMetrics metrics = new ProducerMetrics(NanoClock.SYSTEM, errors);
+        metrics.intervals(System.nanoTime(), 1_000_000_000L); // 1-s interval boundaries, as a run sets them
         loop = new ProducerLoop("bench", new InstantAckHandle(metrics), metrics, clock, 1_000_000, 0,
                 Payloads.generate(100, 1.0, 1), Keys.of(Keys.Distribution.ZIPF, 1000, 1.0, 1), 0, 0, errors);
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
