@@ -24,17 +24,26 @@ import io.kbench.driver.ProducerListener;
  * {@code response} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
  * histogram's count); {@code failed} by either (atomic). Readers: the
  * snapshot thread.
+ *
+ * <p>Each thread cuts its own figures at the interval boundaries, by the clock it already reads: the load thread its
+ * sends and their delays ({@link #onSent}), the I/O thread its acknowledgements — latency, response time and bytes —
+ * by the time it read for them ({@link #onAck}). Each keeps two recorders, one per interval parity, and notes its
+ * running count as it passes a boundary, so that the snapshot thread, whenever it harvests interval k, takes what was
+ * sent and what was acknowledged in k — not what had been recorded by the time it woke (a late harvest, a pause of
+ * its own, would otherwise move the first moments of k+1 into k). A harvest more than a whole interval late also
+ * takes the first records of the interval two after (same parity).
  */
 public final class ProducerMetrics implements ProducerListener {
     private final NanoClock clock;
-    final LatencyRecorder latency = new LatencyRecorder();
-    final LatencyRecorder response = new LatencyRecorder();
+    /** Publish latency and response time, one recorder each per interval parity (I/O thread; see the class comment). */
+    private final LatencyRecorder[] latencies = {new LatencyRecorder(), new LatencyRecorder()};
+    private final LatencyRecorder[] responses;
     /**
      * Publish delay, one recorder per interval parity: the load thread records a send into the one of the interval it
      * was sent in (it knows the boundaries, {@link #intervals}), so that an interval's delays are its sent messages',
      * as its sent count is ({@link #sentBefore}) — not those recorded until the snapshot thread harvested it.
      */
-    private final LatencyRecorder[] delays = {new LatencyRecorder(), new LatencyRecorder()};
+    private final LatencyRecorder[] delays;
     /** Transaction commit durations; written by the load thread. */
     final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter sent = new SingleWriterCounter();
@@ -66,9 +75,18 @@ public final class ProducerMetrics implements ProducerListener {
     /** The sent count at each of the last {@link #BOUNDARY_MARKS} boundaries passed, by boundary modulo their number. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
             new java.util.concurrent.atomic.AtomicReferenceArray<>(BOUNDARY_MARKS);
+    /** The first boundary ({@link NanoClock} units), for the I/O thread; written by {@link #intervals}. */
+    private volatile long firstBoundaryNanos;
+    /** The next boundary the I/O thread has not passed; {@code Long.MIN_VALUE}: not read yet. I/O thread only. */
+    private long ackNextBoundaryNanos = Long.MIN_VALUE;
+    /** The last boundary the I/O thread passed: 1 is the end of interval 0. I/O thread only. */
+    private long ackBoundary;
+    /** The acknowledged bytes at each of the last boundaries the I/O thread passed, as {@link #marks}. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> ackMarks =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(BOUNDARY_MARKS);
 
-    /** What had been sent when the load thread passed interval boundary {@code boundary}. */
-    private record Mark(long boundary, long sent) {
+    /** What had been counted (sent, or acknowledged bytes) when its thread passed interval boundary {@code boundary}. */
+    private record Mark(long boundary, long count) {
     }
 
     public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
@@ -80,6 +98,9 @@ public final class ProducerMetrics implements ProducerListener {
         this.clock = clock;
         this.errors = errors;
         this.paced = paced;
+        // an unthrottled producer records neither (see the class comment): 752 KB of counts it would not use
+        this.responses = paced ? new LatencyRecorder[] {new LatencyRecorder(), new LatencyRecorder()} : null;
+        this.delays = paced ? new LatencyRecorder[] {new LatencyRecorder(), new LatencyRecorder()} : null;
     }
 
     /**
@@ -109,8 +130,9 @@ public final class ProducerMetrics implements ProducerListener {
      * that an interval's sent count ends at its boundary, not at the moment the snapshot thread harvests it.
      */
     void intervals(long startNanos, long intervalNanos) {
-        this.intervalNanos = intervalNanos;
+        this.firstBoundaryNanos = startNanos + intervalNanos;
         this.nextBoundaryNanos = startNanos + intervalNanos;
+        this.intervalNanos = intervalNanos; // last: the I/O thread reads the first boundary once it sees this
     }
 
     // HOT PATH (load thread)
@@ -140,6 +162,9 @@ public final class ProducerMetrics implements ProducerListener {
      * delay recorded so far. A harvest more than an interval late also takes the sends of the interval two after.
      */
     void addDelaysTo(org.HdrHistogram.Histogram target, long sequence, boolean last) {
+        if (!paced) {
+            return;
+        }
         if (last || intervalNanos == 0) {
             delays[0].addIntervalTo(target);
             delays[1].addIntervalTo(target);
@@ -150,7 +175,7 @@ public final class ProducerMetrics implements ProducerListener {
 
     /** Publish delays above the histograms' range so far (cumulative). */
     long delaysClamped() {
-        return delays[0].clamped() + delays[1].clamped();
+        return paced ? delays[0].clamped() + delays[1].clamped() : 0;
     }
 
     /**
@@ -160,23 +185,82 @@ public final class ProducerMetrics implements ProducerListener {
      * harvest comes more than that many boundaries late, the live count (what an interval counted before).
      */
     long sentBefore(long b) {
-        long live = sent.get(); // first: a send counted after the boundary was counted after its mark was set
-        Mark m = marks.getAcquire((int) (b % BOUNDARY_MARKS));
-        return m != null && m.boundary() == b ? m.sent() : live;
+        return before(b, sent, marks);
+    }
+
+    /** Bytes of values acknowledged before boundary {@code b}, for the snapshot thread: as {@link #sentBefore}. */
+    long ackedBytesBefore(long b) {
+        return before(b, ackedBytes, ackMarks);
+    }
+
+    private static long before(long b, SingleWriterCounter counter,
+                               java.util.concurrent.atomic.AtomicReferenceArray<Mark> at) {
+        long live = counter.get(); // first: a count after the boundary was added after its mark was set
+        Mark m = at.getAcquire((int) (b % BOUNDARY_MARKS));
+        return m != null && m.boundary() == b ? m.count() : live;
+    }
+
+    /**
+     * Moves interval {@code sequence}'s acknowledgements' publish latencies and response times into the targets
+     * (snapshot thread): those the I/O thread recorded in it; {@code last} (or without interval boundaries) all so
+     * far. An unthrottled producer's response time is its latency ({@link #paced}).
+     */
+    void addAcksTo(org.HdrHistogram.Histogram latency, org.HdrHistogram.Histogram response, long sequence,
+                   boolean last) {
+        for (int slot = 0; slot < 2; slot++) {
+            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+                if (paced) {
+                    latencies[slot].addIntervalTo(latency);
+                    responses[slot].addIntervalTo(response);
+                } else {
+                    latencies[slot].addIntervalTo(latency, response);
+                }
+            }
+        }
+    }
+
+    /** Publish latencies and response times above the histograms' range so far (cumulative). */
+    long acksClamped() {
+        return latencies[0].clamped() + latencies[1].clamped()
+                + (paced ? responses[0].clamped() + responses[1].clamped() : 0);
     }
 
     // HOT PATH (I/O thread)
     @Override
     public void onAck(long intendedNanos, long sendNanos, int valueBytes, int partition) {
         long now = clock.nanoTime();
-        latency.record((now - sendNanos) / 1000);
+        if (now >= ackNextBoundaryNanos) { // always before the first: reads the boundaries
+            passAckBoundaries(now);
+        }
+        int slot = (int) (ackBoundary & 1);
+        latencies[slot].record((now - sendNanos) / 1000);
         long measure = measureNanos;
         if (paced && (intendedNanos >= measure || now < measure)) {
-            response.record((now - intendedNanos) / 1000);
+            responses[slot].record((now - intendedNanos) / 1000);
         }
         ackedBytes.add(valueBytes);
         acked.add(1);
         partitions.add(partition);
+    }
+
+    /** I/O thread, once an interval: the acknowledged bytes so far are those at every boundary up to {@code now}. */
+    private void passAckBoundaries(long now) {
+        long interval = intervalNanos;
+        if (interval == 0) {
+            return; // no boundaries (yet): one recorder takes all
+        }
+        if (ackNextBoundaryNanos == Long.MIN_VALUE) {
+            ackNextBoundaryNanos = firstBoundaryNanos;
+            if (now < ackNextBoundaryNanos) {
+                return;
+            }
+        }
+        long bytesSoFar = ackedBytes.get();
+        do {
+            ackBoundary++;
+            ackMarks.setRelease((int) (ackBoundary % BOUNDARY_MARKS), new Mark(ackBoundary, bytesSoFar));
+            ackNextBoundaryNanos += interval;
+        } while (now >= ackNextBoundaryNanos);
     }
 
     @Override

@@ -13,10 +13,13 @@ import org.HdrHistogram.Histogram;
  * Harvests one interval from every producer's and consumer's recorders into an {@link IntervalSnapshot}:
  * histograms are moved out of the recorders (so each sample lands in exactly one interval) and added per
  * metric across producers/consumers; counters are turned from running totals into interval deltas (messages
- * sent up to the interval's end as each load thread passed it: {@link ProducerMetrics#sentBefore}). The
+ * sent up to the interval's end as each load thread passed it: {@link ProducerMetrics#sentBefore}; acknowledged
+ * ones, their bytes and latencies, up to it as each producer's I/O thread passed it: {@link ProducerMetrics#addAcksTo},
+ * {@link ProducerMetrics#ackedBytesBefore}). The
  * interval's acknowledged count is its publish-latency histogram's count (every ack records exactly one
  * latency), and its received count its end-to-end histogram's count plus the messages received without one
- * ({@link ConsumerMetrics#unrecorded}), so counts and histograms never disagree at an interval boundary.
+ * ({@link ConsumerMetrics#unrecorded}), so counts and histograms never disagree at an interval boundary. The
+ * consumers' figures end where the harvest takes them, a moment after the boundary.
  *
  * <p>Threads: one harvesting thread at a time (the snapshot thread, then the thread that stops the run).
  */
@@ -201,17 +204,21 @@ final class Snapshotter {
             }
             sentTotal = Math.max(sent, Math.min(cut, sentTotal));
         }
+        // bytes acknowledged: up to the interval's end as each producer's I/O thread passed it, as its latencies are
+        long ackedBytesTotal = totals.ackedBytes();
+        if (!last) {
+            long cut = 0;
+            for (ProducerMetrics p : producers) {
+                cut += p.ackedBytesBefore(sequence + 1);
+            }
+            ackedBytesTotal = Math.max(ackedBytes, Math.min(cut, ackedBytesTotal));
+        }
         Counters share = shareLive();
         long c = 0;
         long n = 0;
         for (ProducerMetrics p : producers) {
-            c += p.latency.clamped() + p.response.clamped() + p.delaysClamped();
-            if (p.paced) {
-                p.latency.addIntervalTo(latency);
-                p.response.addIntervalTo(response);
-            } else {
-                p.latency.addIntervalTo(latency, response); // unthrottled: response time is publish latency
-            }
+            c += p.acksClamped() + p.delaysClamped();
+            p.addAcksTo(latency, response, sequence, last);
             p.addDelaysTo(delay, sequence, last);
             p.commit.addIntervalTo(commit);
         }
@@ -261,7 +268,7 @@ final class Snapshotter {
         long receivedDelta = endToEnd.getTotalCount() + (u - unrecorded);
         IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
                 new Counters(sentTotal - sent, latency.getTotalCount(), totals.failed() - failed,
-                        totals.ackedBytes() - ackedBytes, receivedDelta,
+                        ackedBytesTotal - ackedBytes, receivedDelta,
                         totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
                         dv.outOfOrder(), dv.verified(), dv.untracked()).withShare(minus(share, shareTotals)),
                 shareConsumers.isEmpty()
@@ -280,7 +287,7 @@ final class Snapshotter {
         shareTotals = share;
         sent = sentTotal;
         failed = totals.failed();
-        ackedBytes = totals.ackedBytes();
+        ackedBytes = ackedBytesTotal;
         unrecorded = u;
         receivedBytes = totals.receivedBytes();
         clamped = c;
