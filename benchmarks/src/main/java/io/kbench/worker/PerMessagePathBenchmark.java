@@ -69,6 +69,8 @@ public class PerMessagePathBenchmark {
         schedule = new RateSchedule(System.nanoTime(), 1_000_000);
         consumer = new ConsumerMetrics(clock, null);
         verifying = new ConsumerMetrics(clock, new SequenceTracker(7, 65_536));
+        consumer.intervals(System.nanoTime(), 1_000_000_000L); // as a run sets them
+        verifying.intervals(System.nanoTime(), 1_000_000_000L);
         share = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
         shareVerifying = new ShareConsumerMetrics(clock, 0, 0, 0, 1).verifyInto(new ShareDeliveryLog("g", 7));
         stamp = clock.coordinatorMicrosNow();

@@ -11,11 +11,18 @@ import io.kbench.driver.RecordListener;
  * its response time, see {@link ProducerMetrics}): the measured window's end-to-end latency is that of the messages
  * intended in it. Counted, not received: a consumer that spends time on each message (processing) counts a poll's messages
  * one by one, so the messages of a poll that returned in the warm-up are counted in the window's first interval.
+ *
+ * <p>The consumer's thread cuts its figures at the interval boundaries itself ({@link #intervals}): a message belongs
+ * to the interval its poll returned in — or, for a consumer that spends time on each message, the interval in which
+ * it is counted — and its end-to-end latency goes to the recorder of that interval's parity, its bytes and an
+ * unrecorded count to running counters noted at each boundary passed; the snapshot thread takes interval k's whenever
+ * it harvests (as {@link ProducerMetrics} does for sends and acknowledgements).
  */
 public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
     private final Processing processing;
-    final LatencyRecorder endToEnd = new LatencyRecorder();
+    /** End-to-end latency, one recorder per interval parity. */
+    private final LatencyRecorder[] endToEnds = {new LatencyRecorder(), new LatencyRecorder()};
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
     /**
@@ -37,6 +44,26 @@ public final class ConsumerMetrics implements RecordListener {
     private RoundTrip roundTrip;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
+    /**
+     * The first interval boundary on the worker's {@link io.kbench.driver.NanoClock} (the snapshot thread's clock, so a
+     * harvest never comes before the boundary it cuts at); written by {@link #intervals} before {@link #intervalNanos}.
+     */
+    private volatile long firstBoundaryNanos;
+    /** The reporting interval, ns; 0: no boundaries (one recorder takes all). */
+    private volatile long intervalNanos;
+    /** When the latest poll that returned messages returned, nanoTime; the consumer's thread only. */
+    private long polledNanos;
+    /** The next boundary the consumer's thread has not passed; {@code Long.MIN_VALUE}: not read yet. Its thread only. */
+    private long nextBoundaryNanos = Long.MIN_VALUE;
+    /** The last boundary passed: 1 is the end of interval 0. The consumer's thread only. */
+    private long boundary;
+    /** The byte and unrecorded counts at each of the last boundaries passed, by boundary modulo their number. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(ProducerMetrics.BOUNDARY_MARKS);
+
+    /** What had been counted when the consumer's thread passed boundary {@code boundary}. */
+    private record Mark(long boundary, long bytes, long unrecorded) {
+    }
 
     /** @param tracker the run's sequence tracker for this consumer, or null without verification */
     public ConsumerMetrics(RunClock clock, SequenceTracker tracker) {
@@ -63,10 +90,72 @@ public final class ConsumerMetrics implements RecordListener {
         measureMicros = coordinatorMicros;
     }
 
+    /** The run's interval boundaries on the worker's clock: {@code startNanos} + k × {@code intervalNanos}, k ≥ 1. */
+    void intervals(long startNanos, long intervalNanos) {
+        this.firstBoundaryNanos = startNanos + intervalNanos;
+        this.intervalNanos = intervalNanos; // last: the consumer's thread reads the first boundary once it sees this
+    }
+
+    /** The consumer's thread, once an interval: the counts so far are those at every boundary up to {@code now}. */
+    private void passBoundaries(long now) {
+        long interval = intervalNanos;
+        if (interval == 0) {
+            return;
+        }
+        if (nextBoundaryNanos == Long.MIN_VALUE) {
+            nextBoundaryNanos = firstBoundaryNanos;
+            if (now < nextBoundaryNanos) {
+                return;
+            }
+        }
+        long bytes = receivedBytes.get();
+        long u = unrecorded.get();
+        do {
+            boundary++;
+            marks.setRelease((int) (boundary % ProducerMetrics.BOUNDARY_MARKS), new Mark(boundary, bytes, u));
+            nextBoundaryNanos += interval;
+        } while (now >= nextBoundaryNanos);
+    }
+
+    /** Bytes received before boundary {@code b} (snapshot thread; as {@link ProducerMetrics#sentBefore}). */
+    long receivedBytesBefore(long b) {
+        long live = receivedBytes.get(); // first: a count after the boundary was added after its mark was set
+        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
+        return m != null && m.boundary() == b ? m.bytes() : live;
+    }
+
+    /** Messages received without a latency before boundary {@code b} (snapshot thread). */
+    long unrecordedBefore(long b) {
+        long live = unrecorded.get();
+        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
+        return m != null && m.boundary() == b ? m.unrecorded() : live;
+    }
+
+    /** Moves interval {@code sequence}'s end-to-end latencies into {@code target}; {@code last}: all so far. */
+    void addEndToEndTo(org.HdrHistogram.Histogram target, long sequence, boolean last) {
+        for (int slot = 0; slot < 2; slot++) {
+            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+                endToEnds[slot].addIntervalTo(target);
+            }
+        }
+    }
+
+    /** End-to-end latencies above the histograms' range so far (cumulative). */
+    long endToEndClamped() {
+        return endToEnds[0].clamped() + endToEnds[1].clamped();
+    }
+
+    /** Negative end-to-end latencies so far (clock skew; cumulative). */
+    long endToEndNegative() {
+        return endToEnds[0].negative() + endToEnds[1].negative();
+    }
+
     // HOT PATH
     @Override
     public void onPollReturned() {
-        receivedMicros = clock.coordinatorMicrosNow();
+        long now = clock.nanoClock().nanoTime();
+        polledNanos = now;
+        receivedMicros = clock.coordinatorMicros(now);
     }
 
     /** Coordinator time of the latest poll that returned messages, 0 if none did. */
@@ -80,15 +169,21 @@ public final class ConsumerMetrics implements RecordListener {
         if (roundTrip != null) {
             roundTrip.read(clock.nanoClock().nanoTime());
         }
+        long polled = receivedMicros; // each volatile read once per message
+        // the interval it is counted in: its poll's, or now for a consumer that spends time on each message (its
+        // messages are counted one by one, after the previous ones' processing)
+        long counted = processing.any() ? clock.nanoClock().nanoTime() : polledNanos;
+        if (counted >= nextBoundaryNanos) { // always before the first: reads the boundaries
+            passBoundaries(counted);
+        }
         received.add(1);
         receivedBytes.add(valueBytes);
-        long polled = receivedMicros; // each volatile read once per message
         long measure = measureMicros;
         // a message of the warm-up is timed when counted in it: its poll returned in it and the clock, read only for
         // such messages, is still before the window (a poll's messages are counted one by one, after processing)
         if (stampMicros != NO_STAMP && (stampMicros >= measure
                 || polled < measure && clock.coordinatorMicrosNow() < measure)) {
-            endToEnd.record(polled - stampMicros);
+            endToEnds[(int) (boundary & 1)].record(polled - stampMicros);
         } else {
             unrecorded.add(1);
         }

@@ -91,6 +91,9 @@ final class IntervalStream implements Runner.Task {
         for (int i = 0; i < clients.producerLoops.size(); i++) {
             snapshotter.producer(i).intervals(startNanos, spec.intervalMicros() * 1000L);
         }
+        for (ConsumerMetrics m : clients.consumerMetrics) {
+            m.intervals(startNanos, spec.intervalMicros() * 1000L);
+        }
         runner = Runner.start("kbench-snapshots-" + spec.runId(), this, reason -> abortOnItsOwnThread(reason));
     }
 

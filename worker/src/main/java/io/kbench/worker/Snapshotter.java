@@ -18,8 +18,8 @@ import org.HdrHistogram.Histogram;
  * {@link ProducerMetrics#ackedBytesBefore}). The
  * interval's acknowledged count is its publish-latency histogram's count (every ack records exactly one
  * latency), and its received count its end-to-end histogram's count plus the messages received without one
- * ({@link ConsumerMetrics#unrecorded}), so counts and histograms never disagree at an interval boundary. The
- * consumers' figures end where the harvest takes them, a moment after the boundary.
+ * ({@link ConsumerMetrics#unrecorded}), so counts and histograms never disagree at an interval boundary; the
+ * consumers' figures, too, end at the boundary as each consumer's thread passed it ({@link ConsumerMetrics}).
  *
  * <p>Threads: one harvesting thread at a time (the snapshot thread, then the thread that stops the run).
  */
@@ -228,8 +228,11 @@ final class Snapshotter {
         boolean lagKnown = false;
         ClientMetricsMerge consumerMetrics = new ClientMetricsMerge();
         long u = 0;
+        long rb = 0;
         for (ConsumerMetrics m : consumers) {
-            u += m.unrecorded.get();
+            // counted up to the interval's end as the consumer's thread passed it, as its end-to-end latencies are
+            u += last ? m.unrecorded.get() : m.unrecordedBefore(sequence + 1);
+            rb += last ? m.receivedBytes.get() : m.receivedBytesBefore(sequence + 1);
             if (m.tracker != null) {
                 v = v.plus(m.tracker);
             }
@@ -240,9 +243,9 @@ final class Snapshotter {
             }
             consumerMetrics.add(m.clientMetrics, 1);
             lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
-            c += m.endToEnd.clamped();
-            n += m.endToEnd.negative();
-            m.endToEnd.addIntervalTo(endToEnd);
+            c += m.endToEndClamped();
+            n += m.endToEndNegative();
+            m.addEndToEndTo(endToEnd, sequence, last);
         }
         for (ShareConsumerMetrics m : shareConsumers) {
             lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
@@ -269,7 +272,7 @@ final class Snapshotter {
         IntervalSnapshot snap = new IntervalSnapshot(workerId, sequence, startMicros, endMicros,
                 new Counters(sentTotal - sent, latency.getTotalCount(), totals.failed() - failed,
                         ackedBytesTotal - ackedBytes, receivedDelta,
-                        totals.receivedBytes() - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
+                        Math.max(receivedBytes, rb) - receivedBytes, c - clamped, n - negative, dv.lost(), dv.duplicated(),
                         dv.outOfOrder(), dv.verified(), dv.untracked()).withShare(minus(share, shareTotals)),
                 shareConsumers.isEmpty()
                         ? IntervalSnapshot.histograms(LatencyHistograms.encode(latency),
@@ -288,8 +291,8 @@ final class Snapshotter {
         sent = sentTotal;
         failed = totals.failed();
         ackedBytes = ackedBytesTotal;
-        unrecorded = u;
-        receivedBytes = totals.receivedBytes();
+        unrecorded = Math.max(unrecorded, u);
+        receivedBytes = Math.max(receivedBytes, rb);
         clamped = c;
         negative = n;
         verification = v;

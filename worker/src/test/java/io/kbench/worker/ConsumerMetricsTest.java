@@ -117,4 +117,48 @@ class ConsumerMetricsTest {
         assertEquals(2, snap.counters().received());
         assertEquals(1, endToEndCount(snap));
     }
+    /**
+     * An interval's received messages, bytes and end-to-end latencies are those its consumer counted in it, not those
+     * counted by the time the snapshot thread harvested it: a poll that returns just after the boundary, before a late
+     * harvest, is the next interval's (with 5-s intervals the quickstart's window held 99,922-99,942 end-to-end
+     * latencies for its 100,000 messages). A consumer that spends time on each message counts each when its turn
+     * comes, so one poll's messages can fall on both sides of a boundary.
+     */
+    @Test
+    void shouldEndAnIntervalsReceivedCountsAtItsBoundary() {
+        io.kbench.driver.ManualNanoClock nanos = new io.kbench.driver.ManualNanoClock(0);
+        RunClock clock = new RunClock(io.kbench.protocol.MicrosClock.SYSTEM, 0, nanos);
+        ConsumerMetrics m = new ConsumerMetrics(clock, null);
+        m.intervals(0, 1_000_000); // 1-ms intervals
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(m), List.of());
+        nanos.set(100_000);
+        m.onPollReturned();
+        for (int i = 0; i < 3; i++) {
+            m.onRecord(100, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0);
+        }
+        nanos.set(1_000_500); // after the boundary, before the harvest of interval 0
+        m.onPollReturned();
+        m.onRecord(300, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0);
+        m.onRecord(300, RecordListener.NO_STAMP, 0, RecordListener.NO_PRODUCER, 0);
+        IntervalSnapshot first = s.harvest(0, 0, 1_000, false, 0, false, "");
+        assertEquals(3, first.counters().received());
+        assertEquals(300, first.counters().receivedBytes());
+        assertEquals(3, endToEndCount(first));
+        IntervalSnapshot second = s.harvest(1, 1_000, 2_000, false, 0, false, "");
+        assertEquals(2, second.counters().received(), "one timed, one unstamped");
+        assertEquals(600, second.counters().receivedBytes());
+        assertEquals(1, endToEndCount(second));
+
+        // 400 µs a message: a poll at 0 counts its 5 messages at 0, 0.4, 0.8, 1.2 and 1.6 ms
+        nanos.set(0);
+        ConsumerMetrics slow = new ConsumerMetrics(clock, null, new Processing(400, Processing.Distribution.FIXED, 1));
+        slow.intervals(0, 1_000_000);
+        Snapshotter t = new Snapshotter("w", List.of(), List.of(slow), List.of());
+        slow.onPollReturned();
+        for (int i = 0; i < 5; i++) {
+            slow.onRecord(100, clock.coordinatorMicrosNow(), 0, RecordListener.NO_PRODUCER, 0);
+        }
+        assertEquals(3, t.harvest(0, 0, 1_000, false, 0, false, "").counters().received());
+        assertEquals(2, t.harvest(1, 1_000, 2_000, false, 0, false, "").counters().received());
+    }
 }
