@@ -20,9 +20,9 @@ import io.kbench.driver.ProducerListener;
  * backlog into the measured window's response times. The window's response time is that of the messages
  * intended in it.
  *
- * <p>Writers: {@code delay}, {@code commit} and {@code sent} by the load thread; {@code latency},
- * {@code response} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
- * histogram's count); {@code failed} by either (atomic). Readers: the
+ * <p>Writers: {@code delays}, {@code commit} and {@code sent} by the load thread; {@code latencies},
+ * {@code responses} and {@code ackedBytes} by the I/O thread (the acknowledged count is the latency
+ * histograms' count); {@code failed} by either (atomic). Readers: the
  * snapshot thread.
  *
  * <p>Each thread cuts its own figures at the interval boundaries, by the clock it already reads: the load thread its
