@@ -183,6 +183,22 @@ final class Snapshotter {
                 now.shareReleased() - before.shareReleased(), now.shareRejected() - before.shareRejected());
     }
 
+    /**
+     * A producer count's running total at the interval's end boundary: each producer's count as its thread passed the
+     * boundary ({@code before}), at most the {@code live} total read first and at least the {@code previous}
+     * interval's; the last harvest takes the live total.
+     */
+    private long cut(boolean last, long live, long previous, java.util.function.ToLongFunction<ProducerMetrics> before) {
+        if (last) {
+            return live;
+        }
+        long at = 0;
+        for (ProducerMetrics p : producers) {
+            at += before.applyAsLong(p);
+        }
+        return Math.max(previous, Math.min(at, live));
+    }
+
     IntervalSnapshot harvest(long sequence, long startMicros, long endMicros, boolean producersDone,
                              long producersDoneMicros, boolean last, String error) {
         latency.reset();
@@ -195,24 +211,10 @@ final class Snapshotter {
         shareCommit.reset();
         // counters first: a sample counted here is in this or the next interval's histogram, never lost
         Counters totals = live();
-        // messages sent: up to the interval's end boundary as each load thread passed it (the last harvest: all)
-        long sentTotal = totals.sent();
-        if (!last) {
-            long cut = 0;
-            for (ProducerMetrics p : producers) {
-                cut += p.sentBefore(sequence + 1);
-            }
-            sentTotal = Math.max(sent, Math.min(cut, sentTotal));
-        }
-        // bytes acknowledged: up to the interval's end as each producer's I/O thread passed it, as its latencies are
-        long ackedBytesTotal = totals.ackedBytes();
-        if (!last) {
-            long cut = 0;
-            for (ProducerMetrics p : producers) {
-                cut += p.ackedBytesBefore(sequence + 1);
-            }
-            ackedBytesTotal = Math.max(ackedBytes, Math.min(cut, ackedBytesTotal));
-        }
+        // messages sent: up to the interval's end boundary as each load thread passed it; bytes acknowledged: up to it
+        // as each producer's I/O thread passed it, as its latencies are
+        long sentTotal = cut(last, totals.sent(), sent, p -> p.sentBefore(sequence + 1));
+        long ackedBytesTotal = cut(last, totals.ackedBytes(), ackedBytes, p -> p.ackedBytesBefore(sequence + 1));
         Counters share = shareLive();
         long c = 0;
         long n = 0;
