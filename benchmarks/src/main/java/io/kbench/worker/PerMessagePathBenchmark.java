@@ -73,6 +73,8 @@ public class PerMessagePathBenchmark {
         verifying.intervals(System.nanoTime(), 1_000_000_000L);
         share = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
         shareVerifying = new ShareConsumerMetrics(clock, 0, 0, 0, 1).verifyInto(new ShareDeliveryLog("g", 7));
+        share.intervals(System.nanoTime(), 1_000_000_000L); // as a run sets them
+        shareVerifying.intervals(System.nanoTime(), 1_000_000_000L);
         stamp = clock.coordinatorMicrosNow();
     }
 

@@ -94,6 +94,9 @@ final class IntervalStream implements Runner.Task {
         for (ConsumerMetrics m : clients.consumerMetrics) {
             m.intervals(startNanos, spec.intervalMicros() * 1000L);
         }
+        for (ShareConsumerMetrics m : clients.shareConsumers) {
+            m.intervals(startNanos, spec.intervalMicros() * 1000L);
+        }
         runner = Runner.start("kbench-snapshots-" + spec.runId(), this, reason -> abortOnItsOwnThread(reason));
     }
 

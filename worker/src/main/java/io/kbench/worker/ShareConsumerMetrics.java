@@ -26,6 +26,13 @@ import io.kbench.protocol.Counters;
  * <p>A record intended in a timed warm-up and counted after it (delivered after it, or in a warm-up poll whose
  * earlier records' processing took it past the warm-up) is counted, but its latencies are not recorded (as
  * {@link ConsumerMetrics} does).
+ *
+ * <p>The consumer's thread cuts its figures at the interval boundaries itself ({@link #intervals}), as
+ * {@link ConsumerMetrics} does: a delivery belongs to the interval its poll returned in — or, for a consumer that
+ * spends time on each record, the interval in which it is counted — and its acknowledgement to the interval in which
+ * it was made (after the processing); latencies go to the recorder of that interval's parity, counts to running
+ * counters noted at each boundary passed. The acknowledgement commits ({@code shareCommit: sync}) are taken as the
+ * snapshot thread finds them.
  */
 public final class ShareConsumerMetrics implements ShareRecordListener {
     private final RunClock clock;
@@ -34,8 +41,15 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private final double release;
     private final double releaseOrReject;
     private final SplittableRandom draws;
-    final LatencyRecorder delivery = new LatencyRecorder();
-    final LatencyRecorder accept = new LatencyRecorder();
+    /** Time to first delivery, one recorder per interval parity. */
+    private final LatencyRecorder[] deliveries = {new LatencyRecorder(), new LatencyRecorder()};
+    /** Time to acceptance, one recorder per interval parity. */
+    private final LatencyRecorder[] accepts = {new LatencyRecorder(), new LatencyRecorder()};
+    /** The recorders of the interval the consumer's thread is in (of {@link #boundary}'s parity). Its thread only. */
+    private LatencyRecorder deliveryNow = deliveries[0];
+    private LatencyRecorder acceptNow = accepts[0];
+    /** Whether each record takes processing time. */
+    private final boolean processes;
     /** Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync). */
     final LatencyRecorder commit = new LatencyRecorder();
     final SingleWriterCounter delivered = new SingleWriterCounter();
@@ -50,6 +64,23 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private ShareDeliveryLog log;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
+    /** The first interval boundary on the worker's {@link NanoClock}; written by {@link #intervals} before {@link #intervalNanos}. */
+    private volatile long firstBoundaryNanos;
+    /** The reporting interval, ns; 0: no boundaries (one recorder takes all). */
+    private volatile long intervalNanos;
+    /** When the latest poll that returned records returned, nanoTime; the consumer's thread only. */
+    private long polledNanos;
+    /** The next boundary the consumer's thread has not passed; {@code Long.MIN_VALUE}: not read yet. Its thread only. */
+    private long nextBoundaryNanos = Long.MIN_VALUE;
+    /** The last boundary passed: 1 is the end of interval 0. The consumer's thread only. */
+    private long boundary;
+    /** The counts at each of the last boundaries passed, by boundary modulo their number. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(ProducerMetrics.BOUNDARY_MARKS);
+
+    /** What had been counted when the consumer's thread passed boundary {@code boundary} (share fields only). */
+    private record Mark(long boundary, Counters counts) {
+    }
 
     /**
      * @param processingMicros time spent on each record before it is acknowledged, every record the same (0: none)
@@ -69,6 +100,7 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         this.clock = clock;
         this.nanos = clock.nanoClock();
         this.processing = processing;
+        this.processes = processing.any();
         this.release = releasePpm / 1e6;
         this.releaseOrReject = (releasePpm + rejectPpm) / 1e6;
         this.draws = new SplittableRandom(seed);
@@ -105,6 +137,65 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         measureMicros = coordinatorMicros;
     }
 
+    /** The run's interval boundaries on the worker's clock: {@code startNanos} + k × {@code intervalNanos}, k ≥ 1. */
+    void intervals(long startNanos, long intervalNanos) {
+        this.firstBoundaryNanos = startNanos + intervalNanos;
+        this.intervalNanos = intervalNanos; // last: the consumer's thread reads the first boundary once it sees this
+    }
+
+    /** The consumer's thread: the counts so far are those at every boundary up to {@code now}. */
+    private void passBoundaries(long now) {
+        long interval = intervalNanos;
+        if (interval == 0) {
+            return;
+        }
+        if (nextBoundaryNanos == Long.MIN_VALUE) {
+            nextBoundaryNanos = firstBoundaryNanos;
+            if (now < nextBoundaryNanos) {
+                return;
+            }
+        }
+        Counters counts = totals();
+        do {
+            boundary++;
+            marks.setRelease((int) (boundary % ProducerMetrics.BOUNDARY_MARKS), new Mark(boundary, counts));
+            nextBoundaryNanos += interval;
+        } while (now >= nextBoundaryNanos);
+        deliveryNow = deliveries[(int) (boundary & 1)];
+        acceptNow = accepts[(int) (boundary & 1)];
+    }
+
+    /**
+     * The counts (share fields) before boundary {@code b}: as the consumer's thread passed it, or the live totals when
+     * it has not passed it (it counted nothing since). Snapshot thread.
+     */
+    Counters totalsBefore(long b) {
+        Counters live = totals(); // first: a count after the boundary was added after its mark was set
+        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
+        return m != null && m.boundary() == b ? m.counts() : live;
+    }
+
+    /** Moves interval {@code sequence}'s delivery and acceptance latencies into the targets; {@code last}: all so far. */
+    void addLatenciesTo(org.HdrHistogram.Histogram delivery, org.HdrHistogram.Histogram accept, long sequence,
+                        boolean last) {
+        for (int slot = 0; slot < 2; slot++) {
+            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+                deliveries[slot].addIntervalTo(delivery);
+                accepts[slot].addIntervalTo(accept);
+            }
+        }
+    }
+
+    /** Delivery and acceptance latencies above the histograms' range so far (cumulative). */
+    long latenciesClamped() {
+        return deliveries[0].clamped() + deliveries[1].clamped() + accepts[0].clamped() + accepts[1].clamped();
+    }
+
+    /** Negative delivery and acceptance latencies so far (clock skew; cumulative). */
+    long latenciesNegative() {
+        return deliveries[0].negative() + deliveries[1].negative() + accepts[0].negative() + accepts[1].negative();
+    }
+
     /** The running totals so far, in the share fields of a {@link Counters} (the rest 0). Any thread. */
     Counters totals() {
         return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, delivered.get(), deliveredBytes.get(),
@@ -116,16 +207,36 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         return receivedMicros;
     }
 
+    /**
+     * Waits the record's processing time; returns when it ended, the acknowledgement's time, having passed the
+     * boundaries up to it (the acknowledgement is the interval's that holds it). Consumer thread.
+     */
+    private long processed() {
+        processing.process(nanos);
+        long now = nanos.nanoTime();
+        if (now >= nextBoundaryNanos) {
+            passBoundaries(now);
+        }
+        return now;
+    }
+
     // HOT PATH
     @Override
     public void onPollReturned() {
-        receivedMicros = clock.coordinatorMicrosNow();
+        long now = nanos.nanoTime();
+        polledNanos = now;
+        receivedMicros = clock.coordinatorMicros(now);
     }
 
     // HOT PATH
     @Override
     public Acknowledge onRecord(int valueBytes, long stampMicros, int partition, long producerId, long sequence,
                                 int deliveryCount) {
+        // the interval it is counted in: its poll's, or now for a consumer that spends time on each record
+        long counted = processes ? nanos.nanoTime() : polledNanos;
+        if (counted >= nextBoundaryNanos) { // always before the first: reads the boundaries
+            passBoundaries(counted);
+        }
         delivered.add(1);
         deliveredBytes.add(valueBytes);
         boolean again = deliveryCount > 1;
@@ -141,9 +252,9 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
         if (again) {
             redelivered.add(1);
         } else if (timed) {
-            delivery.record(received - stampMicros);
+            deliveryNow.record(received - stampMicros);
         }
-        processing.process(nanos);
+        long acknowledged = processes ? processed() : counted;
         if (!again && releaseOrReject > 0) {
             double d = draws.nextDouble();
             if (d < release) {
@@ -160,9 +271,9 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
             // without processing a record is accepted as it is delivered: the poll's clock reading serves, as for
             // the delivery (no clock read per record). A warm-up record whose processing ended in the window is not
             // timed there: its acceptance would land in the window's first interval, its delivery in the warm-up's
-            long at = processing.any() ? clock.coordinatorMicrosNow() : received;
+            long at = processes ? clock.coordinatorMicros(acknowledged) : received;
             if (stampMicros >= measure || at < measure) {
-                accept.record(at - stampMicros);
+                acceptNow.record(at - stampMicros);
             }
         }
         return Acknowledge.ACCEPT;

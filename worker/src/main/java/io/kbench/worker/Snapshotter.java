@@ -125,6 +125,40 @@ final class Snapshotter {
         return sum;
     }
 
+    /**
+     * The share consumers' counts at boundary {@code b} (the end of interval b - 1) as each consumer's thread passed it,
+     * each field at most the live total read first and at least the previous interval's; the last harvest takes the
+     * live totals.
+     */
+    private Counters shareCut(boolean last, long b) {
+        Counters live = shareLive();
+        if (last || shareConsumers.isEmpty()) {
+            return live;
+        }
+        long[] at = new long[6];
+        for (ShareConsumerMetrics m : shareConsumers) {
+            Counters t = m.totalsBefore(b);
+            at[0] += t.shareDelivered();
+            at[1] += t.shareDeliveredBytes();
+            at[2] += t.shareRedelivered();
+            at[3] += t.shareAccepted();
+            at[4] += t.shareReleased();
+            at[5] += t.shareRejected();
+        }
+        Counters p = shareTotals;
+        return new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                between(p.shareDelivered(), at[0], live.shareDelivered()),
+                between(p.shareDeliveredBytes(), at[1], live.shareDeliveredBytes()),
+                between(p.shareRedelivered(), at[2], live.shareRedelivered()),
+                between(p.shareAccepted(), at[3], live.shareAccepted()),
+                between(p.shareReleased(), at[4], live.shareReleased()),
+                between(p.shareRejected(), at[5], live.shareRejected()));
+    }
+
+    private static long between(long previous, long at, long live) {
+        return Math.max(previous, Math.min(at, live));
+    }
+
     /** The share consumers' fewest and most deliveries so far. */
     private io.kbench.protocol.ShareSpread shareSpread() {
         if (shareConsumers.isEmpty()) {
@@ -215,7 +249,7 @@ final class Snapshotter {
         // as each producer's I/O thread passed it, as its latencies are
         long sentTotal = cut(last, totals.sent(), sent, p -> p.sentBefore(sequence + 1));
         long ackedBytesTotal = cut(last, totals.ackedBytes(), ackedBytes, p -> p.ackedBytesBefore(sequence + 1));
-        Counters share = shareLive();
+        Counters share = shareCut(last, sequence + 1);
         long c = 0;
         long n = 0;
         for (ProducerMetrics p : producers) {
@@ -251,10 +285,10 @@ final class Snapshotter {
         }
         for (ShareConsumerMetrics m : shareConsumers) {
             lastReceive = Math.max(lastReceive, m.lastReceiveMicros());
-            c += m.delivery.clamped() + m.accept.clamped();
-            n += m.delivery.negative() + m.accept.negative();
-            m.delivery.addIntervalTo(shareDelivery);
-            m.accept.addIntervalTo(shareAccept);
+            c += m.latenciesClamped();
+            n += m.latenciesNegative();
+            // their latencies up to the interval's end as the consumer's thread passed it, as its counts (shareCut)
+            m.addLatenciesTo(shareDelivery, shareAccept, sequence, last);
             c += m.commit.clamped();
             m.commit.addIntervalTo(shareCommit);
         }

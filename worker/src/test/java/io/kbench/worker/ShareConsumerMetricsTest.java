@@ -182,6 +182,69 @@ class ShareConsumerMetricsTest {
         assertEquals(1, second.counters().shareRedelivered());
     }
 
+    /**
+     * An interval's deliveries, acknowledgements and their latencies are those its consumer counted in it, not those
+     * counted by the time the snapshot thread harvested it: a poll that returns just after the boundary, before a late
+     * harvest, is the next interval's. A consumer that spends time on each record counts each delivery when its turn
+     * comes and each acknowledgement after its processing, so one poll's records fall on both sides of a boundary.
+     */
+    @Test
+    void shouldEndAnIntervalsShareCountsAtItsBoundary() {
+        long start = now;
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 500_000, 0, 7);
+        m.intervals(start, 1_000_000); // 1-ms intervals
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
+        now = start + 100_000;
+        m.onPollReturned();
+        int released = 0;
+        for (int i = 0; i < 4; i++) {
+            released += m.onRecord(100, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0, 1)
+                    == Acknowledge.RELEASE ? 1 : 0;
+        }
+        now = start + 1_000_500; // after the boundary, before the harvest of interval 0
+        m.onPollReturned();
+        m.onRecord(300, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0, 1);
+        m.onRecord(300, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0, 2); // a redelivery
+        IntervalSnapshot first = s.harvest(0, 0, 1_000, false, 0, false, "");
+        assertEquals(4, first.counters().shareDelivered());
+        assertEquals(400, first.counters().shareDeliveredBytes());
+        assertEquals(0, first.counters().shareRedelivered());
+        assertEquals(released, first.counters().shareReleased());
+        assertEquals(4 - released, first.counters().shareAccepted());
+        assertEquals(4, h(first, Metric.SHARE_DELIVERY).getTotalCount());
+        assertEquals(4 - released, h(first, Metric.SHARE_ACCEPT).getTotalCount());
+        IntervalSnapshot second = s.harvest(1, 1_000, 2_000, false, 0, false, "");
+        assertEquals(2, second.counters().shareDelivered());
+        assertEquals(600, second.counters().shareDeliveredBytes());
+        assertEquals(1, second.counters().shareRedelivered());
+        assertEquals(1, h(second, Metric.SHARE_DELIVERY).getTotalCount(), "a redelivery is not timed");
+        assertEquals(second.counters().shareAccepted(), h(second, Metric.SHARE_ACCEPT).getTotalCount());
+
+        // 400 µs a record: a poll at 0 counts its 5 records at 0, 0.4, 0.8, 1.2 and 1.6 ms and accepts them 0.4 ms later;
+        // interval 0 harvested at 1.6 ms (a harvest up to an interval late: parity recorders hold two intervals)
+        now = start;
+        ShareConsumerMetrics slow = new ShareConsumerMetrics(clock, 400, 0, 0, 1);
+        slow.intervals(start, 1_000_000);
+        Snapshotter t = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(slow));
+        slow.onPollReturned();
+        for (int i = 0; i < 4; i++) {
+            slow.onRecord(100, clock.coordinatorMicrosNow(), 0, RecordListener.NO_PRODUCER, 0, 1);
+        }
+        IntervalSnapshot a = t.harvest(0, 0, 1_000, false, 0, false, "");
+        assertEquals(3, a.counters().shareDelivered());
+        assertEquals(2, a.counters().shareAccepted(), "accepted at 0.4 and 0.8 ms");
+        assertEquals(3, h(a, Metric.SHARE_DELIVERY).getTotalCount());
+        assertEquals(2, h(a, Metric.SHARE_ACCEPT).getTotalCount());
+        slow.onRecord(100, clock.coordinatorMicrosNow(), 0, RecordListener.NO_PRODUCER, 0, 1);
+        IntervalSnapshot b = t.harvest(1, 1_000, 2_000, false, 0, false, "");
+        assertEquals(2, b.counters().shareDelivered());
+        assertEquals(2, b.counters().shareAccepted(), "accepted at 1.2 and 1.6 ms");
+        IntervalSnapshot c = t.harvest(2, 2_000, 3_000, false, 0, true, "");
+        assertEquals(0, c.counters().shareDelivered());
+        assertEquals(1, c.counters().shareAccepted(), "accepted at 2.0 ms, the next interval's start");
+        assertEquals(1, h(c, Metric.SHARE_ACCEPT).getTotalCount());
+    }
+
     @Test
     void refusesImpossibleSettings() {
         assertThrows(IllegalArgumentException.class, () -> new ShareConsumerMetrics(clock, -1, 0, 0, 1));
