@@ -22,7 +22,7 @@ public final class ConsumerMetrics implements RecordListener {
     private final RunClock clock;
     private final Processing processing;
     /** End-to-end latency, one recorder per interval parity. */
-    private final LatencyRecorder[] endToEnds = {new LatencyRecorder(), new LatencyRecorder()};
+    private final LatencyRecorder[] endToEnds;
     final SingleWriterCounter received = new SingleWriterCounter();
     final SingleWriterCounter receivedBytes = new SingleWriterCounter();
     /**
@@ -75,9 +75,22 @@ public final class ConsumerMetrics implements RecordListener {
      * @param processing time spent on each message after it is counted ({@link Processing})
      */
     ConsumerMetrics(RunClock clock, SequenceTracker tracker, Processing processing) {
+        this(clock, tracker, processing, true);
+    }
+
+    /**
+     * The metrics of a share consumer's loop: its lag, client metrics and join time; it receives nothing (its records
+     * go to its {@link ShareConsumerMetrics}), so it holds no end-to-end recorders (2 × 184 KB).
+     */
+    static ConsumerMetrics ofShareConsumer(RunClock clock) {
+        return new ConsumerMetrics(clock, null, Processing.NONE, false);
+    }
+
+    private ConsumerMetrics(RunClock clock, SequenceTracker tracker, Processing processing, boolean receives) {
         this.clock = clock;
         this.tracker = tracker;
         this.processing = processing;
+        this.endToEnds = receives ? new LatencyRecorder[] {new LatencyRecorder(), new LatencyRecorder()} : null;
     }
 
     /** Makes this consumer one end of {@code loop} (a round-trip run); called before its thread starts. */
@@ -133,6 +146,9 @@ public final class ConsumerMetrics implements RecordListener {
 
     /** Moves interval {@code sequence}'s end-to-end latencies into {@code target}; {@code last}: all so far. */
     void addEndToEndTo(org.HdrHistogram.Histogram target, long sequence, boolean last) {
+        if (endToEnds == null) {
+            return;
+        }
         for (int slot = 0; slot < 2; slot++) {
             if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
                 endToEnds[slot].addIntervalTo(target);
@@ -142,12 +158,12 @@ public final class ConsumerMetrics implements RecordListener {
 
     /** End-to-end latencies above the histograms' range so far (cumulative). */
     long endToEndClamped() {
-        return endToEnds[0].clamped() + endToEnds[1].clamped();
+        return endToEnds == null ? 0 : endToEnds[0].clamped() + endToEnds[1].clamped();
     }
 
     /** Negative end-to-end latencies so far (clock skew; cumulative). */
     long endToEndNegative() {
-        return endToEnds[0].negative() + endToEnds[1].negative();
+        return endToEnds == null ? 0 : endToEnds[0].negative() + endToEnds[1].negative();
     }
 
     // HOT PATH

@@ -246,7 +246,7 @@ final class ProducerLoop implements Runner.Task {
         NanoClock nanos = clock.nanoClock();
         long t0 = nanos.nanoTime();
         handle.commitTransaction();
-        metrics.commit.record((nanos.nanoTime() - t0) / 1000);
+        metrics.committed((nanos.nanoTime() - t0) / 1000);
         inTransaction = false;
     }
 

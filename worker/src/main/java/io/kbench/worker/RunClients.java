@@ -129,9 +129,9 @@ final class RunClients {
     private void buildConsumer(RunSpec.Consumer c, Driver driver, RunClock clock) {
         // share consumers are not verified here but at the coordinator (their records spread over consumers and
         // workers): they send what they were delivered (ShareDeliveryLog)
-        ConsumerMetrics metrics = new ConsumerMetrics(clock,
-                spec.verification() && !c.share() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null,
-                c.share() ? Processing.NONE : spec.processing(c.index())); // a share one: its own below
+        ConsumerMetrics metrics = c.share() ? ConsumerMetrics.ofShareConsumer(clock) // its figures: its own below
+                : new ConsumerMetrics(clock, spec.verification() ? new SequenceTracker(spec.runNonce(), MAX_STREAMS) : null,
+                        spec.processing(c.index()));
         long created = clock.nanoClock().nanoTime();
         ConsumerHandle handle;
         if (c.share()) {

@@ -50,8 +50,8 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private LatencyRecorder acceptNow = accepts[0];
     /** Whether each record takes processing time. */
     private final boolean processes;
-    /** Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync). */
-    final LatencyRecorder commit = new LatencyRecorder();
+    /** Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync); made at the first. */
+    private volatile LatencyRecorder commit;
     final SingleWriterCounter delivered = new SingleWriterCounter();
     final SingleWriterCounter deliveredBytes = new SingleWriterCounter();
     final SingleWriterCounter redelivered = new SingleWriterCounter();
@@ -128,8 +128,27 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     @Override
     public void onCommitted(long nanos, boolean failed) {
         if (receivedMicros >= measureMicros) {
-            commit.record(nanos / 1000);
+            LatencyRecorder c = commit;
+            if (c == null) {
+                c = new LatencyRecorder();
+                commit = c;
+            }
+            c.record(nanos / 1000);
         }
+    }
+
+    /** Moves the interval's commit durations into {@code target} (snapshot thread). */
+    void addCommitsTo(org.HdrHistogram.Histogram target) {
+        LatencyRecorder c = commit;
+        if (c != null) {
+            c.addIntervalTo(target);
+        }
+    }
+
+    /** Commit durations above the histograms' range so far (cumulative). */
+    long commitsClamped() {
+        LatencyRecorder c = commit;
+        return c == null ? 0 : c.clamped();
     }
 
     /** Sets the end of a timed warm-up, coordinator µs. */

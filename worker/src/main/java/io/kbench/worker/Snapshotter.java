@@ -256,7 +256,7 @@ final class Snapshotter {
             c += p.acksClamped() + p.delaysClamped();
             p.addAcksTo(latency, response, sequence, last);
             p.addDelaysTo(delay, sequence, last);
-            p.commit.addIntervalTo(commit);
+            p.addCommitsTo(commit);
         }
         long lastReceive = 0;
         Verification v = Verification.ZERO;
@@ -289,8 +289,8 @@ final class Snapshotter {
             n += m.latenciesNegative();
             // their latencies up to the interval's end as the consumer's thread passed it, as its counts (shareCut)
             m.addLatenciesTo(shareDelivery, shareAccept, sequence, last);
-            c += m.commit.clamped();
-            m.commit.addIntervalTo(shareCommit);
+            c += m.commitsClamped();
+            m.addCommitsTo(shareCommit);
         }
         ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
         for (io.kbench.driver.ProducerHandle h : producerClients) {

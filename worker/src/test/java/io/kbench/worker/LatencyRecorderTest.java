@@ -46,6 +46,26 @@ class LatencyRecorderTest {
         assertEquals(2, second.getTotalCount());
     }
 
+    /** A recorder harvested before it is written harvests nothing, then each interval's samples in their interval. */
+    @Test
+    void shouldHarvestNothingUntilWrittenAndThenEachIntervalsSamples() {
+        LatencyRecorder r = new LatencyRecorder();
+        Histogram h = LatencyHistograms.create();
+        for (int i = 0; i < 3; i++) {
+            r.addIntervalTo(h);
+        }
+        assertEquals(0, h.getTotalCount());
+        for (int interval = 1; interval <= 4; interval++) {
+            for (int i = 0; i < interval; i++) {
+                r.record(1_000L * interval);
+            }
+            Histogram got = LatencyHistograms.create();
+            r.addIntervalTo(got);
+            assertEquals(interval, got.getTotalCount());
+            assertEquals(1_000L * interval, got.getMaxValue(), interval);
+        }
+    }
+
     /** What the recorder harvests is what HdrHistogram would have recorded, count for count, interval by interval. */
     @Test
     void shouldHarvestExactlyWhatAHistogramOfTheShapeRecords() {
