@@ -26,8 +26,10 @@ import org.apache.kafka.common.utils.Utils;
  * {@link #SCRATCH_MAX_CACHED} bytes, and the last longer one): at most about 1 MB plus the largest message
  * per producer. Completion
  * callbacks come from a ring of reusable {@link Completion} objects; a slot whose previous send is still
- * in flight when the ring comes round is left alone and a fresh completion is used instead (only when more
- * than {@link #RING_SIZE} sends are in flight at once).
+ * in flight when the ring comes round is left alone and a fresh completion is used instead, and the ring doubles,
+ * from {@link #INITIAL_RING} slots up to {@link #RING_SIZE}: it holds about as many completions as sends are in flight
+ * at once (a paced producer at a few thousand messages a second, a few hundred; before 2026-12-01 every producer
+ * made all 16,384 up front, about 1 MB of heap each).
  *
  * <p>With verification, the handle chooses each message's partition itself so that it can number the
  * messages per partition before the header is written: a keyed message goes where Kafka's default
@@ -53,7 +55,10 @@ import org.apache.kafka.common.utils.Utils;
  * the producer's sender thread; {@link #metrics()} on one thread at a time (the snapshot thread: its wait ratio is since its previous call).
  */
 final class KafkaProducerHandle implements ProducerHandle {
+    /** The most completions the ring grows to. */
     static final int RING_SIZE = 1 << 14;
+    /** The ring's first size. */
+    static final int INITIAL_RING = 64;
     /** Bytes a record costs beyond its key and value in the estimate of the client's buffer use. */
     static final int RECORD_OVERHEAD = 70;
     /** How long the load thread parks between looks while it waits for completions. */
@@ -85,7 +90,8 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final int inValueBytes;
     private final byte[][] scratch = new byte[SCRATCH_SLOTS][];
     private byte[] scratchLarge;
-    private final Completion[] ring = new Completion[RING_SIZE];
+    /** Reusable completions, a power of two of them; a slot is made when the cursor first reaches it. Load thread. */
+    private Completion[] ring = new Completion[INITIAL_RING];
     private long cursor;
     /** Verification: next sequence number per partition; null without verification. */
     private final long[] sequences;
@@ -135,9 +141,6 @@ final class KafkaProducerHandle implements ProducerHandle {
         this.topic = topic;
         this.listener = listener;
         this.batchSize = Math.max(1, batchSize);
-        for (int i = 0; i < ring.length; i++) {
-            ring[i] = new Completion(listener, doneCost);
-        }
         if (producerId >= 0) {
             this.stamp = new byte[Stamp.VERIFIED];
             Stamp.write(this.stamp, 8, producerId);
@@ -192,9 +195,18 @@ final class KafkaProducerHandle implements ProducerHandle {
             awaitRoom(cost);
         }
         sentCost += cost;
-        Completion c = ring[(int) (cursor++ & (RING_SIZE - 1))];
-        if (c.inFlight) {
+        Completion[] r = ring;
+        int slot = (int) (cursor++ & (r.length - 1));
+        Completion c = r[slot];
+        if (c == null) {
             c = new Completion(listener, doneCost);
+            r[slot] = c;
+        } else if (c.inFlight) {
+            // more sends in flight than the ring has slots: this one gets a completion of its own, the ring grows
+            c = new Completion(listener, doneCost);
+            if (r.length < RING_SIZE) {
+                ring = java.util.Arrays.copyOf(r, r.length * 2);
+            }
         }
         c.arm(intendedNanos, sendNanos, value.length, cost);
         try {
@@ -207,6 +219,11 @@ final class KafkaProducerHandle implements ProducerHandle {
             }
             c.failIfInFlight(e);
         }
+    }
+
+    /** The ring's slots now (tests). */
+    int ringSlots() {
+        return ring.length;
     }
 
     /**

@@ -300,6 +300,31 @@ class KafkaProducerHandleTest {
         assertEquals(Set.of(1L, 3L), seen.acks.keySet());
     }
 
+    /** The ring holds about as many completions as sends are in flight, not its largest size for every producer. */
+    @Test
+    void shouldGrowTheRingOnlyToTheSendsInFlight() {
+        MockProducer<byte[], byte[]> acked = producer(true); // each send completed as it is made
+        KafkaProducerHandle few = new KafkaProducerHandle(acked, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384);
+        for (int i = 0; i < 100_000; i++) {
+            few.send(null, new byte[10], i, i, i); // stamp, intended, sent
+        }
+        assertEquals(KafkaProducerHandle.INITIAL_RING, few.ringSlots());
+        MockProducer<byte[], byte[]> held = producer(false);
+        Seen seen = new Seen();
+        KafkaProducerHandle many = new KafkaProducerHandle(held, TOPIC, seen, ProducerOptions.NO_VERIFICATION, 16384);
+        for (int round = 0; round < 3; round++) { // 1,000 in flight at a time
+            for (int i = 0; i < 1_000; i++) {
+                long n = round * 1_000L + i;
+                many.send(null, new byte[10], n, n, n);
+            }
+            while (held.completeNext()) {
+                // all of this round's
+            }
+        }
+        assertEquals(1_024, many.ringSlots(), "the power of two above 1,000");
+        assertEquals(3_000, seen.acks.size());
+    }
+
     @Test
     void shouldKeepEveryCompletionItsOwnWhenMoreSendsAreInFlightThanTheRingHolds() {
         MockProducer<byte[], byte[]> mock = producer(false);
