@@ -58,8 +58,13 @@ final class LoadRun {
     /** What a send that fails from a failed run's stop on says: its producer was closed at once by kbench. */
     static final String STOPPED_SENDS = "in flight when the failed run stopped its producers";
 
+    /** The heap this run's clients were given (HeapBudget): back when it ends. */
+    private final HeapBudget.Reservation heap;
+
     private LoadRun(String workerId, RunSpec spec, Driver driver, RunClock clock, List<String> createdTopics,
-                    Map<String, Integer> topicPartitions, ClusterFacts cluster, List<BrokerScraper> brokers) {
+                    Map<String, Integer> topicPartitions, ClusterFacts cluster, List<BrokerScraper> brokers,
+                    HeapBudget.Reservation heap) {
+        this.heap = heap;
         this.cluster = cluster;
         this.spec = spec;
         this.driver = driver;
@@ -79,7 +84,15 @@ final class LoadRun {
      * @throws io.kbench.driver.DriverException when the cluster is unreachable or refuses
      */
     static LoadRun prepare(String workerId, RunSpec spec, DriverFactory factory, MicrosClock local, NanoClock nanos) {
-        Driver driver = factory.create(spec.driverConfig(), nanos);
+        // first: a share this JVM cannot hold is refused before a topic or a client is made
+        HeapBudget.Reservation heap = HeapBudget.reserve(spec, Runtime.getRuntime().maxMemory());
+        Driver driver;
+        try {
+            driver = factory.create(spec.driverConfig(), nanos);
+        } catch (RuntimeException e) {
+            heap.close();
+            throw e;
+        }
         List<String> created = new ArrayList<>();
         try {
             driver.checkReachable(REACH_TIMEOUT);
@@ -102,7 +115,7 @@ final class LoadRun {
             List<BrokerScraper> brokers = openBrokers(spec.brokerSources());
             try {
                 return new LoadRun(workerId, spec, driver, new RunClock(local, spec.clockOffsetMicros(), nanos),
-                        created, partitions, cluster, brokers);
+                        created, partitions, cluster, brokers, heap);
             } catch (RuntimeException e) {
                 brokers.forEach(BrokerScraper::close);
                 throw e;
@@ -113,6 +126,7 @@ final class LoadRun {
                 RunClients.closeQuietly(() -> driver.deleteTopics(List.copyOf(created), Duration.ofSeconds(30)));
             }
             driver.close();
+            heap.close();
             throw e;
         }
     }
@@ -320,6 +334,7 @@ final class LoadRun {
         }
         stream.close(); // first: the backlog reader uses the driver
         RunClients.closeQuietly(driver::close);
+        heap.close();
         state = State.ENDED;
         observer.ended(spec, null);
     }
@@ -339,6 +354,7 @@ final class LoadRun {
         SnapshotSink to = stream.last(reason, List.of());
         stream.close(); // first: the backlog reader uses the driver
         RunClients.closeQuietly(driver::close);
+        heap.close();
         state = State.ENDED;
         observer.ended(spec, reason);
         // the stream ends last: whoever sees it end finds the worker free
