@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kbench.driver.DriverConfig;
+import io.kbench.protocol.HeapNeed;
 import org.junit.jupiter.api.Test;
 
 /** The heap a worker's share takes at the least, against its JVM's, before any client is built. */
@@ -33,13 +34,14 @@ class HeapBudgetTest {
 
     @Test
     void shouldCountEachRolesRecordersAndClient() {
-        long r = HeapBudget.RECORDER_BYTES;
+        long r = HeapNeed.RECORDER_BYTES;
         assertEquals(188_416, r, "two arrays of 23,552 ints");
-        assertEquals(6 * r + HeapBudget.PRODUCER_CLIENT_BYTES, HeapBudget.need(spec("a", 1, 0, 0, 0)));
-        assertEquals(2 * r + HeapBudget.PRODUCER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 1, 0, 0)));
-        assertEquals(2 * r + HeapBudget.CONSUMER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 0, 1, 0)));
-        assertEquals(4 * r + HeapBudget.CONSUMER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 0, 0, 1)));
-        assertEquals(0, HeapBudget.need(spec("a", 0, 0, 0, 0)));
+        assertEquals(6 * r + HeapNeed.PRODUCER_CLIENT_BYTES, HeapBudget.need(spec("a", 1, 0, 0, 0)).bytes());
+        assertEquals(2 * r + HeapNeed.PRODUCER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 1, 0, 0)).bytes());
+        assertEquals(2 * r + HeapNeed.CONSUMER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 0, 1, 0)).bytes());
+        assertEquals(4 * r + HeapNeed.CONSUMER_CLIENT_BYTES, HeapBudget.need(spec("a", 0, 0, 0, 1)).bytes());
+        assertEquals(new HeapNeed(2, 3, 4, 5), HeapBudget.need(spec("a", 2, 3, 4, 5)));
+        assertEquals(0, HeapBudget.need(spec("a", 0, 0, 0, 0)).bytes());
     }
 
     /**

@@ -1,0 +1,72 @@
+package io.kbench.coordinator.run;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kbench.coordinator.UserException;
+import io.kbench.coordinator.plan.Plan;
+import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.protocol.HostFacts;
+import org.junit.jupiter.api.Test;
+
+/** Every worker's share against the heap it told, before any worker prepares; in-process workers share one. */
+class HeapCheckTest {
+    private static final long GB = 1L << 30;
+
+    private static Plan.WorkerAssignment share(int worker, int pacedProducers, int consumers) {
+        List<Plan.ProducerTask> producers = new ArrayList<>();
+        for (int i = 0; i < pacedProducers; i++) {
+            producers.add(new Plan.ProducerTask(i, "t", 10, 0));
+        }
+        List<Plan.ConsumerTask> cs = new ArrayList<>();
+        for (int i = 0; i < consumers; i++) {
+            cs.add(new Plan.ConsumerTask(i, "t", "g"));
+        }
+        return new Plan.WorkerAssignment(worker, producers, cs);
+    }
+
+    private static Plan plan(Plan.WorkerAssignment... workers) {
+        return new Plan("r", List.of(new Plan.Topic("t", 1)), List.of(workers), new Plan.ClientSettings(false, false, 1000));
+    }
+
+    private static WorkerClient.Identity id(String name, String clock, long maxHeap) {
+        return new WorkerClient.Identity(name, "v", "h", 2, "", "", clock,
+                maxHeap < 0 ? null : new HostFacts("h", 2, 24 * GB, "Linux", "17", maxHeap), Map.of(), "");
+    }
+
+    @Test
+    void shouldRefuseTheWorkerWhoseShareDoesNotFitAndNameIt() {
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan(share(0, 100, 0),
+                share(1, 5_000, 10)), List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+        assertTrue(e.getMessage().startsWith("worker b's share of the run does not fit its heap: 5,000 producer(s) and "
+                + "10 consumer(s) need at least 7.2 GB "), e.getMessage());
+        assertTrue(e.getMessage().endsWith("more than 85% of the 6.0 GB its JVM may use; spread the clients over more "
+                + "`kbench worker` processes (--workers), or give the JVM more heap (KBENCH_JAVA_OPTS=-Xmx...)"));
+        assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 100, 0), share(1, 3_000, 10)),
+                List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+    }
+
+    /** Two in-process workers read the coordinator's clock: one JVM, one heap for both shares. */
+    @Test
+    void shouldCountTheSharesOfWorkersInOneJvmTogether() {
+        Plan twoHalves = plan(share(0, 2_000, 0), share(1, 2_000, 0)); // 2.9 GB each, 5.7 GB together
+        assertDoesNotThrow(() -> HeapCheck.check(twoHalves, List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.check(twoHalves,
+                List.of(id("local-1", "same", 6 * GB), id("local-2", "same", 6 * GB))));
+        assertTrue(e.getMessage().startsWith("the shares of the 2 in-process workers (local-1, local-2; one JVM) do not "
+                + "fit its heap: 4,000 producer(s) and 0 consumer(s) need at least 5.7 GB"), e.getMessage());
+    }
+
+    /** A worker that does not tell its heap (an older build) is left to its own check. */
+    @Test
+    void shouldLeaveAWorkerThatDoesNotTellItsHeapToItsOwnCheck() {
+        assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 10_000, 0)), List.of(id("old", "c1", -1))));
+        assertEquals(0, new io.kbench.protocol.HeapNeed(0, 0, 0, 0).bytes());
+    }
+}
