@@ -44,25 +44,17 @@ public final class ConsumerMetrics implements RecordListener {
     private RoundTrip roundTrip;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
-    /**
-     * The first interval boundary on the worker's {@link io.kbench.driver.NanoClock} (the snapshot thread's clock, so a
-     * harvest never comes before the boundary it cuts at); written by {@link #intervals} before {@link #intervalNanos}.
-     */
-    private volatile long firstBoundaryNanos;
-    /** The reporting interval, ns; 0: no boundaries (one recorder takes all). */
-    private volatile long intervalNanos;
+    /** The interval boundaries and the byte and unrecorded counts at each passed (the consumer's thread writes). */
+    private final BoundaryMarks<Counts> marks = new BoundaryMarks<>();
     /** When the latest poll that returned messages returned, nanoTime; the consumer's thread only. */
     private long polledNanos;
     /** The next boundary the consumer's thread has not passed; {@code Long.MIN_VALUE}: not read yet. Its thread only. */
     private long nextBoundaryNanos = Long.MIN_VALUE;
-    /** The last boundary passed: 1 is the end of interval 0. The consumer's thread only. */
-    private long boundary;
-    /** The byte and unrecorded counts at each of the last boundaries passed, by boundary modulo their number. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(ProducerMetrics.BOUNDARY_MARKS);
+    /** The recorder of the interval the consumer's thread is in (of the last boundary's parity). Its thread only. */
+    private LatencyRecorder endToEndNow;
 
-    /** What had been counted when the consumer's thread passed boundary {@code boundary}. */
-    private record Mark(long boundary, long bytes, long unrecorded) {
+    /** What had been counted when the consumer's thread passed a boundary. */
+    private record Counts(long bytes, long unrecorded) {
     }
 
     /** @param tracker the run's sequence tracker for this consumer, or null without verification */
@@ -91,6 +83,7 @@ public final class ConsumerMetrics implements RecordListener {
         this.tracker = tracker;
         this.processing = processing;
         this.endToEnds = receives ? new LatencyRecorder[] {new LatencyRecorder(), new LatencyRecorder()} : null;
+        this.endToEndNow = receives ? endToEnds[0] : null;
     }
 
     /** Makes this consumer one end of {@code loop} (a round-trip run); called before its thread starts. */
@@ -105,43 +98,33 @@ public final class ConsumerMetrics implements RecordListener {
 
     /** The run's interval boundaries on the worker's clock: {@code startNanos} + k × {@code intervalNanos}, k ≥ 1. */
     void intervals(long startNanos, long intervalNanos) {
-        this.firstBoundaryNanos = startNanos + intervalNanos;
-        this.intervalNanos = intervalNanos; // last: the consumer's thread reads the first boundary once it sees this
+        marks.set(startNanos, intervalNanos);
     }
 
     /** The consumer's thread, once an interval: the counts so far are those at every boundary up to {@code now}. */
     private void passBoundaries(long now) {
-        long interval = intervalNanos;
-        if (interval == 0) {
-            return;
+        if (marks.none()) {
+            return; // no boundaries (yet): one recorder takes all
         }
-        if (nextBoundaryNanos == Long.MIN_VALUE) {
-            nextBoundaryNanos = firstBoundaryNanos;
-            if (now < nextBoundaryNanos) {
-                return;
-            }
+        nextBoundaryNanos = marks.pass(now, nextBoundaryNanos, () -> new Counts(receivedBytes.get(), unrecorded.get()));
+        if (endToEnds != null) {
+            endToEndNow = endToEnds[(int) (marks.passed() & 1)];
         }
-        long bytes = receivedBytes.get();
-        long u = unrecorded.get();
-        do {
-            boundary++;
-            marks.setRelease((int) (boundary % ProducerMetrics.BOUNDARY_MARKS), new Mark(boundary, bytes, u));
-            nextBoundaryNanos += interval;
-        } while (now >= nextBoundaryNanos);
     }
 
     /** Bytes received before boundary {@code b} (snapshot thread; as {@link ProducerMetrics#sentBefore}). */
     long receivedBytesBefore(long b) {
-        long live = receivedBytes.get(); // first: a count after the boundary was added after its mark was set
-        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
-        return m != null && m.boundary() == b ? m.bytes() : live;
+        return marks.before(b, live()).bytes();
     }
 
     /** Messages received without a latency before boundary {@code b} (snapshot thread). */
     long unrecordedBefore(long b) {
-        long live = unrecorded.get();
-        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
-        return m != null && m.boundary() == b ? m.unrecorded() : live;
+        return marks.before(b, live()).unrecorded();
+    }
+
+    /** The counts now, read before a boundary's mark (a count after the boundary was added after its mark was set). */
+    private Counts live() {
+        return new Counts(receivedBytes.get(), unrecorded.get());
     }
 
     /** Moves interval {@code sequence}'s end-to-end latencies into {@code target}; {@code last}: all so far. */
@@ -150,7 +133,7 @@ public final class ConsumerMetrics implements RecordListener {
             return;
         }
         for (int slot = 0; slot < 2; slot++) {
-            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+            if (last || marks.none() || slot == (int) (sequence & 1)) {
                 endToEnds[slot].addIntervalTo(target);
             }
         }
@@ -199,7 +182,7 @@ public final class ConsumerMetrics implements RecordListener {
         // such messages, is still before the window (a poll's messages are counted one by one, after processing)
         if (stampMicros != NO_STAMP && (stampMicros >= measure
                 || polled < measure && clock.coordinatorMicrosNow() < measure)) {
-            endToEnds[(int) (boundary & 1)].record(polled - stampMicros);
+            endToEndNow.record(polled - stampMicros);
         } else {
             unrecorded.add(1);
         }

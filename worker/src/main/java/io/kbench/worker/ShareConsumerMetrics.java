@@ -45,7 +45,7 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private final LatencyRecorder[] deliveries = {new LatencyRecorder(), new LatencyRecorder()};
     /** Time to acceptance, one recorder per interval parity. */
     private final LatencyRecorder[] accepts = {new LatencyRecorder(), new LatencyRecorder()};
-    /** The recorders of the interval the consumer's thread is in (of {@link #boundary}'s parity). Its thread only. */
+    /** The recorders of the interval the consumer's thread is in (of the last boundary's parity). Its thread only. */
     private LatencyRecorder deliveryNow = deliveries[0];
     private LatencyRecorder acceptNow = accepts[0];
     /** Whether each record takes processing time. */
@@ -64,23 +64,12 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private ShareDeliveryLog log;
     /** End of a timed warm-up, coordinator µs; {@code Long.MIN_VALUE}: none. */
     private volatile long measureMicros = Long.MIN_VALUE;
-    /** The first interval boundary on the worker's {@link NanoClock}; written by {@link #intervals} before {@link #intervalNanos}. */
-    private volatile long firstBoundaryNanos;
-    /** The reporting interval, ns; 0: no boundaries (one recorder takes all). */
-    private volatile long intervalNanos;
+    /** The interval boundaries and the counts (share fields) at each passed (the consumer's thread writes). */
+    private final BoundaryMarks<Counters> marks = new BoundaryMarks<>();
     /** When the latest poll that returned records returned, nanoTime; the consumer's thread only. */
     private long polledNanos;
     /** The next boundary the consumer's thread has not passed; {@code Long.MIN_VALUE}: not read yet. Its thread only. */
     private long nextBoundaryNanos = Long.MIN_VALUE;
-    /** The last boundary passed: 1 is the end of interval 0. The consumer's thread only. */
-    private long boundary;
-    /** The counts at each of the last boundaries passed, by boundary modulo their number. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(ProducerMetrics.BOUNDARY_MARKS);
-
-    /** What had been counted when the consumer's thread passed boundary {@code boundary} (share fields only). */
-    private record Mark(long boundary, Counters counts) {
-    }
 
     /**
      * @param processingMicros time spent on each record before it is acknowledged, every record the same (0: none)
@@ -158,30 +147,18 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
 
     /** The run's interval boundaries on the worker's clock: {@code startNanos} + k × {@code intervalNanos}, k ≥ 1. */
     void intervals(long startNanos, long intervalNanos) {
-        this.firstBoundaryNanos = startNanos + intervalNanos;
-        this.intervalNanos = intervalNanos; // last: the consumer's thread reads the first boundary once it sees this
+        marks.set(startNanos, intervalNanos);
     }
 
     /** The consumer's thread: the counts so far are those at every boundary up to {@code now}. */
     private void passBoundaries(long now) {
-        long interval = intervalNanos;
-        if (interval == 0) {
-            return;
+        if (marks.none()) {
+            return; // no boundaries (yet): one recorder takes all
         }
-        if (nextBoundaryNanos == Long.MIN_VALUE) {
-            nextBoundaryNanos = firstBoundaryNanos;
-            if (now < nextBoundaryNanos) {
-                return;
-            }
-        }
-        Counters counts = totals();
-        do {
-            boundary++;
-            marks.setRelease((int) (boundary % ProducerMetrics.BOUNDARY_MARKS), new Mark(boundary, counts));
-            nextBoundaryNanos += interval;
-        } while (now >= nextBoundaryNanos);
-        deliveryNow = deliveries[(int) (boundary & 1)];
-        acceptNow = accepts[(int) (boundary & 1)];
+        nextBoundaryNanos = marks.pass(now, nextBoundaryNanos, this::totals);
+        int parity = (int) (marks.passed() & 1);
+        deliveryNow = deliveries[parity];
+        acceptNow = accepts[parity];
     }
 
     /**
@@ -189,16 +166,14 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
      * it has not passed it (it counted nothing since). Snapshot thread.
      */
     Counters totalsBefore(long b) {
-        Counters live = totals(); // first: a count after the boundary was added after its mark was set
-        Mark m = marks.getAcquire((int) (b % ProducerMetrics.BOUNDARY_MARKS));
-        return m != null && m.boundary() == b ? m.counts() : live;
+        return marks.before(b, totals()); // the live totals first: a count after the boundary came after its mark
     }
 
     /** Moves interval {@code sequence}'s delivery and acceptance latencies into the targets; {@code last}: all so far. */
     void addLatenciesTo(org.HdrHistogram.Histogram delivery, org.HdrHistogram.Histogram accept, long sequence,
                         boolean last) {
         for (int slot = 0; slot < 2; slot++) {
-            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+            if (last || marks.none() || slot == (int) (sequence & 1)) {
                 deliveries[slot].addIntervalTo(delivery);
                 accepts[slot].addIntervalTo(accept);
             }
