@@ -5,9 +5,9 @@ import java.util.function.Supplier;
 
 /**
  * A run's interval boundaries as one writer thread passes them, and what it had counted at each of the last
- * {@link ProducerMetrics#BOUNDARY_MARKS}: the consumer's thread of {@link ConsumerMetrics} and
- * {@link ShareConsumerMetrics} reads the boundaries once it records its first message, notes its counts as it passes
- * each, and the snapshot thread takes interval k's counts at boundary k + 1 whenever it harvests ({@link #before}).
+ * {@link ProducerMetrics#BOUNDARY_MARKS}: a producer's load thread (its sends) and I/O thread (its acknowledged bytes),
+ * a consumer's thread ({@link ConsumerMetrics}, {@link ShareConsumerMetrics}) note their counts as they pass each, and
+ * the snapshot thread takes interval k's counts at boundary k + 1 whenever it harvests ({@link #before}).
  * The writer keeps the next boundary in a field of its own, compared on its hot path; this is its slow path, once an
  * interval.
  *

@@ -68,27 +68,18 @@ public final class ProducerMetrics implements ProducerListener {
 
     /** How many interval boundaries back {@link #sentBefore} can answer exactly. */
     static final int BOUNDARY_MARKS = 8;
+    /** The interval boundaries and the sent count at each the load thread passed ({@link BoundaryMarks}). */
+    private final BoundaryMarks<Long> sentMarks = new BoundaryMarks<>();
     /** The next interval boundary the load thread has not passed yet ({@link NanoClock} units); load thread only. */
     private long nextBoundaryNanos = Long.MAX_VALUE;
-    private volatile long intervalNanos;
-    /** The last boundary passed: 1 is the end of interval 0; load thread only. */
-    private long boundary;
-    /** The sent count at each of the last {@link #BOUNDARY_MARKS} boundaries passed, by boundary modulo their number. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> marks =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(BOUNDARY_MARKS);
-    /** The first boundary ({@link NanoClock} units), for the I/O thread; written by {@link #intervals}. */
-    private volatile long firstBoundaryNanos;
+    /** The delay recorder of the interval the load thread is in (its parity); load thread only. */
+    private int sendSlot;
+    /** The interval boundaries and the acknowledged bytes at each the I/O thread passed. */
+    private final BoundaryMarks<Long> ackMarks = new BoundaryMarks<>();
     /** The next boundary the I/O thread has not passed; {@code Long.MIN_VALUE}: not read yet. I/O thread only. */
     private long ackNextBoundaryNanos = Long.MIN_VALUE;
-    /** The last boundary the I/O thread passed: 1 is the end of interval 0. I/O thread only. */
-    private long ackBoundary;
-    /** The acknowledged bytes at each of the last boundaries the I/O thread passed, as {@link #marks}. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<Mark> ackMarks =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(BOUNDARY_MARKS);
-
-    /** What had been counted (sent, or acknowledged bytes) when its thread passed interval boundary {@code boundary}. */
-    private record Mark(long boundary, long count) {
-    }
+    /** The latency and response recorders of the interval the I/O thread is in (its parity); I/O thread only. */
+    private int ackSlot;
 
     public ProducerMetrics(NanoClock clock, ErrorSlot errors) {
         this(clock, errors, true);
@@ -149,9 +140,9 @@ public final class ProducerMetrics implements ProducerListener {
      * that an interval's sent count ends at its boundary, not at the moment the snapshot thread harvests it.
      */
     void intervals(long startNanos, long intervalNanos) {
-        this.firstBoundaryNanos = startNanos + intervalNanos;
+        sentMarks.set(startNanos, intervalNanos);
         this.nextBoundaryNanos = startNanos + intervalNanos;
-        this.intervalNanos = intervalNanos; // last: the I/O thread reads the first boundary once it sees this
+        ackMarks.set(startNanos, intervalNanos); // the I/O thread reads its first boundary at its next acknowledgement
     }
 
     // HOT PATH (load thread)
@@ -160,19 +151,15 @@ public final class ProducerMetrics implements ProducerListener {
             passBoundaries(sendNanos);
         }
         if (paced) {
-            delays[(int) (boundary & 1)].record((sendNanos - intendedNanos) / 1000);
+            delays[sendSlot].record((sendNanos - intendedNanos) / 1000);
         }
         sent.add(1);
     }
 
     /** Load thread, once an interval: the sent count so far is the count at every boundary up to {@code now}. */
     private void passBoundaries(long now) {
-        long sentSoFar = sent.get();
-        do {
-            boundary++;
-            marks.setRelease((int) (boundary % BOUNDARY_MARKS), new Mark(boundary, sentSoFar));
-            nextBoundaryNanos += intervalNanos;
-        } while (now >= nextBoundaryNanos);
+        nextBoundaryNanos = sentMarks.pass(now, nextBoundaryNanos, sent::get);
+        sendSlot = (int) (sentMarks.passed() & 1);
     }
 
     /**
@@ -184,7 +171,7 @@ public final class ProducerMetrics implements ProducerListener {
         if (!paced) {
             return;
         }
-        if (last || intervalNanos == 0) {
+        if (last || sentMarks.none()) {
             delays[0].addIntervalTo(target);
             delays[1].addIntervalTo(target);
         } else {
@@ -204,19 +191,12 @@ public final class ProducerMetrics implements ProducerListener {
      * harvest comes more than that many boundaries late, the live count (what an interval counted before).
      */
     long sentBefore(long b) {
-        return before(b, sent, marks);
+        return sentMarks.before(b, sent.get()); // the live count first: a send after the boundary came after its mark
     }
 
     /** Bytes of values acknowledged before boundary {@code b}, for the snapshot thread: as {@link #sentBefore}. */
     long ackedBytesBefore(long b) {
-        return before(b, ackedBytes, ackMarks);
-    }
-
-    private static long before(long b, SingleWriterCounter counter,
-                               java.util.concurrent.atomic.AtomicReferenceArray<Mark> at) {
-        long live = counter.get(); // first: a count after the boundary was added after its mark was set
-        Mark m = at.getAcquire((int) (b % BOUNDARY_MARKS));
-        return m != null && m.boundary() == b ? m.count() : live;
+        return ackMarks.before(b, ackedBytes.get());
     }
 
     /**
@@ -227,7 +207,7 @@ public final class ProducerMetrics implements ProducerListener {
     void addAcksTo(org.HdrHistogram.Histogram latency, org.HdrHistogram.Histogram response, long sequence,
                    boolean last) {
         for (int slot = 0; slot < 2; slot++) {
-            if (last || intervalNanos == 0 || slot == (int) (sequence & 1)) {
+            if (last || sentMarks.none() || slot == (int) (sequence & 1)) {
                 if (paced) {
                     latencies[slot].addIntervalTo(latency);
                     responses[slot].addIntervalTo(response);
@@ -251,7 +231,7 @@ public final class ProducerMetrics implements ProducerListener {
         if (now >= ackNextBoundaryNanos) { // always before the first: reads the boundaries
             passAckBoundaries(now);
         }
-        int slot = (int) (ackBoundary & 1);
+        int slot = ackSlot;
         latencies[slot].record((now - sendNanos) / 1000);
         long measure = measureNanos;
         if (paced && (intendedNanos >= measure || now < measure)) {
@@ -264,22 +244,11 @@ public final class ProducerMetrics implements ProducerListener {
 
     /** I/O thread, once an interval: the acknowledged bytes so far are those at every boundary up to {@code now}. */
     private void passAckBoundaries(long now) {
-        long interval = intervalNanos;
-        if (interval == 0) {
+        if (ackMarks.none()) {
             return; // no boundaries (yet): one recorder takes all
         }
-        if (ackNextBoundaryNanos == Long.MIN_VALUE) {
-            ackNextBoundaryNanos = firstBoundaryNanos;
-            if (now < ackNextBoundaryNanos) {
-                return;
-            }
-        }
-        long bytesSoFar = ackedBytes.get();
-        do {
-            ackBoundary++;
-            ackMarks.setRelease((int) (ackBoundary % BOUNDARY_MARKS), new Mark(ackBoundary, bytesSoFar));
-            ackNextBoundaryNanos += interval;
-        } while (now >= ackNextBoundaryNanos);
+        ackNextBoundaryNanos = ackMarks.pass(now, ackNextBoundaryNanos, ackedBytes::get);
+        ackSlot = (int) (ackMarks.passed() & 1);
     }
 
     @Override
