@@ -333,6 +333,9 @@ public final class RunCommand implements Callable<Integer> {
             try (Session session = new Session(local, workers, bootstrap, localWorkers, security, brokers,
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
+                if (sweep.isSweep() && !searchOptions.findMaxRate) {
+                    session.checkHeaps(sweep.points());
+                }
                 runNotes.forEach(n -> human().println("note: " + n));
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session, state)
                         : sweep.isSweep() ? new SweepRun(sweep, output, human(), written, primeSeconds).dashboard(state).run(

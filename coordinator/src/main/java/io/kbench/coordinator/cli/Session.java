@@ -162,6 +162,22 @@ final class Session implements AutoCloseable {
     }
 
     /**
+     * Every combination's share of the sweep against the heaps this session's workers tell, before the first
+     * combination (or the priming run) starts: a combination that cannot fit is refused with the sweep, in one line,
+     * exit 2, rather than found after the rows before it ran (each run checks its own again).
+     *
+     * @throws UserException naming the first combination and worker whose share does not fit, or a worker that does not
+     *                       answer (exit 3)
+     */
+    void checkHeaps(List<io.kbench.coordinator.workload.Sweep.Point> points) {
+        try (io.kbench.coordinator.run.Workers workers = io.kbench.coordinator.run.Workers.connect(addresses,
+                a -> new WorkerClient(a, security))) {
+            List<WorkerClient.Identity> ids = workers.identify(note -> { }); // the run says its notes
+            io.kbench.coordinator.run.HeapCheck.checkSweep(points, ids);
+        }
+    }
+
+    /**
      * The cluster's topics whose whole name {@code regex} matches, listed by this session's first worker with the
      * profile's client settings (a worker reaches the brokers; this host may not): at most {@code limit} names.
      *

@@ -278,7 +278,8 @@ final class SweepRun {
                         target(p.workload()), o.result() == null || o.result().diagnosis() == null ? null
                         : o.result().diagnosis().limit(), brokerInMBps(o), replicationMBps(o),
                         o.result() == null || o.result().network() == null ? null : o.result().network().share(),
-                        o.result() != null && io.kbench.coordinator.diagnosis.Diagnosis.brokersUnread(o.result().diagnosis())));
+                        o.result() != null && io.kbench.coordinator.diagnosis.Diagnosis.brokersUnread(o.result().diagnosis()),
+                        p.workload().consumerCount() > 0));
                 allCompleted &= o.completed();
             } catch (UserException e) {
                 if (e.unreachable() && i == 0 && primeSeconds == 0) {

@@ -166,7 +166,7 @@ public final class RunController {
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
         RunWindow window = RunWindow.of(workload, clock.micros(), RunWindow.lead(workers.size(),
                 clocks.stream().mapToLong(ClockEstimator.WorkerClock::uncertainty).max().orElse(0)));
-        out.info(eta(window));
+        out.info(eta(window, plan.workers().stream().allMatch(w -> w.consumers().isEmpty())));
         FaultTimeline faults = new FaultTimeline();
         LiveRun live = start(workers, ids, clocks, plan, window, dir, faults);
         List<String> ended;
@@ -194,7 +194,7 @@ public final class RunController {
     }
 
     /** When the run starts, measures and should end, in the coordinator's local time. */
-    private String eta(RunWindow window) {
+    private String eta(RunWindow window, boolean noConsumers) {
         java.time.format.DateTimeFormatter hms = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
                 .withZone(java.time.ZoneId.systemDefault());
         java.util.function.LongFunction<String> at = micros -> hms.format(Instant.EPOCH.plus(micros, ChronoUnit.MICROS));
@@ -203,8 +203,8 @@ public final class RunController {
                 ? ", measuring from " + at.apply(window.measureStartMicros()) : "");
         if (workload.numRecords() <= 0) {
             return start + ", producers stop " + at.apply(window.plannedEndMicros()) + "; done about "
-                    + at.apply(window.plannedEndMicros() + 1_000_000L) + " once the consumers have drained (at most "
-                    + EndCondition.DRAIN_MAX.toSeconds() + " s more)";
+                    + at.apply(window.plannedEndMicros() + 1_000_000L) + (noConsumers ? "" : " once the consumers have "
+                    + "drained (at most " + EndCondition.DRAIN_MAX.toSeconds() + " s more)");
         }
         if (workload.producerRate() > 0) {
             long eta = window.measureStartMicros() + workload.numRecords() * 1_000_000L / workload.producerRate();

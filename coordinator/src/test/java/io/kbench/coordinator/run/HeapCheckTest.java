@@ -69,4 +69,21 @@ class HeapCheckTest {
         assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 10_000, 0)), List.of(id("old", "c1", -1))));
         assertEquals(0, new io.kbench.protocol.HeapNeed(0, 0, 0, 0).bytes());
     }
+
+    /** A sweep's combinations are all checked before the first runs: the one that cannot fit is named, with its place. */
+    @Test
+    void shouldNameTheSweepCombinationWhoseShareDoesNotFit() {
+        java.util.function.IntFunction<io.kbench.coordinator.workload.Sweep.Point> point = producers ->
+                new io.kbench.coordinator.workload.Sweep.Point("producersPerTopic=" + producers,
+                        Map.of("producersPerTopic", String.valueOf(producers)),
+                        io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1, "partitionsPerTopic", 1,
+                                "producersPerTopic", producers, "subscriptionsPerTopic", 0, "producerRate", 4_000,
+                                "durationSeconds", 10)), Map.of());
+        List<WorkerClient.Identity> oneJvm = List.of(id("local-1", "same", GB), id("local-2", "same", GB));
+        assertDoesNotThrow(() -> HeapCheck.checkSweep(List.of(point.apply(1), point.apply(200)), oneJvm));
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.checkSweep(List.of(point.apply(1),
+                point.apply(2_000), point.apply(4_000)), oneJvm));
+        assertTrue(e.getMessage().startsWith("sweep combination 2 of 3 (producersPerTopic=2000): the shares of the 2 "
+                + "in-process workers (local-1, local-2; one JVM) do not fit its heap: 2,000 producer(s)"), e.getMessage());
+    }
 }

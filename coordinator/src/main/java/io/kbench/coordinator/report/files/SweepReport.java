@@ -44,10 +44,19 @@ public final class SweepReport {
      * @param brokerInMBps    the brokers' bytes in over the measured window, MB/s (null when not known)
      * @param replicationMBps the brokers' replication bytes in over the measured window, MB/s (null when not known)
      * @param networkShare    what was produced against the network ceiling, 0-1 (null without a bandwidth)
+     * @param consumers       whether the combination had classic consumers (without, its consumed MB/s is no figure)
      */
     public record Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
                       String limitedBy, Double brokerInMBps, Double replicationMBps, Double networkShare,
-                      boolean brokersUnread) {
+                      boolean brokersUnread, boolean consumers) {
+        /** A row of a combination with (classic) consumers. */
+        public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
+                   String limitedBy, Double brokerInMBps, Double replicationMBps, Double networkShare,
+                   boolean brokersUnread) {
+            this(values, status, result, summary, targetRate, limitedBy, brokerInMBps, replicationMBps, networkShare,
+                    brokersUnread, true);
+        }
+
         /** A row whose limit, if any, did not need the brokers' figures, and without their bytes in. */
         public Row(Map<String, String> values, String status, Path result, Summary summary, long targetRate,
                    String limitedBy, Double replicationMBps, Double networkShare) {
@@ -138,7 +147,7 @@ public final class SweepReport {
         f.add(String.format(Locale.ROOT, "%.2f", s.publishMBps()));
         f.add(r.brokerInMBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.brokerInMBps()));
         f.add(r.replicationMBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.replicationMBps()));
-        f.add(String.format(Locale.ROOT, "%.2f", s.consumeMBps()));
+        f.add(r.consumers() ? String.format(Locale.ROOT, "%.2f", s.consumeMBps()) : ""); // none to read: no figure
         if (network) {
             f.add(r.networkShare() == null ? "" : String.format(Locale.ROOT, "%.1f", 100 * r.networkShare()));
         }
@@ -146,7 +155,8 @@ public final class SweepReport {
         f.add(ms(lat.p99()));
         f.add(ms(lat.p999()));
         f.add(ms(s.stats(Metric.PUBLISH_RESPONSE).p99()));
-        f.add(ms(s.stats(Metric.END_TO_END).p99()));
+        LatencyStats e2e = s.stats(Metric.END_TO_END);
+        f.add(e2e.count() == 0 ? "" : ms(e2e.p99())); // no sample is no figure, not 0 ms
         f.add(Long.toString(s.saturatedIntervals()));
         f.add(fellBehind(r));
         f.add(limited(r, mark));
@@ -244,10 +254,12 @@ public final class SweepReport {
             out.add(new SweepPage.Row(String.join(", ", axes.stream().map(a -> r.values().get(a)).toList()), r.values(),
                     r.status(), r.targetRate() <= 0 ? null : r.targetRate(), s == null ? null : s.publishRate(),
                     s == null ? null : s.publishMBps(), r.brokerInMBps(), r.replicationMBps(),
-                    s == null ? null : s.consumeMBps(), r.networkShare() == null ? null : 100 * r.networkShare(),
+                    s == null || !r.consumers() ? null : s.consumeMBps(),
+                    r.networkShare() == null ? null : 100 * r.networkShare(),
                     s == null ? null : s.stats(Metric.PUBLISH_LATENCY).p99() / 1000.0,
                     s == null ? null : s.stats(Metric.PUBLISH_RESPONSE).p99() / 1000.0,
-                    s == null ? null : s.stats(Metric.END_TO_END).p99() / 1000.0, s == null ? null : s.saturatedIntervals(),
+                    s == null || s.stats(Metric.END_TO_END).count() == 0 ? null : s.stats(Metric.END_TO_END).p99() / 1000.0,
+                    s == null ? null : s.saturatedIntervals(),
                     fellBehind(r), limited(r, true),
                     page == null ? null : dir.toAbsolutePath().relativize(page.toAbsolutePath()).toString()));
         }
@@ -333,9 +345,10 @@ public final class SweepReport {
             json.add(new SweepFile.Combination(r.values(), r.status(), r.targetRate(),
                     r.result() == null ? null : r.result().toString(), r.limitedBy(),
                     s == null ? null : s.publishRate(), s == null ? null : s.publishMBps(),
-                    s == null ? null : s.consumeRate(), s == null ? null : s.consumeMBps(), r.brokerInMBps(),
-                    r.replicationMBps(), r.networkShare(), s == null ? null : s.stats(Metric.PUBLISH_LATENCY),
-                    s == null ? null : s.stats(Metric.PUBLISH_RESPONSE), s == null ? null : s.stats(Metric.END_TO_END),
+                    s == null || !r.consumers() ? null : s.consumeRate(), s == null || !r.consumers() ? null
+                    : s.consumeMBps(), r.brokerInMBps(), r.replicationMBps(), r.networkShare(),
+                    s == null ? null : s.stats(Metric.PUBLISH_LATENCY), s == null ? null : s.stats(Metric.PUBLISH_RESPONSE),
+                    s == null || s.stats(Metric.END_TO_END).count() == 0 ? null : s.stats(Metric.END_TO_END),
                     s == null ? null : s.saturatedIntervals(), s == null ? null : !fellBehind(r).isEmpty()));
         }
         Files.writeString(dir.resolve("sweep.csv"), IntervalsCsv.CSV.writeValueAsString(csv));

@@ -168,4 +168,35 @@ class SweepReportTest {
         }
         return end > line.length() ? "" : line.substring(from, end).trim();
     }
+
+    /** A combination without consumers has no consumed MB/s and no end-to-end latency: blank, not 0.00. */
+    @Test
+    void shouldLeaveTheConsumersFiguresBlankForACombinationWithoutConsumers() throws Exception {
+        Summary s = summary(4_000, 0, 9_000);
+        EnumMap<Metric, Histogram> h = new EnumMap<>(s.histograms());
+        h.put(Metric.END_TO_END, LatencyHistograms.create());
+        Summary none = new Summary(1000, 1000, 0, 0, 0, 0, 10, 1000, 0, 0, 4_000, 0.38, 0, 0, h, null, 0, 0);
+        SweepReport r = new SweepReport(List.of("producersPerTopic"));
+        r.add(new SweepReport.Row(Map.of("producersPerTopic", "1"), "COMPLETED", null, none, 4_000, "none", null, null,
+                null, false, false));
+        r.add(new SweepReport.Row(Map.of("producersPerTopic", "2"), "COMPLETED", null, s, 4_000, "none", null, null,
+                null, false, true));
+        r.write(dir);
+        List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
+        List<String> header = List.of(csv.get(0).split(",", -1));
+        List<String> without = List.of(csv.get(1).split(",", -1));
+        List<String> with = List.of(csv.get(2).split(",", -1));
+        assertEquals("", without.get(header.indexOf("consumeMBps")), csv.get(1));
+        assertEquals("", without.get(header.indexOf("endToEndP99Ms")), csv.get(1));
+        assertEquals("1.00", with.get(header.indexOf("consumeMBps")), csv.get(2));
+        assertEquals("2.00", with.get(header.indexOf("endToEndP99Ms")), csv.get(2));
+        String json = Files.readString(dir.resolve("sweep.json"));
+        assertEquals(1, json.split("\"consumeMBps\"", -1).length - 1, json);
+        assertEquals(1, json.split("\"endToEndLatencyMicros\"", -1).length - 1, json);
+        String page = r.pageJson(dir, "t", false);
+        assertEquals(List.of("null", "1.0"), java.util.regex.Pattern.compile("\"consumeMBps\" ?: ?([^,\\s]*)").matcher(page)
+                .results().map(m -> m.group(1)).toList(), page);
+        assertEquals(List.of("null", "2.0"), java.util.regex.Pattern.compile("\"e2eP99\" ?: ?([^,\\s]*)").matcher(page)
+                .results().map(m -> m.group(1)).toList(), page);
+    }
 }
