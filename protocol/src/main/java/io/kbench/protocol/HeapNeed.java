@@ -3,16 +3,80 @@ package io.kbench.protocol;
 import java.util.Locale;
 
 /**
- * The heap a worker's clients take at the least (docs/operations.md): the latency recorders each client role holds,
- * counted exactly (two arrays of {@link LatencyHistograms#COUNTS_LENGTH} {@code int}s, 184 KB, each), plus what one Kafka
- * client held besides in a measured run on the embedded broker (heap after collection against the number of clients,
- * 2026-12-01: 0.4 MB a producer, 0.3 MB a consumer). A client's buffers above that — an unthrottled producer's batches
- * up to {@code buffer.memory}, a consumer's fetches — are not counted: a share that fits can still need more.
+ * The heap a worker's clients can take (docs/operations.md): the latency recorders each client role holds, counted
+ * exactly (two arrays of {@link LatencyHistograms#COUNTS_LENGTH} {@code int}s, 184 KB, each), what one Kafka client
+ * held besides in a measured run on the embedded broker (heap after collection against the number of clients,
+ * 2026-12-01: 0.4 MB a producer, 0.3 MB a consumer), and the most the producers' batches can take
+ * ({@link ProducerBatches}): a client's pool keeps the buffers it allocated, so what its batches once took stays
+ * taken. A consumer's fetched records are not counted: a share that fits can still need more.
  *
  * <p>The coordinator checks every worker's share against the heap its Identify answer gave before it prepares any
  * (the in-process workers, one JVM, together); each worker checks its own again before it builds a client.
+ *
+ * @param producerBatches bytes the producers' batches can take, summed ({@link ProducerBatches#of})
  */
-public record HeapNeed(long pacedProducers, long unthrottledProducers, long consumers, long shareConsumers) {
+public record HeapNeed(long pacedProducers, long unthrottledProducers, long consumers, long shareConsumers,
+                       long producerBatches) {
+    /** A need without producer batches (counted apart). */
+    public HeapNeed(long pacedProducers, long unthrottledProducers, long consumers, long shareConsumers) {
+        this(pacedProducers, unthrottledProducers, consumers, shareConsumers, 0);
+    }
+
+    /**
+     * The most a Kafka producer's batches can take of the heap, from its settings: its buffer pool allocates at most
+     * {@code buffer.memory} and keeps what it allocated for reuse. One that sends as fast as it can fills it
+     * (measured, 2026-12-01: 10 unthrottled producers of 1-KB records took 27 MB each of heap after collection with
+     * the default 32 MB). A paced one holds what it sent and the cluster has not acknowledged: when the cluster stalls,
+     * its records wait up to {@code delivery.timeout.ms} before they expire, so at most its rate times that of record
+     * bytes, plus a partly filled {@code batch.size} batch per partition of its topic — and never more than the pool.
+     *
+     * @param bufferMemory      {@code buffer.memory}, bytes
+     * @param batchSize         {@code batch.size}, bytes
+     * @param deliveryTimeoutMs {@code delivery.timeout.ms}
+     * @param recordBytes       a record's value and what it costs besides ({@link #RECORD_OVERHEAD})
+     */
+    public record ProducerBatches(long bufferMemory, long batchSize, long deliveryTimeoutMs, long recordBytes) {
+        /** Kafka's defaults. */
+        public static final long BUFFER_MEMORY = 32L << 20;
+        public static final long BATCH_SIZE = 16_384;
+        public static final long DELIVERY_TIMEOUT_MS = 120_000;
+        /** What a record costs in a batch beyond its value (key, headers, the stamp's framing), as the driver estimates it. */
+        public static final long RECORD_OVERHEAD = 70;
+
+        /**
+         * From a producer's settings ({@code config}: common and producer merged; an absent or unreadable value is
+         * Kafka's default, a bad one being refused by the profile's check) and the workload's value size.
+         */
+        public static ProducerBatches of(java.util.Map<String, String> config, long messageSize) {
+            return new ProducerBatches(number(config, "buffer.memory", BUFFER_MEMORY),
+                    number(config, "batch.size", BATCH_SIZE), number(config, "delivery.timeout.ms", DELIVERY_TIMEOUT_MS),
+                    Math.max(0, messageSize) + RECORD_OVERHEAD);
+        }
+
+        /** The most one producer's batches can take: {@code ratePerSecond} -1 for an unthrottled one. */
+        public long of(long ratePerSecond, int partitions) {
+            if (ratePerSecond < 0) {
+                return bufferMemory;
+            }
+            double held = (double) ratePerSecond * recordBytes * (deliveryTimeoutMs / 1000.0)
+                    + (double) batchSize * Math.max(1, partitions);
+            return (long) Math.min(bufferMemory, held);
+        }
+
+        private static long number(java.util.Map<String, String> config, String key, long otherwise) {
+            String v = config.get(key);
+            if (v == null) {
+                return otherwise;
+            }
+            try {
+                long n = Long.parseLong(v.trim());
+                return n < 0 ? otherwise : n;
+            } catch (NumberFormatException e) {
+                return otherwise;
+            }
+        }
+    }
+
     /** One latency recorder's two count arrays. */
     public static final long RECORDER_BYTES = 2L * LatencyHistograms.COUNTS_LENGTH * Integer.BYTES;
     /** What a Kafka producer held besides its recorders, measured (see the class comment). */
@@ -28,15 +92,15 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
     public static final long CONSUMER = 2 * RECORDER_BYTES + CONSUMER_CLIENT_BYTES;
     public static final long SHARE_CONSUMER = 4 * RECORDER_BYTES + CONSUMER_CLIENT_BYTES;
 
-    /** Bytes, at the least. */
+    /** Bytes. */
     public long bytes() {
         return pacedProducers * PACED_PRODUCER + unthrottledProducers * UNTHROTTLED_PRODUCER + consumers * CONSUMER
-                + shareConsumers * SHARE_CONSUMER;
+                + shareConsumers * SHARE_CONSUMER + producerBatches;
     }
 
     public HeapNeed plus(HeapNeed o) {
         return new HeapNeed(pacedProducers + o.pacedProducers, unthrottledProducers + o.unthrottledProducers,
-                consumers + o.consumers, shareConsumers + o.shareConsumers);
+                consumers + o.consumers, shareConsumers + o.shareConsumers, producerBatches + o.producerBatches);
     }
 
     /** Whether it fits beside {@code held} bytes in a heap of {@code maxHeap}. */
@@ -49,13 +113,16 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
      * {@code held} what others already hold in the same heap (0: none).
      */
     public String refusal(String lead, long held, long maxHeap) {
-        return String.format(Locale.ROOT, "%s: %s need at least %s (latency recorders and Kafka "
-                        + "clients: %s a paced producer, %s an unthrottled one, %s a consumer, %s a share consumer)%s, "
-                        + "more than %d%% of the %s its JVM may use; spread the clients over more `kbench worker` "
-                        + "processes (--workers), or give the JVM more heap (KBENCH_JAVA_OPTS=-Xmx...)",
+        return String.format(Locale.ROOT, "%s: %s can need %s (latency recorders and Kafka clients: %s a paced "
+                        + "producer, %s an unthrottled one, %s a consumer, %s a share consumer%s)%s, more than %d%% of "
+                        + "the %s its JVM may use; spread the clients over more `kbench worker` processes (--workers)%s, "
+                        + "or give the JVM more heap (KBENCH_JAVA_OPTS=-Xmx...)",
                 lead, clients(), size(bytes()), size(PACED_PRODUCER), size(UNTHROTTLED_PRODUCER), size(CONSUMER),
-                size(SHARE_CONSUMER), held == 0 ? "" : ", besides the " + size(held) + " this JVM's other in-process "
-                        + "workers hold", Math.round(USABLE * 100), size(maxHeap));
+                size(SHARE_CONSUMER), producerBatches == 0 ? "" : "; besides, up to " + size(producerBatches)
+                        + " of producer batches: an unthrottled producer's buffer.memory, a paced one's records of "
+                        + "delivery.timeout.ms", held == 0 ? "" : ", besides the " + size(held) + " this JVM's other "
+                        + "in-process workers hold", Math.round(USABLE * 100), size(maxHeap),
+                producerBatches * 2 > bytes() ? ", lower the producers' buffer.memory" : "");
     }
 
     private String clients() {

@@ -44,7 +44,22 @@ final class HeapBudget {
     static HeapNeed need(RunSpec spec) {
         long paced = spec.producers().stream().filter(p -> p.ratePerSecond() >= 0).count();
         long share = spec.consumers().stream().filter(RunSpec.Consumer::share).count();
-        return new HeapNeed(paced, spec.producers().size() - paced, spec.consumers().size() - share, share);
+        java.util.Map<String, String> settings = new java.util.HashMap<>(spec.driverConfig().common());
+        settings.putAll(spec.driverConfig().producer());
+        RunSpec.Values v = spec.values();
+        long value = v.payloads().isEmpty() ? v.messageSize()
+                : v.payloads().stream().mapToLong(b -> b.length).max().orElse(0);
+        RunSpec.Headers h = v.headers();
+        long extra = spec.keys().size() + (long) h.count() * (h.keySize() + Math.max(0, h.valueSize()));
+        HeapNeed.ProducerBatches batches = HeapNeed.ProducerBatches.of(settings, value + extra);
+        java.util.Map<String, Integer> partitions = new java.util.HashMap<>();
+        spec.createTopics().forEach(t -> partitions.put(t.name(), t.partitions()));
+        long held = 0;
+        for (RunSpec.Producer p : spec.producers()) {
+            // an existing topic's partitions are not known yet: one (the least the bound can be)
+            held += batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
+        }
+        return new HeapNeed(paced, spec.producers().size() - paced, spec.consumers().size() - share, share, held);
     }
 
     /**

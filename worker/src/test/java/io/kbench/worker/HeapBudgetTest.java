@@ -17,7 +17,16 @@ import org.junit.jupiter.api.Test;
 class HeapBudgetTest {
     private static final long GB = 1L << 30;
 
+    /** Producer settings whose batches take nothing: the recorders' and clients' count alone. */
+    private static final Map<String, String> NO_BATCHES = Map.of("buffer.memory", "0", "batch.size", "0",
+            "delivery.timeout.ms", "0");
+
     static RunSpec spec(String runId, int paced, int unthrottled, int consumers, int shareConsumers) {
+        return spec(runId, paced, unthrottled, consumers, shareConsumers, NO_BATCHES, List.of());
+    }
+
+    static RunSpec spec(String runId, int paced, int unthrottled, int consumers, int shareConsumers,
+                        Map<String, String> producerSettings, List<io.kbench.driver.TopicSpec> created) {
         List<RunSpec.Producer> producers = new ArrayList<>();
         for (int i = 0; i < paced + unthrottled; i++) {
             producers.add(new RunSpec.Producer(i, "t", i < paced ? 10 : -1, 0));
@@ -26,8 +35,8 @@ class HeapBudgetTest {
         for (int i = 0; i < consumers + shareConsumers; i++) {
             cs.add(new RunSpec.Consumer(i, "t", i < consumers ? "g" : "s", i >= consumers));
         }
-        return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), Map.of(), Map.of(), Map.of()),
-                List.of(), List.of(), producers, cs, 1_000_000, RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE,
+        return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), producerSettings, Map.of(),
+                Map.of()), created, List.of(), producers, cs, 1_000_000, RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE,
                 RunSpec.ConsumerStart.AT_END, RunSpec.Transactions.NONE, false, true, "digest-" + runId, false, List.of(),
                 RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE, false);
     }
@@ -56,7 +65,7 @@ class HeapBudgetTest {
         WorkerException e = assertThrows(WorkerException.class,
                 () -> HeapBudget.reserve(spec("b", 10_000, 0, 2, 0), 6 * GB));
         assertEquals(WorkerException.Kind.INVALID, e.kind());
-        assertEquals("its share of the run does not fit its heap: 10,000 producer(s) and 2 consumer(s) need at least "
+        assertEquals("its share of the run does not fit its heap: 10,000 producer(s) and 2 consumer(s) can need "
                 + "14.3 GB (latency recorders and Kafka clients: 1.5 MB a paced producer, 0.8 MB an unthrottled "
                 + "one, 0.7 MB a consumer, 1.0 MB a share consumer), more than 85% of the 6.0 GB its JVM may use; spread "
                 + "the clients over more `kbench worker` processes (--workers), or give the JVM more heap "
@@ -75,5 +84,21 @@ class HeapBudgetTest {
         first.close();
         first.close(); // once only
         HeapBudget.reserve(half, 6 * GB).close();
+    }
+
+    /** An unthrottled producer's pool fills to buffer.memory; a paced one holds its records of delivery.timeout.ms. */
+    @Test
+    void shouldCountTheProducersBatches() {
+        List<io.kbench.driver.TopicSpec> sixPartitions = List.of(new io.kbench.driver.TopicSpec("t", 6, 1, Map.of()));
+        HeapNeed unthrottled = HeapBudget.need(spec("a", 0, 2, 0, 0, Map.of(), sixPartitions));
+        assertEquals(2L * (32 << 20), unthrottled.producerBatches(), "Kafka's default buffer.memory each");
+        HeapNeed paced = HeapBudget.need(spec("a", 3, 0, 0, 0, Map.of("delivery.timeout.ms", "30000"), sixPartitions));
+        assertEquals(3L * (10 * 170 * 30 + 6 * 16_384), paced.producerBatches(),
+                "10 msg/s of 100-byte values (170 bytes a record) for 30 s, and a batch per partition");
+        assertEquals(2L * (1 << 20), HeapBudget.need(spec("a", 0, 2, 0, 0, Map.of("buffer.memory", "1048576"),
+                sixPartitions)).producerBatches());
+        WorkerException e = assertThrows(WorkerException.class,
+                () -> HeapBudget.reserve(spec("c", 0, 100, 0, 0, Map.of(), sixPartitions), GB));
+        assertTrue(e.getMessage().contains("besides, up to 3.1 GB of producer batches"), e.getMessage());
     }
 }

@@ -334,7 +334,7 @@ public final class RunCommand implements Callable<Integer> {
                     embeddedBrokerSettings, human())) {
                 Profile resolved = profile.withBootstrapServers(session.bootstrap());
                 if (sweep.isSweep() && !searchOptions.findMaxRate) {
-                    session.checkHeaps(sweep.points());
+                    session.checkHeaps(sweep.points(), resolved);
                 }
                 runNotes.forEach(n -> human().println("note: " + n));
                 code = searchOptions.findMaxRate ? searchMaxRate(workload, objectives, resolved, session, state)

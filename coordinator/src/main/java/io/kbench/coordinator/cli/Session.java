@@ -169,11 +169,11 @@ final class Session implements AutoCloseable {
      * @throws UserException naming the first combination and worker whose share does not fit, or a worker that does not
      *                       answer (exit 3)
      */
-    void checkHeaps(List<io.kbench.coordinator.workload.Sweep.Point> points) {
+    void checkHeaps(List<io.kbench.coordinator.workload.Sweep.Point> points, Profile profile) {
         try (io.kbench.coordinator.run.Workers workers = io.kbench.coordinator.run.Workers.connect(addresses,
                 a -> new WorkerClient(a, security))) {
             List<WorkerClient.Identity> ids = workers.identify(note -> { }); // the run says its notes
-            io.kbench.coordinator.run.HeapCheck.checkSweep(points, ids);
+            io.kbench.coordinator.run.HeapCheck.checkSweep(points, ids, profile);
         }
     }
 

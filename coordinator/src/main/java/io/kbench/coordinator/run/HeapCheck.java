@@ -1,6 +1,7 @@
 package io.kbench.coordinator.run;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,11 @@ import io.kbench.coordinator.UserException;
 import io.kbench.coordinator.plan.Plan;
 import io.kbench.coordinator.plan.Planner;
 import io.kbench.coordinator.rpc.WorkerClient;
+import io.kbench.coordinator.workload.KeysAndHeaders;
+import io.kbench.coordinator.workload.Messages;
+import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
+import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.HeapNeed;
 
 /**
@@ -24,15 +29,16 @@ public final class HeapCheck {
     }
 
     /** @throws UserException naming the first worker (or JVM of in-process workers) whose share does not fit */
-    static void check(Plan plan, List<WorkerClient.Identity> ids) {
-        check(plan, ids, "");
+    static void check(Plan plan, List<WorkerClient.Identity> ids, HeapNeed.ProducerBatches batches) {
+        check(plan, ids, batches, "");
     }
 
     /**
      * As {@link #check(Plan, List)}, the refusal led by {@code where} (a sweep's combination, checked with all the
      * others before the first runs: a sweep is never stopped halfway by a share known too big from the start).
      */
-    public static void check(Plan plan, List<WorkerClient.Identity> ids, String where) {
+    public static void check(Plan plan, List<WorkerClient.Identity> ids, HeapNeed.ProducerBatches batches,
+                             String where) {
         Map<String, List<Integer>> jvms = new LinkedHashMap<>();
         for (int i = 0; i < ids.size() && i < plan.workers().size(); i++) {
             WorkerClient.Identity id = ids.get(i);
@@ -45,7 +51,7 @@ public final class HeapCheck {
         for (List<Integer> workers : jvms.values()) {
             HeapNeed need = new HeapNeed(0, 0, 0, 0);
             for (int w : workers) {
-                need = need.plus(need(plan.workers().get(w)));
+                need = need.plus(need(plan, plan.workers().get(w), batches));
             }
             long maxHeap = ids.get(workers.get(0)).hostFacts().maxHeapBytes();
             if (!need.fits(0, maxHeap)) {
@@ -59,21 +65,41 @@ public final class HeapCheck {
     }
 
     /**
-     * Every combination of a sweep planned on {@code ids}' workers and checked, in order, before the first runs.
+     * Every combination of a sweep planned on {@code ids}' workers and checked, in order, before the first runs, each
+     * with {@code profile} and its own overrides.
      *
      * @throws UserException naming the first combination and worker whose share does not fit
      */
-    public static void checkSweep(List<Sweep.Point> points, List<WorkerClient.Identity> ids) {
+    public static void checkSweep(List<Sweep.Point> points, List<WorkerClient.Identity> ids, Profile profile) {
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
-            check(Planner.plan(p.workload(), ids.size(), "heap-check"), ids, String.format(Locale.ROOT,
-                    "sweep combination %d of %d (%s): ", i + 1, points.size(), p.label()));
+            check(Planner.plan(p.workload(), ids.size(), "heap-check"), ids,
+                    batches(profile.with(p.profileOverrides()), p.workload()), String.format(Locale.ROOT,
+                            "sweep combination %d of %d (%s): ", i + 1, points.size(), p.label()));
         }
     }
 
-    static HeapNeed need(Plan.WorkerAssignment w) {
+    /** The bound of a producer's batches for {@code workload}'s records with {@code profile}'s producer settings. */
+    static HeapNeed.ProducerBatches batches(Profile profile, Workload workload) {
+        Map<String, String> settings = new HashMap<>(profile.common());
+        settings.putAll(profile.producer());
+        Messages m = workload.messages();
+        long value = m.payloadFile() == null ? m.messageSize()
+                : m.payloadValues().stream().mapToLong(v -> v.length).max().orElse(0);
+        KeysAndHeaders kh = m.keysAndHeaders();
+        long extra = kh.keySize() + (long) kh.headersPerMessage() * (kh.headerKeySize() + kh.headerValueSize());
+        return HeapNeed.ProducerBatches.of(settings, value + extra);
+    }
+
+    static HeapNeed need(Plan plan, Plan.WorkerAssignment w, HeapNeed.ProducerBatches batches) {
         long paced = w.producers().stream().filter(p -> p.ratePerSecond() >= 0).count();
         long share = w.consumers().stream().filter(Plan.ConsumerTask::share).count();
-        return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share);
+        Map<String, Integer> partitions = new HashMap<>();
+        plan.topics().forEach(t -> partitions.put(t.name(), t.partitions()));
+        long held = 0;
+        for (Plan.ProducerTask p : w.producers()) {
+            held += batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
+        }
+        return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held);
     }
 }

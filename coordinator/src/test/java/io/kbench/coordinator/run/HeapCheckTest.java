@@ -18,6 +18,10 @@ import org.junit.jupiter.api.Test;
 /** Every worker's share against the heap it told, before any worker prepares; in-process workers share one. */
 class HeapCheckTest {
     private static final long GB = 1L << 30;
+    /** Batches that take nothing: the recorders' and clients' count alone. */
+    private static final io.kbench.protocol.HeapNeed.ProducerBatches NO_BATCHES =
+            new io.kbench.protocol.HeapNeed.ProducerBatches(32L << 20, 0, 0, 0);
+    private static final io.kbench.coordinator.workload.Profile PROFILE = io.kbench.coordinator.workload.Profile.defaults();
 
     private static Plan.WorkerAssignment share(int worker, int pacedProducers, int consumers) {
         List<Plan.ProducerTask> producers = new ArrayList<>();
@@ -43,30 +47,30 @@ class HeapCheckTest {
     @Test
     void shouldRefuseTheWorkerWhoseShareDoesNotFitAndNameIt() {
         UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan(share(0, 100, 0),
-                share(1, 5_000, 10)), List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+                share(1, 5_000, 10)), List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB)), NO_BATCHES));
         assertTrue(e.getMessage().startsWith("worker b's share of the run does not fit its heap: 5,000 producer(s) and "
-                + "10 consumer(s) need at least 7.2 GB "), e.getMessage());
+                + "10 consumer(s) can need 7.2 GB "), e.getMessage());
         assertTrue(e.getMessage().endsWith("more than 85% of the 6.0 GB its JVM may use; spread the clients over more "
                 + "`kbench worker` processes (--workers), or give the JVM more heap (KBENCH_JAVA_OPTS=-Xmx...)"));
         assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 100, 0), share(1, 3_000, 10)),
-                List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+                List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB)), NO_BATCHES));
     }
 
     /** Two in-process workers read the coordinator's clock: one JVM, one heap for both shares. */
     @Test
     void shouldCountTheSharesOfWorkersInOneJvmTogether() {
         Plan twoHalves = plan(share(0, 2_000, 0), share(1, 2_000, 0)); // 2.9 GB each, 5.7 GB together
-        assertDoesNotThrow(() -> HeapCheck.check(twoHalves, List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB))));
+        assertDoesNotThrow(() -> HeapCheck.check(twoHalves, List.of(id("a", "c1", 6 * GB), id("b", "c2", 6 * GB)), NO_BATCHES));
         UserException e = assertThrows(UserException.class, () -> HeapCheck.check(twoHalves,
-                List.of(id("local-1", "same", 6 * GB), id("local-2", "same", 6 * GB))));
+                List.of(id("local-1", "same", 6 * GB), id("local-2", "same", 6 * GB)), NO_BATCHES));
         assertTrue(e.getMessage().startsWith("the shares of the 2 in-process workers (local-1, local-2; one JVM) do not "
-                + "fit its heap: 4,000 producer(s) and 0 consumer(s) need at least 5.7 GB"), e.getMessage());
+                + "fit its heap: 4,000 producer(s) and 0 consumer(s) can need 5.7 GB"), e.getMessage());
     }
 
     /** A worker that does not tell its heap (an older build) is left to its own check. */
     @Test
     void shouldLeaveAWorkerThatDoesNotTellItsHeapToItsOwnCheck() {
-        assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 10_000, 0)), List.of(id("old", "c1", -1))));
+        assertDoesNotThrow(() -> HeapCheck.check(plan(share(0, 10_000, 0)), List.of(id("old", "c1", -1)), NO_BATCHES));
         assertEquals(0, new io.kbench.protocol.HeapNeed(0, 0, 0, 0).bytes());
     }
 
@@ -80,10 +84,50 @@ class HeapCheckTest {
                                 "producersPerTopic", producers, "subscriptionsPerTopic", 0, "producerRate", 4_000,
                                 "durationSeconds", 10)), Map.of());
         List<WorkerClient.Identity> oneJvm = List.of(id("local-1", "same", GB), id("local-2", "same", GB));
-        assertDoesNotThrow(() -> HeapCheck.checkSweep(List.of(point.apply(1), point.apply(200)), oneJvm));
+        assertDoesNotThrow(() -> HeapCheck.checkSweep(List.of(point.apply(1), point.apply(200)), oneJvm, PROFILE));
         UserException e = assertThrows(UserException.class, () -> HeapCheck.checkSweep(List.of(point.apply(1),
-                point.apply(2_000), point.apply(4_000)), oneJvm));
+                point.apply(2_000), point.apply(4_000)), oneJvm, PROFILE));
         assertTrue(e.getMessage().startsWith("sweep combination 2 of 3 (producersPerTopic=2000): the shares of the 2 "
                 + "in-process workers (local-1, local-2; one JVM) do not fit its heap: 2,000 producer(s)"), e.getMessage());
+    }
+
+    /**
+     * An unthrottled producer fills its pool: 100 of them on a 1-GB heap ran out of memory (2026-12-01, 1-KB records);
+     * they are refused with the pool counted, and fit once buffer.memory is lowered.
+     */
+    @Test
+    void shouldCountAnUnthrottledProducersBufferMemory() {
+        List<Plan.ProducerTask> producers = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            producers.add(new Plan.ProducerTask(i, "t", -1, 0));
+        }
+        Plan plan = new Plan("r", List.of(new Plan.Topic("t", 6)), List.of(new Plan.WorkerAssignment(0, producers,
+                List.of())), new Plan.ClientSettings(false, false, 1000));
+        io.kbench.coordinator.workload.Workload w = io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1,
+                "messageSize", 1024, "durationSeconds", 10));
+        List<WorkerClient.Identity> one = List.of(id("local-1", "c1", GB));
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan, one,
+                HeapCheck.batches(PROFILE, w)));
+        assertTrue(e.getMessage().contains("100 producer(s) and 0 consumer(s) can need 3.2 GB ("), e.getMessage());
+        assertTrue(e.getMessage().contains("besides, up to 3.1 GB of producer batches: an unthrottled producer's "
+                + "buffer.memory, a paced one's records of delivery.timeout.ms)"), e.getMessage());
+        assertTrue(e.getMessage().contains("(--workers), lower the producers' buffer.memory, or give"), e.getMessage());
+        io.kbench.coordinator.workload.Profile small = PROFILE.with(Map.of("producer.buffer.memory", "1048576"));
+        assertDoesNotThrow(() -> HeapCheck.check(plan, one, HeapCheck.batches(small, w)));
+    }
+
+    /** A paced producer holds at most what it sends in delivery.timeout.ms and a batch per partition, within its pool. */
+    @Test
+    void shouldBoundAPacedProducersBatchesByWhatItSendsBeforeItsRecordsExpire() {
+        io.kbench.protocol.HeapNeed.ProducerBatches b = io.kbench.protocol.HeapNeed.ProducerBatches.of(
+                Map.of("delivery.timeout.ms", "30000", "batch.size", "16384"), 100);
+        assertEquals(170, b.recordBytes());
+        assertEquals(10L * 170 * 30 + 6 * 16_384, b.of(10, 6)); // 10 msg/s for 30 s, a batch per partition
+        assertEquals(32L << 20, b.of(50_000, 6), "never more than buffer.memory");
+        assertEquals(32L << 20, b.of(-1, 6), "unthrottled: its pool");
+        io.kbench.protocol.HeapNeed.ProducerBatches bad = io.kbench.protocol.HeapNeed.ProducerBatches.of(
+                Map.of("buffer.memory", "lots", "delivery.timeout.ms", "-5"), 0);
+        assertEquals(32L << 20, bad.bufferMemory());
+        assertEquals(120_000, bad.deliveryTimeoutMs());
     }
 }
