@@ -7,19 +7,52 @@ import java.util.Locale;
  * exactly (two arrays of {@link LatencyHistograms#COUNTS_LENGTH} {@code int}s, 184 KB, each), what one Kafka client
  * held besides in a measured run on the embedded broker (heap after collection against the number of clients,
  * 2026-12-01: 0.4 MB a producer, 0.3 MB a consumer), and the most the producers' batches can take
- * ({@link ProducerBatches}): a client's pool keeps the buffers it allocated, so what its batches once took stays
- * taken. A consumer's fetched records are not counted: a share that fits can still need more.
+ * ({@link ProducerBatches}; a client's pool keeps the buffers it allocated, so what its batches once took stays
+ * taken) and the consumers' fetched records ({@link ConsumerFetches}).
  *
  * <p>The coordinator checks every worker's share against the heap its Identify answer gave before it prepares any
  * (the in-process workers, one JVM, together); each worker checks its own again before it builds a client.
  *
  * @param producerBatches bytes the producers' batches can take, summed ({@link ProducerBatches#of})
+ * @param consumerFetches bytes the consumers' fetched records can take, summed ({@link ConsumerFetches#of})
  */
 public record HeapNeed(long pacedProducers, long unthrottledProducers, long consumers, long shareConsumers,
-                       long producerBatches) {
-    /** A need without producer batches (counted apart). */
+                       long producerBatches, long consumerFetches) {
+    /** A need without producer batches or consumer fetches (counted apart). */
     public HeapNeed(long pacedProducers, long unthrottledProducers, long consumers, long shareConsumers) {
-        this(pacedProducers, unthrottledProducers, consumers, shareConsumers, 0);
+        this(pacedProducers, unthrottledProducers, consumers, shareConsumers, 0, 0);
+    }
+
+    /**
+     * The most a Kafka consumer's fetched records can take of the heap, from its settings: a fetch response brings up
+     * to {@code max.partition.fetch.bytes} of each partition it asks for (and at most {@code fetch.max.bytes} from
+     * one broker), read whole into the heap; the consumer asks again for a partition once what it had of it is
+     * handed out, so a response being read and one being handed out: twice. Measured, 2026-12-01: 8 consumers of 6
+     * partitions each (1-KB records, a backlog) held 11 MB each of heap after collection with the 1-MB default
+     * (counted: 12 MB); with 2 MB and 3 MB a partition, on a 256-MB worker, they ran out of memory (counted: 24 and 36
+     * MB each, refused).
+     *
+     * @param fetchMaxBytes          {@code fetch.max.bytes}
+     * @param maxPartitionFetchBytes {@code max.partition.fetch.bytes}
+     */
+    public record ConsumerFetches(long fetchMaxBytes, long maxPartitionFetchBytes) {
+        /** Kafka's defaults. */
+        public static final long FETCH_MAX_BYTES = 52_428_800;
+        public static final long MAX_PARTITION_FETCH_BYTES = 1_048_576;
+
+        /** From a consumer's settings ({@code config}: common and consumer merged; absent or unreadable: Kafka's). */
+        public static ConsumerFetches of(java.util.Map<String, String> config) {
+            return new ConsumerFetches(ProducerBatches.number(config, "fetch.max.bytes", FETCH_MAX_BYTES),
+                    ProducerBatches.number(config, "max.partition.fetch.bytes", MAX_PARTITION_FETCH_BYTES));
+        }
+
+        /**
+         * The most one consumer's fetches can take when it reads {@code partitions} partitions (spread over any number
+         * of brokers: each broker's response is capped by {@code fetch.max.bytes} apart).
+         */
+        public long of(int partitions) {
+            return 2L * Math.max(1, partitions) * Math.min(maxPartitionFetchBytes, fetchMaxBytes);
+        }
     }
 
     /**
@@ -63,7 +96,7 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
             return (long) Math.min(bufferMemory, held);
         }
 
-        private static long number(java.util.Map<String, String> config, String key, long otherwise) {
+        static long number(java.util.Map<String, String> config, String key, long otherwise) {
             String v = config.get(key);
             if (v == null) {
                 return otherwise;
@@ -95,12 +128,13 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
     /** Bytes. */
     public long bytes() {
         return pacedProducers * PACED_PRODUCER + unthrottledProducers * UNTHROTTLED_PRODUCER + consumers * CONSUMER
-                + shareConsumers * SHARE_CONSUMER + producerBatches;
+                + shareConsumers * SHARE_CONSUMER + producerBatches + consumerFetches;
     }
 
     public HeapNeed plus(HeapNeed o) {
         return new HeapNeed(pacedProducers + o.pacedProducers, unthrottledProducers + o.unthrottledProducers,
-                consumers + o.consumers, shareConsumers + o.shareConsumers, producerBatches + o.producerBatches);
+                consumers + o.consumers, shareConsumers + o.shareConsumers, producerBatches + o.producerBatches,
+                consumerFetches + o.consumerFetches);
     }
 
     /** Whether it fits beside {@code held} bytes in a heap of {@code maxHeap}. */
@@ -114,15 +148,24 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
      */
     public String refusal(String lead, long held, long maxHeap) {
         return String.format(Locale.ROOT, "%s: %s can need %s (latency recorders and Kafka clients: %s a paced "
-                        + "producer, %s an unthrottled one, %s a consumer, %s a share consumer%s)%s, more than %d%% of "
+                        + "producer, %s an unthrottled one, %s a consumer, %s a share consumer%s%s)%s, more than %d%% of "
                         + "the %s its JVM may use; spread the clients over more `kbench worker` processes (--workers)%s, "
                         + "or give the JVM more heap (KBENCH_JAVA_OPTS=-Xmx...)",
                 lead, clients(), size(bytes()), size(PACED_PRODUCER), size(UNTHROTTLED_PRODUCER), size(CONSUMER),
                 size(SHARE_CONSUMER), producerBatches == 0 ? "" : "; besides, up to " + size(producerBatches)
                         + " of producer batches: an unthrottled producer's buffer.memory, a paced one's records of "
-                        + "delivery.timeout.ms", held == 0 ? "" : ", besides the " + size(held) + " this JVM's other "
-                        + "in-process workers hold", Math.round(USABLE * 100), size(maxHeap),
-                producerBatches * 2 > bytes() ? ", lower the producers' buffer.memory" : "");
+                        + "delivery.timeout.ms", consumerFetches == 0 ? "" : "; " + (producerBatches == 0 ? "besides, " : "")
+                        + "up to " + size(consumerFetches) + " of fetched records: twice max.partition.fetch.bytes "
+                        + "a partition a consumer reads", held == 0 ? "" : ", besides the " + size(held) + " this JVM's "
+                        + "other in-process workers hold", Math.round(USABLE * 100), size(maxHeap), buffers());
+    }
+
+    /** Which client buffers to make smaller, when they are most of the need. */
+    private String buffers() {
+        boolean batches = producerBatches * 2 > bytes();
+        boolean fetches = consumerFetches * 2 > bytes();
+        return batches ? ", lower the producers' buffer.memory" : fetches
+                ? ", lower the consumers' max.partition.fetch.bytes" : "";
     }
 
     private String clients() {

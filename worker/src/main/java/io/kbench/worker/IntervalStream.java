@@ -35,6 +35,8 @@ final class IntervalStream implements Runner.Task {
     private final ShareBacklogReader backlog;
     /** The worker process's CPU, GC and heap per interval; made at the start, so interval 0 counts from there. */
     private volatile HostSampler host;
+    /** Stops the run before this JVM runs out of memory (the snapshot thread's). */
+    private final HeapGuard heapGuard = new HeapGuard();
     private volatile SnapshotSink sink;
     private volatile boolean finishing;
     private volatile Runner runner;
@@ -137,11 +139,16 @@ final class IntervalStream implements Runner.Task {
             if (finishing) {
                 return;
             }
+            io.kbench.protocol.HostSample hostNow = host.sample();
             emit(snapshotter.harvest(seq, startMicros + seq * spec.intervalMicros(),
                     startMicros + (seq + 1) * spec.intervalMicros(), clients.producersDone(), producersDoneMicros(),
-                    false, sendErrors.take()).withHost(host.sample()).withBrokers(readBrokers())
+                    false, sendErrors.take()).withHost(hostNow).withBrokers(readBrokers())
                     .withShareBacklog(readBacklog()).withRoundTrips(clients.takeRoundTrips()));
             nextSequence = seq + 1;
+            String heapFull = heapGuard.check(hostNow);
+            if (heapFull != null) {
+                fatal.offer(heapFull);
+            }
             String f = fatal.take();
             if (!f.isEmpty()) {
                 abortOnItsOwnThread(f);

@@ -21,6 +21,9 @@ class HeapBudgetTest {
     private static final Map<String, String> NO_BATCHES = Map.of("buffer.memory", "0", "batch.size", "0",
             "delivery.timeout.ms", "0");
 
+    /** Consumer settings whose fetches take nothing. */
+    private static final Map<String, String> NO_FETCHES = Map.of("max.partition.fetch.bytes", "0");
+
     static RunSpec spec(String runId, int paced, int unthrottled, int consumers, int shareConsumers) {
         return spec(runId, paced, unthrottled, consumers, shareConsumers, NO_BATCHES, List.of());
     }
@@ -35,8 +38,8 @@ class HeapBudgetTest {
         for (int i = 0; i < consumers + shareConsumers; i++) {
             cs.add(new RunSpec.Consumer(i, "t", i < consumers ? "g" : "s", i >= consumers));
         }
-        return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), producerSettings, Map.of(),
-                Map.of()), created, List.of(), producers, cs, 1_000_000, RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE,
+        return new RunSpec(runId, "coord:1", "wl", 0, "fake", new DriverConfig(Map.of(), producerSettings,
+                producerSettings == NO_BATCHES ? NO_FETCHES : Map.of(), Map.of()), created, List.of(), producers, cs, 1_000_000, RunSpec.Values.generated(100, 0), RunSpec.KeyChoice.NONE,
                 RunSpec.ConsumerStart.AT_END, RunSpec.Transactions.NONE, false, true, "digest-" + runId, false, List.of(),
                 RunSpec.Share.NONE, RunSpec.ConsumerWork.NONE, false);
     }
@@ -100,5 +103,11 @@ class HeapBudgetTest {
         WorkerException e = assertThrows(WorkerException.class,
                 () -> HeapBudget.reserve(spec("c", 0, 100, 0, 0, Map.of(), sixPartitions), GB));
         assertTrue(e.getMessage().contains("besides, up to 3.1 GB of producer batches"), e.getMessage());
+    }
+
+    /** The worker counts a consumer's fetches at one partition (how its group splits is the coordinator's to count). */
+    @Test
+    void shouldCountAConsumersFetchesAtOnePartitionAtTheLeast() {
+        assertEquals(3L * 2 * (1 << 20), HeapBudget.need(spec("a", 0, 0, 3, 0, Map.of(), List.of())).consumerFetches());
     }
 }

@@ -29,15 +29,15 @@ public final class HeapCheck {
     }
 
     /** @throws UserException naming the first worker (or JVM of in-process workers) whose share does not fit */
-    static void check(Plan plan, List<WorkerClient.Identity> ids, HeapNeed.ProducerBatches batches) {
-        check(plan, ids, batches, "");
+    static void check(Plan plan, List<WorkerClient.Identity> ids, Buffers buffers) {
+        check(plan, ids, buffers, "");
     }
 
     /**
      * As {@link #check(Plan, List)}, the refusal led by {@code where} (a sweep's combination, checked with all the
      * others before the first runs: a sweep is never stopped halfway by a share known too big from the start).
      */
-    public static void check(Plan plan, List<WorkerClient.Identity> ids, HeapNeed.ProducerBatches batches,
+    public static void check(Plan plan, List<WorkerClient.Identity> ids, Buffers buffers,
                              String where) {
         Map<String, List<Integer>> jvms = new LinkedHashMap<>();
         for (int i = 0; i < ids.size() && i < plan.workers().size(); i++) {
@@ -51,7 +51,7 @@ public final class HeapCheck {
         for (List<Integer> workers : jvms.values()) {
             HeapNeed need = new HeapNeed(0, 0, 0, 0);
             for (int w : workers) {
-                need = need.plus(need(plan, plan.workers().get(w), batches));
+                need = need.plus(need(plan, plan.workers().get(w), buffers));
             }
             long maxHeap = ids.get(workers.get(0)).hostFacts().maxHeapBytes();
             if (!need.fits(0, maxHeap)) {
@@ -74,32 +74,53 @@ public final class HeapCheck {
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
             check(Planner.plan(p.workload(), ids.size(), "heap-check"), ids,
-                    batches(profile.with(p.profileOverrides()), p.workload()), String.format(Locale.ROOT,
+                    buffers(profile.with(p.profileOverrides()), p.workload()), String.format(Locale.ROOT,
                             "sweep combination %d of %d (%s): ", i + 1, points.size(), p.label()));
         }
     }
 
-    /** The bound of a producer's batches for {@code workload}'s records with {@code profile}'s producer settings. */
-    static HeapNeed.ProducerBatches batches(Profile profile, Workload workload) {
-        Map<String, String> settings = new HashMap<>(profile.common());
-        settings.putAll(profile.producer());
+    /** What bounds the clients' buffers: the producers' batches and the consumers' fetched records. */
+    public record Buffers(HeapNeed.ProducerBatches batches, HeapNeed.ConsumerFetches fetches) { }
+
+    /** The bounds for {@code workload}'s records with {@code profile}'s producer and consumer settings. */
+    static Buffers buffers(Profile profile, Workload workload) {
+        Map<String, String> producer = new HashMap<>(profile.common());
+        producer.putAll(profile.producer());
+        Map<String, String> consumer = new HashMap<>(profile.common());
+        consumer.putAll(profile.consumer());
         Messages m = workload.messages();
         long value = m.payloadFile() == null ? m.messageSize()
                 : m.payloadValues().stream().mapToLong(v -> v.length).max().orElse(0);
         KeysAndHeaders kh = m.keysAndHeaders();
         long extra = kh.keySize() + (long) kh.headersPerMessage() * (kh.headerKeySize() + kh.headerValueSize());
-        return HeapNeed.ProducerBatches.of(settings, value + extra);
+        return new Buffers(HeapNeed.ProducerBatches.of(producer, value + extra), HeapNeed.ConsumerFetches.of(consumer));
     }
 
-    static HeapNeed need(Plan plan, Plan.WorkerAssignment w, HeapNeed.ProducerBatches batches) {
+    /**
+     * {@code w}'s clients: a producer's batches on its topic's partitions; a classic consumer reads its share of its
+     * topic's partitions (the group's consumers in the whole plan split them), a share consumer may read every one.
+     */
+    static HeapNeed need(Plan plan, Plan.WorkerAssignment w, Buffers buffers) {
         long paced = w.producers().stream().filter(p -> p.ratePerSecond() >= 0).count();
         long share = w.consumers().stream().filter(Plan.ConsumerTask::share).count();
         Map<String, Integer> partitions = new HashMap<>();
         plan.topics().forEach(t -> partitions.put(t.name(), t.partitions()));
         long held = 0;
         for (Plan.ProducerTask p : w.producers()) {
-            held += batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
+            held += buffers.batches().of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
         }
-        return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held);
+        Map<String, Integer> groupSizes = new HashMap<>();
+        for (Plan.WorkerAssignment any : plan.workers()) {
+            for (Plan.ConsumerTask c : any.consumers()) {
+                groupSizes.merge(c.group() + "\0" + c.topic(), 1, Integer::sum);
+            }
+        }
+        long fetched = 0;
+        for (Plan.ConsumerTask c : w.consumers()) {
+            int p = partitions.getOrDefault(c.topic(), 1);
+            int group = groupSizes.getOrDefault(c.group() + "\0" + c.topic(), 1);
+            fetched += buffers.fetches().of(c.share() ? p : (p + group - 1) / group);
+        }
+        return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held, fetched);
     }
 }

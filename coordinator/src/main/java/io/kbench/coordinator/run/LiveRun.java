@@ -114,7 +114,7 @@ final class LiveRun {
                 @Override
                 public void onSnapshot(IntervalSnapshot s) {
                     long now = clock.micros();
-                    supervisors.get(index).heard(now);
+                    supervisors.get(index).heard(now, s.host());
                     out.on(new RunEvent.WorkerHeard(ids.get(index).id(), now));
                     if (!s.roundTrips().isEmpty()) {
                         out.on(new RunEvent.RoundTrips(ids.get(index).id(), s.roundTrips()));

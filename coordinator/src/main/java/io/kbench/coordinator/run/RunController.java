@@ -159,7 +159,7 @@ public final class RunController {
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros(),
                 new Planner.Consumers(options.consumerGroup(), options.consumersFromCommitted()));
         announce(plan, workers.size());
-        HeapCheck.check(plan, ids, HeapCheck.batches(profile, workload)); // before any worker makes a topic or a client
+        HeapCheck.check(plan, ids, HeapCheck.buffers(profile, workload)); // before any worker makes a topic or a client
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::reason,
                 out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources());
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);

@@ -53,6 +53,9 @@ public final class WorkerSupervisor implements AutoCloseable {
     private Loop heartbeat;
     private Loop clockCheck;
 
+    /** The host figures of the worker's last snapshot that had them (null before the first). */
+    private volatile io.kbench.protocol.HostSample lastHost;
+
     /**
      * @param index          the worker's place in the run
      * @param workerClock    its clock estimate; re-estimates are offered to it under its lock
@@ -87,6 +90,38 @@ public final class WorkerSupervisor implements AutoCloseable {
     public void heard(long nowMicros) {
         watch.heard(0, nowMicros);
     }
+
+    /** A snapshot of the worker arrived at {@code nowMicros} with its host's figures (kept: a silence is read by them). */
+    public void heard(long nowMicros, io.kbench.protocol.HostSample host) {
+        if (host != null && host.wallMicros() > 0) {
+            lastHost = host;
+        }
+        heard(nowMicros);
+    }
+
+    /**
+     * Why a worker that answers may have gone silent, from its last snapshot's host figures: a JVM collecting garbage
+     * most of the time with its heap nearly full stops its threads, the snapshot thread's too, and looks from here like
+     * one starved of CPU (8 consumers with 2-3 MB partition fetches on a 256-MB worker, 2026-12-01: 53% of the interval
+     * collecting, heap 85% full after collection, then 4 s of silence).
+     */
+    static String silenceCause(io.kbench.protocol.HostSample h) {
+        double gc = h == null || h.wallMicros() <= 0 ? 0 : (double) h.gcMicros() / h.wallMicros();
+        double heap = h == null || h.heapMaxBytes() <= 0 || h.heapAfterGcBytes() < 0 ? 0
+                : (double) h.heapAfterGcBytes() / h.heapMaxBytes();
+        if (gc >= GC_BOUND || heap >= HEAP_BOUND) {
+            return String.format(Locale.ROOT, "its JVM is most likely collecting garbage (its last snapshot: %.0f%% "
+                    + "of the interval in collections, its heap %.0f%% full after collection): a heap too small for its "
+                    + "clients — give it more (KBENCH_JAVA_OPTS=-Xmx...), spread the clients over more workers, or make "
+                    + "their buffers smaller (the consumers' fetch.max.bytes and max.partition.fetch.bytes, the "
+                    + "producers' buffer.memory)", 100 * gc, 100 * heap);
+        }
+        return "its process is starved of CPU (too many clients for its cores?) or its snapshot thread is stuck";
+    }
+
+    /** Share of an interval in collections, and of the heap full after one, that name the heap as a silence's cause. */
+    static final double GC_BOUND = 0.2;
+    static final double HEAP_BOUND = 0.8;
 
     /** The worker's run stream ended (completed or failed): silence no longer means anything. */
     public void streamClosed() {
@@ -127,9 +162,8 @@ public final class WorkerSupervisor implements AutoCloseable {
                 boolean answers = nowMicros - answeredMicros <= watch.thresholdMicros();
                 events.silent(index, answers
                         ? String.format(Locale.ROOT, "worker %s holds the run and answers, but sent no snapshot for "
-                                + "%.1f s (one is due every %d s): its process is starved of CPU (too many clients for "
-                                + "its cores?) or its snapshot thread is stuck", client.address(), s[1] / 1e6,
-                                intervalMicros / 1_000_000)
+                                + "%.1f s (one is due every %d s): %s", client.address(), s[1] / 1e6,
+                                intervalMicros / 1_000_000, silenceCause(lastHost))
                         : String.format(Locale.ROOT, "lost the connection to worker %s: no snapshot for %.1f s (one "
                                 + "is due every %d s)", client.address(), s[1] / 1e6, intervalMicros / 1_000_000));
             }

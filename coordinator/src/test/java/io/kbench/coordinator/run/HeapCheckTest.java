@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 class HeapCheckTest {
     private static final long GB = 1L << 30;
     /** Batches that take nothing: the recorders' and clients' count alone. */
-    private static final io.kbench.protocol.HeapNeed.ProducerBatches NO_BATCHES =
-            new io.kbench.protocol.HeapNeed.ProducerBatches(32L << 20, 0, 0, 0);
+    private static final HeapCheck.Buffers NO_BATCHES = new HeapCheck.Buffers(
+            new io.kbench.protocol.HeapNeed.ProducerBatches(32L << 20, 0, 0, 0),
+            new io.kbench.protocol.HeapNeed.ConsumerFetches(0, 0));
     private static final io.kbench.coordinator.workload.Profile PROFILE = io.kbench.coordinator.workload.Profile.defaults();
 
     private static Plan.WorkerAssignment share(int worker, int pacedProducers, int consumers) {
@@ -107,13 +108,13 @@ class HeapCheckTest {
                 "messageSize", 1024, "durationSeconds", 10));
         List<WorkerClient.Identity> one = List.of(id("local-1", "c1", GB));
         UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan, one,
-                HeapCheck.batches(PROFILE, w)));
+                HeapCheck.buffers(PROFILE, w)));
         assertTrue(e.getMessage().contains("100 producer(s) and 0 consumer(s) can need 3.2 GB ("), e.getMessage());
         assertTrue(e.getMessage().contains("besides, up to 3.1 GB of producer batches: an unthrottled producer's "
                 + "buffer.memory, a paced one's records of delivery.timeout.ms)"), e.getMessage());
         assertTrue(e.getMessage().contains("(--workers), lower the producers' buffer.memory, or give"), e.getMessage());
         io.kbench.coordinator.workload.Profile small = PROFILE.with(Map.of("producer.buffer.memory", "1048576"));
-        assertDoesNotThrow(() -> HeapCheck.check(plan, one, HeapCheck.batches(small, w)));
+        assertDoesNotThrow(() -> HeapCheck.check(plan, one, HeapCheck.buffers(small, w)));
     }
 
     /** A paced producer holds at most what it sends in delivery.timeout.ms and a batch per partition, within its pool. */
@@ -129,5 +130,42 @@ class HeapCheckTest {
                 Map.of("buffer.memory", "lots", "delivery.timeout.ms", "-5"), 0);
         assertEquals(32L << 20, bad.bufferMemory());
         assertEquals(120_000, bad.deliveryTimeoutMs());
+    }
+
+    /**
+     * 8 consumer groups of one consumer each reading a 6-partition backlog on a 256-MB worker: with the 1-MB default
+     * they held 11 MB each and ran; with 3 MB a partition they ran out of memory (2026-12-01). Counted: 12 and 36 MB.
+     */
+    @Test
+    void shouldCountTheConsumersFetchedRecordsByThePartitionsEachReads() {
+        List<Plan.ConsumerTask> consumers = new ArrayList<>();
+        for (int g = 0; g < 8; g++) {
+            consumers.add(new Plan.ConsumerTask(g, "t", "g" + g));
+        }
+        Plan eightGroups = new Plan("r", List.of(new Plan.Topic("t", 6)), List.of(new Plan.WorkerAssignment(0, List.of(),
+                consumers)), new Plan.ClientSettings(false, false, 1000));
+        io.kbench.coordinator.workload.Workload w = io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1,
+                "durationSeconds", 10));
+        List<WorkerClient.Identity> small = List.of(id("w1", "c1", 256L << 20));
+        HeapCheck.Buffers defaults = HeapCheck.buffers(PROFILE, w);
+        assertEquals(8L * 12 * (1 << 20), HeapCheck.need(eightGroups, eightGroups.workers().get(0), defaults)
+                .consumerFetches(), "6 partitions each, twice 1 MB");
+        assertDoesNotThrow(() -> HeapCheck.check(eightGroups, small, defaults));
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.check(eightGroups, small,
+                HeapCheck.buffers(PROFILE.with(Map.of("consumer.max.partition.fetch.bytes", "3145728")), w)));
+        assertTrue(e.getMessage().contains("0 producer(s) and 8 consumer(s) can need 293.2 MB (") && e.getMessage()
+                .contains("besides, up to 288.0 MB of fetched records: twice max.partition.fetch.bytes a partition a "
+                        + "consumer reads)"), e.getMessage());
+        assertTrue(e.getMessage().contains("(--workers), lower the consumers' max.partition.fetch.bytes, or give"),
+                e.getMessage());
+
+        // one group of 3 over two workers: 2 partitions each; a share consumer may read all 6
+        Plan split = new Plan("r", List.of(new Plan.Topic("t", 6)), List.of(
+                new Plan.WorkerAssignment(0, List.of(), List.of(new Plan.ConsumerTask(0, "t", "g"),
+                        new Plan.ConsumerTask(1, "t", "g"))),
+                new Plan.WorkerAssignment(1, List.of(), List.of(new Plan.ConsumerTask(2, "t", "g"),
+                        new Plan.ConsumerTask(3, "t", "s", true)))), new Plan.ClientSettings(false, false, 1000));
+        assertEquals(2L * 4 * (1 << 20), HeapCheck.need(split, split.workers().get(0), defaults).consumerFetches());
+        assertEquals((4L + 12) * (1 << 20), HeapCheck.need(split, split.workers().get(1), defaults).consumerFetches());
     }
 }

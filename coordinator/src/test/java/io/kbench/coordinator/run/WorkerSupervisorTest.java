@@ -153,6 +153,31 @@ class WorkerSupervisorTest {
         assertTrue(fake.renewals.get() >= 3, "but the lease is still renewed after the end is decided");
     }
 
+    /** A silence after a snapshot that showed the JVM collecting with its heap nearly full names the heap, not the CPU. */
+    @Test
+    void shouldNameTheHeapWhenTheLastSnapshotShowedTheJvmCollecting() {
+        fake.running = true;
+        WorkerSupervisor s = supervisor(ClockEstimator.WorkerClock.same());
+        long mb = 1L << 20;
+        // 534 ms of a 1-s interval collecting, 218 of 256 MB left after collection (measured, 2026-12-01)
+        s.heard(START + S, new io.kbench.protocol.HostSample(2, 1_000_000, 780_000, 534_000, 6, 218 * mb, 256 * mb,
+                "", 0));
+        for (long t = START + S; silences.isEmpty() && t <= START + 7 * S; t += 200_000) {
+            clock.micros = t;
+            s.heartbeat(t);
+        }
+        assertEquals(1, silences.size(), silences.toString());
+        assertTrue(silences.get(0).startsWith("3: worker w1:7070 holds the run and answers, but sent no snapshot for "),
+                silences.get(0));
+        assertTrue(silences.get(0).contains(": its JVM is most likely collecting garbage (its last snapshot: 53% of the "
+                + "interval in collections, its heap 85% full after collection): a heap too small for its clients"),
+                silences.get(0));
+        // a calm last snapshot leaves the CPU as the likelier cause
+        assertTrue(WorkerSupervisor.silenceCause(new io.kbench.protocol.HostSample(2, 1_000_000, 300_000, 10_000, 1,
+                50 * mb, 256 * mb, "", 0)).startsWith("its process is starved of CPU"));
+        assertTrue(WorkerSupervisor.silenceCause(null).startsWith("its process is starved of CPU"));
+    }
+
     /**
      * 50 producers and 50 consumers in one in-process worker on 2 cores: its snapshot thread got too little CPU for
      * 4 s, and the run failed saying it had lost the connection to a worker that cannot lose it.
