@@ -38,6 +38,12 @@ public record Plan(String runId, List<Topic> topics, List<WorkerAssignment> work
     /** A topic of the run. */
     public record Topic(String name, int partitions) { }
 
+    /** The same plan with the topics' partition counts as the cluster has them (a topic not named keeps its own). */
+    public Plan withPartitions(java.util.Map<String, Integer> partitions) {
+        return new Plan(runId, topics.stream().map(t -> new Topic(t.name(), partitions.getOrDefault(t.name(),
+                t.partitions()))).toList(), workers, clients);
+    }
+
     /**
      * One producer: run-wide index, topic, rate in msg/s (-1 unthrottled) and record limit (messages in all,
      * 0 when the run is time-bound).

@@ -50,7 +50,6 @@ final class Preparation {
         this.failure = failure;
     }
 
-    /** Asks every worker for its clients' full metrics in its last snapshot (the tools' --print-metrics). */
     /** The broker sources the first worker reads every interval ("local" or JMX HOST:PORT). */
     Preparation brokerSources(List<String> sources) {
         this.brokerSources = List.copyOf(sources);
@@ -59,6 +58,19 @@ final class Preparation {
 
     private List<String> brokerSources = List.of();
 
+    /**
+     * Called with the topics' partition counts once the first worker has made or found them, before any other worker
+     * prepares (an existing topic's count is known only then); what it throws fails the preparation (every worker is
+     * stopped, nothing has run).
+     */
+    Preparation topicsKnown(java.util.function.Consumer<Map<String, Integer>> check) {
+        this.topicsKnown = check;
+        return this;
+    }
+
+    private java.util.function.Consumer<Map<String, Integer>> topicsKnown = partitions -> { };
+
+    /** Asks every worker for its clients' full metrics in its last snapshot (the tools' --print-metrics). */
     Preparation dumpClientMetrics(boolean dump) {
         this.dumpClientMetrics = dump;
         return this;
@@ -78,6 +90,7 @@ final class Preparation {
         note.accept(String.format("prepare: %d topic(s) %s (%,d partitions); worker 1/%d's clients built (%s)",
                 topicPartitions.size(), workload.existingTopics() ? "found" : "ready", partitions, workers.size(),
                 seconds(clock.micros() - started)));
+        topicsKnown.accept(topicPartitions);
         List<CompletableFuture<WorkerClient.Readiness>> rest = new ArrayList<>();
         for (int i = 1; i < workers.size(); i++) {
             int w = i;

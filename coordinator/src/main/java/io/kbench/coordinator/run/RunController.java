@@ -159,9 +159,16 @@ public final class RunController {
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros(),
                 new Planner.Consumers(options.consumerGroup(), options.consumersFromCommitted()));
         announce(plan, workers.size());
-        HeapCheck.check(plan, ids, HeapCheck.buffers(profile, workload)); // before any worker makes a topic or a client
+        HeapCheck.Buffers buffers = HeapCheck.buffers(profile, workload);
+        HeapCheck.check(plan, ids, buffers); // before any worker makes a topic or a client
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::reason,
-                out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources());
+                out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources())
+                // an existing topic's partitions, and so its consumers' fetches, are known once the first worker found it
+                .topicsKnown(partitions -> {
+                    if (workload.existingTopics()) {
+                        HeapCheck.check(plan.withPartitions(partitions), ids, buffers);
+                    }
+                });
         long rebalanceMicros = prepare(preparation, workers, plan, clocks);
         ResultFile.Provenance provenance = provenance(ids, preparation.cluster());
         RunWindow window = RunWindow.of(workload, clock.micros(), RunWindow.lead(workers.size(),

@@ -168,4 +168,23 @@ class HeapCheckTest {
         assertEquals(2L * 4 * (1 << 20), HeapCheck.need(split, split.workers().get(0), defaults).consumerFetches());
         assertEquals((4L + 12) * (1 << 20), HeapCheck.need(split, split.workers().get(1), defaults).consumerFetches());
     }
+
+    /** An existing topic's partitions are known once found: the same consumers are checked again with them. */
+    @Test
+    void shouldCheckAgainWithAnExistingTopicsPartitionsOnceFound() {
+        List<Plan.ConsumerTask> consumers = new ArrayList<>();
+        for (int g = 0; g < 8; g++) {
+            consumers.add(new Plan.ConsumerTask(g, "backlog", "g" + g));
+        }
+        // planned before the topic was found: the workload's partitionsPerTopic (1 by default)
+        Plan planned = new Plan("r", List.of(new Plan.Topic("backlog", 1)), List.of(new Plan.WorkerAssignment(0,
+                List.of(), consumers)), new Plan.ClientSettings(false, false, 1000));
+        HeapCheck.Buffers threeMb = HeapCheck.buffers(PROFILE.with(Map.of("consumer.max.partition.fetch.bytes",
+                "3145728")), io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1, "durationSeconds", 10)));
+        List<WorkerClient.Identity> small = List.of(id("w1", "c1", 256L << 20));
+        assertDoesNotThrow(() -> HeapCheck.check(planned, small, threeMb));
+        Plan found = planned.withPartitions(Map.of("backlog", 6, "other", 3));
+        assertEquals(List.of(new Plan.Topic("backlog", 6)), found.topics());
+        assertThrows(UserException.class, () -> HeapCheck.check(found, small, threeMb));
+    }
 }
