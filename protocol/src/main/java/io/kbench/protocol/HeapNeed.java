@@ -51,7 +51,7 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
          * of brokers: each broker's response is capped by {@code fetch.max.bytes} apart).
          */
         public long of(int partitions) {
-            return 2L * Math.max(1, partitions) * Math.min(maxPartitionFetchBytes, fetchMaxBytes);
+            return times(2L * Math.max(1, partitions), Math.min(maxPartitionFetchBytes, fetchMaxBytes));
         }
     }
 
@@ -125,21 +125,32 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
     public static final long CONSUMER = 2 * RECORDER_BYTES + CONSUMER_CLIENT_BYTES;
     public static final long SHARE_CONSUMER = 4 * RECORDER_BYTES + CONSUMER_CLIENT_BYTES;
 
-    /** Bytes. */
+    /** Bytes (at most {@link Long#MAX_VALUE}: a setting of Long.MAX_VALUE bytes is a need no heap fits, not a negative one). */
     public long bytes() {
-        return pacedProducers * PACED_PRODUCER + unthrottledProducers * UNTHROTTLED_PRODUCER + consumers * CONSUMER
-                + shareConsumers * SHARE_CONSUMER + producerBatches + consumerFetches;
+        return sum(sum(sum(sum(sum(times(pacedProducers, PACED_PRODUCER), times(unthrottledProducers,
+                UNTHROTTLED_PRODUCER)), times(consumers, CONSUMER)), times(shareConsumers, SHARE_CONSUMER)),
+                producerBatches), consumerFetches);
     }
 
     public HeapNeed plus(HeapNeed o) {
         return new HeapNeed(pacedProducers + o.pacedProducers, unthrottledProducers + o.unthrottledProducers,
-                consumers + o.consumers, shareConsumers + o.shareConsumers, producerBatches + o.producerBatches,
-                consumerFetches + o.consumerFetches);
+                consumers + o.consumers, shareConsumers + o.shareConsumers, sum(producerBatches, o.producerBatches),
+                sum(consumerFetches, o.consumerFetches));
+    }
+
+    /** {@code a + b} of non-negative bytes, saturating at {@link Long#MAX_VALUE}. */
+    public static long sum(long a, long b) {
+        long s = a + b;
+        return s < 0 ? Long.MAX_VALUE : s;
+    }
+
+    private static long times(long n, long each) {
+        return n != 0 && each > Long.MAX_VALUE / n ? Long.MAX_VALUE : n * each;
     }
 
     /** Whether it fits beside {@code held} bytes in a heap of {@code maxHeap}. */
     public boolean fits(long held, long maxHeap) {
-        return held + bytes() <= (long) (USABLE * maxHeap);
+        return sum(held, bytes()) <= (long) (USABLE * maxHeap);
     }
 
     /**
@@ -175,6 +186,9 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
     }
 
     private static String size(long bytes) {
+        if (bytes >= 1L << 50) { // a setting of Long.MAX_VALUE bytes (8 EB): no heap holds it
+            return String.format(Locale.ROOT, "%.1f EB", bytes / (double) (1L << 60));
+        }
         return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30))
                 : String.format(Locale.ROOT, "%.1f MB", bytes / (double) (1L << 20));
     }

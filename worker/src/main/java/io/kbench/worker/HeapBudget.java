@@ -57,14 +57,17 @@ final class HeapBudget {
         long held = 0;
         for (RunSpec.Producer p : spec.producers()) {
             // an existing topic's partitions are not known yet: one (the least the bound can be)
-            held += batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
+            held = HeapNeed.sum(held, batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1)));
         }
         java.util.Map<String, String> consumer = new java.util.HashMap<>(spec.driverConfig().common());
         consumer.putAll(spec.driverConfig().consumer());
         HeapNeed.ConsumerFetches fetches = HeapNeed.ConsumerFetches.of(consumer);
         // how the group's partitions split is the coordinator's to count (it sees every worker's consumers): here one
         // partition each, the least a consumer reads
-        long fetched = spec.consumers().size() * fetches.of(1);
+        long fetched = 0;
+        for (int i = 0; i < spec.consumers().size(); i++) {
+            fetched = HeapNeed.sum(fetched, fetches.of(1));
+        }
         return new HeapNeed(paced, spec.producers().size() - paced, spec.consumers().size() - share, share, held,
                 fetched);
     }

@@ -107,7 +107,7 @@ public final class HeapCheck {
         plan.topics().forEach(t -> partitions.put(t.name(), t.partitions()));
         long held = 0;
         for (Plan.ProducerTask p : w.producers()) {
-            held += buffers.batches().of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1));
+            held = HeapNeed.sum(held, buffers.batches().of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1)));
         }
         Map<String, Integer> groupSizes = new HashMap<>();
         for (Plan.WorkerAssignment any : plan.workers()) {
@@ -119,7 +119,7 @@ public final class HeapCheck {
         for (Plan.ConsumerTask c : w.consumers()) {
             int p = partitions.getOrDefault(c.topic(), 1);
             int group = groupSizes.getOrDefault(c.group() + "\0" + c.topic(), 1);
-            fetched += buffers.fetches().of(c.share() ? p : (p + group - 1) / group);
+            fetched = HeapNeed.sum(fetched, buffers.fetches().of(c.share() ? p : (p + group - 1) / group));
         }
         return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held, fetched);
     }

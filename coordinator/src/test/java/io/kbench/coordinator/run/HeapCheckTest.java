@@ -187,4 +187,18 @@ class HeapCheckTest {
         assertEquals(List.of(new Plan.Topic("backlog", 6)), found.topics());
         assertThrows(UserException.class, () -> HeapCheck.check(found, small, threeMb));
     }
+
+    /** buffer.memory of Long.MAX_VALUE (Kafka takes it) is a need no heap fits, not one that wraps round to negative. */
+    @Test
+    void shouldRefuseABufferMemoryNoHeapHolds() {
+        List<Plan.ProducerTask> producers = List.of(new Plan.ProducerTask(0, "t", -1, 0), new Plan.ProducerTask(1, "t", -1, 0));
+        Plan plan = new Plan("r", List.of(new Plan.Topic("t", 6)), List.of(new Plan.WorkerAssignment(0, producers,
+                List.of(new Plan.ConsumerTask(0, "t", "g")))), new Plan.ClientSettings(false, false, 1000));
+        HeapCheck.Buffers huge = HeapCheck.buffers(PROFILE.with(Map.of("producer.buffer.memory",
+                String.valueOf(Long.MAX_VALUE))), io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1,
+                "durationSeconds", 10)));
+        UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan, List.of(id("w", "c", 6 * GB)),
+                huge));
+        assertTrue(e.getMessage().contains("2 producer(s) and 1 consumer(s) can need 8.0 EB ("), e.getMessage());
+    }
 }
