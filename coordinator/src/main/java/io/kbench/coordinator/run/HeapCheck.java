@@ -71,10 +71,11 @@ public final class HeapCheck {
      * @throws UserException naming the first combination and worker whose share does not fit
      */
     public static void checkSweep(List<Sweep.Point> points, List<WorkerClient.Identity> ids, Profile profile) {
+        Map<String, Long> payloads = new HashMap<>(); // a payload file (up to 32 MB) read once, not once a combination
         for (int i = 0; i < points.size(); i++) {
             Sweep.Point p = points.get(i);
             check(Planner.plan(p.workload(), ids.size(), "heap-check"), ids,
-                    buffers(profile.with(p.profileOverrides()), p.workload()), String.format(Locale.ROOT,
+                    buffers(profile.with(p.profileOverrides()), p.workload(), payloads), String.format(Locale.ROOT,
                             "sweep combination %d of %d (%s): ", i + 1, points.size(), p.label()));
         }
     }
@@ -84,13 +85,18 @@ public final class HeapCheck {
 
     /** The bounds for {@code workload}'s records with {@code profile}'s producer and consumer settings. */
     static Buffers buffers(Profile profile, Workload workload) {
+        return buffers(profile, workload, new HashMap<>());
+    }
+
+    /** As {@link #buffers(Profile, Workload)}, the largest value of each payload file kept in {@code payloads}. */
+    private static Buffers buffers(Profile profile, Workload workload, Map<String, Long> payloads) {
         Map<String, String> producer = new HashMap<>(profile.common());
         producer.putAll(profile.producer());
         Map<String, String> consumer = new HashMap<>(profile.common());
         consumer.putAll(profile.consumer());
         Messages m = workload.messages();
-        long value = m.payloadFile() == null ? m.messageSize()
-                : m.payloadValues().stream().mapToLong(v -> v.length).max().orElse(0);
+        long value = m.payloadFile() == null ? m.messageSize() : payloads.computeIfAbsent(m.payloadFile() + "\0"
+                + m.payloadDelimiter(), k -> m.payloadValues().stream().mapToLong(v -> v.length).max().orElse(0));
         KeysAndHeaders kh = m.keysAndHeaders();
         long extra = kh.keySize() + (long) kh.headersPerMessage() * (kh.headerKeySize() + kh.headerValueSize());
         return new Buffers(HeapNeed.ProducerBatches.of(producer, value + extra), HeapNeed.ConsumerFetches.of(consumer));
