@@ -48,10 +48,11 @@ public final class HeapCheck {
             String jvm = id.clockId().isEmpty() ? "worker:" + id.id() : id.clockId();
             jvms.computeIfAbsent(jvm, k -> new ArrayList<>()).add(i);
         }
+        Shape shape = Shape.of(plan);
         for (List<Integer> workers : jvms.values()) {
             HeapNeed need = new HeapNeed(0, 0, 0, 0);
             for (int w : workers) {
-                need = need.plus(need(plan, plan.workers().get(w), buffers));
+                need = need.plus(need(shape, plan.workers().get(w), buffers));
             }
             long maxHeap = ids.get(workers.get(0)).hostFacts().maxHeapBytes();
             if (!need.fits(0, maxHeap)) {
@@ -102,29 +103,42 @@ public final class HeapCheck {
         return new Buffers(HeapNeed.ProducerBatches.of(producer, value + extra), HeapNeed.ConsumerFetches.of(consumer));
     }
 
+    /** The plan's topics' partitions and its groups' sizes, counted once for every worker's need. */
+    record Shape(Map<String, Integer> partitions, Map<String, Integer> groupSizes) {
+        static Shape of(Plan plan) {
+            Map<String, Integer> partitions = new HashMap<>();
+            plan.topics().forEach(t -> partitions.put(t.name(), t.partitions()));
+            Map<String, Integer> groupSizes = new HashMap<>();
+            for (Plan.WorkerAssignment any : plan.workers()) {
+                for (Plan.ConsumerTask c : any.consumers()) {
+                    groupSizes.merge(c.group() + "\0" + c.topic(), 1, Integer::sum);
+                }
+            }
+            return new Shape(partitions, groupSizes);
+        }
+    }
+
+    /** As {@link #need(Shape, Plan.WorkerAssignment, Buffers)} for one worker of {@code plan}. */
+    static HeapNeed need(Plan plan, Plan.WorkerAssignment w, Buffers buffers) {
+        return need(Shape.of(plan), w, buffers);
+    }
+
     /**
      * {@code w}'s clients: a producer's batches on its topic's partitions; a classic consumer reads its share of its
      * topic's partitions (the group's consumers in the whole plan split them), a share consumer may read every one.
      */
-    static HeapNeed need(Plan plan, Plan.WorkerAssignment w, Buffers buffers) {
+    static HeapNeed need(Shape shape, Plan.WorkerAssignment w, Buffers buffers) {
         long paced = w.producers().stream().filter(p -> p.ratePerSecond() >= 0).count();
         long share = w.consumers().stream().filter(Plan.ConsumerTask::share).count();
-        Map<String, Integer> partitions = new HashMap<>();
-        plan.topics().forEach(t -> partitions.put(t.name(), t.partitions()));
         long held = 0;
         for (Plan.ProducerTask p : w.producers()) {
-            held = HeapNeed.sum(held, buffers.batches().of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1)));
-        }
-        Map<String, Integer> groupSizes = new HashMap<>();
-        for (Plan.WorkerAssignment any : plan.workers()) {
-            for (Plan.ConsumerTask c : any.consumers()) {
-                groupSizes.merge(c.group() + "\0" + c.topic(), 1, Integer::sum);
-            }
+            held = HeapNeed.sum(held, buffers.batches().of(p.ratePerSecond(),
+                    shape.partitions().getOrDefault(p.topic(), 1)));
         }
         long fetched = 0;
         for (Plan.ConsumerTask c : w.consumers()) {
-            int p = partitions.getOrDefault(c.topic(), 1);
-            int group = groupSizes.getOrDefault(c.group() + "\0" + c.topic(), 1);
+            int p = shape.partitions().getOrDefault(c.topic(), 1);
+            int group = shape.groupSizes().getOrDefault(c.group() + "\0" + c.topic(), 1);
             fetched = HeapNeed.sum(fetched, buffers.fetches().of(c.share() ? p : (p + group - 1) / group));
         }
         return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held, fetched);
