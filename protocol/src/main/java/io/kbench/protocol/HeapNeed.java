@@ -88,12 +88,21 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
 
         /** The most one producer's batches can take: {@code ratePerSecond} -1 for an unthrottled one. */
         public long of(long ratePerSecond, int partitions) {
-            if (ratePerSecond < 0) {
-                return bufferMemory;
+            return of(ratePerSecond, partitions, 0);
+        }
+
+        /**
+         * As {@link #of(long, int)} for a producer that sends {@code recordLimit} records in all (0: no limit): it
+         * never holds more than those (1,000 records of 100 bytes with a 1-GB {@code buffer.memory} hold 170 KB).
+         */
+        public long of(long ratePerSecond, int partitions, long recordLimit) {
+            double batches = (double) batchSize * Math.max(1, partitions);
+            double held = ratePerSecond < 0 ? Double.MAX_VALUE
+                    : (double) ratePerSecond * recordBytes * (deliveryTimeoutMs / 1000.0) + batches;
+            if (recordLimit > 0) {
+                held = Math.min(held, (double) recordLimit * recordBytes + batches);
             }
-            double held = (double) ratePerSecond * recordBytes * (deliveryTimeoutMs / 1000.0)
-                    + (double) batchSize * Math.max(1, partitions);
-            return (long) Math.min(bufferMemory, held);
+            return held >= bufferMemory ? bufferMemory : (long) held;
         }
 
         static long number(java.util.Map<String, String> config, String key, long otherwise) {

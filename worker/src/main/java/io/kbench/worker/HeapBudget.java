@@ -57,7 +57,8 @@ final class HeapBudget {
         long held = 0;
         for (RunSpec.Producer p : spec.producers()) {
             // an existing topic's partitions are not known yet: one (the least the bound can be)
-            held = HeapNeed.sum(held, batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1)));
+            held = HeapNeed.sum(held, batches.of(p.ratePerSecond(), partitions.getOrDefault(p.topic(), 1),
+                    p.recordLimit()));
         }
         java.util.Map<String, String> consumer = new java.util.HashMap<>(spec.driverConfig().common());
         consumer.putAll(spec.driverConfig().consumer());

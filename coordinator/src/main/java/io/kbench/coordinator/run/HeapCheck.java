@@ -133,7 +133,7 @@ public final class HeapCheck {
         long held = 0;
         for (Plan.ProducerTask p : w.producers()) {
             held = HeapNeed.sum(held, buffers.batches().of(p.ratePerSecond(),
-                    shape.partitions().getOrDefault(p.topic(), 1)));
+                    shape.partitions().getOrDefault(p.topic(), 1), p.recordLimit()));
         }
         long fetched = 0;
         for (Plan.ConsumerTask c : w.consumers()) {

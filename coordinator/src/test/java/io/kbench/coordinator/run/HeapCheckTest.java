@@ -126,6 +126,8 @@ class HeapCheckTest {
         assertEquals(10L * 170 * 30 + 6 * 16_384, b.of(10, 6)); // 10 msg/s for 30 s, a batch per partition
         assertEquals(32L << 20, b.of(50_000, 6), "never more than buffer.memory");
         assertEquals(32L << 20, b.of(-1, 6), "unthrottled: its pool");
+        assertEquals(1_000L * 170 + 6 * 16_384, b.of(-1, 6, 1_000), "1,000 records in all: never more than those");
+        assertEquals(32L << 20, b.of(-1, 6, 10_000_000), "ten million: the pool again");
         io.kbench.protocol.HeapNeed.ProducerBatches bad = io.kbench.protocol.HeapNeed.ProducerBatches.of(
                 Map.of("buffer.memory", "lots", "delivery.timeout.ms", "-5"), 0);
         assertEquals(32L << 20, bad.bufferMemory());
