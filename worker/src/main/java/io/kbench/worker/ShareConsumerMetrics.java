@@ -31,8 +31,8 @@ import io.kbench.protocol.Counters;
  * {@link ConsumerMetrics} does: a delivery belongs to the interval its poll returned in — or, for a consumer that
  * spends time on each record, the interval in which it is counted — and its acknowledgement to the interval in which
  * it was made (after the processing); latencies go to the recorder of that interval's parity, counts to running
- * counters noted at each boundary passed. The acknowledgement commits ({@code shareCommit: sync}) are taken as the
- * snapshot thread finds them.
+ * counters noted at each boundary passed. An acknowledgement commit ({@code shareCommit: sync}) belongs to the
+ * interval in which it returned.
  */
 public final class ShareConsumerMetrics implements ShareRecordListener {
     private final RunClock clock;
@@ -50,8 +50,11 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     private LatencyRecorder acceptNow = accepts[0];
     /** Whether each record takes processing time. */
     private final boolean processes;
-    /** Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync); made at the first. */
-    private volatile LatencyRecorder commit;
+    /**
+     * Each poll's acknowledgement commit, when the consumer commits itself (shareCommit: sync), one recorder per
+     * interval parity; made at the first commit (a consumer that commits with its poll never has them).
+     */
+    private volatile LatencyRecorder[] commits;
     final SingleWriterCounter delivered = new SingleWriterCounter();
     final SingleWriterCounter deliveredBytes = new SingleWriterCounter();
     final SingleWriterCounter redelivered = new SingleWriterCounter();
@@ -117,27 +120,35 @@ public final class ShareConsumerMetrics implements ShareRecordListener {
     @Override
     public void onCommitted(long nanos, boolean failed) {
         if (receivedMicros >= measureMicros) {
-            LatencyRecorder c = commit;
-            if (c == null) {
-                c = new LatencyRecorder();
-                commit = c;
+            long now = this.nanos.nanoTime();
+            if (now >= nextBoundaryNanos) { // the commit is the interval's in which it returned
+                passBoundaries(now);
             }
-            c.record(nanos / 1000);
+            LatencyRecorder[] c = commits;
+            if (c == null) {
+                c = new LatencyRecorder[] {new LatencyRecorder(), new LatencyRecorder()};
+                commits = c;
+            }
+            c[marks.none() ? 0 : (int) (marks.passed() & 1)].record(nanos / 1000);
         }
     }
 
-    /** Moves the interval's commit durations into {@code target} (snapshot thread). */
-    void addCommitsTo(org.HdrHistogram.Histogram target) {
-        LatencyRecorder c = commit;
+    /** Moves interval {@code sequence}'s commit durations into {@code target}; {@code last}: all so far (snapshot thread). */
+    void addCommitsTo(org.HdrHistogram.Histogram target, long sequence, boolean last) {
+        LatencyRecorder[] c = commits;
         if (c != null) {
-            c.addIntervalTo(target);
+            for (int slot = 0; slot < 2; slot++) {
+                if (last || marks.none() || slot == (int) (sequence & 1)) {
+                    c[slot].addIntervalTo(target);
+                }
+            }
         }
     }
 
     /** Commit durations above the histograms' range so far (cumulative). */
     long commitsClamped() {
-        LatencyRecorder c = commit;
-        return c == null ? 0 : c.clamped();
+        LatencyRecorder[] c = commits;
+        return c == null ? 0 : c[0].clamped() + c[1].clamped();
     }
 
     /** Sets the end of a timed warm-up, coordinator µs. */

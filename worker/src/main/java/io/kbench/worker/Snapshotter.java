@@ -290,7 +290,7 @@ final class Snapshotter {
             // their latencies up to the interval's end as the consumer's thread passed it, as its counts (shareCut)
             m.addLatenciesTo(shareDelivery, shareAccept, sequence, last);
             c += m.commitsClamped();
-            m.addCommitsTo(shareCommit);
+            m.addCommitsTo(shareCommit, sequence, last);
         }
         ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
         for (io.kbench.driver.ProducerHandle h : producerClients) {

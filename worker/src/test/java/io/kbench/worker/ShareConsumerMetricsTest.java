@@ -168,6 +168,26 @@ class ShareConsumerMetricsTest {
         assertEquals(0, h(harvest(m), Metric.SHARE_COMMIT).getTotalCount(), "each commit in one interval");
     }
 
+    /** A commit that returned after the boundary is the next interval's, even when the harvest comes after it. */
+    @Test
+    void shouldCountACommitInTheIntervalItReturnedIn() {
+        long start = now;
+        ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
+        m.intervals(start, 1_000_000); // 1-ms intervals
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
+        now = start + 100_000;
+        m.onPollReturned();
+        m.onCommitted(300_000, false);
+        now = start + 1_200_000; // returned after the boundary, before interval 0's harvest
+        m.onCommitted(900_000, false);
+        IntervalSnapshot first = s.harvest(0, 0, 1_000, false, 0, false, "");
+        assertEquals(1, h(first, Metric.SHARE_COMMIT).getTotalCount(), "only the commit that returned in interval 0");
+        assertEquals(300, h(first, Metric.SHARE_COMMIT).getMaxValue(), 5);
+        IntervalSnapshot second = s.harvest(1, 1_000, 2_000, false, 0, false, "");
+        assertEquals(1, h(second, Metric.SHARE_COMMIT).getTotalCount());
+        assertEquals(900, h(second, Metric.SHARE_COMMIT).getMaxValue(), 5);
+    }
+
     @Test
     void harvestsDeltasNotRunningTotals() {
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
