@@ -19,9 +19,10 @@ import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.HeapNeed;
 
 /**
- * Every worker's share of the plan against the heap its Identify answer gave ({@link HeapNeed}), before any worker is
- * asked to prepare: a share that cannot fit is refused in one line, exit 2, before topics are made or clients built
- * (a worker checks its own again). Workers that read the same clock run in one JVM (the in-process workers): their
+ * Every worker's share of the plan against the heap its Identify answer gave ({@link HeapNeed}: its clients' recorders,
+ * the producers' batches and the consumers' fetches), before any worker is asked to prepare: a share that cannot fit
+ * is refused in one line, exit 2, before topics are made or clients built (a worker checks its own again; a run of
+ * existing topics is checked again with their partitions once the first worker has found them). Workers that read the same clock run in one JVM (the in-process workers): their
  * shares count together against its heap.
  */
 public final class HeapCheck {
@@ -34,7 +35,7 @@ public final class HeapCheck {
     }
 
     /**
-     * As {@link #check(Plan, List)}, the refusal led by {@code where} (a sweep's combination, checked with all the
+     * As {@link #check(Plan, List, Buffers)}, the refusal led by {@code where} (a sweep's combination, checked with all the
      * others before the first runs: a sweep is never stopped halfway by a share known too big from the start).
      */
     public static void check(Plan plan, List<WorkerClient.Identity> ids, Buffers buffers,
