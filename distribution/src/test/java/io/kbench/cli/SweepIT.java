@@ -51,6 +51,20 @@ class SweepIT {
             assertEquals(2, Main.execute("run", "--bootstrap-servers", kafka.bootstrapServers(), "--output",
                     dir.resolve("refused").toString(), bad.toString()));
             assertTrue(!Files.exists(dir.resolve("refused")), "nothing ran, nothing was written");
+            // a combination whose producers no heap holds: the whole sweep refused before its first row, not after it
+            Path huge = dir.resolve("huge-buffers.yaml");
+            Files.writeString(huge, """
+                    producerRate: -1
+                    durationSeconds: 1
+                    matrix:
+                      producer.buffer.memory: [33554432, 9223372036854775807]
+                    """);
+            InProcessRun.Outcome tooBig = InProcessRun.execute("run", "--bootstrap-servers", kafka.bootstrapServers(),
+                    "--prime", "0", "--output", dir.resolve("too-big").toString(), huge.toString());
+            assertEquals(2, tooBig.exitCode(), tooBig.stderr());
+            assertTrue(tooBig.stderr().contains("kbench: sweep combination 2 of 2 (producer.buffer.memory="
+                    + "9223372036854775807): worker local-1's share of the run does not fit its heap: "), tooBig.stderr());
+            assertTrue(!Files.exists(dir.resolve("too-big")), "no row ran, nothing was written");
         }
         List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
         assertEquals(3, csv.size(), csv.toString());
