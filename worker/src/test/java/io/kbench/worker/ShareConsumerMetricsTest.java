@@ -168,15 +168,21 @@ class ShareConsumerMetricsTest {
         assertEquals(0, h(harvest(m), Metric.SHARE_COMMIT).getTotalCount(), "each commit in one interval");
     }
 
+    /** {@code m} on 1-ms intervals from {@code start}, its snapshotter, and a poll returned 0.1 ms into the first. */
+    private Snapshotter polledInFirstOfOneMsIntervals(ShareConsumerMetrics m, long start) {
+        m.intervals(start, 1_000_000);
+        Snapshotter s = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
+        now = start + 100_000;
+        m.onPollReturned();
+        return s;
+    }
+
     /** A commit that returned after the boundary is the next interval's, even when the harvest comes after it. */
     @Test
     void shouldCountACommitInTheIntervalItReturnedIn() {
         long start = now;
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 0, 0, 1);
-        m.intervals(start, 1_000_000); // 1-ms intervals
-        Snapshotter s = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
-        now = start + 100_000;
-        m.onPollReturned();
+        Snapshotter s = polledInFirstOfOneMsIntervals(m, start);
         m.onCommitted(300_000, false);
         now = start + 1_200_000; // returned after the boundary, before interval 0's harvest
         m.onCommitted(900_000, false);
@@ -212,10 +218,7 @@ class ShareConsumerMetricsTest {
     void shouldEndAnIntervalsShareCountsAtItsBoundary() {
         long start = now;
         ShareConsumerMetrics m = new ShareConsumerMetrics(clock, 0, 500_000, 0, 7);
-        m.intervals(start, 1_000_000); // 1-ms intervals
-        Snapshotter s = new Snapshotter("w", List.of(), List.of(), List.of(), List.of(m));
-        now = start + 100_000;
-        m.onPollReturned();
+        Snapshotter s = polledInFirstOfOneMsIntervals(m, start);
         int released = 0;
         for (int i = 0; i < 4; i++) {
             released += m.onRecord(100, clock.coordinatorMicrosNow() - 50, 0, RecordListener.NO_PRODUCER, 0, 1)
