@@ -66,24 +66,28 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
      * @param bufferMemory      {@code buffer.memory}, bytes
      * @param batchSize         {@code batch.size}, bytes
      * @param deliveryTimeoutMs {@code delivery.timeout.ms}
-     * @param recordBytes       a record's value and what it costs besides ({@link #RECORD_OVERHEAD})
+     * @param recordBytes       a record's value, key and headers, and what it costs besides ({@link #RECORD_OVERHEAD})
      */
     public record ProducerBatches(long bufferMemory, long batchSize, long deliveryTimeoutMs, long recordBytes) {
         /** Kafka's defaults. */
         public static final long BUFFER_MEMORY = 32L << 20;
         public static final long BATCH_SIZE = 16_384;
         public static final long DELIVERY_TIMEOUT_MS = 120_000;
-        /** What a record costs in a batch beyond its value (key, headers, the stamp's framing), as the driver estimates it. */
+        /**
+         * What a record costs in a batch beyond its value, key and headers (its framing in the batch), as the Kafka
+         * driver estimates it for its flow control.
+         */
         public static final long RECORD_OVERHEAD = 70;
 
         /**
          * From a producer's settings ({@code config}: common and producer merged; an absent or unreadable value is
-         * Kafka's default, a bad one being refused by the profile's check) and the workload's value size.
+         * Kafka's default, a bad one being refused by the profile's check) and a record's value, key and headers
+         * ({@link HeapNeed#recordContent}).
          */
-        public static ProducerBatches of(java.util.Map<String, String> config, long messageSize) {
+        public static ProducerBatches of(java.util.Map<String, String> config, long contentBytes) {
             return new ProducerBatches(number(config, "buffer.memory", BUFFER_MEMORY),
                     number(config, "batch.size", BATCH_SIZE), number(config, "delivery.timeout.ms", DELIVERY_TIMEOUT_MS),
-                    Math.max(0, messageSize) + RECORD_OVERHEAD);
+                    Math.max(0, contentBytes) + RECORD_OVERHEAD);
         }
 
         /** The most one producer's batches can take: {@code ratePerSecond} -1 for an unthrottled one. */
@@ -116,6 +120,84 @@ public record HeapNeed(long pacedProducers, long unthrottledProducers, long cons
             } catch (NumberFormatException e) {
                 return otherwise;
             }
+        }
+    }
+
+    /** What bounds a run's client buffers: its producers' batches and its consumers' fetched records. */
+    public record Buffers(ProducerBatches batches, ConsumerFetches fetches) {
+        /**
+         * From the client settings ({@code common} under {@code producer} and {@code consumer}, as the clients merge
+         * them) and the bytes of a record's value, key and headers ({@link #recordContent}).
+         */
+        public static Buffers of(java.util.Map<String, String> common, java.util.Map<String, String> producer,
+                                 java.util.Map<String, String> consumer, long contentBytes) {
+            return new Buffers(ProducerBatches.of(merged(common, producer), contentBytes),
+                    ConsumerFetches.of(merged(common, consumer)));
+        }
+
+        private static java.util.Map<String, String> merged(java.util.Map<String, String> common,
+                                                            java.util.Map<String, String> client) {
+            java.util.Map<String, String> m = new java.util.HashMap<>(common);
+            m.putAll(client);
+            return m;
+        }
+
+        /** Counts a worker's clients against these bounds. */
+        public Tally tally() {
+            return new Tally(this);
+        }
+    }
+
+    /** The bytes of a record's value, key and headers ({@code headerValueSize} -1: a null value, none). */
+    public static long recordContent(long valueBytes, int keySize, int headers, int headerKeySize, int headerValueSize) {
+        return Math.max(0, valueBytes) + Math.max(0, keySize)
+                + (long) Math.max(0, headers) * (Math.max(0, headerKeySize) + Math.max(0, headerValueSize));
+    }
+
+    /**
+     * A worker's clients added up one by one into a need: the coordinator's count from its plan and a worker's from its
+     * share count the same way (bytes saturate, {@link #sum}).
+     */
+    public static final class Tally {
+        private final Buffers buffers;
+        private long paced;
+        private long unthrottled;
+        private long consumers;
+        private long shareConsumers;
+        private long batches;
+        private long fetches;
+
+        private Tally(Buffers buffers) {
+            this.buffers = buffers;
+        }
+
+        /**
+         * A producer at {@code ratePerSecond} (-1: unthrottled) on a topic of {@code partitions}, sending
+         * {@code recordLimit} records in all (0: for a time).
+         */
+        public Tally producer(long ratePerSecond, int partitions, long recordLimit) {
+            if (ratePerSecond < 0) {
+                unthrottled++;
+            } else {
+                paced++;
+            }
+            batches = sum(batches, buffers.batches().of(ratePerSecond, partitions, recordLimit));
+            return this;
+        }
+
+        /** A consumer (a share consumer's when {@code share}) that reads {@code partitions} partitions. */
+        public Tally consumer(boolean share, int partitions) {
+            if (share) {
+                shareConsumers++;
+            } else {
+                consumers++;
+            }
+            fetches = sum(fetches, buffers.fetches().of(partitions));
+            return this;
+        }
+
+        public HeapNeed need() {
+            return new HeapNeed(paced, unthrottled, consumers, shareConsumers, batches, fetches);
         }
     }
 

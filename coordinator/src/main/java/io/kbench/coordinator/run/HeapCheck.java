@@ -17,13 +17,14 @@ import io.kbench.coordinator.workload.Profile;
 import io.kbench.coordinator.workload.Sweep;
 import io.kbench.coordinator.workload.Workload;
 import io.kbench.protocol.HeapNeed;
+import io.kbench.protocol.HeapNeed.Buffers;
 
 /**
  * Every worker's share of the plan against the heap its Identify answer gave ({@link HeapNeed}: its clients' recorders,
  * the producers' batches and the consumers' fetches), before any worker is asked to prepare: a share that cannot fit
  * is refused in one line, exit 2, before topics are made or clients built (a worker checks its own again; a run of
- * existing topics is checked again with their partitions once the first worker has found them). Workers that read the same clock run in one JVM (the in-process workers): their
- * shares count together against its heap.
+ * existing topics is checked again with their partitions once the first worker has found them). Workers that read the
+ * same clock run in one JVM (the in-process workers): their shares count together against its heap.
  */
 public final class HeapCheck {
     private HeapCheck() {
@@ -35,8 +36,8 @@ public final class HeapCheck {
     }
 
     /**
-     * As {@link #check(Plan, List, Buffers)}, the refusal led by {@code where} (a sweep's combination, checked with all the
-     * others before the first runs: a sweep is never stopped halfway by a share known too big from the start).
+     * As {@link #check(Plan, List, Buffers)}, the refusal led by {@code where} (a sweep's combination, checked with all
+     * the others before the first runs: a sweep is never stopped halfway by a share known too big from the start).
      */
     public static void check(Plan plan, List<WorkerClient.Identity> ids, Buffers buffers,
                              String where) {
@@ -82,9 +83,6 @@ public final class HeapCheck {
         }
     }
 
-    /** What bounds the clients' buffers: the producers' batches and the consumers' fetched records. */
-    public record Buffers(HeapNeed.ProducerBatches batches, HeapNeed.ConsumerFetches fetches) { }
-
     /** The bounds for {@code workload}'s records with {@code profile}'s producer and consumer settings. */
     static Buffers buffers(Profile profile, Workload workload) {
         return buffers(profile, workload, new HashMap<>());
@@ -92,16 +90,12 @@ public final class HeapCheck {
 
     /** As {@link #buffers(Profile, Workload)}, the largest value of each payload file kept in {@code payloads}. */
     private static Buffers buffers(Profile profile, Workload workload, Map<String, Long> payloads) {
-        Map<String, String> producer = new HashMap<>(profile.common());
-        producer.putAll(profile.producer());
-        Map<String, String> consumer = new HashMap<>(profile.common());
-        consumer.putAll(profile.consumer());
         Messages m = workload.messages();
         long value = m.payloadFile() == null ? m.messageSize() : payloads.computeIfAbsent(m.payloadFile() + "\0"
                 + m.payloadDelimiter(), k -> m.payloadValues().stream().mapToLong(v -> v.length).max().orElse(0));
         KeysAndHeaders kh = m.keysAndHeaders();
-        long extra = kh.keySize() + (long) kh.headersPerMessage() * (kh.headerKeySize() + kh.headerValueSize());
-        return new Buffers(HeapNeed.ProducerBatches.of(producer, value + extra), HeapNeed.ConsumerFetches.of(consumer));
+        return Buffers.of(profile.common(), profile.producer(), profile.consumer(), HeapNeed.recordContent(value,
+                kh.keySize(), kh.headersPerMessage(), kh.headerKeySize(), kh.headerValueSize()));
     }
 
     /** The plan's topics' partitions and its groups' sizes, counted once for every worker's need. */
@@ -129,19 +123,15 @@ public final class HeapCheck {
      * topic's partitions (the group's consumers in the whole plan split them), a share consumer may read every one.
      */
     static HeapNeed need(Shape shape, Plan.WorkerAssignment w, Buffers buffers) {
-        long paced = w.producers().stream().filter(p -> p.ratePerSecond() >= 0).count();
-        long share = w.consumers().stream().filter(Plan.ConsumerTask::share).count();
-        long held = 0;
+        HeapNeed.Tally tally = buffers.tally();
         for (Plan.ProducerTask p : w.producers()) {
-            held = HeapNeed.sum(held, buffers.batches().of(p.ratePerSecond(),
-                    shape.partitions().getOrDefault(p.topic(), 1), p.recordLimit()));
+            tally.producer(p.ratePerSecond(), shape.partitions().getOrDefault(p.topic(), 1), p.recordLimit());
         }
-        long fetched = 0;
         for (Plan.ConsumerTask c : w.consumers()) {
             int p = shape.partitions().getOrDefault(c.topic(), 1);
             int group = shape.groupSizes().getOrDefault(c.group() + "\0" + c.topic(), 1);
-            fetched = HeapNeed.sum(fetched, buffers.fetches().of(c.share() ? p : (p + group - 1) / group));
+            tally.consumer(c.share(), c.share() ? p : (p + group - 1) / group);
         }
-        return new HeapNeed(paced, w.producers().size() - paced, w.consumers().size() - share, share, held, fetched);
+        return tally.need();
     }
 }

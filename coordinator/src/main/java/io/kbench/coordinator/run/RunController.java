@@ -159,7 +159,7 @@ public final class RunController {
         Plan plan = Planner.plan(workload, workers.size(), runId, options.intervalMicros(),
                 new Planner.Consumers(options.consumerGroup(), options.consumersFromCommitted()));
         announce(plan, workers.size());
-        HeapCheck.Buffers buffers = HeapCheck.buffers(profile, workload);
+        io.kbench.protocol.HeapNeed.Buffers buffers = HeapCheck.buffers(profile, workload);
         HeapCheck.check(plan, ids, buffers); // before any worker makes a topic or a client
         Preparation preparation = new Preparation(workload, profile, options.intervalMicros(), clock, failure::reason,
                 out::info).dumpClientMetrics(options.dumpClientMetrics()).brokerSources(options.brokerSources())

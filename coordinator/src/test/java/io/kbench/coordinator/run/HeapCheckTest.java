@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class HeapCheckTest {
     private static final long GB = 1L << 30;
     /** Batches that take nothing: the recorders' and clients' count alone. */
-    private static final HeapCheck.Buffers NO_BATCHES = new HeapCheck.Buffers(
+    private static final io.kbench.protocol.HeapNeed.Buffers NO_BATCHES = new io.kbench.protocol.HeapNeed.Buffers(
             new io.kbench.protocol.HeapNeed.ProducerBatches(32L << 20, 0, 0, 0),
             new io.kbench.protocol.HeapNeed.ConsumerFetches(0, 0));
     private static final io.kbench.coordinator.workload.Profile PROFILE = io.kbench.coordinator.workload.Profile.defaults();
@@ -149,7 +149,7 @@ class HeapCheckTest {
         io.kbench.coordinator.workload.Workload w = io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1,
                 "durationSeconds", 10));
         List<WorkerClient.Identity> small = List.of(id("w1", "c1", 256L << 20));
-        HeapCheck.Buffers defaults = HeapCheck.buffers(PROFILE, w);
+        io.kbench.protocol.HeapNeed.Buffers defaults = HeapCheck.buffers(PROFILE, w);
         assertEquals(8L * 12 * (1 << 20), HeapCheck.need(eightGroups, eightGroups.workers().get(0), defaults)
                 .consumerFetches(), "6 partitions each, twice 1 MB");
         assertDoesNotThrow(() -> HeapCheck.check(eightGroups, small, defaults));
@@ -181,7 +181,7 @@ class HeapCheckTest {
         // planned before the topic was found: the workload's partitionsPerTopic (1 by default)
         Plan planned = new Plan("r", List.of(new Plan.Topic("backlog", 1)), List.of(new Plan.WorkerAssignment(0,
                 List.of(), consumers)), new Plan.ClientSettings(false, false, 1000));
-        HeapCheck.Buffers threeMb = HeapCheck.buffers(PROFILE.with(Map.of("consumer.max.partition.fetch.bytes",
+        io.kbench.protocol.HeapNeed.Buffers threeMb = HeapCheck.buffers(PROFILE.with(Map.of("consumer.max.partition.fetch.bytes",
                 "3145728")), io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1, "durationSeconds", 10)));
         List<WorkerClient.Identity> small = List.of(id("w1", "c1", 256L << 20));
         assertDoesNotThrow(() -> HeapCheck.check(planned, small, threeMb));
@@ -196,7 +196,7 @@ class HeapCheckTest {
         List<Plan.ProducerTask> producers = List.of(new Plan.ProducerTask(0, "t", -1, 0), new Plan.ProducerTask(1, "t", -1, 0));
         Plan plan = new Plan("r", List.of(new Plan.Topic("t", 6)), List.of(new Plan.WorkerAssignment(0, producers,
                 List.of(new Plan.ConsumerTask(0, "t", "g")))), new Plan.ClientSettings(false, false, 1000));
-        HeapCheck.Buffers huge = HeapCheck.buffers(PROFILE.with(Map.of("producer.buffer.memory",
+        io.kbench.protocol.HeapNeed.Buffers huge = HeapCheck.buffers(PROFILE.with(Map.of("producer.buffer.memory",
                 String.valueOf(Long.MAX_VALUE))), io.kbench.coordinator.workload.Workload.of("w", Map.of("topics", 1,
                 "durationSeconds", 10)));
         UserException e = assertThrows(UserException.class, () -> HeapCheck.check(plan, List.of(id("w", "c", 6 * GB)),
