@@ -22,19 +22,20 @@ import org.HdrHistogram.WriterReaderPhaser;
  * bucket in its test), so a harvested value
  * lands in the same bucket and the percentiles are the same.
  *
- * <p>Memory: each of the two arrays is 23,552 {@code int}s (92 KB), made when first written; a recorder in use holds
- * 184 KB (2026-12-01: before, both arrays were {@code long}s made up front, 368 KB for every recorder, used or not —
- * a paced producer's seven held 2.6 MB, and 3,000 of them exhausted a 6-GB heap).
+ * <p>Memory: each of the two arrays is 23,552 {@code int}s (92 KB), made with the recorder: 184 KB a recorder
+ * (2026-12-01: before, {@code long}s, 368 KB — a paced producer's seven held 2.6 MB, and 3,000 of them exhausted a
+ * 6-GB heap). Making each array at its first write instead cost the consumer's per-message path 1.13–1.15× in JMH and
+ * was not kept; a recorder its owner may never use (a producer's transaction commits, a share consumer's commit
+ * times) is made by the owner at first use.
  *
  * <p>Threads: {@link #record} from exactly one writer thread; {@link #addIntervalTo} from the snapshot
  * thread. Usage per interval: {@code recorder.addIntervalTo(intervalHistogram)}.
  */
 public final class LatencyRecorder {
     /**
-     * One of the two count arrays, with the index range written since it was last harvested. The array is made by the
-     * writer when it first records into these counts: a recorder that never records (a producer that never commits a
-     * transaction) holds none. Counts of one interval: an {@code int} a bucket (one thread would have to record over
-     * 35 million values a second into one bucket for an interval of at most 60 s to overflow it).
+     * One of the two count arrays, with the index range written since it was last harvested. Counts of one interval:
+     * an {@code int} a bucket (one thread would have to record over 35 million values a second into one bucket for an
+     * interval of at most 60 s to overflow it).
      */
     private static final class Counts {
         final int[] counts = new int[LatencyHistograms.COUNTS_LENGTH];
