@@ -268,10 +268,7 @@ public final class SweepReport {
                         new SweepPage.Series("publish msg/s", "publishRate", null),
                         new SweepPage.Series("target", "target", List.of(6, 4)))),
                 throughputChart(out),
-                new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, List.of(
-                        new SweepPage.Series("publish latency p99", "pubP99", null),
-                        new SweepPage.Series("publish response p99", "respP99", null),
-                        new SweepPage.Series("end-to-end p99", "e2eP99", null))),
+                latencyChart(out),
                 new SweepPage.Chart("saturated", "Saturated intervals", "intervals", null, List.of(
                         new SweepPage.Series("saturated", "saturated", null)))),
                 rows.stream().anyMatch(Row::brokersUnread) ? UNREAD_NOTE : null));
@@ -293,9 +290,23 @@ public final class SweepReport {
         if (replicated) {
             series.add(new SweepPage.Series("replicated (brokers)", "replicationMBps", List.of(6, 4)));
         }
-        series.add(new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)));
+        boolean consumed = rows.stream().anyMatch(r -> r.consumeMBps() != null);
+        if (consumed) {
+            series.add(new SweepPage.Series("consumed", "consumeMBps", List.of(2, 3)));
+        }
         return new SweepPage.Chart("throughput", "Produced" + (taken ? ", taken in" : "") + (replicated
-                ? ", replicated" : "") + " and consumed", "MB/s", null, series);
+                ? ", replicated" : "") + (consumed ? " and consumed" : ""), "MB/s", null, series);
+    }
+
+    /** The p99 latencies against the combinations; end-to-end only when some combination had consumers that timed it. */
+    private static SweepPage.Chart latencyChart(List<SweepPage.Row> rows) {
+        List<SweepPage.Series> series = new ArrayList<>(List.of(
+                new SweepPage.Series("publish latency p99", "pubP99", null),
+                new SweepPage.Series("publish response p99", "respP99", null)));
+        if (rows.stream().anyMatch(r -> r.e2eP99() != null)) {
+            series.add(new SweepPage.Series("end-to-end p99", "e2eP99", null));
+        }
+        return new SweepPage.Chart("latency", "p99 latencies (log scale)", "ms", true, series);
     }
 
     /**

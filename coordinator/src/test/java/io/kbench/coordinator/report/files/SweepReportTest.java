@@ -175,9 +175,9 @@ class SweepReportTest {
         Summary s = summary(4_000, 0, 9_000);
         EnumMap<Metric, Histogram> h = new EnumMap<>(s.histograms());
         h.put(Metric.END_TO_END, LatencyHistograms.create());
-        Summary none = new Summary(1000, 1000, 0, 0, 0, 0, 10, 1000, 0, 0, 4_000, 0.38, 0, 0, h, null, 0, 0);
+        Summary noConsumers = new Summary(1000, 1000, 0, 0, 0, 0, 10, 1000, 0, 0, 4_000, 0.38, 0, 0, h, null, 0, 0);
         SweepReport r = new SweepReport(List.of("producersPerTopic"));
-        r.add(new SweepReport.Row(Map.of("producersPerTopic", "1"), "COMPLETED", null, none, 4_000, "none", null, null,
+        r.add(new SweepReport.Row(Map.of("producersPerTopic", "1"), "COMPLETED", null, noConsumers, 4_000, "none", null, null,
                 null, false, false));
         r.add(new SweepReport.Row(Map.of("producersPerTopic", "2"), "COMPLETED", null, s, 4_000, "none", null, null,
                 null, false, true));
@@ -198,5 +198,14 @@ class SweepReportTest {
                 .results().map(m -> m.group(1)).toList(), page);
         assertEquals(List.of("null", "2.0"), java.util.regex.Pattern.compile("\"e2eP99\" ?: ?([^,\\s]*)").matcher(page)
                 .results().map(m -> m.group(1)).toList(), page);
+
+        // a sweep with no consumers at all draws no consumed or end-to-end series: a legend entry without a point
+        SweepReport none = new SweepReport(List.of("producersPerTopic"));
+        none.add(new SweepReport.Row(Map.of("producersPerTopic", "1"), "COMPLETED", null, noConsumers, 4_000, "none",
+                null, null, null, false, false));
+        String bare = none.pageJson(dir, "t", false);
+        assertTrue(!bare.contains("\"consumed\"") && !bare.contains("\"end-to-end p99\"")
+                && bare.contains("\"Produced\""), bare);
+        assertTrue(page.contains("\"consumed\"") && page.contains("\"end-to-end p99\""), page);
     }
 }
