@@ -123,9 +123,43 @@ class FaultsIT {
                   - {at: 9, action: start, broker: 1}
                 """);
         Path out = dir.resolve("outage");
-        JsonNode r = InProcessRun.run(workload, out, List.of("--set", "producer.request.timeout.ms=1000",
-                "--set", "producer.delivery.timeout.ms=2000", "--set", "producer.linger.ms=5"));
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+        JsonNode r;
+        try {
+            System.setOut(new java.io.PrintStream(new java.io.OutputStream() { // the console as usual, and kept
+                @Override
+                public void write(int b) {
+                    saved.write(b);
+                    console.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    saved.write(b, off, len);
+                    console.write(b, off, len);
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8));
+            r = InProcessRun.run(workload, out, List.of("--set", "producer.request.timeout.ms=1000",
+                    "--set", "producer.delivery.timeout.ms=2000", "--set", "producer.linger.ms=5"));
+        } finally {
+            System.setOut(saved);
+        }
         assertEquals("COMPLETED", r.get("status").asText());
+        // the producers' sends blocked waiting for metadata while the only broker was down: dated per interval, on the
+        // console while it lasts, and named — not the generator's, whose schedule they held back
+        String text = console.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("| SENDS BLOCKED "), text);
+        boolean dated = false;
+        for (JsonNode i : r.get("intervals")) {
+            dated |= i.get("faults").size() > 0
+                    && i.path("client").path("producer").path("kbench-send-blocked-ratio").asDouble(0) >= 0.5;
+        }
+        assertTrue(dated, "an interval with the broker down had its sends blocked");
+        JsonNode d = r.get("diagnosis");
+        List<String> limits = new ArrayList<>(List.of(d.get("limit").asText()));
+        d.get("alsoLimitedBy").forEach(l -> limits.add(l.get("limit").asText()));
+        assertTrue(limits.contains("cluster-unavailable") && !limits.contains("generator"), d.toString());
         long failed = r.get("summary").get("failed").asLong();
         assertTrue(failed > 0, "sends failed while the broker was down");
         long inIntervals = 0;

@@ -296,4 +296,46 @@ class ProducerLoopTest {
         assertEquals(0, limited.skippedInWarmup());
         assertEquals(2_500, client.sends.size(), "a record-count run sends every record");
     }
+
+    @Test
+    void shouldCountTheTimeASendBlockedButNotParksCommitsOrSendsThatDidNotBlock() {
+        // paced: 1,000 msg/s for 1 s, each send 20 µs, send 100 blocked 250 ms (metadata, buffer pool)
+        ManualClock clock = new ManualClock(START);
+        Client client = new Client(clock);
+        client.perSendNanos = 20_000;
+        client.stallAtSend = 100;
+        client.stallNanos = 250 * MS;
+        ProducerMetrics metrics = new ProducerMetrics(clock, new ErrorSlot());
+        ProducerLoop l = new ProducerLoop("p0", client, metrics, new RunClock(MicrosClock.SYSTEM, 0, clock), 1000, 0,
+                Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        l.window(START, START + 1000 * MS);
+        l.run();
+        assertEquals(250 * MS + 20_000, metrics.blockedNanos(clock.now), "the blocked send alone, its 20 µs included");
+
+        // unthrottled, the same stall at send 9 of 50
+        ManualClock c2 = new ManualClock(START);
+        Client unthrottled = new Client(c2);
+        unthrottled.perSendNanos = 20_000;
+        unthrottled.stallAtSend = 9;
+        unthrottled.stallNanos = 3 * MS;
+        ProducerMetrics m2 = new ProducerMetrics(c2, new ErrorSlot(), false);
+        ProducerLoop u = new ProducerLoop("p0", unthrottled, m2, new RunClock(MicrosClock.SYSTEM, 0, c2), -1, 50,
+                Payloads.generate(10, 0, 1), Keys.NONE, 0, 0, new ErrorSlot());
+        u.window(START, START + 1000 * MS);
+        u.run();
+        assertEquals(3 * MS + 20_000, m2.blockedNanos(c2.now));
+
+        // transactional: commits of 40 ms every 100 messages are timed as commits, not as sends that blocked
+        ManualClock c3 = new ManualClock(START);
+        Client tx = new Client(c3);
+        tx.perSendNanos = 20_000;
+        tx.commitNanos = 40 * MS;
+        ProducerMetrics m3 = new ProducerMetrics(c3, new ErrorSlot());
+        ProducerLoop t = new ProducerLoop("p0", tx, m3, new RunClock(MicrosClock.SYSTEM, 0, c3), 1000, 0,
+                Payloads.generate(10, 0, 1), Keys.NONE, 100, 0, new ErrorSlot());
+        t.window(START, START + 1000 * MS);
+        t.run();
+        assertTrue(tx.commits >= 9, "commits: " + tx.commits);
+        assertEquals(0, m3.blockedNanos(c3.now));
+    }
 }

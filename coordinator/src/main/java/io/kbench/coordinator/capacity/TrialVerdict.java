@@ -64,6 +64,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
     public static final double CLUSTER_WAIT_RATIO = 0.01;
     /** Metric names of the producers' waits for room: kbench's flow control and the client's buffer pool. */
     static final List<String> WAIT_METRICS = List.of("kbench-buffer-wait-ratio", "bufferpool-wait-ratio");
+    /**
+     * Producer metric: the share of the interval the load threads spent in sends that blocked, 1 ms or longer each
+     * (the worker's {@code Snapshotter.SEND_BLOCKED_RATIO}): the waits for room above, and the client's wait for
+     * metadata, which no other figure shows while it lasts.
+     */
+    public static final String BLOCKED_METRIC = "kbench-send-blocked-ratio";
 
     /** What made a trial fail. */
     public enum Cause {
@@ -119,7 +125,11 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         }
         long saturationMicros = workload.saturationDelayMillis() * 1000;
         double waitRatio = waitRatio(window);
-        boolean waited = waitRatio >= CLUSTER_WAIT_RATIO;
+        // sends that blocked, not for buffer room: the client waited for the cluster's metadata (no broker answering,
+        // a partition without a leader) — the cluster's doing, whatever the generator's figures show
+        double unavailable = unavailableRatio(window);
+        boolean blocked = unavailable >= CLUSTER_WAIT_RATIO;
+        boolean waited = waitRatio >= CLUSTER_WAIT_RATIO || blocked;
         // who fell behind: the generator itself, or producers held back by the cluster
         String who = waited ? "the producers" : "the load generator";
         long shortIntervals = 0;
@@ -175,6 +185,9 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                 consumers++;
             }
         }
+        if (blocked) {
+            cluster.add(unavailableText(window, unavailable));
+        }
         if (summary.failed() > 0) {
             cluster.add(String.format(Locale.ROOT, "%,d send(s) failed", summary.failed()));
         }
@@ -221,7 +234,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             cause = Cause.consumers;
         } else if (!generator.isEmpty() || !cluster.isEmpty()) {
             cause = Cause.cluster;
-            if (!generator.isEmpty()) {
+            if (!generator.isEmpty() && waitRatio >= CLUSTER_WAIT_RATIO) {
                 generator.add(String.format(Locale.ROOT, "the producers waited for buffer room %.1f%% of the window: "
                         + "the cluster did not acknowledge fast enough", 100 * waitRatio));
             }
@@ -233,6 +246,59 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         reasons.addAll(cluster);
         return new TrialVerdict(reasons.isEmpty(), cause, reasons, notes, figures, summary.publishRate(), saturated,
                 shortIntervals, generator);
+    }
+
+    /**
+     * Interval {@code i}'s share of the time the producers' sends blocked not for buffer room: {@link #BLOCKED_METRIC}
+     * less the {@link #WAIT_METRICS}' sum, at least 0; NaN when the interval does not carry it (results of builds before
+     * it, intervals without producers).
+     */
+    public static double unavailableShare(MergedInterval i) {
+        var values = i.producerClients().values();
+        Double b = values.get(BLOCKED_METRIC);
+        if (b == null || !Double.isFinite(b)) {
+            return Double.NaN;
+        }
+        double w = 0;
+        for (String name : WAIT_METRICS) {
+            Double v = values.get(name);
+            if (v != null && Double.isFinite(v)) {
+                w += v;
+            }
+        }
+        return Math.max(0, Math.min(1, b) - w);
+    }
+
+    /** The mean over the window's intervals that carry it of {@link #unavailableShare}; 0 when none does. */
+    public static double unavailableRatio(List<MergedInterval> window) {
+        double sum = 0;
+        int n = 0;
+        for (MergedInterval i : window) {
+            double u = unavailableShare(i);
+            if (!Double.isNaN(u)) {
+                sum += u;
+                n++;
+            }
+        }
+        return n == 0 ? 0 : sum / n;
+    }
+
+    /** Intervals of the window in which the producers' sends blocked, not for buffer room, half the time or more. */
+    public static int unavailableIntervals(List<MergedInterval> window) {
+        int n = 0;
+        for (MergedInterval i : window) {
+            if (unavailableShare(i) >= 0.5) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The cluster-side reason of a window whose producers' sends blocked for the cluster's metadata. */
+    public static String unavailableText(List<MergedInterval> window, double unavailable) {
+        return String.format(Locale.ROOT, "the producers' sends blocked %.1f%% of the window (%d of %d interval(s) half "
+                + "or more) and not for buffer room: waiting for the cluster's metadata (no broker answering, or a "
+                + "partition without a leader)", 100 * unavailable, unavailableIntervals(window), window.size());
     }
 
     /**

@@ -47,6 +47,7 @@ public final class Diagnosis {
     public static final String DISK = "broker-disk";
     public static final String CONSUMERS = "consumers";
     public static final String SEND_ERRORS = "send-errors";
+    public static final String UNAVAILABLE = "cluster-unavailable";
     public static final String ROUND_TRIP = "round-trip";
 
     /**
@@ -61,7 +62,7 @@ public final class Diagnosis {
     }
 
     /** Every name a diagnosis can give, in the order ties are broken. */
-    public static final List<String> NAMES = List.of(SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT,
+    public static final List<String> NAMES = List.of(UNAVAILABLE, SEND_ERRORS, TRANSACTIONS, GENERATOR, PRODUCER_CLIENT,
             REQUEST_HANDLERS, NETWORK_THREADS, REPLICATION, DISK, CONSUMERS, ROUND_TRIP, NONE, UNKNOWN);
 
     /** Request handlers busier than this (idle below it) are near their limit: Kafka operators alert at 20%. */
@@ -104,6 +105,14 @@ public final class Diagnosis {
      * are listed with a strength in proportion.
      */
     public static final double FAILED_FULL = 0.01;
+    /**
+     * The producers' sends blocked not for buffer room — the client waiting for the cluster's metadata — this share of
+     * the window or more: the cluster did not serve them ({@code cluster-unavailable}); the same 1% as the waits for
+     * room ({@link #WAIT_RATIO}).
+     */
+    public static final double UNAVAILABLE_MATTERS = WAIT_RATIO;
+    /** ... and strength 1 from this share on (3 s of a 30-s window). */
+    public static final double UNAVAILABLE_FULL = 0.1;
     /**
      * Failed sends at this share or more make the load generator's shortfall the cluster's doing: a send that
      * blocks for a broker that is down holds the load thread, so the generator rule is not applied then.
@@ -205,6 +214,9 @@ public final class Diagnosis {
         boolean behind = trend != null && trend.behind(rate);
         boolean lagGrows = lagSeconds > 1 || behind;
         boolean limited = producing && (l.targetRate() < 0 || !l.keptUp() || waited) || lagGrows;
+        // sends that blocked waiting for the cluster's metadata (below): the producers' queue times and waits of such a
+        // window are the outage's, not their settings'
+        boolean unavailable = f.errors().unavailable() >= UNAVAILABLE_MATTERS;
 
         ResultFile.Evidence target = null;
         if (producing && l.targetRate() > 0) {
@@ -374,7 +386,7 @@ public final class Diagnosis {
         }
 
         // the producers
-        if (limited && (waited || queued) && !brokerLimit) {
+        if (limited && (waited || queued) && !brokerLimit && !unavailable) {
             List<ResultFile.Evidence> e = new ArrayList<>();
             double strength = 0;
             if (waited) {
@@ -494,8 +506,22 @@ public final class Diagnosis {
                     errors.first().isEmpty() ? "" : "; the first error: " + errors.first()))), Suggestions.SEND_ERRORS));
         }
 
+        // sends that blocked waiting for the cluster's metadata: no broker answering, a partition without a leader. Its
+        // load threads held in send(), the generator falls behind and its delays and saturated intervals are the
+        // cluster's (and, the sends due meanwhile going out at once when it answers again, a window can still have
+        // its target acknowledged while the cluster did not serve for seconds)
+        if (unavailable) {
+            found.add(limit(UNAVAILABLE, Math.min(1, errors.unavailable() / UNAVAILABLE_FULL), List.of(ev("sendBlockedRatio",
+                    errors.unavailable(), ">=", UNAVAILABLE_MATTERS, String.format(Locale.ROOT, "the producers' send() "
+                            + "blocked %.1f%% of the window (in %d of %d interval(s) half of the time or more) and not for "
+                            + "buffer room (that is %.1f%%): the client waited for the cluster's metadata — no broker "
+                            + "answering, or a partition without a leader; each send waits up to max.block.ms",
+                    100 * errors.unavailable(), errors.unavailableIntervals(), errors.intervals(), 100 * p.waitRatio()))),
+                    Suggestions.UNAVAILABLE));
+        }
+
         // the load generator: its threads, or its host's CPU
-        if (producing && !failing) {
+        if (producing && !failing && !unavailable) {
             double saturatedShare = l.intervals() == 0 ? 0 : (double) l.saturated() / l.intervals();
             WindowFigures.Hosts h = f.hosts();
             List<ResultFile.Evidence> e = new ArrayList<>();

@@ -34,6 +34,17 @@ final class Suggestions {
                     + "answer before it fails; max.block.ms: how long send() blocks for metadata",
             "the other figures of a window with failures describe a cluster that was not serving: measure again once "
                     + "it is");
+    static final List<String> UNAVAILABLE = List.of(
+            "check the brokers and the way to them from the worker hosts: the intervals with sends blocked (their "
+                    + "producers' kbench-send-blocked-ratio) date the outage; a broker's log says why it stopped serving, "
+                    + "kafka-topics --describe --under-replicated-partitions / --unavailable-partitions which partitions "
+                    + "had no leader",
+            "for a broker-failure test: replication factor 3 with min.insync.replicas 2 and acks=all keep every "
+                    + "partition led while one broker is down; with replication factor 1 a stopped broker's partitions "
+                    + "have no leader until it is back",
+            "max.block.ms (producer, 60 s by default): how long each send waits for metadata before it fails; "
+                    + "delivery.timeout.ms: how long a sent record waits to be acknowledged",
+            "the window's latencies and rate include the outage: measure the cluster's capacity again once it serves");
     /** A closed loop's one suggestion: it measures latency, so its rate is no answer to "how much". */
     static final String ROUND_TRIP = "this measures one message's latency, not capacity: for how much the cluster "
             + "takes, run an open-loop workload (producerRate, or kbench run --find-max-rate); for the latency under load, "

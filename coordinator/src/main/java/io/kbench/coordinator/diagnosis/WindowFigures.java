@@ -90,9 +90,19 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param failed sends that failed in the window
      * @param sent   sends in the window
      * @param first  the first error a worker reported in the window ("" when none was)
+     * @param unavailable          the share of the window the producers' sends blocked not for buffer room: the
+     *                             client waited for the cluster's metadata ({@link TrialVerdict#unavailableRatio})
+     * @param unavailableIntervals the window's intervals in which that was half the time or more
+     * @param intervals            the window's intervals
      */
-    public record Errors(long failed, long sent, String first) {
+    public record Errors(long failed, long sent, String first, double unavailable, int unavailableIntervals,
+                         int intervals) {
         public static final Errors NONE = new Errors(0, 0, "");
+
+        /** Failed sends, and sends that never blocked for the cluster's metadata. */
+        public Errors(long failed, long sent, String first) {
+            this(failed, sent, first, 0, 0, 0);
+        }
     }
 
     /**
@@ -454,7 +464,8 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 seconds > 0 && workload.producerCount() > 0 ? commitMicros / 1e6 / (workload.producerCount() * seconds) : 0,
                 byCommit);
         return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
-                new Errors(failed, sent, firstError), commits, spread(spread, workload, load));
+                new Errors(failed, sent, firstError, TrialVerdict.unavailableRatio(window),
+                        TrialVerdict.unavailableIntervals(window), window.size()), commits, spread(spread, workload, load));
     }
 
     /** How {@code workload}'s messages are keyed, in words (what decides their partition). */

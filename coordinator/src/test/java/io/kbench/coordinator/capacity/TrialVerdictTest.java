@@ -33,20 +33,20 @@ class TrialVerdictTest {
 
     /** One trial's recorded intervals (index 0 and 1 are warm-up). */
     private record Trial(long[] sent, long[] acked, long[] lag, long[] delayP50, long[] delayP99, double[] waits,
-                         long failed, long received, long[] got) {
+                         long failed, long received, long[] got, double[] blocked) {
         Trial with(java.util.function.Consumer<Trial> change) {
             Trial t = new Trial(sent.clone(), acked.clone(), lag.clone(), delayP50.clone(), delayP99.clone(), waits.clone(),
-                    failed, received, got.clone());
+                    failed, received, got.clone(), blocked.clone());
             change.accept(t);
             return t;
         }
 
         Trial received(long r) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r, got);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r, got, blocked);
         }
 
         Trial failed(long f) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received, got);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received, got, blocked);
         }
 
         /** Per interval: received by the consumers; -1 (the default) for as many as were acknowledged. */
@@ -63,7 +63,7 @@ class TrialVerdictTest {
 
     private static Trial steady() {
         return new Trial(filled(1_000), filled(1_000), filled(20), filled(500), filled(2_000), new double[N], 0, N * 1_000,
-                filled(-1));
+                filled(-1), new double[N]);
     }
 
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos) {
@@ -92,7 +92,8 @@ class TrialVerdictTest {
             d.recordValueWithCount(t.delayP50()[i], n - n / 50); // 98% at the p50 ...
             d.recordValueWithCount(t.delayP99()[i], n / 50);     // ... 2% at the p99
             hs.put(Metric.PUBLISH_DELAY, d);
-            ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i]));
+            ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i],
+                    TrialVerdict.BLOCKED_METRIC, t.blocked()[i]));
             // a workload of share groups only: what its consumers got they accepted
             boolean share = w.subscriptionsPerTopic() == 0 && w.shareGroups().groupsPerTopic() > 0;
             Counters c = share ? new Counters(t.sent()[i], t.acked()[i], 0, t.acked()[i] * 100, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -257,6 +258,35 @@ class TrialVerdictTest {
         }).received(N * 900);
         assertEquals(Cause.generator, judge(shortfall.with(t -> Arrays.fill(t.waits(), 0.009))).cause());
         assertEquals(Cause.cluster, judge(shortfall.with(t -> Arrays.fill(t.waits(), 0.011))).cause());
+    }
+
+    @Test
+    void shouldBlameTheClusterWhenTheSendsBlockedForMetadataEvenIfTheWindowCaughtUp() {
+        // the only broker down for 4 of the 9 measured seconds: the sends blocked (nothing sent or acknowledged), then
+        // what fell due went out at once when it answered: the window's totals are on target, its saturated
+        // intervals and the delays are the outage's
+        TrialVerdict v = judge(steady().with(t -> {
+            for (int i = 3; i <= 6; i++) {
+                t.sent()[i] = 0;
+                t.acked()[i] = 0;
+                t.blocked()[i] = 1.0;
+            }
+            t.sent()[7] = 5_000;
+            t.acked()[7] = 5_000;
+            t.delayP99()[7] = 4_000_000;
+            t.delayP50()[7] = 2_000_000;
+        }));
+        assertEquals(Cause.cluster, v.cause(), v.reasons().toString());
+        assertEquals(List.of("the producers' sends blocked 44.4% of the window (4 of 9 interval(s) half or more) and "
+                + "not for buffer room: waiting for the cluster's metadata (no broker answering, or a partition without a "
+                + "leader)"), v.reasons());
+        // blocked for buffer room is the producers' wait, not metadata: 40% blocked, 40% waiting for room
+        assertEquals(Cause.none, judge(steady().with(t -> {
+            Arrays.fill(t.blocked(), 0.4);
+            Arrays.fill(t.waits(), 0.4);
+        })).cause());
+        // 0.9% blocked: below the threshold
+        assertEquals(Cause.none, judge(steady().with(t -> Arrays.fill(t.blocked(), 0.009))).cause());
     }
 
     @Test

@@ -140,6 +140,13 @@ public final class ProgressPrinter implements RunReporter {
                     p99(i.stats(Metric.SHARE_DELIVERY)), p99(i.stats(Metric.SHARE_ACCEPT)),
                     i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
         }
+        double blocked = io.kbench.coordinator.capacity.TrialVerdict.unavailableShare(i);
+        if (blocked >= 0.5) {
+            // the producers' load threads held in send() by the client, waiting for the cluster's metadata: while it
+            // lasts no send completes, so no delay is recorded and the interval cannot show as saturated
+            notes.append(String.format(Locale.ROOT, " | SENDS BLOCKED %.0f%% of the interval (waiting for the "
+                    + "cluster's metadata: no broker answering?)", 100 * blocked));
+        }
         if (i.saturated(saturationMicros)) {
             long stall = i.hosts().stallMicrosMax();
             double busy = i.hosts().hostBusyMax();
@@ -239,8 +246,11 @@ public final class ProgressPrinter implements RunReporter {
         if (sent <= 0 || Math.abs(acked - sent) <= 0.005 * sent) {
             return "";
         }
+        long never = s.sent() - s.acked();
         return String.format(Locale.ROOT, " (%,d sent in it: %s)", sent, acked > sent
                 ? "acknowledgements of messages sent before it count in it, of its last ones after it"
+                : never > 0 ? String.format(Locale.ROOT, "its last messages were acknowledged after it, or never: %,d of "
+                        + "the run's sends were not acknowledged, %,d of them failed", never, s.failed())
                 : "its last messages were acknowledged after it");
     }
 

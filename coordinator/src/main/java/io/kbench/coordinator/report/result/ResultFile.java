@@ -41,9 +41,10 @@ public final class ResultFile {
      * and each interval's commits ({@code publish.transactionCommitMicros}); 17 the workers' JIT compiler threads' CPU
      * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker);
      * 20 a merged result's {@code issues} (measured windows that overlap only in part); 21 a trial's {@code cause}
-     * {@code consumers}.
+     * {@code consumers}; 22 the limit {@code cluster-unavailable} ({@code diagnosis.limit}) and the producers'
+     * {@code kbench-send-blocked-ratio} (intervals' {@code producerClients}).
      */
-    public static final int SCHEMA_VERSION = 21;
+    public static final int SCHEMA_VERSION = 22;
 
     private ResultFile() { }
 

@@ -179,6 +179,13 @@ class ProgressPrinterTest {
         assertEquals("", ProgressPrinter.sentInWindow(with.apply(50_250)), "within 0.5%");
         assertEquals("", ProgressPrinter.sentInWindow(with.apply(49_750)), "within 0.5%");
         assertEquals("", ProgressPrinter.sentInWindow(summaryOf(0)), "no window counters (a result read back)");
+        // the cluster stopped answering before the window's end: its last sends were never acknowledged
+        io.kbench.protocol.Counters window = new io.kbench.protocol.Counters(88_600, 88_070, 0, 88_070 * 1024, 0, 0, 0, 0);
+        assertEquals(" (88,600 sent in it: its last messages were acknowledged after it, or never: 533 of the run's "
+                + "sends were not acknowledged, 533 of them failed)", ProgressPrinter.sentInWindow(
+                        new io.kbench.coordinator.merge.Summary(113_603, 113_070, 533, 0, 0, 0, 40, 88_070, 0, 0, 2_201.75,
+                                2.15, 0, 0, new java.util.EnumMap<>(io.kbench.protocol.Metric.class), null, 0, 0,
+                                io.kbench.protocol.Counters.ZERO, window)));
     }
 
     private static io.kbench.coordinator.merge.Summary summaryOf(long acked) {
