@@ -46,6 +46,9 @@ public final class CallFailures {
      * @param tls     the channel uses TLS (a plaintext one meeting a TLS worker gets a hint)
      * @param what    the call, as the user should read it ("identify", "prepare", ...)
      */
+    /** The seconds in grpc-java's description of a deadline that passed. */
+    private static final java.util.regex.Pattern DEADLINE = java.util.regex.Pattern.compile("after ([0-9]+(?:\\.[0-9]+)?)s");
+
     public static WorkerCallException translate(StatusRuntimeException e, String address, boolean tls, String what) {
         Status s = e.getStatus();
         String desc = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
@@ -70,6 +73,13 @@ public final class CallFailures {
         if (s.getCode() == Status.Code.UNAVAILABLE && Transport.closed(desc)) {
             return new WorkerCallException(WorkerCallException.Kind.UNREACHABLE, "worker " + address + " (" + what
                     + ") closed the connection: " + desc + tlsHint(desc, tls), e);
+        }
+        if (s.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+            // grpc-java's text ("CallOptions deadline exceeded after 59.999541899s. Name resolution delay 0.000000000
+            // seconds. [...]") says the call's deadline passed: say it in the user's terms, whole seconds
+            java.util.regex.Matcher m = DEADLINE.matcher(desc);
+            desc = m.find() ? String.format(java.util.Locale.ROOT, "did not answer within %.0f s",
+                    Double.parseDouble(m.group(1))) : "did not answer within the call's deadline";
         }
         WorkerCallException.Kind kind = switch (s.getCode()) {
             case INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND -> WorkerCallException.Kind.REFUSED;

@@ -30,7 +30,12 @@ class CallFailuresTest {
                 Arguments.of(Status.DEADLINE_EXCEEDED.withDescription("deadline exceeded after 9.9s"), false, "identify",
                         Kind.UNREACHABLE, "cannot reach worker 10.0.0.7:7070 (identify): deadline exceeded after 9.9s"),
                 Arguments.of(Status.DEADLINE_EXCEEDED.withDescription("deadline exceeded after 119s"), false, "prepare",
-                        Kind.FAILED, "worker 10.0.0.7:7070 (prepare): deadline exceeded after 119s"),
+                        Kind.FAILED, "worker 10.0.0.7:7070 (prepare): did not answer within 119 s"),
+                Arguments.of(Status.DEADLINE_EXCEEDED.withDescription("CallOptions deadline exceeded after 59.999541899s. "
+                        + "Name resolution delay 0.000000000 seconds. []"), false, "stop",
+                        Kind.FAILED, "worker 10.0.0.7:7070 (stop): did not answer within 60 s"),
+                Arguments.of(Status.DEADLINE_EXCEEDED, false, "stop",
+                        Kind.FAILED, "worker 10.0.0.7:7070 (stop): did not answer within the call's deadline"),
                 Arguments.of(Status.UNAVAILABLE.withDescription("Network closed for unknown reason"), false, "identify",
                         Kind.UNREACHABLE, "worker 10.0.0.7:7070 (identify) closed the connection: Network closed for "
                                 + "unknown reason (if the worker serves TLS, give --tls and --tls-ca)"),
