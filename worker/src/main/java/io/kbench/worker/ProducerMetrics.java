@@ -71,12 +71,14 @@ public final class ProducerMetrics implements ProducerListener {
     static final long BLOCKED_NANOS = 1_000_000L;
     private static final java.lang.invoke.VarHandle SENDING_SINCE;
     private static final java.lang.invoke.VarHandle BLOCKED_TOTAL;
+    private static final java.lang.invoke.VarHandle BLOCKED_VERSION;
 
     static {
         try {
             var lookup = java.lang.invoke.MethodHandles.lookup();
             SENDING_SINCE = lookup.findVarHandle(ProducerMetrics.class, "sendingSince", long.class);
             BLOCKED_TOTAL = lookup.findVarHandle(ProducerMetrics.class, "blockedTotalNanos", long.class);
+            BLOCKED_VERSION = lookup.findVarHandle(ProducerMetrics.class, "blockedVersion", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -89,6 +91,12 @@ public final class ProducerMetrics implements ProducerListener {
     /** Nanoseconds of the finished sends that blocked ({@link #BLOCKED_NANOS} or longer). Load thread (release). */
     @SuppressWarnings("unused") // through BLOCKED_TOTAL
     private long blockedTotalNanos;
+    /**
+     * Odd while the load thread moves a finished blocked send from {@link #sendingSince} to {@link #blockedTotalNanos}
+     * (a seqlock: a reader retries rather than count it twice or not at all). Sends that did not block change neither.
+     */
+    @SuppressWarnings("unused") // through BLOCKED_VERSION
+    private long blockedVersion;
     /** {@link #takeBlockedRatio}'s previous reading: when, and the blocked nanoseconds then. Snapshot thread only. */
     private long blockedReadAt = Long.MIN_VALUE;
     private long blockedRead;
@@ -196,9 +204,15 @@ public final class ProducerMetrics implements ProducerListener {
         }
         long took = nowNanos - since;
         if (took >= BLOCKED_NANOS) {
-            BLOCKED_TOTAL.setRelease(this, (long) BLOCKED_TOTAL.getOpaque(this) + took);
+            long v = (long) BLOCKED_VERSION.getOpaque(this);
+            BLOCKED_VERSION.setOpaque(this, v + 1);
+            java.lang.invoke.VarHandle.storeStoreFence();
+            BLOCKED_TOTAL.setOpaque(this, (long) BLOCKED_TOTAL.getOpaque(this) + took);
+            SENDING_SINCE.setOpaque(this, NOT_SENDING);
+            BLOCKED_VERSION.setRelease(this, v + 2);
+        } else {
+            SENDING_SINCE.setRelease(this, NOT_SENDING);
         }
-        SENDING_SINCE.setRelease(this, NOT_SENDING);
     }
 
     /**
@@ -208,13 +222,14 @@ public final class ProducerMetrics implements ProducerListener {
      */
     long blockedNanos(long nowNanos) {
         while (true) {
-            long before = (long) BLOCKED_TOTAL.getAcquire(this);
+            long v = (long) BLOCKED_VERSION.getAcquire(this);
+            long total = (long) BLOCKED_TOTAL.getAcquire(this);
             long since = (long) SENDING_SINCE.getAcquire(this);
-            long after = (long) BLOCKED_TOTAL.getAcquire(this);
-            if (before == after) {
+            if ((v & 1) == 0 && v == (long) BLOCKED_VERSION.getAcquire(this)) {
                 long open = since == NOT_SENDING ? 0 : nowNanos - since;
-                return after + (open >= BLOCKED_NANOS ? open : 0);
+                return total + (open >= BLOCKED_NANOS ? open : 0);
             }
+            Thread.onSpinWait();
         }
     }
 

@@ -129,7 +129,9 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         // a partition without a leader) — the cluster's doing, whatever the generator's figures show
         double unavailable = unavailableRatio(window);
         boolean blocked = unavailable >= CLUSTER_WAIT_RATIO;
-        boolean waited = waitRatio >= CLUSTER_WAIT_RATIO || blocked;
+        // seconds in which the cluster acknowledged nothing while the producers waited on it: not the generator's either
+        Unserved unserved = unserved(intervals, measureStartMicros, measureEndMicros);
+        boolean waited = waitRatio >= CLUSTER_WAIT_RATIO || blocked || unserved.intervals() > 0;
         // who fell behind: the generator itself, or producers held back by the cluster
         String who = waited ? "the producers" : "the load generator";
         long shortIntervals = 0;
@@ -184,6 +186,11 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                 cluster.add(growth);
                 consumers++;
             }
+        }
+        if (unserved.intervals() > 0) {
+            cluster.add(String.format(Locale.ROOT, "the cluster acknowledged nothing in %d of the window's %d interval(s) "
+                    + "while the producers had messages outstanding or blocked in send()", unserved.intervals(),
+                    window.size()));
         }
         if (blocked) {
             cluster.add(unavailableText(window, unavailable));
@@ -292,6 +299,42 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
             }
         }
         return n;
+    }
+
+    /**
+     * The measured window's intervals in which the cluster acknowledged nothing while the producers had messages
+     * outstanding — sent, and neither acknowledged nor failed by the interval's end, counted from the run's first
+     * interval — or their sends blocked half the interval or more ({@link #BLOCKED_METRIC}, whatever they waited for):
+     * seconds in which the cluster did not serve them (a broker down or frozen, no leader). {@code all}: every interval
+     * of the run, in order.
+     */
+    public static Unserved unserved(List<MergedInterval> all, long measureStartMicros, long measureEndMicros) {
+        long outstanding = 0;
+        int n = 0;
+        long first = -1;
+        long last = -1;
+        for (MergedInterval i : all) {
+            var c = i.counters();
+            outstanding += c.sent() - c.acked() - c.failed();
+            if (i.startMicros() < measureStartMicros || i.startMicros() >= measureEndMicros || c.acked() > 0) {
+                continue;
+            }
+            Double blocked = i.producerClients().values().get(BLOCKED_METRIC);
+            if (outstanding > 0 || blocked != null && blocked >= 0.5) {
+                n++;
+                first = first < 0 ? i.startMicros() : first;
+                last = i.endMicros();
+            }
+        }
+        return new Unserved(n, first, last);
+    }
+
+    /**
+     * Intervals of a window in which the cluster served the producers nothing ({@link #unserved}): how many, the start
+     * of the first and the end of the last (run clock, µs; -1 when none).
+     */
+    public record Unserved(int intervals, long firstStartMicros, long lastEndMicros) {
+        public static final Unserved NONE = new Unserved(0, -1, -1);
     }
 
     /** The cluster-side reason of a window whose producers' sends blocked for the cluster's metadata. */

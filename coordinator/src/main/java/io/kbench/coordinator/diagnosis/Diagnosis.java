@@ -216,7 +216,7 @@ public final class Diagnosis {
         boolean limited = producing && (l.targetRate() < 0 || !l.keptUp() || waited) || lagGrows;
         // sends that blocked waiting for the cluster's metadata (below): the producers' queue times and waits of such a
         // window are the outage's, not their settings'
-        boolean unavailable = f.errors().unavailable() >= UNAVAILABLE_MATTERS;
+        boolean unavailable = f.errors().unavailable() >= UNAVAILABLE_MATTERS || f.errors().unserved().intervals() > 0;
 
         ResultFile.Evidence target = null;
         if (producing && l.targetRate() > 0) {
@@ -506,18 +506,34 @@ public final class Diagnosis {
                     errors.first().isEmpty() ? "" : "; the first error: " + errors.first()))), Suggestions.SEND_ERRORS));
         }
 
-        // sends that blocked waiting for the cluster's metadata: no broker answering, a partition without a leader. Its
-        // load threads held in send(), the generator falls behind and its delays and saturated intervals are the
-        // cluster's (and, the sends due meanwhile going out at once when it answers again, a window can still have
-        // its target acknowledged while the cluster did not serve for seconds)
+        // the cluster did not serve the producers: whole intervals without an acknowledgement while they waited on it
+        // (a broker down or frozen), or sends that blocked waiting for its metadata (no broker answering, a partition
+        // without a leader). Its load threads held in send(), the generator falls behind and its delays and saturated
+        // intervals are the cluster's (and, the sends due meanwhile going out at once when it answers again, a window
+        // can still have its target acknowledged while the cluster did not serve for seconds)
         if (unavailable) {
-            found.add(limit(UNAVAILABLE, Math.min(1, errors.unavailable() / UNAVAILABLE_FULL), List.of(ev("sendBlockedRatio",
-                    errors.unavailable(), ">=", UNAVAILABLE_MATTERS, String.format(Locale.ROOT, "the producers' send() "
-                            + "blocked %.1f%% of the window (in %d of %d interval(s) half of the time or more) and not for "
-                            + "buffer room (that is %.1f%%): the client waited for the cluster's metadata — no broker "
-                            + "answering, or a partition without a leader; each send waits up to max.block.ms",
-                    100 * errors.unavailable(), errors.unavailableIntervals(), errors.intervals(), 100 * p.waitRatio()))),
-                    Suggestions.UNAVAILABLE));
+            List<ResultFile.Evidence> e = new ArrayList<>();
+            io.kbench.coordinator.capacity.TrialVerdict.Unserved u = errors.unserved();
+            double strength = 0;
+            if (u.intervals() > 0) {
+                double share = (double) u.intervals() / Math.max(1, errors.intervals());
+                e.add(ev("unservedIntervals", u.intervals(), ">=", 1, String.format(Locale.ROOT, "the cluster "
+                        + "acknowledged nothing in %d of the window's %d interval(s), from %.0f s to %.0f s of the run, "
+                        + "while the producers had messages outstanding or blocked in send(): it did not serve them",
+                        u.intervals(), errors.intervals(), (u.firstStartMicros() - errors.runStartMicros()) / 1e6,
+                        (u.lastEndMicros() - errors.runStartMicros()) / 1e6)));
+                strength = Math.min(1, share / UNAVAILABLE_FULL);
+            }
+            if (errors.unavailable() >= UNAVAILABLE_MATTERS) {
+                e.add(ev("sendBlockedRatio", errors.unavailable(), ">=", UNAVAILABLE_MATTERS, String.format(Locale.ROOT,
+                        "the producers' send() blocked %.1f%% of the window (in %d of %d interval(s) half of the time or "
+                                + "more) and not for buffer room (that is %.1f%%): the client waited for the cluster's "
+                                + "metadata — no broker answering, or a partition without a leader; each send waits up to "
+                                + "max.block.ms", 100 * errors.unavailable(), errors.unavailableIntervals(),
+                        errors.intervals(), 100 * p.waitRatio())));
+                strength = Math.max(strength, Math.min(1, errors.unavailable() / UNAVAILABLE_FULL));
+            }
+            found.add(limit(UNAVAILABLE, strength, e, Suggestions.UNAVAILABLE));
         }
 
         // the load generator: its threads, or its host's CPU

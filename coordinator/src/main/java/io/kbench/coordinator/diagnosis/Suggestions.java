@@ -36,7 +36,7 @@ final class Suggestions {
                     + "it is");
     static final List<String> UNAVAILABLE = List.of(
             "check the brokers and the way to them from the worker hosts: the intervals with sends blocked (their "
-                    + "producers' kbench-send-blocked-ratio) date the outage; a broker's log says why it stopped serving, "
+                    + "producers' kbench-send-blocked-ratio) or nothing acknowledged date the outage; a broker's log says why it stopped serving, "
                     + "kafka-topics --describe --under-replicated-partitions / --unavailable-partitions which partitions "
                     + "had no leader",
             "for a broker-failure test: replication factor 3 with min.insync.replicas 2 and acks=all keep every "

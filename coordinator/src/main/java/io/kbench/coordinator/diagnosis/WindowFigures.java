@@ -94,14 +94,21 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      *                             client waited for the cluster's metadata ({@link TrialVerdict#unavailableRatio})
      * @param unavailableIntervals the window's intervals in which that was half the time or more
      * @param intervals            the window's intervals
+     * @param unserved             the window's intervals in which the cluster acknowledged nothing while the producers
+     *                             waited on it ({@link TrialVerdict#unserved})
+     * @param runStartMicros       the run's start (its first interval's), for the instants in the evidence
      */
     public record Errors(long failed, long sent, String first, double unavailable, int unavailableIntervals,
-                         int intervals) {
+                         int intervals, TrialVerdict.Unserved unserved, long runStartMicros) {
         public static final Errors NONE = new Errors(0, 0, "");
 
-        /** Failed sends, and sends that never blocked for the cluster's metadata. */
+        public Errors {
+            unserved = unserved == null ? TrialVerdict.Unserved.NONE : unserved;
+        }
+
+        /** Failed sends, in a window the cluster served throughout. */
         public Errors(long failed, long sent, String first) {
-            this(failed, sent, first, 0, 0, 0);
+            this(failed, sent, first, 0, 0, 0, TrialVerdict.Unserved.NONE, 0);
         }
     }
 
@@ -465,7 +472,9 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 byCommit);
         return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
                 new Errors(failed, sent, firstError, TrialVerdict.unavailableRatio(window),
-                        TrialVerdict.unavailableIntervals(window), window.size()), commits, spread(spread, workload, load));
+                        TrialVerdict.unavailableIntervals(window), window.size(),
+                        TrialVerdict.unserved(intervals, measureStartMicros, measureEndMicros),
+                        intervals.isEmpty() ? 0 : intervals.get(0).startMicros()), commits, spread(spread, workload, load));
     }
 
     /** How {@code workload}'s messages are keyed, in words (what decides their partition). */

@@ -277,9 +277,22 @@ class TrialVerdictTest {
             t.delayP50()[7] = 2_000_000;
         }));
         assertEquals(Cause.cluster, v.cause(), v.reasons().toString());
-        assertEquals(List.of("the producers' sends blocked 44.4% of the window (4 of 9 interval(s) half or more) and "
-                + "not for buffer room: waiting for the cluster's metadata (no broker answering, or a partition without a "
-                + "leader)"), v.reasons());
+        assertEquals(List.of("the cluster acknowledged nothing in 4 of the window's 9 interval(s) while the producers "
+                + "had messages outstanding or blocked in send()", "the producers' sends blocked 44.4% of the window (4 of "
+                + "9 interval(s) half or more) and not for buffer room: waiting for the cluster's metadata (no broker "
+                + "answering, or a partition without a leader)"), v.reasons());
+        // a broker frozen with its connections open: sends went out (and then waited for room), nothing acknowledged
+        TrialVerdict frozen = judge(steady().with(t -> {
+            for (int i = 3; i <= 6; i++) {
+                t.acked()[i] = 0;
+                t.waits()[i] = i == 3 ? 0 : 1.0;
+                t.blocked()[i] = i == 3 ? 0 : 1.0;
+            }
+            t.acked()[7] = 5_000;
+        }));
+        assertEquals(Cause.cluster, frozen.cause(), frozen.reasons().toString());
+        assertTrue(frozen.reasons().contains("the cluster acknowledged nothing in 4 of the window's 9 interval(s) while "
+                + "the producers had messages outstanding or blocked in send()"), frozen.reasons().toString());
         // blocked for buffer room is the producers' wait, not metadata: 40% blocked, 40% waiting for room
         assertEquals(Cause.none, judge(steady().with(t -> {
             Arrays.fill(t.blocked(), 0.4);

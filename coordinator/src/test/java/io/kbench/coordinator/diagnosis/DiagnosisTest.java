@@ -319,25 +319,56 @@ class DiagnosisTest {
         WindowFigures kept = with(UnaryOperator.identity(), queued(27.65, 1.61), UnaryOperator.identity(),
                 UnaryOperator.identity());
         WindowFigures outage = new WindowFigures(saturated(3), kept.producers(), kept.hosts(), kept.consumers(),
-                kept.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.428, 13, 30));
+                kept.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.428, 13, 30,
+                new io.kbench.coordinator.capacity.TrialVerdict.Unserved(13, 9_000_000, 22_000_000), 0));
         ResultFile.Diagnosis d = Diagnosis.of(outage);
         assertEquals("cluster-unavailable", d.limit(), d.toString());
         assertEquals(1.0, d.strength());
+        assertEquals("the cluster acknowledged nothing in 13 of the window's 30 interval(s), from 9 s to 22 s of the run, "
+                + "while the producers had messages outstanding or blocked in send(): it did not serve them",
+                d.evidence().get(0).text());
         assertEquals("the producers' send() blocked 42.8% of the window (in 13 of 30 interval(s) half of the time or "
                 + "more) and not for buffer room (that is 0.0%): the client waited for the cluster's metadata — no broker "
                 + "answering, or a partition without a leader; each send waits up to max.block.ms",
-                d.evidence().get(0).text());
+                d.evidence().get(1).text());
         assertTrue(d.alsoLimitedBy().stream().noneMatch(l -> l.limit().equals("generator")
                 || l.limit().equals("producer-client")), "the outage's queue times and delays: " + d);
         assertEquals("none", Diagnosis.of(kept).limit(), "the same window without the blocked sends");
         // 0.9% of the window (a leader moving once): below the threshold; 5%: half strength
         assertFalse(Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), HEALTHY.hosts(),
-                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.009, 0, 30)))
+                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.009, 0, 30, null, 0)))
                 .limit().equals("cluster-unavailable"));
         ResultFile.Diagnosis half = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), HEALTHY.hosts(),
-                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.05, 1, 30)));
+                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.05, 1, 30, null, 0)));
         assertEquals("cluster-unavailable", half.limit());
         assertEquals(0.5, half.strength(), 1e-9);
+    }
+
+    /**
+     * A broker frozen (SIGSTOP) for 15 s of a 40-s window at 5,000 msg/s, its connections open: the producers' sends
+     * went out and waited, then kbench's flow control waited for their acknowledgements — a wait for buffer room, not
+     * metadata — and nothing was acknowledged in 14 intervals. The cluster's, not the producers' settings.
+     */
+    @Test
+    void shouldNameAFrozenClusterByTheIntervalsItAcknowledgedNothingInWhileTheProducersWaitedForRoom() {
+        WindowFigures w = with(UnaryOperator.identity(), waiting(0.2), UnaryOperator.identity(), UnaryOperator.identity());
+        ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(w.load(), w.producers(), w.hosts(), w.consumers(), null,
+                new WindowFigures.Errors(0, 200_000, "", 0.0, 0, 40,
+                        new io.kbench.coordinator.capacity.TrialVerdict.Unserved(14, 17_500_000, 31_500_000), 500_000)));
+        assertEquals("cluster-unavailable", d.limit(), d.toString());
+        assertEquals(1.0, d.strength());
+        assertEquals("unservedIntervals", d.evidence().get(0).figure());
+        assertEquals("the cluster acknowledged nothing in 14 of the window's 40 interval(s), from 17 s to 31 s of the run, "
+                + "while the producers had messages outstanding or blocked in send(): it did not serve them",
+                d.evidence().get(0).text());
+        assertEquals(1, d.evidence().size(), "no metadata wait claimed: " + d.evidence());
+        assertTrue(d.alsoLimitedBy().stream().noneMatch(l -> l.limit().equals("producer-client")), d.toString());
+        // one interval in 40 without an acknowledgement: named, at a quarter of the strength
+        ResultFile.Diagnosis one = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), HEALTHY.hosts(),
+                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 300_000, "", 0.0, 0, 40,
+                        new io.kbench.coordinator.capacity.TrialVerdict.Unserved(1, 9_000_000, 10_000_000), 0)));
+        assertEquals("cluster-unavailable", one.limit());
+        assertEquals(0.25, one.strength(), 1e-9);
     }
 
     @Test

@@ -108,8 +108,12 @@ final class KafkaProducerHandle implements ProducerHandle {
     private long sentCost;
     private long doneSeen;
     private final java.util.concurrent.atomic.AtomicLong doneCost = new java.util.concurrent.atomic.AtomicLong();
-    /** Nanoseconds the load thread waited in {@link #awaitRoom}; written by it alone. */
+    /** Nanoseconds the load thread waited in {@link #awaitRoom}, finished waits; written by it alone. */
     private volatile long waitedNanos;
+    /** When the wait in progress began ({@link #clock}); {@link Long#MIN_VALUE}: none. Written by the load thread. */
+    private volatile long waitingSince = Long.MIN_VALUE;
+    /** Odd while the load thread moves a finished wait from {@link #waitingSince} to {@link #waitedNanos} (a seqlock). */
+    private volatile int waitVersion;
     /** {@link #metrics()}'s previous reading: when, and {@link #waitedNanos} then (the caller's thread only). */
     private long lastMetricsNanos;
     private long lastWaitedNanos;
@@ -233,15 +237,18 @@ final class KafkaProducerHandle implements ProducerHandle {
     private void awaitRoom(long cost) {
         long start = clock.nanoTime();
         long deadline = start + maxWaitNanos;
+        waitingSince = start; // a wait the cluster makes long (a broker that does not answer) shows while it lasts
         while (true) {
             doneSeen = doneCost.get();
             long outstanding = sentCost - doneSeen;
             long now = clock.nanoTime();
             if (outstanding + cost <= maxOutstandingBytes || outstanding <= 0 || Thread.currentThread().isInterrupted()
                     || now - deadline > 0) {
-                if (now != start) {
-                    waitedNanos = waitedNanos + (now - start); // single writer
-                }
+                int v = waitVersion;
+                waitVersion = v + 1; // readers retry until the finished wait is in one field, not both or neither
+                waitedNanos = waitedNanos + (now - start); // single writer
+                waitingSince = Long.MIN_VALUE;
+                waitVersion = v + 2;
                 return;
             }
             clock.park(WAIT_NANOS);
@@ -329,13 +336,29 @@ final class KafkaProducerHandle implements ProducerHandle {
     public java.util.Map<String, Double> metrics() {
         java.util.Map<String, Double> m = ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
         long now = clock.nanoTime();
-        long waited = waitedNanos;
+        long waited = waitedNanos();
         if (lastMetricsNanos != 0 && now > lastMetricsNanos) {
             m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));
         }
         lastMetricsNanos = now;
         lastWaitedNanos = waited;
         return m;
+    }
+
+    /**
+     * Nanoseconds waited in {@link #awaitRoom} up to now, the wait in progress included: the finished waits, and the
+     * open one from its start (read under {@link #waitVersion}, so that a wait that ends meanwhile is counted once).
+     */
+    private long waitedNanos() {
+        while (true) {
+            int v = waitVersion;
+            long waited = waitedNanos;
+            long since = waitingSince;
+            if ((v & 1) == 0 && v == waitVersion) {
+                return since == Long.MIN_VALUE ? waited : waited + Math.max(0, clock.nanoTime() - since);
+            }
+            Thread.onSpinWait();
+        }
     }
 
     @Override

@@ -411,6 +411,35 @@ class KafkaProducerHandleTest {
     }
 
     @Test
+    void shouldCountAWaitStillInProgressInTheWaitRatio() {
+        // a broker that stopped answering: the load thread waits for room, and the readings while it waits say so
+        // (before, a wait counted only once it ended, in the interval it ended in)
+        MockProducer<byte[], byte[]> mock = producer(false);
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+        long cost = 100 + KafkaProducerHandle.RECORD_OVERHEAD;
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
+                false, cost, 60_000, clock, List.of());
+        h.metrics(); // the first reading
+        h.send(null, new byte[100], 0, 0, 0);
+        java.util.List<Double> readings = new java.util.ArrayList<>();
+        clock.onPark(nanos -> {
+            if (clock.parks() % 25_000 == 0) { // every 0.5 s of waiting (parks of 20 us), as a snapshot thread would
+                readings.add(h.metrics().get(KafkaProducerHandle.WAIT_RATIO));
+            }
+            if (clock.parks() == 100_000) { // the broker answers after 2 s
+                assertTrue(mock.completeNext());
+            }
+        });
+        h.send(null, new byte[100], 0, 1, 1);
+        assertEquals(4, readings.size());
+        for (double r : readings) {
+            assertEquals(1.0, r, 1e-9, "waiting the whole time since the reading before: " + readings);
+        }
+        clock.advance(500_000_000L);
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), 1e-9, "counted once: not again when it ended");
+    }
+
+    @Test
     void shouldGiveUpWaitingAfterMaxBlockAndLetTheClientDecide() {
         MockProducer<byte[], byte[]> mock = producer(false);
         ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);

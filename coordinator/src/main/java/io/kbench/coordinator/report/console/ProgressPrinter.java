@@ -36,6 +36,8 @@ public final class ProgressPrinter implements RunReporter {
     private boolean stopping;
     /** What the run's classic groups have not read, exactly, where its counts tell it. */
     private io.kbench.coordinator.report.UnreadCount unread = new io.kbench.coordinator.report.UnreadCount(0);
+    /** Messages sent and neither acknowledged nor failed, by the end of the last interval printed. */
+    private long outstanding;
 
     public ProgressPrinter(PrintStream out) {
         this.out = out;
@@ -66,6 +68,7 @@ public final class ProgressPrinter implements RunReporter {
         producers = w.producerCount() > 0;
         targetRate = w.producerCount() > 0 ? w.producerRate() : 0;
         unread = new io.kbench.coordinator.report.UnreadCount(io.kbench.coordinator.report.UnreadCount.classicGroups(w));
+        outstanding = 0;
         plannedMicros = w.plannedSendingMicros();
     }
 
@@ -140,12 +143,17 @@ public final class ProgressPrinter implements RunReporter {
                     p99(i.stats(Metric.SHARE_DELIVERY)), p99(i.stats(Metric.SHARE_ACCEPT)),
                     i.shareBacklog() > 0 ? String.format(Locale.ROOT, " backlog %,d", i.shareBacklog()) : ""));
         }
+        outstanding += c.sent() - c.acked() - c.failed();
         double blocked = io.kbench.coordinator.capacity.TrialVerdict.unavailableShare(i);
         if (blocked >= 0.5) {
             // the producers' load threads held in send() by the client, waiting for the cluster's metadata: while it
             // lasts no send completes, so no delay is recorded and the interval cannot show as saturated
             notes.append(String.format(Locale.ROOT, " | SENDS BLOCKED %.0f%% of the interval (waiting for the "
                     + "cluster's metadata: no broker answering?)", 100 * blocked));
+        } else if (c.acked() == 0 && outstanding > 0) {
+            // a broker frozen or cut off while its connections stay open: what was sent waits for request.timeout.ms
+            notes.append(String.format(Locale.ROOT, " | NOTHING ACKNOWLEDGED (%,d outstanding: the cluster does not "
+                    + "answer?)", outstanding));
         }
         if (i.saturated(saturationMicros)) {
             long stall = i.hosts().stallMicrosMax();
