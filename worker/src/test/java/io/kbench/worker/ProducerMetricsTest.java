@@ -233,36 +233,9 @@ class ProducerMetricsTest {
         m.intervals(0, 1_000_000_000L);
         m.sending(0);
         clock.set(1_000_000_000L); // blocked in its first send the whole interval (no broker answering)
-        IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of(new NoMetricsProducer()))
+        ProducerLoopTest.Client noMetrics = new ProducerLoopTest.Client(new ProducerLoopTest.ManualClock(0));
+        IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of(noMetrics))
                 .harvest(0, 0, 1_000_000, false, 0, false, "");
         assertEquals(1.0, s.producerMetrics().values().get(Snapshotter.SEND_BLOCKED_RATIO), 1e-9);
-    }
-
-    /** A producer handle whose client reports nothing. */
-    private static final class NoMetricsProducer implements io.kbench.driver.ProducerHandle {
-        @Override
-        public void send(byte[] key, byte[] value, long stampMicros, long intendedNanos, long sendNanos) {
-        }
-
-        @Override
-        public void beginTransaction() {
-        }
-
-        @Override
-        public void commitTransaction() {
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public java.util.Map<String, Double> metrics() {
-            return java.util.Map.of();
-        }
-
-        @Override
-        public void close(java.time.Duration timeout) {
-        }
     }
 }
