@@ -165,18 +165,14 @@ final class ProducerLoop implements Runner.Task {
         for (long index = 0; index < limit && !stopped; index++) {
             long now = nanos.nanoTime();
             if (now >= end) {
-                metrics.returned(now);
                 return;
             }
             if (loop != null) {
                 loop.sending(index, now);
             }
             send(index, now, now);
-            if (loop != null) {
-                metrics.returned(nanos.nanoTime()); // the wait for the round trip below is not the send's
-                if (!loop.await(index, metrics.acked::get, metrics.failed::get, () -> stopped)) {
-                    return;
-                }
+            if (loop != null && !loop.await(index, metrics.acked::get, metrics.failed::get, () -> stopped)) {
+                return;
             }
         }
     }
@@ -211,11 +207,10 @@ final class ProducerLoop implements Runner.Task {
                 send(index, next, sendNanos);
                 next = schedule.intendedNanos(++index);
             }
-            now = nanos.nanoTime();
-            metrics.returned(now);
             if (next >= end || index >= limit || stopped) {
                 return;
             }
+            now = nanos.nanoTime();
             if (inTransaction && transactionNanos > 0 && now - transactionStartNanos >= transactionNanos) {
                 commit();
                 now = nanos.nanoTime();
@@ -237,7 +232,6 @@ final class ProducerLoop implements Runner.Task {
             transactionStartNanos = sendNanos;
             transactionCount = 0;
         }
-        metrics.sending(sendNanos);
         handle.send(keys.keyFor(index), payloads.valueFor(index), clock.coordinatorMicros(intendedNanos),
                 intendedNanos, sendNanos);
         metrics.onSent(intendedNanos, sendNanos);
@@ -251,7 +245,6 @@ final class ProducerLoop implements Runner.Task {
     private void commit() {
         NanoClock nanos = clock.nanoClock();
         long t0 = nanos.nanoTime();
-        metrics.returned(t0); // a commit is timed as one, not as a send that blocked
         handle.commitTransaction();
         metrics.committed((nanos.nanoTime() - t0) / 1000);
         inTransaction = false;

@@ -63,43 +63,6 @@ public final class ProducerMetrics implements ProducerListener {
      * by the snapshot thread.
      */
     private final AtomicLong overslept = new AtomicLong(-1);
-    /**
-     * A send that takes this long or longer blocked its load thread: in kbench's flow control (waiting for the cluster
-     * to acknowledge what is outstanding), in the client's buffer pool, or waiting for metadata (no broker answering,
-     * a partition without a leader: up to {@code max.block.ms}). A send that does not block takes microseconds.
-     */
-    static final long BLOCKED_NANOS = 1_000_000L;
-    private static final java.lang.invoke.VarHandle SENDING_SINCE;
-    private static final java.lang.invoke.VarHandle BLOCKED_TOTAL;
-    private static final java.lang.invoke.VarHandle BLOCKED_VERSION;
-
-    static {
-        try {
-            var lookup = java.lang.invoke.MethodHandles.lookup();
-            SENDING_SINCE = lookup.findVarHandle(ProducerMetrics.class, "sendingSince", long.class);
-            BLOCKED_TOTAL = lookup.findVarHandle(ProducerMetrics.class, "blockedTotalNanos", long.class);
-            BLOCKED_VERSION = lookup.findVarHandle(ProducerMetrics.class, "blockedVersion", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** When the send in progress began, {@link NanoClock} units; {@link #NOT_SENDING}: none. Load thread (release). */
-    @SuppressWarnings("unused") // through SENDING_SINCE
-    private long sendingSince = NOT_SENDING;
-    private static final long NOT_SENDING = Long.MIN_VALUE;
-    /** Nanoseconds of the finished sends that blocked ({@link #BLOCKED_NANOS} or longer). Load thread (release). */
-    @SuppressWarnings("unused") // through BLOCKED_TOTAL
-    private long blockedTotalNanos;
-    /**
-     * Odd while the load thread moves a finished blocked send from {@link #sendingSince} to {@link #blockedTotalNanos}
-     * (a seqlock: a reader retries rather than count it twice or not at all). Sends that did not block change neither.
-     */
-    @SuppressWarnings("unused") // through BLOCKED_VERSION
-    private long blockedVersion;
-    /** {@link #takeBlockedRatio}'s previous reading: when, and the blocked nanoseconds then. Snapshot thread only. */
-    private long blockedReadAt = Long.MIN_VALUE;
-    private long blockedRead;
     /** End of a timed warm-up, {@link NanoClock} units; {@code Long.MIN_VALUE}: none. */
     private volatile long measureNanos = Long.MIN_VALUE;
 
@@ -177,79 +140,9 @@ public final class ProducerMetrics implements ProducerListener {
      * that an interval's sent count ends at its boundary, not at the moment the snapshot thread harvests it.
      */
     void intervals(long startNanos, long intervalNanos) {
-        blockedReadAt = startNanos;
         sentMarks.set(startNanos, intervalNanos);
         this.nextBoundaryNanos = startNanos + intervalNanos;
         ackMarks.set(startNanos, intervalNanos); // the I/O thread reads its first boundary at its next acknowledgement
-    }
-
-    /**
-     * HOT PATH (load thread): a send begins at {@code nowNanos} (the clock read the loop made for it). Ends the send
-     * before, if {@link #returned} did not: the time between two sends' starts is the first one's (and the loop's
-     * few instructions between them).
-     */
-    void sending(long nowNanos) {
-        returned(nowNanos);
-        SENDING_SINCE.setRelease(this, nowNanos);
-    }
-
-    /**
-     * HOT PATH (load thread): the send in progress, if any, returned by {@code nowNanos} (a clock read the loop made
-     * after it); it counts as blocked when it took {@link #BLOCKED_NANOS} or longer.
-     */
-    void returned(long nowNanos) {
-        long since = (long) SENDING_SINCE.getOpaque(this);
-        if (since == NOT_SENDING) {
-            return;
-        }
-        long took = nowNanos - since;
-        if (took >= BLOCKED_NANOS) {
-            long v = (long) BLOCKED_VERSION.getOpaque(this);
-            BLOCKED_VERSION.setOpaque(this, v + 1);
-            java.lang.invoke.VarHandle.storeStoreFence();
-            BLOCKED_TOTAL.setOpaque(this, (long) BLOCKED_TOTAL.getOpaque(this) + took);
-            SENDING_SINCE.setOpaque(this, NOT_SENDING);
-            BLOCKED_VERSION.setRelease(this, v + 2);
-        } else {
-            SENDING_SINCE.setRelease(this, NOT_SENDING);
-        }
-    }
-
-    /**
-     * Nanoseconds the load thread spent in sends that blocked, up to {@code nowNanos}: the finished ones and the one in
-     * progress once it has taken {@link #BLOCKED_NANOS} (a send blocked for a minute counts in every interval it spans,
-     * not only in the one it returns in). Any thread; consistent against the load thread's updates.
-     */
-    long blockedNanos(long nowNanos) {
-        while (true) {
-            long v = (long) BLOCKED_VERSION.getAcquire(this);
-            long total = (long) BLOCKED_TOTAL.getAcquire(this);
-            long since = (long) SENDING_SINCE.getAcquire(this);
-            if ((v & 1) == 0 && v == (long) BLOCKED_VERSION.getAcquire(this)) {
-                long open = since == NOT_SENDING ? 0 : nowNanos - since;
-                return total + (open >= BLOCKED_NANOS ? open : 0);
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    /**
-     * The share of the time since the previous call (the first: since the run's start, {@link #intervals}) that the
-     * load thread spent in sends that blocked, 0 to 1; NaN when no time passed or there is no start yet. Snapshot
-     * thread.
-     */
-    double takeBlockedRatio() {
-        long now = clock.nanoTime();
-        long blocked = blockedNanos(now);
-        long since = blockedReadAt;
-        if (since != Long.MIN_VALUE && now <= since) {
-            return Double.NaN;
-        }
-        double ratio = since == Long.MIN_VALUE ? Double.NaN
-                : Math.max(0, Math.min(1, (double) (blocked - blockedRead) / (now - since)));
-        blockedReadAt = now;
-        blockedRead = blocked;
-        return ratio;
     }
 
     // HOT PATH (load thread)

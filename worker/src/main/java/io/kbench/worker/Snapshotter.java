@@ -59,15 +59,6 @@ final class Snapshotter {
         this(workerId, producers, consumers, producerClients, List.of());
     }
 
-    /**
-     * Producer metric: the share of the interval the producer's load thread spent in sends that blocked (took
-     * {@link ProducerMetrics#BLOCKED_NANOS} or longer, the one in progress counted as it blocks), 0 to 1: kbench's flow
-     * control and the client's buffer pool, which {@code kbench-buffer-wait-ratio} and {@code bufferpool-wait-ratio}
-     * count too, and the client's wait for metadata (no broker answering, a partition without a leader), which
-     * nothing else shows while it lasts.
-     */
-    static final String SEND_BLOCKED_RATIO = "kbench-send-blocked-ratio";
-
     /** @param shareConsumers the share consumers' figures (their deliveries are not in {@code consumers}) */
     Snapshotter(String workerId, List<ProducerMetrics> producers, List<ConsumerMetrics> consumers,
                 List<io.kbench.driver.ProducerHandle> producerClients, List<ShareConsumerMetrics> shareConsumers) {
@@ -302,20 +293,11 @@ final class Snapshotter {
             m.addCommitsTo(shareCommit, sequence, last);
         }
         ClientMetricsMerge producerMetrics = new ClientMetricsMerge();
-        for (int i = 0; i < producerClients.size(); i++) {
-            java.util.Map<String, Double> m;
+        for (io.kbench.driver.ProducerHandle h : producerClients) {
             try {
-                m = producerClients.get(i).metrics();
+                producerMetrics.add(h.metrics(), 1);
             } catch (RuntimeException e) {
-                m = java.util.Map.of(); // a closed client has no metrics; the interval goes without them
-            }
-            double blocked = i < producers.size() ? producers.get(i).takeBlockedRatio() : Double.NaN;
-            if (!Double.isNaN(blocked)) {
-                m = new java.util.HashMap<>(m);
-                m.put(SEND_BLOCKED_RATIO, blocked);
-            }
-            if (!m.isEmpty()) {
-                producerMetrics.add(m, 1);
+                // a closed client has no metrics; the interval goes without them
             }
         }
         Verification dv = v.minus(verification);

@@ -296,38 +296,4 @@ class ProducerLoopTest {
         assertEquals(0, limited.skippedInWarmup());
         assertEquals(2_500, client.sends.size(), "a record-count run sends every record");
     }
-
-    /**
-     * Nanoseconds of sends that blocked, after a loop of {@code rate} msg/s for 1 s (at most {@code limit} messages)
-     * whose sends take 20 µs each, send number {@code stallAt} {@code stallNanos} more, and a commit of
-     * {@code commitNanos} every {@code transactionRecords} messages (0: not transactional).
-     */
-    private static long blockedAfter(long rate, long limit, int stallAt, long stallNanos, long transactionRecords,
-                                     long commitNanos) {
-        ManualClock clock = new ManualClock(START);
-        Client client = new Client(clock);
-        client.perSendNanos = 20_000;
-        client.stallAtSend = stallAt;
-        client.stallNanos = stallNanos;
-        client.commitNanos = commitNanos;
-        ProducerMetrics metrics = new ProducerMetrics(clock, new ErrorSlot(), rate >= 0);
-        ProducerLoop l = new ProducerLoop("p0", client, metrics, new RunClock(MicrosClock.SYSTEM, 0, clock), rate, limit,
-                Payloads.generate(10, 0, 1), Keys.NONE, transactionRecords, 0, new ErrorSlot());
-        l.window(START, START + 1000 * MS);
-        l.run();
-        if (transactionRecords > 0) {
-            assertTrue(client.commits >= 9, "commits: " + client.commits);
-        }
-        return metrics.blockedNanos(clock.now);
-    }
-
-    @Test
-    void shouldCountTheTimeASendBlockedButNotParksCommitsOrSendsThatDidNotBlock() {
-        // paced, 1,000 msg/s: send 100 blocked 250 ms (metadata, buffer pool); the other sends and the parks are not
-        assertEquals(250 * MS + 20_000, blockedAfter(1000, 0, 100, 250 * MS, 0, 0), "the blocked send, its 20 µs too");
-        // unthrottled, a stall of 3 ms at send 9 of 50
-        assertEquals(3 * MS + 20_000, blockedAfter(-1, 50, 9, 3 * MS, 0, 0));
-        // transactional: commits of 40 ms every 100 messages are timed as commits, not as sends that blocked
-        assertEquals(0, blockedAfter(1000, 0, -1, 0, 100, 40 * MS));
-    }
 }

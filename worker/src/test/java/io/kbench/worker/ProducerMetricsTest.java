@@ -198,44 +198,4 @@ class ProducerMetricsTest {
         a.onSent(2_000_000, 2_000_000);
         assertEquals(1, s.harvest(2, 2_000, 2_500, true, 0, true, "").counters().sent());
     }
-
-    @Test
-    void shouldCountSendsThatBlockedIncludingOneStillInProgressAcrossIntervals() {
-        ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), true);
-        long second = 1_000_000_000L;
-        m.intervals(0, second);
-        // interval 0: sends of 10 µs (not blocked), then one of 100 ms, then one of 999 µs (not blocked)
-        for (int i = 0; i < 100; i++) {
-            m.sending(i * 1_000_000L);
-            m.returned(i * 1_000_000L + 10_000);
-        }
-        m.sending(200_000_000L);
-        m.sending(300_000_000L); // the next send's start ends the one before: 100 ms
-        m.returned(300_999_000L);
-        // a send begins at 0.5 s and is still blocked at the first harvest (1 s) and the second (2 s)
-        m.sending(500_000_000L);
-        clock.set(second);
-        assertEquals(0.6, m.takeBlockedRatio(), 1e-9, "100 ms + the 500 ms so far of the one in progress");
-        clock.set(2 * second);
-        assertEquals(1.0, m.takeBlockedRatio(), 1e-9, "blocked the whole interval, not yet returned");
-        // it returns at 2.25 s; then nothing blocks
-        m.returned(2 * second + 250_000_000L);
-        m.sending(2 * second + 300_000_000L);
-        m.returned(2 * second + 300_050_000L);
-        clock.set(3 * second);
-        assertEquals(0.25, m.takeBlockedRatio(), 1e-9, "its last 250 ms, not again its first 1.5 s");
-        assertEquals(1_850_000_000L, m.blockedNanos(3 * second));
-    }
-
-    @Test
-    void shouldCarryTheBlockedShareInTheSnapshotsProducerMetrics() {
-        ProducerMetrics m = new ProducerMetrics(clock, new ErrorSlot(), true);
-        m.intervals(0, 1_000_000_000L);
-        m.sending(0);
-        clock.set(1_000_000_000L); // blocked in its first send the whole interval (no broker answering)
-        ProducerLoopTest.Client noMetrics = new ProducerLoopTest.Client(new ProducerLoopTest.ManualClock(0));
-        IntervalSnapshot s = new Snapshotter("w", List.of(m), List.of(), List.of(noMetrics))
-                .harvest(0, 0, 1_000_000, false, 0, false, "");
-        assertEquals(1.0, s.producerMetrics().values().get(Snapshotter.SEND_BLOCKED_RATIO), 1e-9);
-    }
 }

@@ -65,11 +65,13 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
     /** Metric names of the producers' waits for room: kbench's flow control and the client's buffer pool. */
     static final List<String> WAIT_METRICS = List.of("kbench-buffer-wait-ratio", "bufferpool-wait-ratio");
     /**
-     * Producer metric: the share of the interval the load threads spent in sends that blocked, 1 ms or longer each
-     * (the worker's {@code Snapshotter.SEND_BLOCKED_RATIO}): the waits for room above, and the client's wait for
-     * metadata, which no other figure shows while it lasts.
+     * Producer metric: the share of the interval the load threads waited inside the Kafka client's {@code send()} (the
+     * Kafka driver's {@code KafkaProducerHandle.SEND_BLOCKED_RATIO}): for its buffer pool ({@code bufferpool-wait-ratio}
+     * counts that too) or for metadata, which no other figure shows while it lasts.
      */
     public static final String BLOCKED_METRIC = "kbench-send-blocked-ratio";
+    /** The client's own share of the interval waiting for its buffer pool: the part of {@link #BLOCKED_METRIC} that is room. */
+    static final String POOL_WAIT_METRIC = "bufferpool-wait-ratio";
 
     /** What made a trial fail. */
     public enum Cause {
@@ -256,9 +258,9 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
     }
 
     /**
-     * Interval {@code i}'s share of the time the producers' sends blocked not for buffer room: {@link #BLOCKED_METRIC}
-     * less the {@link #WAIT_METRICS}' sum, at least 0; NaN when the interval does not carry it (results of builds before
-     * it, intervals without producers).
+     * Interval {@code i}'s share of the time the producers waited inside the client's {@code send()} not for its buffer
+     * pool — for the cluster's metadata: {@link #BLOCKED_METRIC} less {@link #POOL_WAIT_METRIC}, at least 0; NaN when
+     * the interval does not carry it (results of builds before it, intervals without producers).
      */
     public static double unavailableShare(MergedInterval i) {
         var values = i.producerClients().values();
@@ -266,14 +268,8 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         if (b == null || !Double.isFinite(b)) {
             return Double.NaN;
         }
-        double w = 0;
-        for (String name : WAIT_METRICS) {
-            Double v = values.get(name);
-            if (v != null && Double.isFinite(v)) {
-                w += v;
-            }
-        }
-        return Math.max(0, Math.min(1, b) - w);
+        Double pool = values.get(POOL_WAIT_METRIC);
+        return Math.max(0, Math.min(1, b) - (pool != null && Double.isFinite(pool) ? pool : 0));
     }
 
     /** The mean over the window's intervals that carry it of {@link #unavailableShare}; 0 when none does. */
@@ -304,7 +300,7 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
     /**
      * The measured window's intervals in which the cluster acknowledged nothing while the producers had messages
      * outstanding — sent, and neither acknowledged nor failed by the interval's end, counted from the run's first
-     * interval — or their sends blocked half the interval or more ({@link #BLOCKED_METRIC}, whatever they waited for):
+     * interval — or they waited inside the client's send() half the interval or more ({@link #BLOCKED_METRIC}):
      * seconds in which the cluster did not serve them (a broker down or frozen, no leader). {@code all}: every interval
      * of the run, in order.
      */

@@ -68,6 +68,31 @@ final class KafkaProducerHandle implements ProducerHandle {
      * waited for completions before it could send (the flow control above), 0 to 1.
      */
     static final String WAIT_RATIO = "kbench-buffer-wait-ratio";
+    /**
+     * Metric name: the fraction of the time since the previous {@link #metrics()} call that the load thread waited
+     * inside the client's {@code send()}, 0 to 1: for metadata (no broker answering, a partition without a leader: up
+     * to {@code max.block.ms}) or for its buffer pool. The waits that ended are the client's own figures
+     * ({@code metadata-wait-time-ns-total}, {@code bufferpool-wait-time-ns-total}); a wait still in progress — which
+     * the client records only once it ends, and a metadata wait that times out never — is counted as it lasts, when
+     * the load thread is parked inside {@code send()} ({@link Thread.State#WAITING}, {@code TIMED_WAITING}): a thread
+     * merely preempted there is runnable, and not counted.
+     */
+    static final String SEND_BLOCKED_RATIO = "kbench-send-blocked-ratio";
+    /** The client's cumulative waits inside {@code send()}, group {@code producer-metrics}. */
+    static final java.util.List<String> CLIENT_WAITS = java.util.List.of("metadata-wait-time-ns-total",
+            "bufferpool-wait-time-ns-total");
+    private static final java.lang.invoke.VarHandle IN_CLIENT;
+
+    static {
+        try {
+            IN_CLIENT = java.lang.invoke.MethodHandles.lookup().findVarHandle(KafkaProducerHandle.class,
+                    "inClientSince", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+    /** A wait in {@code send()} in progress counts once it has lasted this long (a send that does not wait: µs). */
+    static final long OPEN_WAIT_NANOS = 1_000_000L;
     /** Scratch arrays for values of up to {@link #SCRATCH_MAX_CACHED} bytes, one per length slot. */
     static final int SCRATCH_SLOTS = 64;
     static final int SCRATCH_MAX_CACHED = 16 * 1024;
@@ -114,6 +139,19 @@ final class KafkaProducerHandle implements ProducerHandle {
     private volatile long waitingSince = Long.MIN_VALUE;
     /** Odd while the load thread moves a finished wait from {@link #waitingSince} to {@link #waitedNanos} (a seqlock). */
     private volatile int waitVersion;
+    /**
+     * When the load thread entered the client's {@code send()} ({@link #clock}); {@link Long#MIN_VALUE}: it is not in
+     * it. Written by the load thread (release: a plain store), read by the {@link #metrics()} caller.
+     */
+    @SuppressWarnings("unused") // through IN_CLIENT
+    private long inClientSince = Long.MIN_VALUE;
+    /** The thread that sends (set at the first send), whose state tells a wait in {@code send()} from a preemption. */
+    private volatile Thread loadThread;
+    /** {@link #metrics()}'s state for {@link #SEND_BLOCKED_RATIO}: the client's waits at the previous reading (-1: none
+     * yet), and the wait in progress counted so far (its start, and how much). The caller's thread only. */
+    private long lastClientWaits = -1;
+    private long countedSince = Long.MIN_VALUE;
+    private long counted;
     /** {@link #metrics()}'s previous reading: when, and {@link #waitedNanos} then (the caller's thread only). */
     private long lastMetricsNanos;
     private long lastWaitedNanos;
@@ -195,8 +233,12 @@ final class KafkaProducerHandle implements ProducerHandle {
             partition = p;
         }
         long cost = (long) value.length + (key == null ? 0 : key.length) + ownHeaderBytes + RECORD_OVERHEAD;
+        long entering = sendNanos;
         if (maxOutstandingBytes > 0 && sentCost - doneSeen + cost > maxOutstandingBytes) {
-            awaitRoom(cost);
+            entering = awaitRoom(cost);
+        }
+        if (loadThread == null) {
+            loadThread = Thread.currentThread();
         }
         sentCost += cost;
         Completion[] r = ring;
@@ -213,9 +255,12 @@ final class KafkaProducerHandle implements ProducerHandle {
             }
         }
         c.arm(intendedNanos, sendNanos, value.length, cost);
+        IN_CLIENT.setRelease(this, entering);
         try {
             producer.send(new ProducerRecord<>(topic, partition, null, key, v, inValue ? ownHeaders : headers), c);
+            IN_CLIENT.setRelease(this, Long.MIN_VALUE);
         } catch (RuntimeException e) {
+            IN_CLIENT.setRelease(this, Long.MIN_VALUE);
             // the client throws (rather than calling back) when closed or interrupted: nothing was appended,
             // so the sequence number is not used
             if (partition != null) {
@@ -232,9 +277,10 @@ final class KafkaProducerHandle implements ProducerHandle {
 
     /**
      * Waits until {@code cost} more bytes fit under the bound, nothing is outstanding, {@code max.block.ms}
-     * passed (then the client's own blocking and timeout take over) or the thread is interrupted.
+     * passed (then the client's own blocking and timeout take over) or the thread is interrupted; returns when it
+     * stopped waiting ({@link #clock}).
      */
-    private void awaitRoom(long cost) {
+    private long awaitRoom(long cost) {
         long start = clock.nanoTime();
         long deadline = start + maxWaitNanos;
         waitingSince = start; // a wait the cluster makes long (a broker that does not answer) shows while it lasts
@@ -249,7 +295,7 @@ final class KafkaProducerHandle implements ProducerHandle {
                 waitedNanos = waitedNanos + (now - start); // single writer
                 waitingSince = Long.MIN_VALUE;
                 waitVersion = v + 2;
-                return;
+                return now;
             }
             clock.park(WAIT_NANOS);
         }
@@ -337,12 +383,57 @@ final class KafkaProducerHandle implements ProducerHandle {
         java.util.Map<String, Double> m = ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
         long now = clock.nanoTime();
         long waited = waitedNanos();
+        long blocked = clientBlockedNanos(now);
         if (lastMetricsNanos != 0 && now > lastMetricsNanos) {
             m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));
+            m.put(SEND_BLOCKED_RATIO, Math.max(0, Math.min(1.0, blocked / (double) (now - lastMetricsNanos))));
         }
         lastMetricsNanos = now;
         lastWaitedNanos = waited;
         return m;
+    }
+
+    /**
+     * Nanoseconds the load thread waited inside the client's {@code send()} since the previous {@link #metrics()} call
+     * ({@link #SEND_BLOCKED_RATIO}): the client's own record of its waits that ended, less what was counted of them
+     * while they lasted, and the wait in progress since then (or since it began).
+     */
+    private long clientBlockedNanos(long now) {
+        long since = (long) IN_CLIENT.getAcquire(this);
+        long waits = 0;
+        for (java.util.Map.Entry<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> e
+                : producer.metrics().entrySet()) {
+            org.apache.kafka.common.MetricName n = e.getKey();
+            if (n.group().equals("producer-metrics") && CLIENT_WAITS.contains(n.name())
+                    && e.getValue().metricValue() instanceof Number v && Double.isFinite(v.doubleValue())) {
+                waits += (long) v.doubleValue();
+            }
+        }
+        long ended = lastClientWaits < 0 ? 0 : Math.max(0, waits - lastClientWaits);
+        lastClientWaits = waits;
+        if (lastMetricsNanos == 0) {
+            return 0; // the first reading: no ratio yet, only the starting point
+        }
+        if (countedSince != Long.MIN_VALUE && countedSince != since) {
+            // a wait counted while it lasted has ended: the client recorded all of it now (unless it timed out: then
+            // nothing, and there is nothing to take off)
+            ended -= Math.min(counted, ended);
+            countedSince = Long.MIN_VALUE;
+            counted = 0;
+        }
+        long open = 0;
+        Thread t = loadThread;
+        Thread.State state = t == null ? null : t.getState();
+        if (since != Long.MIN_VALUE && now - since >= OPEN_WAIT_NANOS
+                && (state == Thread.State.TIMED_WAITING || state == Thread.State.WAITING)) {
+            open = now - Math.max(since, lastMetricsNanos);
+            if (countedSince != since) {
+                countedSince = since;
+                counted = 0;
+            }
+            counted += open;
+        }
+        return ended + open;
     }
 
     /**

@@ -52,13 +52,17 @@ class KafkaProducerHandleTest {
     }
 
     private static MockProducer<byte[], byte[]> producer(boolean autoComplete) {
+        return new MockProducer<>(cluster(), autoComplete, null, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** One broker leading every partition of {@link #TOPIC}. */
+    private static Cluster cluster() {
         Node node = new Node(0, "localhost", 9092);
         List<PartitionInfo> parts = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
             parts.add(new PartitionInfo(TOPIC, p, node, new Node[] {node}, new Node[] {node}));
         }
-        Cluster cluster = new Cluster("c", List.of(node), parts, Set.of(), Set.of());
-        return new MockProducer<>(cluster, autoComplete, null, new ByteArraySerializer(), new ByteArraySerializer());
+        return new Cluster("c", List.of(node), parts, Set.of(), Set.of());
     }
 
     /** The stamp as the header would carry it (8 or 24 bytes), from the value's head or the header. */
@@ -437,6 +441,103 @@ class KafkaProducerHandleTest {
         }
         clock.advance(500_000_000L);
         assertEquals(0.0, h.metrics().get(KafkaProducerHandle.WAIT_RATIO), 1e-9, "counted once: not again when it ended");
+    }
+
+    /** A client whose send() holds the calling thread until released: parked (a wait), or spinning (runnable). */
+    private static final class HoldingProducer extends MockProducer<byte[], byte[]> {
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final boolean park;
+        volatile Thread sender;
+
+        HoldingProducer(boolean park) {
+            super(cluster(), true, null, new ByteArraySerializer(), new ByteArraySerializer());
+            this.park = park;
+        }
+
+        @Override
+        public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                ProducerRecord<byte[], byte[]> record, org.apache.kafka.clients.producer.Callback callback) {
+            sender = Thread.currentThread();
+            while (release.getCount() > 0) {
+                if (park) {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            return super.send(record, callback);
+        }
+
+        /** What the client itself records of its metadata waits once they end. */
+        void recordedMetadataWait(double nanos) {
+            org.apache.kafka.common.MetricName name = new org.apache.kafka.common.MetricName("metadata-wait-time-ns-total",
+                    "producer-metrics", "", java.util.Map.of("client-id", "p"));
+            setMockMetrics(name, new org.apache.kafka.common.Metric() {
+                @Override
+                public org.apache.kafka.common.MetricName metricName() {
+                    return name;
+                }
+
+                @Override
+                public Object metricValue() {
+                    return nanos;
+                }
+            });
+        }
+    }
+
+    private static Thread sendInBackground(KafkaProducerHandle h, long sendNanos) {
+        Thread t = new Thread(() -> h.send(null, new byte[100], 0, sendNanos, sendNanos), "load");
+        t.start();
+        return t;
+    }
+
+    @Test
+    void shouldCountAWaitInsideTheClientsSendWhileItLastsAndOnceWhenTheClientRecordsIt() throws Exception {
+        // no broker answering: the client's send() waits for metadata; the client records the wait only once it ends
+        HoldingProducer client = new HoldingProducer(true);
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+        KafkaProducerHandle h = new KafkaProducerHandle(client, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION,
+                16384, false, 0, 60_000, clock, List.of());
+        h.metrics(); // the first reading
+        Thread load = sendInBackground(h, clock.nanoTime());
+        while (load.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        clock.advance(1_000_000_000L);
+        assertEquals(1.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9, "waiting the whole second");
+        clock.advance(500_000_000L);
+        client.recordedMetadataWait(1_500_000_000d); // it ends: the client records all 1.5 s of it
+        client.release.countDown();
+        load.join();
+        assertEquals(1.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9,
+                "its last 0.5 s, not again the second counted while it lasted");
+        clock.advance(1_000_000_000L);
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9);
+    }
+
+    @Test
+    void shouldNotCountALoadThreadThatIsRunnableInsideSendAsWaiting() throws Exception {
+        // a load thread preempted (or busy) inside send() on a host short of cores is runnable, not waiting for the
+        // cluster: 8 producers on 2 cores read 89% "blocked" when the time in send() alone was counted
+        HoldingProducer client = new HoldingProducer(false);
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+        KafkaProducerHandle h = new KafkaProducerHandle(client, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION,
+                16384, false, 0, 60_000, clock, List.of());
+        h.metrics();
+        Thread load = sendInBackground(h, clock.nanoTime());
+        while (client.sender == null) {
+            Thread.onSpinWait();
+        }
+        clock.advance(1_000_000_000L);
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9);
+        client.release.countDown();
+        load.join();
     }
 
     @Test
