@@ -120,6 +120,13 @@ class TrialVerdictTest {
         return TrialVerdict.judge(w, true, null, s, intervals, 2 * S, measureEnd, slos);
     }
 
+    /** An interval whose producers reported {@code metrics}. */
+    private static MergedInterval withProducerMetrics(Map<String, Double> metrics) {
+        return new MergedInterval(0, 0, S, new Counters(1_000, 1_000, 0, 100_000, 1_000, 100_000, 0, 0),
+                MergedInterval.statsOf(new EnumMap<>(Metric.class)), 1, List.of(), 0, new ClientSample(1, metrics),
+                ClientSample.NONE, io.kbench.coordinator.merge.HostFigures.NONE);
+    }
+
     private static TrialVerdict judge(Trial t) {
         return judge(t, W, List.of());
     }
@@ -293,11 +300,12 @@ class TrialVerdictTest {
         assertEquals(Cause.cluster, frozen.cause(), frozen.reasons().toString());
         assertTrue(frozen.reasons().contains("the cluster acknowledged nothing in 4 of the window's 9 interval(s) while "
                 + "the producers had messages outstanding or blocked in send()"), frozen.reasons().toString());
-        // blocked for buffer room is the producers' wait, not metadata: 40% blocked, 40% waiting for room
-        assertEquals(Cause.none, judge(steady().with(t -> {
-            Arrays.fill(t.blocked(), 0.4);
-            Arrays.fill(t.waits(), 0.4);
-        })).cause());
+        // waiting inside send() for the client's buffer pool is a wait for room, not for metadata
+        assertEquals(0.0, TrialVerdict.unavailableShare(withProducerMetrics(Map.of(TrialVerdict.BLOCKED_METRIC, 0.4,
+                "bufferpool-wait-ratio", 0.4))), 1e-9);
+        assertEquals(0.3, TrialVerdict.unavailableShare(withProducerMetrics(Map.of(TrialVerdict.BLOCKED_METRIC, 0.4,
+                "bufferpool-wait-ratio", 0.1, "kbench-buffer-wait-ratio", 0.5))), 1e-9, "kbench's own wait is not in it");
+        assertTrue(Double.isNaN(TrialVerdict.unavailableShare(withProducerMetrics(Map.of()))), "a result before it");
         // 0.9% blocked: below the threshold
         assertEquals(Cause.none, judge(steady().with(t -> Arrays.fill(t.blocked(), 0.009))).cause());
     }

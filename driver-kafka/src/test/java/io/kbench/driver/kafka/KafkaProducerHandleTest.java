@@ -491,53 +491,55 @@ class KafkaProducerHandleTest {
         }
     }
 
-    private static Thread sendInBackground(KafkaProducerHandle h, long sendNanos) {
-        Thread t = new Thread(() -> h.send(null, new byte[100], 0, sendNanos, sendNanos), "load");
-        t.start();
-        return t;
+    /** A handle without flow control over a {@link HoldingProducer}, a load thread inside its send() meanwhile. */
+    private record Held(HoldingProducer client, ManualNanoClock clock, KafkaProducerHandle handle, Thread load) {
+        /** Starts the send once the handle's metrics were read a first time; returns once the thread is in it. */
+        static Held start(boolean park) {
+            HoldingProducer client = new HoldingProducer(park);
+            ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+            KafkaProducerHandle h = new KafkaProducerHandle(client, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION,
+                    16384, false, 0, 60_000, clock, List.of());
+            h.metrics();
+            long at = clock.nanoTime();
+            Thread t = new Thread(() -> h.send(null, new byte[100], 0, at, at), "load");
+            t.start();
+            while (client.sender == null || park && t.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait();
+            }
+            return new Held(client, clock, h, t);
+        }
+
+        double blockedRatio() {
+            return handle.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO);
+        }
     }
 
     @Test
     void shouldCountAWaitInsideTheClientsSendWhileItLastsAndOnceWhenTheClientRecordsIt() throws Exception {
         // no broker answering: the client's send() waits for metadata; the client records the wait only once it ends
-        HoldingProducer client = new HoldingProducer(true);
-        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
-        KafkaProducerHandle h = new KafkaProducerHandle(client, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION,
-                16384, false, 0, 60_000, clock, List.of());
-        h.metrics(); // the first reading
-        Thread load = sendInBackground(h, clock.nanoTime());
-        while (load.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
-        clock.advance(1_000_000_000L);
-        assertEquals(1.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9, "waiting the whole second");
-        clock.advance(500_000_000L);
-        client.recordedMetadataWait(1_500_000_000d); // it ends: the client records all 1.5 s of it
-        client.release.countDown();
-        load.join();
-        assertEquals(1.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9,
-                "its last 0.5 s, not again the second counted while it lasted");
-        clock.advance(1_000_000_000L);
-        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9);
+        Held held = Held.start(true);
+        held.clock().advance(1_000_000_000L);
+        assertEquals(1.0, held.blockedRatio(), 1e-9, "waiting the whole second");
+        held.clock().advance(500_000_000L);
+        held.client().recordedMetadataWait(1_500_000_000d); // it ends: the client records all 1.5 s of it
+        held.client().release.countDown();
+        held.load().join();
+        held.clock().advance(1_000_000_000L);
+        assertEquals(0.5 / 1.5, held.blockedRatio(), 1e-9,
+                "its last 0.5 s of the 1.5 s since, not again the second counted while it lasted");
+        held.clock().advance(1_000_000_000L);
+        assertEquals(0.0, held.blockedRatio(), 1e-9);
     }
 
     @Test
     void shouldNotCountALoadThreadThatIsRunnableInsideSendAsWaiting() throws Exception {
         // a load thread preempted (or busy) inside send() on a host short of cores is runnable, not waiting for the
         // cluster: 8 producers on 2 cores read 89% "blocked" when the time in send() alone was counted
-        HoldingProducer client = new HoldingProducer(false);
-        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
-        KafkaProducerHandle h = new KafkaProducerHandle(client, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION,
-                16384, false, 0, 60_000, clock, List.of());
-        h.metrics();
-        Thread load = sendInBackground(h, clock.nanoTime());
-        while (client.sender == null) {
-            Thread.onSpinWait();
-        }
-        clock.advance(1_000_000_000L);
-        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.SEND_BLOCKED_RATIO), 1e-9);
-        client.release.countDown();
-        load.join();
+        Held held = Held.start(false);
+        held.clock().advance(1_000_000_000L);
+        assertEquals(0.0, held.blockedRatio(), 1e-9);
+        held.client().release.countDown();
+        held.load().join();
     }
 
     @Test
