@@ -36,6 +36,8 @@ final class ChartPoint {
     boolean warmup;
     boolean saturated;
     boolean brokerDown;
+    /** Some interval of the bucket had nothing acknowledged while messages were outstanding ({@link ChartSeries#add}). */
+    boolean unserved;
     /** Intervals with worker host figures: their mean CPU shares summed; the worst CPU, GC and heap. */
     int hostN;
     double cpuMeanSum;
@@ -172,6 +174,7 @@ final class ChartPoint {
         warmup |= b.warmup;
         saturated |= b.saturated;
         brokerDown |= b.brokerDown;
+        unserved |= b.unserved;
         brokerN += b.brokerN;
         for (int k = 0; k < brokerRates.length; k++) {
             brokerRates[k] += b.brokerRates[k];

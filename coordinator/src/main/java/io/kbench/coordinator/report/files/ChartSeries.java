@@ -43,6 +43,8 @@ public final class ChartSeries {
     private final List<ChartPoint> points = new ArrayList<>();
     /** What the classic groups have not read (not counted unless {@link #countingUnread}). */
     private io.kbench.coordinator.report.UnreadCount unread = new io.kbench.coordinator.report.UnreadCount(0);
+    /** Messages sent and neither acknowledged nor failed, by the end of the last interval added. */
+    private long outstanding;
 
     private ChartSeries(long runStartMillis, List<String> clientKeys, int maxPoints, int per, boolean growing) {
         if (maxPoints < 2 || per < 1) {
@@ -97,12 +99,19 @@ public final class ChartSeries {
         }
         last.add(i, clientKeys);
         last.unread = Math.max(last.unread, unread.after(i.publish().acked(), i.consume().received()));
+        // the cluster served the producers nothing: nothing acknowledged while messages were outstanding, or while they
+        // waited in the client's send() half the interval (the diagnosis's cluster-unavailable, TrialVerdict.unserved)
+        outstanding += i.publish().sent() - i.publish().acked() - i.publish().failed();
+        Double blocked = i.client() == null || i.client().producer() == null ? null
+                : i.client().producer().get(io.kbench.coordinator.capacity.TrialVerdict.BLOCKED_METRIC);
+        last.unserved |= i.publish().acked() == 0 && (outstanding > 0 || blocked != null && blocked >= 0.5);
     }
 
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
     public ChartSeries copy() {
         ChartSeries c = new ChartSeries(runStartMillis, clientKeys, maxPoints, per, growing);
         c.unread = unread.copy();
+        c.outstanding = outstanding;
         for (ChartPoint p : points) {
             c.points.add(p.copy());
         }
@@ -206,6 +215,7 @@ public final class ChartSeries {
         bands.put("warmup", new ArrayList<>());
         bands.put("saturated", new ArrayList<>());
         bands.put("brokerDown", new ArrayList<>());
+        bands.put("unserved", new ArrayList<>());
         // after the measured window: the consumers draining, or a generator behind its schedule still sending
         bands.put("after", new ArrayList<>());
         for (ChartPoint p : points) {
@@ -223,6 +233,7 @@ public final class ChartSeries {
             band(bands.get("warmup"), p.warmup, from, to);
             band(bands.get("saturated"), p.saturated, from, to);
             band(bands.get("brokerDown"), p.brokerDown, from, to);
+            band(bands.get("unserved"), p.unserved, from, to);
             band(bands.get("after"), measureEndMillis > 0 && p.startMillis >= measureEndMillis, from, to);
         }
         return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, unread,

@@ -93,6 +93,32 @@ class ChartSeriesTest {
     }
 
     @Test
+    void shouldBandTheIntervalsInWhichTheClusterAcknowledgedNothingWhileMessagesWereOutstanding() {
+        ChartSeries s = ChartSeries.fixed(0, KEYS, 100, 10);
+        s.add(counted(0, 1_000, 1_000, 0));
+        s.add(sentAcked(1, 400, 0));   // a broker freezes: sent, nothing acknowledged
+        s.add(sentAcked(2, 0, 0));     // nothing sent either, 400 still outstanding
+        s.add(sentAcked(3, 0, 400));   // it answers again
+        s.add(sentAcked(4, 0, 0));     // the producers done, nothing outstanding: not a band
+        List<double[]> bands = data(s).bands().get("unserved");
+        assertEquals(1, bands.size());
+        assertEquals(1.0, bands.get(0)[0]);
+        assertEquals(3.0, bands.get(0)[1]);
+        ChartSeries live = s.copy();
+        live.add(sentAcked(5, 10, 0));
+        assertEquals(2, data(live).bands().get("unserved").size(), "a copy keeps counting what is outstanding");
+    }
+
+    /** An interval in which {@code sent} messages were sent and {@code acked} acknowledged. */
+    private static ResultFile.Interval sentAcked(int k, long sent, long acked) {
+        LatencyStats s = new LatencyStats(10, 5, 5, 5, 5, 5, 5, 5, 5);
+        return new ResultFile.Interval(k, 1000L * k, 1000L * (k + 1), false, false, 1,
+                new ResultFile.Publish(sent, acked, 0, acked, acked, 0, s, s, s),
+                new ResultFile.Consume(acked, acked, acked, 0, s, 0L), null, 0, 0, null, List.of(), List.of(), null,
+                List.of());
+    }
+
+    @Test
     void shouldChartTheExactUnreadCountBesideTheConsumersOwnLag() {
         // 3,000 msg/s acknowledged, two classic groups reading 1,000 msg/s each: 2,000 more unread every second, while
         // the consumers' own lag (as of their last fetch) reads near 0 between fetches; then the producers stop
