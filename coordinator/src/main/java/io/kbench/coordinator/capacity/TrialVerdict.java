@@ -312,17 +312,26 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         for (MergedInterval i : all) {
             var c = i.counters();
             outstanding += c.sent() - c.acked() - c.failed();
-            if (i.startMicros() < measureStartMicros || i.startMicros() >= measureEndMicros || c.acked() > 0) {
+            if (i.startMicros() < measureStartMicros || i.startMicros() >= measureEndMicros) {
                 continue;
             }
-            Double blocked = i.producerClients().values().get(BLOCKED_METRIC);
-            if (outstanding > 0 || blocked != null && blocked >= 0.5) {
+            if (servedNothing(c.acked(), outstanding, i.producerClients().values().get(BLOCKED_METRIC))) {
                 n++;
                 first = first < 0 ? i.startMicros() : first;
                 last = i.endMicros();
             }
         }
         return new Unserved(n, first, last);
+    }
+
+    /**
+     * An interval in which the cluster served the producers nothing: {@code acked} nothing while {@code outstanding}
+     * messages (sent, neither acknowledged nor failed, by its end) were waiting, or while the producers waited in the
+     * client's send() half of it ({@code blocked}, {@link #BLOCKED_METRIC}; null: not reported). The one rule of the
+     * diagnosis, the console's marks and the report's band.
+     */
+    public static boolean servedNothing(long acked, long outstanding, Double blocked) {
+        return acked == 0 && (outstanding > 0 || blocked != null && blocked >= 0.5);
     }
 
     /**

@@ -380,10 +380,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     /** The client's metrics and {@value #WAIT_RATIO} since the previous call (absent on the first). */
     @Override
     public java.util.Map<String, Double> metrics() {
-        java.util.Map<String, Double> m = ClientMetrics.pick(producer.metrics(), "producer-metrics", ClientMetrics.PRODUCER);
+        var all = producer.metrics();
+        java.util.Map<String, Double> m = ClientMetrics.pick(all, "producer-metrics", ClientMetrics.PRODUCER);
         long now = clock.nanoTime();
         long waited = waitedNanos();
-        long blocked = clientBlockedNanos(now);
+        long blocked = clientBlockedNanos(now, all);
         if (lastMetricsNanos != 0 && now > lastMetricsNanos) {
             m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));
             m.put(SEND_BLOCKED_RATIO, Math.max(0, Math.min(1.0, blocked / (double) (now - lastMetricsNanos))));
@@ -398,11 +399,12 @@ final class KafkaProducerHandle implements ProducerHandle {
      * ({@link #SEND_BLOCKED_RATIO}): the client's own record of its waits that ended, less what was counted of them
      * while they lasted, and the wait in progress since then (or since it began).
      */
-    private long clientBlockedNanos(long now) {
+    private long clientBlockedNanos(long now,
+            java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> all) {
         long since = (long) IN_CLIENT.getAcquire(this);
         long waits = 0;
         for (java.util.Map.Entry<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> e
-                : producer.metrics().entrySet()) {
+                : all.entrySet()) {
             org.apache.kafka.common.MetricName n = e.getKey();
             if (n.group().equals("producer-metrics") && CLIENT_WAITS.contains(n.name())
                     && e.getValue().metricValue() instanceof Number v && Double.isFinite(v.doubleValue())) {

@@ -150,7 +150,7 @@ public final class ProgressPrinter implements RunReporter {
             // lasts no send completes, so no delay is recorded and the interval cannot show as saturated
             notes.append(String.format(Locale.ROOT, " | SENDS BLOCKED %.0f%% of the interval (waiting for the "
                     + "cluster's metadata: no broker answering?)", 100 * blocked));
-        } else if (c.acked() == 0 && outstanding > 0) {
+        } else if (io.kbench.coordinator.capacity.TrialVerdict.servedNothing(c.acked(), outstanding, null)) {
             // a broker frozen or cut off while its connections stay open: what was sent waits for request.timeout.ms
             notes.append(String.format(Locale.ROOT, " | NOTHING ACKNOWLEDGED (%,d outstanding: the cluster does not "
                     + "answer?)", outstanding));

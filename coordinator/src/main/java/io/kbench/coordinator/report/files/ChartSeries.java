@@ -104,7 +104,7 @@ public final class ChartSeries {
         outstanding += i.publish().sent() - i.publish().acked() - i.publish().failed();
         Double blocked = i.client() == null || i.client().producer() == null ? null
                 : i.client().producer().get(io.kbench.coordinator.capacity.TrialVerdict.BLOCKED_METRIC);
-        last.unserved |= i.publish().acked() == 0 && (outstanding > 0 || blocked != null && blocked >= 0.5);
+        last.unserved |= io.kbench.coordinator.capacity.TrialVerdict.servedNothing(i.publish().acked(), outstanding, blocked);
     }
 
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
