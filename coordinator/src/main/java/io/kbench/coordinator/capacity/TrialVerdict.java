@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.merge.MergedInterval;
 import io.kbench.coordinator.merge.Summary;
 import io.kbench.coordinator.report.result.ResultFile;
@@ -70,6 +71,11 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
      * counts that too) or for metadata, which no other figure shows while it lasts.
      */
     public static final String BLOCKED_METRIC = "kbench-send-blocked-ratio";
+    /**
+     * Producer metric (the Kafka driver's {@code KafkaProducerHandle.UNACKED_AGE}): how long, in milliseconds, the oldest
+     * send still waiting for its acknowledgement had waited at the interval's reading, the most of any producer.
+     */
+    public static final String UNACKED_AGE_METRIC = "kbench-unacked-age-max";
     /** The client's own share of the interval waiting for its buffer pool: the part of {@link #BLOCKED_METRIC} that is room. */
     static final String POOL_WAIT_METRIC = "bufferpool-wait-ratio";
 
@@ -194,6 +200,9 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                     + "while the producers had messages outstanding or blocked in send()", unserved.intervals(),
                     window.size()));
         }
+        if (unserved.partly() > 0) {
+            cluster.add(leftWaitingText(unserved, window.size()));
+        }
         if (blocked) {
             cluster.add(unavailableText(window, unavailable));
         }
@@ -309,6 +318,12 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
         int n = 0;
         long first = -1;
         long last = -1;
+        int partly = 0;
+        long partlyFirst = -1;
+        long partlyLast = -1;
+        double oldest = 0;
+        double latencyMax = 0;
+        double length = 0;
         for (MergedInterval i : all) {
             var c = i.counters();
             outstanding += c.sent() - c.acked() - c.failed();
@@ -319,9 +334,43 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
                 n++;
                 first = first < 0 ? i.startMicros() : first;
                 last = i.endMicros();
+            } else if (leftWaiting(i)) {
+                partly++;
+                partlyFirst = partlyFirst < 0 ? i.startMicros() : partlyFirst;
+                partlyLast = i.endMicros();
+                double age = i.producerClients().values().get(UNACKED_AGE_METRIC);
+                if (age > oldest) {
+                    oldest = age;
+                    latencyMax = i.stats(Metric.PUBLISH_LATENCY).max() / 1e3;
+                    length = (i.endMicros() - i.startMicros()) / 1e3;
+                }
             }
         }
-        return new Unserved(n, first, last);
+        return new Unserved(n, first, last, partly, partlyFirst, partlyLast, oldest, latencyMax, length);
+    }
+
+    /**
+     * An interval in which the cluster left a send unserved while it served others: at its reading the oldest send
+     * still waiting for its acknowledgement ({@link #UNACKED_AGE_METRIC}) had waited longer than the interval plus the
+     * slowest acknowledgement of the interval (publish latency max). It was sent before every message acknowledged in
+     * the interval was, and waited the whole interval: a partition without a leader, without enough in-sync replicas
+     * for {@code acks=all}, or whose request got no answer, while the others' were served. An interval in which
+     * nothing was acknowledged is {@link #servedNothing}'s; one without the metric (other drivers, older results) never.
+     */
+    public static boolean leftWaiting(MergedInterval i) {
+        LatencyStats latency = i.stats(Metric.PUBLISH_LATENCY);
+        return leftWaiting(i.producerClients().values().get(UNACKED_AGE_METRIC), i.endMicros() - i.startMicros(),
+                latency.count(), latency.max());
+    }
+
+    /**
+     * {@link #leftWaiting(MergedInterval)}'s rule on the figures of an interval of {@code lengthMicros}: the oldest
+     * waiting send's age at its reading ({@code ageMillis}; null: not reported), and its acknowledgements' count and
+     * slowest publish latency (µs).
+     */
+    public static boolean leftWaiting(Double ageMillis, long lengthMicros, long acknowledged, long latencyMaxMicros) {
+        return ageMillis != null && Double.isFinite(ageMillis) && acknowledged > 0
+                && ageMillis * 1e3 > lengthMicros + latencyMaxMicros;
     }
 
     /**
@@ -336,10 +385,37 @@ public record TrialVerdict(boolean passed, Cause cause, List<String> reasons, Li
 
     /**
      * Intervals of a window in which the cluster served the producers nothing ({@link #unserved}): how many, the start
-     * of the first and the end of the last (run clock, µs; -1 when none).
+     * of the first and the end of the last (run clock, µs; -1 when none); and those in which it left a send waiting
+     * while it served others ({@link #leftWaiting}): how many, the first's start and the last's end, the longest such
+     * wait at a reading (ms), and the slowest acknowledgement and length of that interval (ms).
      */
-    public record Unserved(int intervals, long firstStartMicros, long lastEndMicros) {
+    public record Unserved(int intervals, long firstStartMicros, long lastEndMicros, int partly, long partlyFirstMicros,
+                           long partlyLastMicros, double oldestUnackedMillis, double latencyMaxMillis,
+                           double intervalMillis) {
         public static final Unserved NONE = new Unserved(0, -1, -1);
+
+        /** Whole intervals only: none in which a send was left waiting while others were served. */
+        public Unserved(int intervals, long firstStartMicros, long lastEndMicros) {
+            this(intervals, firstStartMicros, lastEndMicros, 0, -1, -1, 0, 0, 0);
+        }
+
+        /** What the longest wait was compared with: its interval's length and slowest acknowledgement (ms). */
+        public double thresholdMillis() {
+            return intervalMillis + latencyMaxMillis;
+        }
+    }
+
+    /** The cluster-side reason of a window in which sends were left waiting while others were served. */
+    public static String leftWaitingText(Unserved u, int intervals) {
+        return String.format(Locale.ROOT, "in %d of the window's %d interval(s) a send waited the whole interval while "
+                + "younger ones were acknowledged: one waited %s s unacknowledged, when the interval's slowest "
+                + "acknowledgement took %s ms (a partition without a leader, or without enough in-sync replicas for "
+                + "acks=all, while the others were served)", u.partly(), intervals, oneDecimal(u.oldestUnackedMillis() / 1e3),
+                oneDecimal(u.latencyMaxMillis()));
+    }
+
+    private static String oneDecimal(double v) {
+        return String.format(Locale.ROOT, "%,.1f", v);
     }
 
     /** The cluster-side reason of a window whose producers' sends blocked for the cluster's metadata. */

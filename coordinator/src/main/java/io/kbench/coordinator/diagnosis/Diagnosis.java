@@ -511,9 +511,12 @@ public final class Diagnosis {
         // without a leader). Its load threads held in send(), the generator falls behind and its delays and saturated
         // intervals are the cluster's (and, the sends due meanwhile going out at once when it answers again, a window
         // can still have its target acknowledged while the cluster did not serve for seconds)
-        if (unavailable) {
+        // ... or sends left waiting whole intervals while younger ones were acknowledged: a partition not served (no
+        // leader, too few in-sync replicas for acks=all). The load threads went on sending, so the generator's figures
+        // stay its own, and the producers' rules stand beside it
+        io.kbench.coordinator.capacity.TrialVerdict.Unserved u = errors.unserved();
+        if (unavailable || u.partly() > 0) {
             List<ResultFile.Evidence> e = new ArrayList<>();
-            io.kbench.coordinator.capacity.TrialVerdict.Unserved u = errors.unserved();
             double strength = 0;
             if (u.intervals() > 0) {
                 double share = (double) u.intervals() / Math.max(1, errors.intervals());
@@ -532,6 +535,20 @@ public final class Diagnosis {
                                 + "max.block.ms", 100 * errors.unavailable(), errors.unavailableIntervals(),
                         errors.intervals(), 100 * p.waitRatio())));
                 strength = Math.max(strength, Math.min(1, errors.unavailable() / UNAVAILABLE_FULL));
+            }
+            if (u.partly() > 0) {
+                e.add(ev("unackedAgeMs", u.oldestUnackedMillis(), ">", u.thresholdMillis(), String.format(
+                        Locale.ROOT, "in %d of the window's %d interval(s), from %.0f s to %.0f s of the run, a send "
+                                + "waited the whole interval unacknowledged while younger ones were acknowledged: one "
+                                + "had waited %,.1f s at an interval's end, longer than that interval (%,.0f ms) and its "
+                                + "slowest acknowledgement (%,.1f ms) together — part of the cluster did not serve them "
+                                + "(a partition without a leader, or without enough in-sync replicas for acks=all; the "
+                                + "client retries such a send until delivery.timeout.ms)", u.partly(), errors.intervals(),
+                        (u.partlyFirstMicros() - errors.runStartMicros()) / 1e6,
+                        (u.partlyLastMicros() - errors.runStartMicros()) / 1e6, u.oldestUnackedMillis() / 1e3,
+                        u.intervalMillis(), u.latencyMaxMillis())));
+                strength = Math.max(strength, Math.min(1, (double) u.partly() / Math.max(1, errors.intervals())
+                        / UNAVAILABLE_FULL));
             }
             found.add(limit(UNAVAILABLE, strength, e, Suggestions.UNAVAILABLE));
         }

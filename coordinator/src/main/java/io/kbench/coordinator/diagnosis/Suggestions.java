@@ -36,11 +36,12 @@ final class Suggestions {
                     + "it is");
     static final List<String> UNAVAILABLE = List.of(
             "check the brokers and the way to them from the worker hosts: the intervals with sends blocked (their "
-                    + "producers' kbench-send-blocked-ratio) or nothing acknowledged date the outage; a broker's log says why it stopped serving, "
-                    + "kafka-topics --describe --under-replicated-partitions / --unavailable-partitions which partitions "
-                    + "had no leader",
+                    + "producers' kbench-send-blocked-ratio), nothing acknowledged, or a send left waiting "
+                    + "(kbench-unacked-age-max) date the outage; a broker's log says why it stopped serving, "
+                    + "kafka-topics --describe --unavailable-partitions / --under-min-isr-partitions which partitions "
+                    + "had no leader or too few in-sync replicas",
             "for a broker-failure test: replication factor 3 with min.insync.replicas 2 and acks=all keep every "
-                    + "partition led while one broker is down; with replication factor 1 a stopped broker's partitions "
+                    + "partition led and writable while one broker is down; with replication factor 1 a stopped broker's partitions "
                     + "have no leader until it is back",
             "max.block.ms (producer, 60 s by default): how long each send waits for metadata before it fails; "
                     + "delivery.timeout.ms: how long a sent record waits to be acknowledged",

@@ -33,20 +33,20 @@ class TrialVerdictTest {
 
     /** One trial's recorded intervals (index 0 and 1 are warm-up). */
     private record Trial(long[] sent, long[] acked, long[] lag, long[] delayP50, long[] delayP99, double[] waits,
-                         long failed, long received, long[] got, double[] blocked) {
+                         long failed, long received, long[] got, double[] blocked, double[] unackedAges) {
         Trial with(java.util.function.Consumer<Trial> change) {
             Trial t = new Trial(sent.clone(), acked.clone(), lag.clone(), delayP50.clone(), delayP99.clone(), waits.clone(),
-                    failed, received, got.clone(), blocked.clone());
+                    failed, received, got.clone(), blocked.clone(), unackedAges.clone());
             change.accept(t);
             return t;
         }
 
         Trial received(long r) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r, got, blocked);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, failed, r, got, blocked, unackedAges);
         }
 
         Trial failed(long f) {
-            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received, got, blocked);
+            return new Trial(sent, acked, lag, delayP50, delayP99, waits, f, received, got, blocked, unackedAges);
         }
 
         /** Per interval: received by the consumers; -1 (the default) for as many as were acknowledged. */
@@ -63,7 +63,7 @@ class TrialVerdictTest {
 
     private static Trial steady() {
         return new Trial(filled(1_000), filled(1_000), filled(20), filled(500), filled(2_000), new double[N], 0, N * 1_000,
-                filled(-1), new double[N]);
+                filled(-1), new double[N], new double[N]);
     }
 
     private static TrialVerdict judge(Trial t, Workload w, List<Slo> slos) {
@@ -92,8 +92,13 @@ class TrialVerdictTest {
             d.recordValueWithCount(t.delayP50()[i], n - n / 50); // 98% at the p50 ...
             d.recordValueWithCount(t.delayP99()[i], n / 50);     // ... 2% at the p99
             hs.put(Metric.PUBLISH_DELAY, d);
+            Histogram latency = LatencyHistograms.create(); // every acknowledgement in 20 ms
+            if (t.acked()[i] > 0) {
+                latency.recordValueWithCount(20_000, t.acked()[i]);
+            }
+            hs.put(Metric.PUBLISH_LATENCY, latency);
             ClientSample producers = new ClientSample(1, Map.of("kbench-buffer-wait-ratio", t.waits()[i],
-                    TrialVerdict.BLOCKED_METRIC, t.blocked()[i]));
+                    TrialVerdict.BLOCKED_METRIC, t.blocked()[i], TrialVerdict.UNACKED_AGE_METRIC, t.unackedAges()[i]));
             // a workload of share groups only: what its consumers got they accepted
             boolean share = w.subscriptionsPerTopic() == 0 && w.shareGroups().groupsPerTopic() > 0;
             Counters c = share ? new Counters(t.sent()[i], t.acked()[i], 0, t.acked()[i] * 100, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -308,6 +313,67 @@ class TrialVerdictTest {
         assertTrue(Double.isNaN(TrialVerdict.unavailableShare(withProducerMetrics(Map.of()))), "a result before it");
         // 0.9% blocked: below the threshold
         assertEquals(Cause.none, judge(steady().with(t -> Arrays.fill(t.blocked(), 0.009))).cause());
+    }
+
+    /**
+     * One partition not served (no leader, too few in-sync replicas for acks=all) while the others are: the window's
+     * acknowledgements fall short by its share, and its oldest send waits on while younger ones are acknowledged in 20
+     * ms — no latency figure holds it until it completes.
+     */
+    @Test
+    void shouldBlameTheClusterForASendLeftWaitingWhileYoungerOnesWereAcknowledged() {
+        TrialVerdict v = judge(steady().with(t -> {
+            for (int i = 4; i < N; i++) {
+                t.acked()[i] = 900; // a tenth of the sends go to the stalled partition
+                t.unackedAges()[i] = (i - 3) * 1_000.0 + 500; // waiting since 3.5 s
+            }
+        }));
+        assertEquals(Cause.cluster, v.cause(), v.reasons().toString());
+        assertTrue(v.reasons().contains("in 7 of the window's 9 interval(s) a send waited the whole interval while younger "
+                + "ones were acknowledged: one waited 7.5 s unacknowledged, when the interval's slowest acknowledgement "
+                + "took 20.0 ms (a partition without a leader, or without enough in-sync replicas for acks=all, while the "
+                + "others were served)"), v.reasons().toString());
+        // a send that waited less than an interval and the slowest acknowledgement together may be in a queue: not named
+        assertEquals(Cause.none, judge(steady().with(t -> Arrays.fill(t.unackedAges(), 1_010.0))).cause());
+    }
+
+    @Test
+    void shouldTellASendLeftWaitingFromAQueueByTheIntervalsSlowestAcknowledgement() {
+        // 1-s intervals whose slowest acknowledgement took 150 ms (its histogram's highest equivalent value: 150.0x ms)
+        assertFalse(TrialVerdict.leftWaiting(acknowledgedIn(150_000, 1_140.0)), "sent during the interval's slowest");
+        assertTrue(TrialVerdict.leftWaiting(acknowledgedIn(150_000, 1_160.0)), "sent before every acknowledged one");
+        assertTrue(TrialVerdict.leftWaiting(acknowledgedIn(150_000, 57_000.0)));
+        assertFalse(TrialVerdict.leftWaiting(acknowledgedIn(-1, 57_000.0)), "nothing acknowledged: servedNothing's case");
+        assertFalse(TrialVerdict.leftWaiting(withProducerMetrics(Map.of())), "no such metric (a result before it)");
+        List<MergedInterval> run = new ArrayList<>();
+        double[] ages = {0, 900, 1_500, 2_500, 3_500, 0};
+        for (int i = 0; i < ages.length; i++) {
+            MergedInterval a = acknowledgedIn(i == 3 ? -1 : 20_000, ages[i]);
+            run.add(new MergedInterval(i, i * S, (i + 1) * S, a.counters(), a.stats(), 1, List.of(), 0,
+                    a.producerClients(), ClientSample.NONE));
+        }
+        TrialVerdict.Unserved u = TrialVerdict.unserved(run, S, 5 * S);
+        assertEquals(1, u.intervals(), "interval 3 acknowledged nothing");
+        assertEquals(2, u.partly(), "intervals 2 and 4 left a send waiting");
+        assertEquals(2 * S, u.partlyFirstMicros());
+        assertEquals(5 * S, u.partlyLastMicros());
+        assertEquals(3_500.0, u.oldestUnackedMillis(), 1e-9);
+        assertEquals(1_000.0, u.intervalMillis(), 1e-9);
+        assertEquals(20.0, u.latencyMaxMillis(), 0.02);
+    }
+
+    /** A 1-s interval: 1,000 sent, 999 acknowledged in up to {@code maxMicros} (-1: none), the oldest waiting {@code ageMs}. */
+    private static MergedInterval acknowledgedIn(long maxMicros, double ageMs) {
+        EnumMap<Metric, Histogram> hs = new EnumMap<>(Metric.class);
+        Histogram latency = LatencyHistograms.create();
+        if (maxMicros > 0) {
+            latency.recordValueWithCount(5_000, 998);
+            latency.recordValue(maxMicros);
+        }
+        hs.put(Metric.PUBLISH_LATENCY, latency);
+        return new MergedInterval(0, 0, S, new Counters(1_000, maxMicros > 0 ? 999 : 0, 0, 99_900, 999, 99_900, 0, 0),
+                MergedInterval.statsOf(hs), 1, List.of(), 0, new ClientSample(1, Map.of(TrialVerdict.UNACKED_AGE_METRIC,
+                ageMs)), ClientSample.NONE, io.kbench.coordinator.merge.HostFigures.NONE);
     }
 
     @Test

@@ -371,6 +371,41 @@ class DiagnosisTest {
         assertEquals(0.25, one.strength(), 1e-9);
     }
 
+    /**
+     * One of 6 partitions not served for the rest of a 60-s window (a broker restart left the idempotent producer unable
+     * to send to it until its records expired at delivery.timeout.ms; FaultsIT, 2026-12-01): 1,832 msg/s acknowledged
+     * of 2,000, every acknowledgement in 150 ms or less, one send waiting 57 s. The window's latencies hold none of it.
+     */
+    @Test
+    void shouldNameAPartitionLeftUnservedWhileTheOthersWereAndKeepTheGeneratorsOwnLimitBesideIt() {
+        WindowFigures w = with(UnaryOperator.identity(), queued(27.65, 1.61), UnaryOperator.identity(),
+                UnaryOperator.identity());
+        io.kbench.coordinator.capacity.TrialVerdict.Unserved stalled = new io.kbench.coordinator.capacity.TrialVerdict
+                .Unserved(0, -1, -1, 55, 5_000_000, 60_500_000, 57_012.5, 152.3, 1_000);
+        ResultFile.Diagnosis d = Diagnosis.of(new WindowFigures(saturated(20), w.producers(), w.hosts(), w.consumers(),
+                w.brokers(), new WindowFigures.Errors(0, 120_000, "", 0, 0, 60, stalled, 500_000)));
+        ResultFile.Evidence e = d.evidence().stream().filter(x -> x.figure().equals("unackedAgeMs")).findFirst()
+                .orElseThrow(() -> new AssertionError(d.toString()));
+        assertEquals("cluster-unavailable", d.limit(), d.toString());
+        assertEquals(1.0, d.strength(), "55 of 60 intervals");
+        assertEquals("in 55 of the window's 60 interval(s), from 5 s to 60 s of the run, a send waited the whole interval "
+                + "unacknowledged while younger ones were acknowledged: one had waited 57.0 s at an interval's end, longer "
+                + "than that interval (1,000 ms) and its slowest acknowledgement (152.3 ms) together — part of the cluster "
+                + "did not serve them (a partition without a leader, or without enough in-sync replicas for acks=all; the "
+                + "client retries such a send until delivery.timeout.ms)", e.text());
+        assertEquals(57_012.5, e.value(), 1e-9);
+        assertEquals(1_152.3, e.threshold(), 1e-9);
+        // the load threads were not held (the other partitions took their sends): the generator's own limit stands
+        assertTrue(d.alsoLimitedBy().stream().anyMatch(l -> l.limit().equals("generator")), d.toString());
+        // one such interval in 60: named, weakly, after the rest
+        ResultFile.Diagnosis once = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), HEALTHY.hosts(),
+                HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 120_000, "", 0, 0, 60,
+                new io.kbench.coordinator.capacity.TrialVerdict.Unserved(0, -1, -1, 1, 9_000_000, 10_000_000, 1_400, 80,
+                        1_000), 0)));
+        assertEquals("cluster-unavailable", once.limit(), once.toString());
+        assertEquals(0.167, once.strength(), 1e-9, "1/60 against 10% of the window, rounded");
+    }
+
     @Test
     void shouldShowTheBrokerFiguresBehindAClientLimit() {
         ResultFile.Diagnosis d = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.5), UnaryOperator.identity(),

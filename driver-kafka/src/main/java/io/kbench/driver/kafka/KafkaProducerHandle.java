@@ -78,6 +78,15 @@ final class KafkaProducerHandle implements ProducerHandle {
      * merely preempted there is runnable, and not counted.
      */
     static final String SEND_BLOCKED_RATIO = "kbench-send-blocked-ratio";
+    /**
+     * Metric name: how long ago, in milliseconds, the oldest send still waiting for its completion (acknowledgement or
+     * failure) was made, at the {@link #metrics()} call; 0 when none waits. Its latency is in no histogram until it
+     * completes, so a partition the cluster does not serve (no leader, too few in-sync replicas for {@code acks=all},
+     * a request that got no answer) shows here while it lasts — by up to {@code delivery.timeout.ms}. Read from the
+     * ring of completions ({@link #oldestInFlightNanos}): a lower bound when a producer has more sends in flight than
+     * the ring's {@link #RING_SIZE} slots.
+     */
+    static final String UNACKED_AGE = "kbench-unacked-age-max";
     /** The client's cumulative waits inside {@code send()}, group {@code producer-metrics}. */
     static final java.util.List<String> CLIENT_WAITS = java.util.List.of("metadata-wait-time-ns-total",
             "bufferpool-wait-time-ns-total");
@@ -115,8 +124,11 @@ final class KafkaProducerHandle implements ProducerHandle {
     private final int inValueBytes;
     private final byte[][] scratch = new byte[SCRATCH_SLOTS][];
     private byte[] scratchLarge;
-    /** Reusable completions, a power of two of them; a slot is made when the cursor first reaches it. Load thread. */
-    private Completion[] ring = new Completion[INITIAL_RING];
+    /**
+     * Reusable completions, a power of two of them; a slot is made when the cursor first reaches it. Written by the load
+     * thread; read by the {@link #metrics()} caller too ({@link #oldestInFlightNanos}).
+     */
+    private volatile Completion[] ring = new Completion[INITIAL_RING];
     private long cursor;
     /** Verification: next sequence number per partition; null without verification. */
     private final long[] sequences;
@@ -270,6 +282,29 @@ final class KafkaProducerHandle implements ProducerHandle {
         }
     }
 
+    /**
+     * The send time ({@link #clock}) of the oldest send in flight among the ring's completions, from any thread;
+     * {@link Long#MAX_VALUE}: none. A completion in flight is not armed again before it completes, so the time read
+     * after its {@code inFlight} flag is that send's (or, had it completed and been armed again meanwhile, a later
+     * one's). A fresh completion used because its slot was busy is not in the ring: it is looked at only through the
+     * older send in its slot, so the age is exact unless that older send completes first (more sends in flight than
+     * the ring has slots).
+     */
+    long oldestInFlightNanos() {
+        long oldest = 0;
+        boolean any = false;
+        for (Completion c : ring) {
+            if (c != null && c.inFlight) {
+                long s = c.sendNanos;
+                if (!any || s - oldest < 0) {
+                    oldest = s;
+                    any = true;
+                }
+            }
+        }
+        return any ? oldest : Long.MAX_VALUE;
+    }
+
     /** The ring's slots now (tests). */
     int ringSlots() {
         return ring.length;
@@ -377,7 +412,7 @@ final class KafkaProducerHandle implements ProducerHandle {
         return ClientMetrics.dump(producer.metrics());
     }
 
-    /** The client's metrics and {@value #WAIT_RATIO} since the previous call (absent on the first). */
+    /** The client's metrics, {@value #WAIT_RATIO} and {@value #SEND_BLOCKED_RATIO} since the previous call (absent on the first), and {@value #UNACKED_AGE} now. */
     @Override
     public java.util.Map<String, Double> metrics() {
         var all = producer.metrics();
@@ -389,6 +424,8 @@ final class KafkaProducerHandle implements ProducerHandle {
             m.put(WAIT_RATIO, Math.min(1.0, (waited - lastWaitedNanos) / (double) (now - lastMetricsNanos)));
             m.put(SEND_BLOCKED_RATIO, Math.max(0, Math.min(1.0, blocked / (double) (now - lastMetricsNanos))));
         }
+        long oldest = oldestInFlightNanos();
+        m.put(UNACKED_AGE, oldest == Long.MAX_VALUE ? 0 : Math.max(0, (now - oldest) / 1e6));
         lastMetricsNanos = now;
         lastWaitedNanos = waited;
         return m;

@@ -377,6 +377,42 @@ class KafkaProducerHandleTest {
         }
     }
 
+    /**
+     * The oldest send still waiting for its completion, at each reading: its latency is in no histogram until it
+     * completes (a partition the cluster does not serve), so the reading is what shows it.
+     */
+    @Test
+    void shouldReportHowLongTheOldestSendStillInFlightHasWaited() {
+        MockProducer<byte[], byte[]> mock = producer(false);
+        ManualNanoClock clock = new ManualNanoClock(1_000_000_000L);
+        KafkaProducerHandle h = new KafkaProducerHandle(mock, TOPIC, new Seen(), ProducerOptions.NO_VERIFICATION, 16384,
+                false, 0, 0, clock, List.of());
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), "nothing sent: nothing waits");
+        // 200 sends, 10 ms apart (more than the ring's first 64 slots: it grows), the first at 1 s
+        for (int i = 0; i < 200; i++) {
+            long now = clock.nanoTime();
+            h.send(null, new byte[10], 0, now, now);
+            clock.advance(10_000_000L);
+        }
+        // now 3 s: the first, sent at 1 s, has waited 2 s
+        assertEquals(2_000.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), 1e-9);
+        assertTrue(mock.completeNext());
+        assertEquals(1_990.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), 1e-9, "the second is the oldest now");
+        assertTrue(mock.errorNext(new RuntimeException("expired"))); // a failure completes it too
+        assertEquals(1_980.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), 1e-9);
+        for (int i = 0; i < 197; i++) {
+            assertTrue(mock.completeNext());
+        }
+        clock.advance(500_000_000L);
+        assertEquals(510.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), 1e-9, "the last one, sent at 2.99 s");
+        assertTrue(mock.completeNext());
+        assertEquals(0.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), "all completed");
+        // the ring's slots are used again: a new send is the oldest, not an old one that completed in its slot
+        h.send(null, new byte[10], 0, clock.nanoTime(), clock.nanoTime());
+        clock.advance(1_000_000L);
+        assertEquals(1.0, h.metrics().get(KafkaProducerHandle.UNACKED_AGE), 1e-9);
+    }
+
     @Test
     void shouldWaitForCompletionsOnceTheOutstandingBoundIsReachedInsteadOfFillingTheClientsBuffer() {
         MockProducer<byte[], byte[]> mock = producer(false);

@@ -154,6 +154,13 @@ public final class ProgressPrinter implements RunReporter {
             // a broker frozen or cut off while its connections stay open: what was sent waits for request.timeout.ms
             notes.append(String.format(Locale.ROOT, " | NOTHING ACKNOWLEDGED (%,d outstanding: the cluster does not "
                     + "answer?)", outstanding));
+        } else if (io.kbench.coordinator.capacity.TrialVerdict.leftWaiting(i)) {
+            // a partition without a leader or enough in-sync replicas: its sends wait (until delivery.timeout.ms) while
+            // the others' are acknowledged, and no latency figure holds them until they complete
+            notes.append(String.format(Locale.ROOT, " | A SEND WAITING %,.1f s (younger ones acknowledged in at most "
+                    + "%s ms: a partition not served?)", i.producerClients().values()
+                    .get(io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC) / 1e3,
+                    ms(i.stats(Metric.PUBLISH_LATENCY).max())));
         }
         if (i.saturated(saturationMicros)) {
             long stall = i.hosts().stallMicrosMax();

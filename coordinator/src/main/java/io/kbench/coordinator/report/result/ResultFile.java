@@ -42,9 +42,10 @@ public final class ResultFile {
      * ({@code hosts.jitShareMax} per interval, {@code host.jitShareMean} and {@code host.jitShareMax} per worker);
      * 20 a merged result's {@code issues} (measured windows that overlap only in part); 21 a trial's {@code cause}
      * {@code consumers}; 22 the limit {@code cluster-unavailable} ({@code diagnosis.limit}) and the producers'
-     * {@code kbench-send-blocked-ratio} (intervals' {@code producerClients}).
+     * {@code kbench-send-blocked-ratio} (intervals' {@code producerClients}); 23 the producers'
+     * {@code kbench-unacked-age-max} (intervals' {@code producerClients}) and the evidence {@code unackedAgeMs}.
      */
-    public static final int SCHEMA_VERSION = 22;
+    public static final int SCHEMA_VERSION = 23;
 
     private ResultFile() { }
 

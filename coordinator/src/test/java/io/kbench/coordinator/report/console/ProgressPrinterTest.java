@@ -71,6 +71,36 @@ class ProgressPrinterTest {
         assertTrue(l.get(5).endsWith(" | draining"), l.get(5));
     }
 
+    /**
+     * A partition not served while the others are: its sends wait while younger ones are acknowledged, and no latency
+     * figure holds them until they complete. The line says how long the oldest has waited once that is longer than the
+     * interval and its slowest acknowledgement together; a queue that is merely slow is not marked.
+     */
+    @Test
+    void shouldMarkAnIntervalThatLeftASendWaitingWhileYoungerOnesWereAcknowledged() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter p = started(out, Workload.timed("t", 1, 1, 100, 1, 1, 1, 1000, 0, 10));
+        double[] ages = {400, 1_100, 1_500, 57_012};
+        for (int i = 0; i < ages.length; i++) {
+            java.util.EnumMap<io.kbench.protocol.Metric, org.HdrHistogram.Histogram> hs =
+                    new java.util.EnumMap<>(io.kbench.protocol.Metric.class);
+            org.HdrHistogram.Histogram latency = io.kbench.protocol.LatencyHistograms.create();
+            latency.recordValueWithCount(150_000, 900);
+            hs.put(io.kbench.protocol.Metric.PUBLISH_LATENCY, latency);
+            p.on(new RunEvent.Interval(new MergedInterval(i, START + i * S, START + (i + 1) * S,
+                    new Counters(1000, 900, 0, 90_000, 900, 90_000, 0, 0), MergedInterval.statsOf(hs), 1, List.of(), 0,
+                    new io.kbench.coordinator.merge.ClientSample(1, java.util.Map.of(
+                            io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC, ages[i])),
+                    io.kbench.coordinator.merge.ClientSample.NONE)));
+        }
+        List<String> l = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertFalse(l.get(0).contains("WAITING"), l.get(0));
+        assertFalse(l.get(1).contains("WAITING"), "1.1 s: within the interval and its slowest acknowledgement " + l.get(1));
+        assertTrue(l.get(2).contains(" | A SEND WAITING 1.5 s (younger ones acknowledged in at most 150.0 ms: a partition "
+                + "not served?) | "), l.get(2));
+        assertTrue(l.get(3).contains(" | A SEND WAITING 57.0 s ("), l.get(3));
+    }
+
     @Test
     void shouldSayStoppedNotTimeLeftOnceTheRunFailed() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
