@@ -38,6 +38,8 @@ final class ChartPoint {
     boolean brokerDown;
     /** Some interval of the bucket had nothing acknowledged while messages were outstanding ({@link ChartSeries#add}). */
     boolean unserved;
+    /** Some interval of the bucket left a send waiting while younger ones were acknowledged ({@link ChartSeries#add}). */
+    boolean leftWaiting;
     /** Intervals with worker host figures: their mean CPU shares summed; the worst CPU, GC and heap. */
     int hostN;
     double cpuMeanSum;
@@ -175,6 +177,7 @@ final class ChartPoint {
         saturated |= b.saturated;
         brokerDown |= b.brokerDown;
         unserved |= b.unserved;
+        leftWaiting |= b.leftWaiting;
         brokerN += b.brokerN;
         for (int k = 0; k < brokerRates.length; k++) {
             brokerRates[k] += b.brokerRates[k];

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kbench.coordinator.merge.LatencyStats;
 import io.kbench.coordinator.report.result.ResultFile;
 import io.kbench.protocol.Metric;
 
@@ -104,7 +105,15 @@ public final class ChartSeries {
         outstanding += i.publish().sent() - i.publish().acked() - i.publish().failed();
         Double blocked = i.client() == null || i.client().producer() == null ? null
                 : i.client().producer().get(io.kbench.coordinator.capacity.TrialVerdict.BLOCKED_METRIC);
-        last.unserved |= io.kbench.coordinator.capacity.TrialVerdict.servedNothing(i.publish().acked(), outstanding, blocked);
+        boolean nothing = io.kbench.coordinator.capacity.TrialVerdict.servedNothing(i.publish().acked(), outstanding,
+                blocked);
+        last.unserved |= nothing;
+        // ... or served others while a send waited the whole interval (TrialVerdict.leftWaiting)
+        Double age = i.client() == null || i.client().producer() == null ? null
+                : i.client().producer().get(io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC);
+        LatencyStats latency = i.publish().latencyMicros();
+        last.leftWaiting |= !nothing && latency != null && io.kbench.coordinator.capacity.TrialVerdict.leftWaiting(age,
+                (i.endMillis() - i.startMillis()) * 1000, latency.count(), latency.max());
     }
 
     /** A copy that later {@link #add}s to this one do not change (at most {@code maxPoints} small copies). */
@@ -216,6 +225,7 @@ public final class ChartSeries {
         bands.put("saturated", new ArrayList<>());
         bands.put("brokerDown", new ArrayList<>());
         bands.put("unserved", new ArrayList<>());
+        bands.put("leftWaiting", new ArrayList<>());
         // after the measured window: the consumers draining, or a generator behind its schedule still sending
         bands.put("after", new ArrayList<>());
         for (ChartPoint p : points) {
@@ -234,6 +244,7 @@ public final class ChartSeries {
             band(bands.get("saturated"), p.saturated, from, to);
             band(bands.get("brokerDown"), p.brokerDown, from, to);
             band(bands.get("unserved"), p.unserved, from, to);
+            band(bands.get("leftWaiting"), p.leftWaiting, from, to);
             band(bands.get("after"), measureEndMillis > 0 && p.startMillis >= measureEndMillis, from, to);
         }
         return new PageData.Charts(per, t, publish, consume, shareDeliver, shareAccept, targetSeries, lag, unread,

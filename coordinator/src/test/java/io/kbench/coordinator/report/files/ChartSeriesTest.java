@@ -109,6 +109,28 @@ class ChartSeriesTest {
         assertEquals(2, data(live).bands().get("unserved").size(), "a copy keeps counting what is outstanding");
     }
 
+    /**
+     * A partition not served while the others are: the intervals whose oldest waiting send is older than the interval
+     * and its slowest acknowledgement together get a band of their own; a queue merely slow does not.
+     */
+    @Test
+    void shouldBandTheIntervalsThatLeftASendWaitingWhileYoungerOnesWereAcknowledged() {
+        ChartSeries s = ChartSeries.fixed(0, KEYS, 100, 10);
+        double[] ages = {0, 999, 1_006, 2_000, 3_000, 0};
+        for (int k = 0; k < ages.length; k++) { // slowest acknowledgement: 5 µs; 999 ms is inside the interval
+            ResultFile.Interval i = sentAcked(k, 1_000, 900);
+            s.add(new ResultFile.Interval(i.index(), i.startMillis(), i.endMillis(), false, false, 1, i.publish(),
+                    i.consume(), null, 0, 0, new ResultFile.Client(Map.of(
+                    io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC, ages[k]), Map.of()), List.of(),
+                    List.of(), null, List.of()));
+        }
+        List<double[]> bands = data(s).bands().get("leftWaiting");
+        assertEquals(1, bands.size(), "intervals 2 to 4");
+        assertEquals(2.0, bands.get(0)[0]);
+        assertEquals(5.0, bands.get(0)[1]);
+        assertTrue(data(s).bands().get("unserved").isEmpty());
+    }
+
     /** An interval in which {@code sent} messages were sent and {@code acked} acknowledged. */
     private static ResultFile.Interval sentAcked(int k, long sent, long acked) {
         LatencyStats s = new LatencyStats(10, 5, 5, 5, 5, 5, 5, 5, 5);
