@@ -137,6 +137,9 @@ class BrokerMetricsIT {
                 assertTrue(a.has("produceTotalTimeMsMean") && p.has("produceTotalTimeMsMean"), b.toString());
                 assertTrue(a.has("processCpu") && p.has("processCpu") && a.has("heapUsedBytes")
                         && p.has("heapUsedBytes"), b.toString());
+                // the broker's UnderMinIsrPartitionCount, read both ways: none on a healthy broker
+                assertEquals(0.0, a.path("underMinIsrPartitions").asDouble(-1), b.toString());
+                assertEquals(0.0, p.path("underMinIsrPartitions").asDouble(-1), b.toString());
             }
             assertTrue(pairs.size() >= 3, r.get("intervals").toString());
             for (int f = 0; f < 2; f++) {

@@ -163,6 +163,7 @@ final class BrokerScraper implements AutoCloseable {
                     request + ".TotalTimeMs.p99");
         }
         copy(f, "underReplicatedPartitions", now, "urp");
+        copy(f, "underMinIsrPartitions", now, "underMinIsr");
         delta(f, "isrShrinks", before, now, "isrShrinks.count");
         delta(f, "isrExpands", before, now, "isrExpands.count");
         rate(f, "logFlushesPerSec", before, now, "logFlush.count", seconds);

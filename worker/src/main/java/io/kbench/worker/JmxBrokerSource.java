@@ -363,6 +363,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
         reads.add(Read.of("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower", "Count",
                 "FetchFollower.TotalTimeMs.count"));
         reads.add(Read.of("kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", "Value", "urp"));
+        reads.add(Read.of("kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", "Value", "underMinIsr"));
         reads.add(Read.of("kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", "Count", "isrShrinks.count"));
         reads.add(Read.of("kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", "Count", "isrExpands.count"));
         reads.add(Read.of("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Count", "logFlush.count", "Mean",
@@ -373,7 +374,7 @@ final class JmxBrokerSource implements BrokerScraper.Source {
     }
 
     /**
-     * One call per MBean ({@code getAttributes} of the attributes read from it, 29 calls a read over RMI): the
+     * One call per MBean ({@code getAttributes} of the attributes read from it, 30 calls a read over RMI): the
      * requests are counted by their TotalTimeMs histogram (every completed request, whatever its version) rather
      * than by the per-version RequestsPerSec meters, and the network processors' bean names are looked up once a
      * minute, not every read (whether a processor's bean has its idle attribute is asked once per bean).

@@ -106,6 +106,8 @@ final class PrometheusReading {
                 case "kafka_server_replicamanager_value" -> {
                     if (bean.equals("underreplicatedpartitions")) {
                         r.put("urp", s.value());
+                    } else if (bean.equals("underminisrpartitioncount")) {
+                        r.put("underMinIsr", s.value());
                     }
                 }
                 case "kafka_server_replicamanager_count" -> {
@@ -134,6 +136,7 @@ final class PrometheusReading {
                 case "kafka_server_brokertopicmetrics_replicationbytesout_total" ->
                         r.put("replicationBytesOutPerSec.count", s.value());
                 case "kafka_server_replicamanager_underreplicatedpartitions" -> r.put("urp", s.value());
+                case "kafka_server_replicamanager_underminisrpartitioncount" -> r.put("underMinIsr", s.value());
                 case "kafka_server_replicamanager_isrshrinks_total" -> r.put("isrShrinks.count", s.value());
                 case "kafka_server_replicamanager_isrexpands_total" -> r.put("isrExpands.count", s.value());
                 case "kafka_network_socketserver_networkprocessoravgidle_percent" -> r.put("networkIdle", s.value());

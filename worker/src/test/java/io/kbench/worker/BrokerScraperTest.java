@@ -19,6 +19,7 @@ class BrokerScraperTest {
         r.put("handlerIdle.count", 0.75e9 * seconds);
         r.put("networkIdle", 0.4);
         r.put("urp", 2.0);
+        r.put("underMinIsr", 1.0);
         r.put("isrShrinks.count", 7.0);
         r.put("cpu.nanos", 1.5e9 * seconds);
         r.put("cpu.processors", 2.0);
@@ -48,6 +49,7 @@ class BrokerScraperTest {
         assertEquals(2.0, f.get("isrShrinks"), "in the interval");
         assertEquals(0.75, f.get("processCpu"), 1e-9, "1.5 cores of 2");
         assertEquals(2.0, f.get("underReplicatedPartitions"));
+        assertEquals(1.0, f.get("underMinIsrPartitions"));
         assertFalse(f.containsKey("replicationBytesInPerSec"), "what the source does not give is absent");
     }
 

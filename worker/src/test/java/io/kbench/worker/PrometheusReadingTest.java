@@ -125,6 +125,19 @@ class PrometheusReadingTest {
                 .get("handlerIdle.pools"), "bounded");
     }
 
+    /** Read since 2026-12-01 (after the recording above): in both namings, and absent where it is not exported. */
+    @Test
+    void shouldReadThePartitionsUnderMinIsrInEitherNaming() {
+        assertEquals(3.0, PrometheusReading.of(PrometheusText.parse("""
+                kafka_server_ReplicaManager_Value{name="UnderReplicatedPartitions"} 4.0
+                kafka_server_ReplicaManager_Value{name="UnderMinIsrPartitionCount"} 3.0
+                """)).get("underMinIsr"));
+        assertEquals(2.0, PrometheusReading.of(PrometheusText.parse(
+                "kafka_server_replicamanager_underminisrpartitioncount 2\n")).get("underMinIsr"));
+        assertNull(PrometheusReading.of(PrometheusText.parse(
+                "kafka_server_ReplicaManager_Value{name=\"UnderReplicatedPartitions\"} 4.0\n")).get("underMinIsr"));
+    }
+
     @Test
     void shouldReadStrimzisExampleRulesAndLeaveOutWhatTheyDrop() {
         Map<String, Double> r = PrometheusReading.of(PrometheusText.parse("""

@@ -550,6 +550,15 @@ public final class Diagnosis {
                 strength = Math.max(strength, Math.min(1, (double) u.partly() / Math.max(1, errors.intervals())
                         / UNAVAILABLE_FULL));
             }
+            if (errors.underMinIsr() > 0) {
+                // why, from the brokers' side: partitions whose acks=all writes the leader refuses (NOT_ENOUGH_REPLICAS,
+                // retried by the producer until delivery.timeout.ms) — the sends left waiting while the others were served
+                e.add(ev("underMinIsrPartitions", errors.underMinIsr(), ">", 0, String.format(Locale.ROOT, "%s led up to "
+                        + "%.0f partition(s) with fewer in-sync replicas than min.insync.replicas (the most of any broker "
+                        + "source in an interval): it refuses acks=all writes to them with NOT_ENOUGH_REPLICAS, and the "
+                        + "producer retries them until delivery.timeout.ms", errors.underMinIsrSource(),
+                        errors.underMinIsr())));
+            }
             found.add(limit(UNAVAILABLE, strength, e, Suggestions.UNAVAILABLE));
         }
 

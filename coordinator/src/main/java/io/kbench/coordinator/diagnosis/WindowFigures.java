@@ -97,13 +97,24 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
      * @param unserved             the window's intervals in which the cluster acknowledged nothing while the producers
      *                             waited on it ({@link TrialVerdict#unserved})
      * @param runStartMicros       the run's start (its first interval's), for the instants in the evidence
+     * @param underMinIsr          the most partitions under {@code min.insync.replicas} a broker source reported in an
+     *                             interval of the window (NaN: no source reported the figure), and which source
      */
     public record Errors(long failed, long sent, String first, double unavailable, int unavailableIntervals,
-                         int intervals, TrialVerdict.Unserved unserved, long runStartMicros) {
+                         int intervals, TrialVerdict.Unserved unserved, long runStartMicros, double underMinIsr,
+                         String underMinIsrSource) {
         public static final Errors NONE = new Errors(0, 0, "");
 
         public Errors {
             unserved = unserved == null ? TrialVerdict.Unserved.NONE : unserved;
+            underMinIsrSource = underMinIsrSource == null ? "" : underMinIsrSource;
+        }
+
+        /** Without the brokers' partitions under min.insync.replicas. */
+        public Errors(long failed, long sent, String first, double unavailable, int unavailableIntervals,
+                      int intervals, TrialVerdict.Unserved unserved, long runStartMicros) {
+            this(failed, sent, first, unavailable, unavailableIntervals, intervals, unserved, runStartMicros, Double.NaN,
+                    "");
         }
 
         /** Failed sends, in a window the cluster served throughout. */
@@ -470,11 +481,14 @@ public record WindowFigures(Load load, Producers producers, Hosts hosts, Consume
                 commitCount == 0 ? 0 : commitMicros / commitCount, commitMax,
                 seconds > 0 && workload.producerCount() > 0 ? commitMicros / 1e6 / (workload.producerCount() * seconds) : 0,
                 byCommit);
+        java.util.Map.Entry<String, Double> underMinIsr = brokers == null ? null : brokers.underMinIsrMax();
         return new WindowFigures(load, producers, hosts(workers, window, thresholdMicros), consumers, brokers(brokers),
                 new Errors(failed, sent, firstError, TrialVerdict.unavailableRatio(window),
                         TrialVerdict.unavailableIntervals(window), window.size(),
                         TrialVerdict.unserved(intervals, measureStartMicros, measureEndMicros),
-                        intervals.isEmpty() ? 0 : intervals.get(0).startMicros()), commits, spread(spread, workload, load));
+                        intervals.isEmpty() ? 0 : intervals.get(0).startMicros(),
+                        underMinIsr == null ? Double.NaN : underMinIsr.getValue(),
+                        underMinIsr == null ? "" : underMinIsr.getKey()), commits, spread(spread, workload, load));
     }
 
     /** How {@code workload}'s messages are keyed, in words (what decides their partition). */

@@ -34,6 +34,8 @@ public final class BrokerWindow {
         double handlerIdleMin = Double.NaN;
         double networkIdleMin = Double.NaN;
         double urpMax;
+        /** The most partitions under min.insync.replicas in an interval; NaN: never read (a source without it). */
+        double underMinIsrMax = Double.NaN;
         double isrShrinks;
         double isrExpands;
         /** The same two over the intervals a fault explains. */
@@ -131,6 +133,10 @@ public final class BrokerWindow {
                 s.networkIdleMin = Double.isNaN(s.networkIdleMin) ? ni : Math.min(s.networkIdleMin, ni);
             }
             double urp = b.values().getOrDefault("underReplicatedPartitions", 0.0);
+            Double underMinIsr = b.values().get("underMinIsrPartitions");
+            if (underMinIsr != null && !(underMinIsr <= s.underMinIsrMax)) {
+                s.underMinIsrMax = underMinIsr;
+            }
             double shrinks = b.values().getOrDefault("isrShrinks", 0.0);
             s.urpMax = Math.max(s.urpMax, urp);
             s.isrShrinks += shrinks;
@@ -179,6 +185,21 @@ public final class BrokerWindow {
     /** The most under-replicated partitions {@code source} reported in an interval (0 when unknown). */
     public double urpMax(String source) {
         return of(source, s -> s.urpMax);
+    }
+
+    /**
+     * The most partitions under {@code min.insync.replicas} a source reported in an interval, and which source: the
+     * first with the most; {@code null} when none reported the figure. A fault's are counted too: they are what it did.
+     */
+    public java.util.Map.Entry<String, Double> underMinIsrMax() {
+        java.util.Map.Entry<String, Double> most = null;
+        for (Map.Entry<String, Source> e : sources.entrySet()) {
+            double v = e.getValue().underMinIsrMax;
+            if (!Double.isNaN(v) && (most == null || v > most.getValue())) {
+                most = java.util.Map.entry(e.getKey(), v);
+            }
+        }
+        return most;
     }
 
     /** ISR shrinks {@code source} reported over the window. */
@@ -354,6 +375,10 @@ public final class BrokerWindow {
             if (s.faultUrpMax > 0 || s.faultIsrShrinks > 0) {
                 b.append(String.format(Locale.ROOT, " (beyond the intervals of a broker kbench stopped, down or catching "
                         + "up: at most %.0f, shrinks %.0f)", s.urpMaxBeyond, s.isrShrinks - s.faultIsrShrinks));
+            }
+            if (s.underMinIsrMax > 0) {
+                b.append(String.format(Locale.ROOT, "; partitions under min.insync.replicas at most %.0f (their acks=all "
+                        + "writes refused)", s.underMinIsrMax));
             }
             double cpu = mean(src, "processCpu");
             if (!Double.isNaN(cpu)) {

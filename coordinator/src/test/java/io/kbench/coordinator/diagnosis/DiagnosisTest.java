@@ -397,6 +397,14 @@ class DiagnosisTest {
         assertEquals(1_152.3, e.threshold(), 1e-9);
         // the load threads were not held (the other partitions took their sends): the generator's own limit stands
         assertTrue(d.alsoLimitedBy().stream().anyMatch(l -> l.limit().equals("generator")), d.toString());
+        // the brokers' side of it, where a source reports the partitions under min.insync.replicas
+        ResultFile.Diagnosis why = Diagnosis.of(new WindowFigures(saturated(20), w.producers(), w.hosts(), w.consumers(),
+                w.brokers(), new WindowFigures.Errors(0, 120_000, "", 0, 0, 60, stalled, 500_000, 4, "embedded-3")));
+        assertEquals("embedded-3 led up to 4 partition(s) with fewer in-sync replicas than min.insync.replicas (the most "
+                + "of any broker source in an interval): it refuses acks=all writes to them with NOT_ENOUGH_REPLICAS, and "
+                + "the producer retries them until delivery.timeout.ms", why.evidence().stream().filter(x -> x.figure().equals("underMinIsrPartitions"))
+                .findFirst().orElseThrow(() -> new AssertionError(why.toString())).text());
+        assertTrue(d.evidence().stream().noneMatch(x -> x.figure().equals("underMinIsrPartitions")), "not read: not said");
         // one such interval in 60: named, weakly, after the rest
         ResultFile.Diagnosis once = Diagnosis.of(new WindowFigures(HEALTHY.load(), HEALTHY.producers(), HEALTHY.hosts(),
                 HEALTHY.consumers(), HEALTHY.brokers(), new WindowFigures.Errors(0, 120_000, "", 0, 0, 60,

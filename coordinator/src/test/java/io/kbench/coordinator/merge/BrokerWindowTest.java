@@ -94,6 +94,34 @@ class BrokerWindowTest {
         assertEquals("  brokers (3 sources together): not every source answered in every measured interval: no sum",
                 w.lines(5.0).get(0));
     }
+    /**
+     * Partitions under min.insync.replicas, where a source reports them: the most of an interval, per source on its line
+     * and over the sources with the first that reported it; unknown (not 0) where no source did.
+     */
+    @Test
+    void shouldKeepTheMostPartitionsUnderMinIsrPerSourceAndOverAll() {
+        BrokerWindow w = new BrokerWindow();
+        w.add(List.of(minIsr("embedded-1", 0), minIsr("embedded-3", 0), of("old", 1)));
+        w.add(List.of(minIsr("embedded-1", 2), minIsr("embedded-3", 4), of("old", 1)));
+        w.add(List.of(minIsr("embedded-1", 3), minIsr("embedded-3", 1), of("old", 1)));
+        assertEquals(Map.entry("embedded-3", 4.0), w.underMinIsrMax());
+        List<String> lines = w.lines(1);
+        String one = lines.stream().filter(l -> l.contains("broker embedded-1:")).findFirst().orElseThrow();
+        assertTrue(one.contains("; partitions under min.insync.replicas at most 3 (their acks=all writes refused)"), one);
+        assertTrue(lines.stream().filter(l -> l.contains("broker old:")).noneMatch(l -> l.contains("min.insync")), lines.toString());
+        BrokerWindow none = new BrokerWindow();
+        none.add(List.of(of("old", 1)));
+        assertEquals(null, none.underMinIsrMax(), "no source reported it: unknown");
+        BrokerWindow healthy = new BrokerWindow();
+        healthy.add(List.of(minIsr("embedded-1", 0)));
+        assertEquals(Map.entry("embedded-1", 0.0), healthy.underMinIsrMax());
+        assertTrue(healthy.lines(1).stream().noneMatch(l -> l.contains("min.insync")), "0: not said");
+    }
+
+    private static BrokerSample minIsr(String source, double partitions) {
+        return new BrokerSample(source, Map.of("bytesInPerSec", 1.0, "underMinIsrPartitions", partitions), "");
+    }
+
     private static BrokerSample replicas(String source, double urp, double shrinks) {
         return new BrokerSample(source, Map.of("bytesInPerSec", 1.0, "underReplicatedPartitions", urp, "isrShrinks",
                 shrinks), "");

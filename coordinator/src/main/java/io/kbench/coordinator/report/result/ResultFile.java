@@ -43,7 +43,8 @@ public final class ResultFile {
      * 20 a merged result's {@code issues} (measured windows that overlap only in part); 21 a trial's {@code cause}
      * {@code consumers}; 22 the limit {@code cluster-unavailable} ({@code diagnosis.limit}) and the producers'
      * {@code kbench-send-blocked-ratio} (intervals' {@code producerClients}); 23 the producers'
-     * {@code kbench-unacked-age-max} (intervals' {@code producerClients}) and the evidence {@code unackedAgeMs}.
+     * {@code kbench-unacked-age-max} (intervals' {@code producerClients}), the brokers' {@code underMinIsrPartitions} and the
+     * evidence {@code unackedAgeMs} and {@code underMinIsrPartitions}.
      */
     public static final int SCHEMA_VERSION = 23;
 
