@@ -29,6 +29,8 @@ final class CoordinatorMetrics {
     private long saturated;
     private long consumerLag = -1;
     private long shareBacklog = -1;
+    /** The oldest send still waiting for its acknowledgement at the last interval's reading, ms; -1: not reported. */
+    private double unackedAgeMillis = -1;
     /** The workers' processes in the last interval. */
     private io.kbench.coordinator.merge.HostFigures hosts = io.kbench.coordinator.merge.HostFigures.NONE;
     /** Each latency's bucket counts since the run started, from the merged intervals' histograms. */
@@ -41,6 +43,7 @@ final class CoordinatorMetrics {
         saturated = 0;
         consumerLag = -1;
         shareBacklog = -1;
+        unackedAgeMillis = -1;
         hosts = io.kbench.coordinator.merge.HostFigures.NONE;
         buckets.clear();
         sumsSeconds.clear();
@@ -54,6 +57,8 @@ final class CoordinatorMetrics {
         }
         consumerLag = i.consumerLag();
         shareBacklog = i.shareBacklog();
+        Double age = i.producerClients().values().get(io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC);
+        unackedAgeMillis = age != null && Double.isFinite(age) && age >= 0 ? age : -1;
         hosts = i.hosts();
         for (Metric m : Metric.values()) {
             LatencyStats s = i.stats(m);
@@ -121,6 +126,11 @@ final class CoordinatorMetrics {
         if (consumerLag >= 0) {
             f.gauge("kbench_consumer_lag_messages", "the consumers' lag at the last interval's end, as their last fetches told them, all workers",
                     null, consumerLag);
+        }
+        if (unackedAgeMillis >= 0) {
+            f.gauge("kbench_unacked_send_age_max_seconds", "how long the oldest send still waiting for its "
+                    + "acknowledgement had waited at the last interval's end, any producer (a partition not served "
+                    + "shows here while it lasts)", Unit.SECONDS, unackedAgeMillis / 1e3);
         }
         if (shareBacklog >= 0) {
             f.gauge("kbench_share_backlog_messages", "the share groups' backlog at the last interval's end, as the "

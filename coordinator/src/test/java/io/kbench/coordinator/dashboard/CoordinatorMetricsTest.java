@@ -69,6 +69,25 @@ class CoordinatorMetricsTest {
         assertFalse(scrape(m, 0).contains("kbench_workers_"), "the next run starts from nothing");
     }
 
+    /** A partition not served: how long its oldest send has waited, as of the last interval, for an alert to fire on. */
+    @Test
+    void shouldExportHowLongTheOldestUnacknowledgedSendHadWaited() {
+        CoordinatorMetrics m = new CoordinatorMetrics();
+        MergedInterval plain = interval(0, 3, values(1000), values(10));
+        m.add(plain, false);
+        assertFalse(scrape(m, 0).contains("kbench_unacked_send_age"), "producers that did not report it: none");
+        m.add(new MergedInterval(1, plain.startMicros() + 1_000_000, plain.endMicros() + 1_000_000, plain.counters(),
+                plain.stats(), 2, List.of(), 7, new io.kbench.coordinator.merge.ClientSample(2, Map.of(
+                io.kbench.coordinator.capacity.TrialVerdict.UNACKED_AGE_METRIC, 7_900.0)),
+                io.kbench.coordinator.merge.ClientSample.NONE), false);
+        String text = scrape(m, 0);
+        String line = "kbench_unacked_send_age_max_seconds{run_id=\"r1\",workload=\"wl\"} 7.9\n";
+        assertTrue(text.contains(line), line + " in:\n" + text);
+        m.reset();
+        m.add(plain, false);
+        assertFalse(scrape(m, 0).contains("kbench_unacked_send_age"), "the next run starts from nothing");
+    }
+
     @Test
     void shouldExportRunTotalsAndTheLastIntervalsExactQuantilesWithoutTimestamps() {
         CoordinatorMetrics m = new CoordinatorMetrics();
