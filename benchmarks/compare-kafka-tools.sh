@@ -52,8 +52,11 @@
 # building this checkout's.
 #
 # Every run gets a fresh topic. CPU comes from /proc: each client's whole user+system time (the children's
-# times of the shell that waited for it: exact, JVM start-up included), and samples every 250 ms of the
-# client processes and the broker, from which the steady-state CPU per message over the middle half of
+# times of a subshell that started only it and waited for it: exact, JVM start-up included), and samples every
+# 250 ms of the client processes and the broker (bash builtins only, no process started per sample: the samplers
+# cost 0.5% of a core for a process, 1.2% with its JIT threads, 3.6% with every thread of an idle 60-thread JVM —
+# the share case —, by `time` over 20-s runs; until 2026-12-02 they started processes per sample that counted in
+# the clients' whole CPU: `sleep 20` measured 2.4 s), from which the steady-state CPU per message over the middle half of
 # the client's run is taken (start-up and shut-down left out; not the JIT: how much of that figure the client
 # JVMs' JIT compiler threads still spent is printed under the table — a new JVM compiles its hot code over its
 # first minute or more, so the longer --seconds, the less of it). It prints per case the rates and CPU per
@@ -181,82 +184,148 @@ bootstrap="127.0.0.1:$port"
 echo "broker at $bootstrap (pid $broker_pid), work directory $work" >&2
 
 ticks=$(getconf CLK_TCK)
-# user+system ticks of a process (fields 14, 15 of /proc/PID/stat; the command name may hold spaces)
-proc_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+# The samplers below run every 250 ms beside the measured processes, on the same 2 cores: they use bash's builtins
+# only and start no process per sample. (Until 2026-12-02 they ran sed, awk, date and sleep each sample — and for
+# the share case three more per client thread —, and the shell whose children's ticks gave a client's whole CPU
+# was also the sampler's parent: `sleep 20` measured 2.4 s of CPU, an idle JVM of 60 threads 23 s with the
+# threads sampled, and every 'whole' figure and rate before then carries that; docs/performance.md.)
+
+# STAT_STATE and STAT_TICKS (user+system: fields 14, 15) of a /proc/.../stat file, and STAT_CHILD_TICKS (its waited-for
+# children's: 16, 17); false when it cannot be read (the process or thread is gone). The command name may hold spaces
+# and parentheses: the fields are counted from its last ')'.
+stat_ticks() {
+  local line
+  { read -r line < "$1"; } 2>/dev/null || return 1
+  parse_stat "$line"
+}
+# The same from a line of such a file.
+parse_stat() {
+  # the last ') ' within the line's first 48 characters (pid, ' (', a name of at most 15 bytes, ') '): a pattern
+  # matched against the whole line costs bash a scan per character
+  local - head=${1:0:48} tail
+  tail=${head##*) }
+  set -f # the fields split on blanks, never globbed (no here-string: that is a pipe per call)
+  # shellcheck disable=SC2086
+  set -- ${1:${#head}-${#tail}}
+  STAT_STATE=$1
+  STAT_TICKS=$((${12} + ${13}))
+  STAT_CHILD_TICKS=$((${14} + ${15}))
+}
+# user+system ticks of a process so far
+proc_ticks() { stat_ticks "/proc/$1/stat" || return 1; echo "$STAT_TICKS"; }
 # The broker's CPU ticks so far in two groups of its threads: "REQUESTS JIT" — the request path (the threads named
 # data-plane-kafka-*: network processors and request handlers) and the JIT compiler threads, whose work is the
 # broker compiling for a new client's traffic, not per message. Threads that ended are not counted (neither group's
 # do while the broker runs).
 thread_ticks() {
-  local t c req=0 jit=0 v
+  local t c req=0 jit=0
   for t in /proc/"$1"/task/*; do
-    read -r c < "$t/comm" 2>/dev/null || continue
-    v=$(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}') || continue
-    [ -n "$v" ] || continue
+    { read -r c < "$t/comm"; } 2>/dev/null || continue
+    stat_ticks "$t/stat" || continue
     case "$c" in
-      data-plane*) req=$((req + v)) ;;
-      C1\ Compiler* | C2\ Compiler*) jit=$((jit + v)) ;;
+      data-plane*) req=$((req + STAT_TICKS)) ;;
+      C1\ Compiler* | C2\ Compiler*) jit=$((jit + STAT_TICKS)) ;;
     esac
   done
   echo "$req $jit"
 }
-
 create_topic() {
   java -cp "$tools_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic "$1" \
       --partitions 6 --replication-factor 1 > /dev/null
 }
 
-# "MILLIS TID NAME TICKS" of each JIT compiler thread (C1/C2 CompilerThread) of process PID, now (MILLIS: the
-# sample's time, given by the caller, the same as its process sample's): one awk over its threads' stat files (a
-# thread's name sits in parentheses and may hold spaces; utime and stime are the 12th and 13th fields after it).
-# Cheap enough to run every 250 ms beside a measured process. Usage: jit_threads PID MILLIS
-jit_threads() {
-  awk -v ms="$2" '{ c = 0; for (i = length($0); i > 0; i--) if (substr($0, i, 1) == ")") { c = i; break }
-         o = index($0, "("); name = substr($0, o + 1, c - o - 1)
-         if (name ~ /^C[12] Compiler/) { split(substr($0, c + 2), f, " "); n = split(FILENAME, p, "/")
-           gsub(/ /, "_", name); print ms, p[n - 1], name, f[12] + f[13] } }' /proc/"$1"/task/*/stat
+# Milliseconds since the epoch, in NOW_MS (EPOCHREALTIME's digits: whatever the locale's decimal mark).
+now_ms() { local us=${EPOCHREALTIME//[!0-9]/}; NOW_MS=${us:0:${#us}-3}; }
+# One sample of process PID's threads at MILLIS: to file descriptor JIT_FD (if not empty) "MILLIS TID NAME TICKS"
+# of each JIT compiler thread (C1/C2 CompilerThread), to THREADS_FD (if not empty) "TID NAME TICKS" of every
+# thread; a name's blanks as '_'. With only JIT_FD, every thread is looked at when the array JIT_TASKS is empty and
+# the compiler threads found are kept in it; after that only they are read (the caller empties it now and then:
+# HotSpot starts and stops C2 threads as it needs them). Usage: sample_threads PID MILLIS JIT_FD THREADS_FD
+sample_threads() {
+  local t line name fresh=1
+  local -a tasks
+  if [ -z "$4" ] && [ "${#JIT_TASKS[@]}" -gt 0 ]; then
+    tasks=("${JIT_TASKS[@]}")
+    fresh=0
+  else
+    tasks=(/proc/"$1"/task/*)
+    JIT_TASKS=()
+  fi
+  for t in "${tasks[@]}"; do
+    { read -r line < "$t/stat"; } 2>/dev/null || continue
+    name=${line:0:48}
+    name=${name#*(}
+    name=${name%)*}
+    name=${name// /_}
+    parse_stat "$line"
+    if [ -n "$3" ]; then
+      case "$name" in
+        C1_Compiler* | C2_Compiler*)
+          echo "$2 ${t##*/} $name $STAT_TICKS" >&"$3"
+          [ -n "$4" ] || [ "$fresh" = 0 ] || JIT_TASKS+=("$t")
+          ;;
+      esac
+    fi
+    [ -z "$4" ] || echo "${t##*/} $name $STAT_TICKS" >&"$4"
+  done
 }
-export -f jit_threads
+# Samples process PID every 250 ms until it ends (or turns zombie): "MILLIS TICKS" lines to FILE, and with the
+# JIT_OUT / THREADS_OUT files named, sample_threads into them (a thread's last line is its CPU as of 250 ms or less
+# before it ended; the compiler threads looked for among all every 2 s). Usage: sample_loop PID FILE
+sample_loop() {
+  local sfd ofd jfd="" tfd="" n=0
+  JIT_TASKS=()
+  exec {sfd}<> <(:) # a pipe nobody writes: read -t on it waits without a process
+  exec {ofd}>> "$2"
+  [ -z "${JIT_OUT:-}" ] || exec {jfd}>> "$JIT_OUT"
+  [ -z "${THREADS_OUT:-}" ] || exec {tfd}>> "$THREADS_OUT"
+  while stat_ticks "/proc/$1/stat" && [ "$STAT_STATE" != Z ]; do
+    now_ms
+    echo "$NOW_MS $STAT_TICKS" >&"$ofd"
+    [ $((n++ % 8)) != 0 ] || JIT_TASKS=()
+    [ -z "$jfd$tfd" ] || sample_threads "$1" "$NOW_MS" "$jfd" "$tfd"
+    read -t 0.25 -u "$sfd" _ || true
+  done
+  exec {sfd}>&- {ofd}>&-
+  [ -z "$jfd" ] || exec {jfd}>&-
+  [ -z "$tfd" ] || exec {tfd}>&-
+}
 
-# Runs "$@" in a shell that samples the command's CPU ticks every 250 ms into FILE ("MILLIS TICKS" lines) while
-# it runs, and afterwards prints that shell's children's ticks (fields 16, 17 of its own /proc/PID/stat): the
-# command's whole user+system time, exactly, start-up and shut-down included. With THREADS_OUT set, each sample
-# also appends "TID NAME TICKS" for each of the command's threads to that file (a thread's last line is its CPU,
-# as of 250 ms or less before it ended). Usage: measured FILE CMD...
+# Runs "$@" (stdout to $LOG, stderr to $LOG_ERR) in a subshell of its own, samples it with sample_loop into FILE while
+# it runs, and prints its whole user+system ticks, start-up and shut-down included: that subshell's children's ticks,
+# read once the command ended — the subshell starts no other process, and the sampler is not its child. With
+# JIT_OUT / THREADS_OUT set, the samples of the command's threads go there too. Usage: measured FILE CMD...
 measured() {
-  # shellcheck disable=SC2016
-  bash -c '
-    file=$1; shift
+  local file=$1 pidf cpuf pid="" wrapper
+  shift
+  pidf=$(mktemp)
+  cpuf=$(mktemp)
+  (
     "$@" >> "$LOG" 2>> "$LOG_ERR" &
-    pid=$!
-    while line=$(sed "s/^.*) //" /proc/$pid/stat 2>/dev/null) && [ "${line%% *}" != Z ]; do
-      now=$(date +%s%3N)
-      echo "$now $(echo "$line" | awk "{print \$12 + \$13}")" >> "$file"
-      [ -z "${JIT_OUT:-}" ] || jit_threads $pid $now >> "$JIT_OUT" 2>/dev/null || true
-      if [ -n "${THREADS_OUT:-}" ]; then
-        for t in /proc/$pid/task/*; do
-          echo "${t##*/} $(tr " " _ < $t/comm 2>/dev/null) $(sed "s/^.*) //" $t/stat 2>/dev/null | awk "{print \$12 + \$13}")"
-        done >> "$THREADS_OUT" 2>/dev/null
-      fi
-      sleep 0.25
-    done
-    wait $pid
-    sed "s/^.*) //" /proc/$$/stat | awk "{print \$14 + \$15}"' _ "$@"
+    echo "$!" > "$pidf"
+    wait "$!" || true
+    stat_ticks "/proc/$BASHPID/stat"
+    echo "$STAT_CHILD_TICKS" > "$cpuf"
+  ) &
+  wrapper=$!
+  local sfd
+  exec {sfd}<> <(:)
+  while [ -z "$pid" ] && kill -0 "$wrapper" 2>/dev/null; do
+    { read -r pid < "$pidf"; } 2>/dev/null || true
+    [ -n "$pid" ] || read -t 0.01 -u "$sfd" _ || true
+  done
+  exec {sfd}>&-
+  [ -z "$pid" ] || sample_loop "$pid" "$file"
+  wait "$wrapper" || true
+  cat "$cpuf"
+  rm -f "$pidf" "$cpuf"
 }
 # stdout and stderr apart: a line one of them prints in pieces cannot be cut by the other's
 export LOG="$work/clients.log" LOG_ERR="$work/clients.err"
 
-# Samples the ticks of process PID into FILE every 250 ms until it ends (or the sampler is killed); with a
-# JIT_FILE, also its JIT compiler threads' (jit_threads). Usage: sample_pid PID FILE [JIT_FILE]
-sample_pid() {
-  local now
-  while kill -0 "$1" 2>/dev/null; do
-    now=$(date +%s%3N)
-    echo "$now $(proc_ticks "$1" 2>/dev/null || echo 0)" >> "$2"
-    [ -z "${3:-}" ] || jit_threads "$1" "$now" >> "$3" 2>/dev/null || true
-    sleep 0.25
-  done
-}
+# Samples process PID into FILE every 250 ms until it ends (or the sampler is killed); with a JIT_FILE, also its JIT
+# compiler threads' (sample_threads). Usage: sample_pid PID FILE [JIT_FILE]
+sample_pid() { JIT_OUT=${3:-} THREADS_OUT="" sample_loop "$1" "$2"; }
 
 # The client processes' JIT compiler threads' ticks over the run: from the jit-* files of DIR (each client process
 # sampled with jit_threads), per thread its last sample, less its first in FROM_FIRST (the file of a process that
