@@ -136,32 +136,13 @@ class FaultsIT {
                   - {at: 9, action: start, broker: 1}
                 """);
         Path out = dir.resolve("outage");
-        java.io.PrintStream saved = System.out;
-        java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
-        JsonNode r;
-        try {
-            System.setOut(new java.io.PrintStream(new java.io.OutputStream() { // the console as usual, and kept
-                @Override
-                public void write(int b) {
-                    saved.write(b);
-                    console.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    saved.write(b, off, len);
-                    console.write(b, off, len);
-                }
-            }, true, java.nio.charset.StandardCharsets.UTF_8));
-            r = InProcessRun.run(workload, out, List.of("--set", "producer.request.timeout.ms=1000",
-                    "--set", "producer.delivery.timeout.ms=2000", "--set", "producer.linger.ms=5"));
-        } finally {
-            System.setOut(saved);
-        }
+        Ran ran = runKeepingConsole(workload, out, List.of("--set", "producer.request.timeout.ms=1000",
+                "--set", "producer.delivery.timeout.ms=2000", "--set", "producer.linger.ms=5"));
+        JsonNode r = ran.result();
         assertEquals("COMPLETED", r.get("status").asText());
         // the producers' sends blocked waiting for metadata while the only broker was down: dated per interval, on the
         // console while it lasts, and named — not the generator's, whose schedule they held back
-        String text = console.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String text = ran.console();
         assertTrue(text.contains("| SENDS BLOCKED "), text);
         boolean dated = false;
         for (JsonNode i : r.get("intervals")) {
@@ -210,28 +191,9 @@ class FaultsIT {
                   - {at: 2, action: stop, broker: 2}
                   - {at: 6, action: start, broker: 2}
                 """);
-        java.io.PrintStream saved = System.out;
-        java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
-        JsonNode r;
-        try {
-            System.setOut(new java.io.PrintStream(new java.io.OutputStream() { // the console as usual, and kept
-                @Override
-                public void write(int b) {
-                    saved.write(b);
-                    console.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    saved.write(b, off, len);
-                    console.write(b, off, len);
-                }
-            }, true, java.nio.charset.StandardCharsets.UTF_8));
-            r = InProcessRun.run(workload, dir.resolve("leaderless"), List.of("--brokers", "2",
-                    "--set", "replicationFactor=1"));
-        } finally {
-            System.setOut(saved);
-        }
+        Ran ran = runKeepingConsole(workload, dir.resolve("leaderless"), List.of("--brokers", "2",
+                "--set", "replicationFactor=1"));
+        JsonNode r = ran.result();
         assertEquals("COMPLETED", r.get("status").asText());
         // served and left waiting in the same intervals: acknowledgements in milliseconds, one send waiting for seconds
         int waiting = 0;
@@ -244,7 +206,7 @@ class FaultsIT {
             }
         }
         assertTrue(waiting >= 2, waiting + " interval(s) with a send left waiting while others were acknowledged");
-        String text = console.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String text = ran.console();
         assertTrue(text.contains("| A SEND WAITING "), text);
         JsonNode d = r.get("diagnosis");
         List<JsonNode> limits = new ArrayList<>(List.of(d));
@@ -298,6 +260,34 @@ class FaultsIT {
         assertEquals(1, text.lines().count(), text);
         assertTrue(text.startsWith("kbench: workload foreign schedules faults: they act only on the embedded cluster"), text);
         assertFalse(text.contains("\tat "), text);
+    }
+
+    /** A run's result.json and what it printed on the console. */
+    private record Ran(JsonNode result, String console) { }
+
+    /** Runs {@code workload} in-process; its console goes to stdout as usual, and is kept. */
+    private static Ran runKeepingConsole(Path workload, Path out, List<String> args) throws Exception {
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+        try {
+            System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    saved.write(b);
+                    console.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    saved.write(b, off, len);
+                    console.write(b, off, len);
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8));
+            JsonNode r = InProcessRun.run(workload, out, args);
+            return new Ran(r, console.toString(java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(saved);
+        }
     }
 
     private Path write(String name, String yaml) throws Exception {
