@@ -66,7 +66,8 @@
 # ratios of runs i, which ran one after the other); for the dist cases also
 # kbench's measured intervals flagged saturated (publish delay p99 above 10 ms) out of all.
 #
-# Needs: JDK 17+, Maven (for the fetch, and to build kbench if bin/kbench has to), python3, Linux /proc.
+# Needs: JDK 17+, Maven (for the fetch, and to build kbench if bin/kbench has to), python3, bash 5+ (EPOCHREALTIME),
+# Linux /proc.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -317,6 +318,7 @@ measured() {
   exec {sfd}>&-
   [ -z "$pid" ] || sample_loop "$pid" "$file"
   wait "$wrapper" || true
+  [ -s "$cpuf" ] || { echo "compare-kafka-tools.sh: no CPU figure for '$*' (its subshell ended early)" >&2; exit 1; }
   cat "$cpuf"
   rm -f "$pidf" "$cpuf"
 }
