@@ -185,11 +185,8 @@ bootstrap="127.0.0.1:$port"
 echo "broker at $bootstrap (pid $broker_pid), work directory $work" >&2
 
 ticks=$(getconf CLK_TCK)
-# The samplers below run every 250 ms beside the measured processes, on the same 2 cores: they use bash's builtins
-# only and start no process per sample. (Until 2026-12-02 they ran sed, awk, date and sleep each sample — and for
-# the share case three more per client thread —, and the shell whose children's ticks gave a client's whole CPU
-# was also the sampler's parent: `sleep 20` measured 2.4 s of CPU, an idle JVM of 60 threads 23 s with the
-# threads sampled, and every 'whole' figure and rate before then carries that; docs/performance.md.)
+# The samplers below run every 250 ms beside the measured processes, on the same cores: bash builtins only, no
+# process started per sample (what the old ones cost and booked to the clients: the header, docs/performance.md).
 
 # STAT_STATE and STAT_TICKS (user+system: fields 14, 15) of a /proc/.../stat file, and STAT_CHILD_TICKS (its waited-for
 # children's: 16, 17); false when it cannot be read (the process or thread is gone). The command name may hold spaces
