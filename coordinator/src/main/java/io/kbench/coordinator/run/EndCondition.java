@@ -120,6 +120,36 @@ public final class EndCondition {
         return d.action() == Action.END && d.note() == null;
     }
 
+    /** How many intervals ahead {@link #mayEndSoon} looks: the snapshots' totals are up to about two intervals old. */
+    public static final int END_LOOKAHEAD_INTERVALS = 3;
+
+    /**
+     * Whether a record-count run may be over within {@link #END_LOOKAHEAD_INTERVALS} intervals, judged on the
+     * snapshots' totals and the most a single interval has moved so far: while it cannot, reading the workers' live
+     * counts ({@code Progress}) could not end it sooner, and is not worth its calls. A run with producers is near its
+     * end once every producer is done or what is left of {@code numRecords} (neither acknowledged nor failed) is
+     * within reach of the busiest interval's acknowledged and failed sends; a run without producers once what its
+     * readers still have to read is within reach of the busiest interval's reads. Before the first interval, always
+     * (a short run may end within it).
+     *
+     * @param peakDone most sends acknowledged or failed in one interval so far, all workers
+     * @param peakRead most messages read (as {@link Totals#received}) in one interval so far, all workers
+     */
+    public static boolean mayEndSoon(Rules rules, Totals t, long peakDone, long peakRead) {
+        if (rules.producers()) {
+            if (t.allProducersDone() || peakDone <= 0) {
+                return true;
+            }
+            long left = rules.numRecords() - t.acked() - t.failed();
+            return left <= END_LOOKAHEAD_INTERVALS * peakDone;
+        }
+        if (peakRead <= 0) {
+            return true;
+        }
+        long left = rules.expectedReceived(t.acked()) - t.received();
+        return left <= END_LOOKAHEAD_INTERVALS * peakRead;
+    }
+
     public static Decision decide(Rules rules, Totals t, long nowMicros, Drain drain) {
         if (t.failure() != null) {
             return new Decision(Action.FAIL, t.failure(), drain);

@@ -56,6 +56,9 @@ final class LiveRun {
     private final List<WorkerSupervisor> supervisors = new ArrayList<>();
     private final CountDownLatch ended;
     private volatile long releaseMicros;
+    /** The most sends acknowledged or failed, and the most messages read, in one merged interval so far. */
+    private final AtomicLong peakDone = new AtomicLong();
+    private final AtomicLong peakRead = new AtomicLong();
 
     /**
      * @param clocks  each worker's clock estimate (supervisors re-estimate them)
@@ -172,6 +175,18 @@ final class LiveRun {
     private void emit(MergedInterval i) {
         spool.append(i);
         out.on(new RunEvent.Interval(i));
+        peakDone.accumulateAndGet(i.counters().acked() + i.counters().failed(), Math::max);
+        peakRead.accumulateAndGet(read(i.counters()), Math::max);
+    }
+
+    /** The most sends acknowledged or failed in one merged interval so far, all workers. */
+    long peakDone() {
+        return peakDone.get();
+    }
+
+    /** The most messages read ({@link #read}) in one merged interval so far, all workers. */
+    long peakRead() {
+        return peakRead.get();
     }
 
     /**

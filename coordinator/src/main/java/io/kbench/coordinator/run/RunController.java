@@ -380,8 +380,11 @@ public final class RunController {
                 // backlog run's consumers once the backlog is built, and end the run once nothing more is due to be
                 // sent and the consumers have read everything
                 boolean backlogPending = rules.backlogRecords() > 0 && !totals.consumersReleased();
+                // a count run's end can come at any time, but not before what is left could have been sent: until
+                // then the calls (every 100 ms, each worker) cost the coordinator and the workers CPU for nothing
                 if (d.action() == EndCondition.Action.CONTINUE && livePoll > 0 && now >= nextLive
-                        && (backlogPending || rules.countRun() || now >= rules.plannedEndMicros())) {
+                        && (backlogPending || now >= rules.plannedEndMicros() || rules.countRun()
+                                && EndCondition.mayEndSoon(rules, totals, live.peakDone(), live.peakRead()))) {
                     nextLive = now + livePoll;
                     EndCondition.Totals current = live.liveTotals();
                     if (current != null && backlogPending && current.acked() >= rules.backlogRecords()) {

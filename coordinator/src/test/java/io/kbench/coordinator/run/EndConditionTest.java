@@ -177,4 +177,34 @@ class EndConditionTest {
                 900, 0, 0, 880, 10, 20);
         assertEquals(900, LiveRun.read(share), "a share group is done with what it accepted or rejected");
     }
+
+    /**
+     * A count run's live counts are read only once the run could be over within a few intervals: not while what is
+     * left would take longer than that at the busiest interval's pace (COUNT: 1,000 records; CONSUMERS_ONLY: 500 × 3
+     * subscriptions to read).
+     */
+    @org.junit.jupiter.api.Test
+    void shouldReadLiveCountsOnlyWhenACountRunMayEndWithinAFewIntervals() {
+        int k = EndCondition.END_LOOKAHEAD_INTERVALS;
+        assertEquals(true, EndCondition.mayEndSoon(COUNT, new Totals(null, 0, 0, 0, false, false), 0, 0),
+                "before the first interval: a short run may end within it");
+        assertEquals(false, EndCondition.mayEndSoon(COUNT, new Totals(null, 100, 0, 90, false, false), 100, 90),
+                "900 left at 100 an interval: not within " + k);
+        long edge = 1000 - k * 100L;
+        assertEquals(true, EndCondition.mayEndSoon(COUNT, new Totals(null, edge, 0, 0, false, false), 100, 0),
+                "exactly " + k + " intervals' worth left");
+        assertEquals(false, EndCondition.mayEndSoon(COUNT, new Totals(null, edge - 1, 0, 0, false, false), 100, 0),
+                "one message more than that");
+        assertEquals(true, EndCondition.mayEndSoon(COUNT, new Totals(null, edge - 10, 10, 0, false, false), 100, 0),
+                "failed sends are done too");
+        assertEquals(true, EndCondition.mayEndSoon(COUNT, new Totals(null, 50, 0, 0, true, false), 100, 0),
+                "the producers are done (they stopped early): only the consumers are left");
+        assertEquals(true, EndCondition.mayEndSoon(COUNT, new Totals(null, 2000, 0, 0, false, false), 100, 0),
+                "more acknowledged than the count (nothing left)");
+        assertEquals(true, EndCondition.mayEndSoon(CONSUMERS_ONLY, new Totals(null, 0, 0, 0, false, false), 0, 0));
+        assertEquals(false, EndCondition.mayEndSoon(CONSUMERS_ONLY, new Totals(null, 0, 0, 1499 - k * 100L, false, false),
+                0, 100), "without producers: what the readers have left, at the busiest interval's reads");
+        assertEquals(true, EndCondition.mayEndSoon(CONSUMERS_ONLY, new Totals(null, 0, 0, 1500 - k * 100L, false, false),
+                0, 100));
+    }
 }

@@ -71,6 +71,8 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
     boolean doneLate;
     /** Answers Progress with its counts so far; false: as a worker of an older build (UNIMPLEMENTED). */
     boolean knowsProgress = true;
+    /** When each Progress call of a running run came, µs after the run's start. */
+    final List<Long> progressCalls = new ArrayList<>();
     /** Clock time of the Stop call, 0 before. */
     long stoppedAtMicros;
 
@@ -154,6 +156,7 @@ final class FakeWorker extends WorkerGrpc.WorkerImplBase {
             return;
         }
         long now = clock.micros();
+        progressCalls.add(now - startMicros);
         long due = (Math.min(now, endMicros) - startMicros) * rate / 1_000_000;
         if (limit > 0) {
             due = Math.min(due, limit);

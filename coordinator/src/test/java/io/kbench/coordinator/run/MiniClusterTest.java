@@ -228,6 +228,25 @@ class MiniClusterTest {
     }
 
     /**
+     * A record-count run reads the workers' live counts only once it may end within a few intervals: 30,000 at 3,000
+     * msg/s (10 s of sending) are asked for until the first interval is merged (a short run may end within it), then
+     * not until 9,000 are left (3 intervals' worth, reached at 7 s; the snapshots that say so arrive after it).
+     */
+    @Test
+    void shouldNotReadLiveCountsOfACountRunUntilItsEndIsNear() throws Exception {
+        cluster(3);
+        RunOutcome o = run(workload(TIMED + "numRecords: 30000\n"));
+        assertTrue(o.completed(), o.error() + " " + lines);
+        assertEquals(30_000, o.summary().acked());
+        for (FakeWorker w : workers) {
+            assertFalse(w.progressCalls.isEmpty(), "asked near the end");
+            assertTrue(w.progressCalls.stream().noneMatch(t -> t >= 2_000_000 && t < 6_000_000),
+                    "asked between 2 and 6 s in: " + w.progressCalls);
+            assertTrue(w.progressCalls.size() <= 60, "every 100 ms throughout would be over 100: " + w.progressCalls);
+        }
+    }
+
+    /**
      * Runs 5 s at 3,000 msg/s on 3 workers whose snapshots say their producers are done only an interval after the
      * planned end (their last sends complete after the boundary), worker 2 knowing the live counts call or not;
      * checks the figures are whole and returns how long after the planned end the run was stopped (µs).
