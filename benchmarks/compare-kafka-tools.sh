@@ -231,6 +231,13 @@ create_topic() {
   java -cp "$tools_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic "$1" \
       --partitions 6 --replication-factor 1 > /dev/null
 }
+# Deletes a measured run's topic: an unthrottled 20-s run writes about 2 GB, and an invocation's runs together more
+# than this VM's page cache (and, with --seconds 60, its free disk) would hold; the broker removes the files a minute
+# later (file.delete.delay.ms), while another run goes on, whichever side it is.
+delete_topic() {
+  java -cp "$tools_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --delete --topic "$1" \
+      > /dev/null 2>> "$LOG_ERR" || echo "compare-kafka-tools.sh: could not delete topic $1 (left on the broker)" >&2
+}
 
 # Milliseconds since the epoch, in NOW_MS (EPOCHREALTIME's digits: whatever the locale's decimal mark).
 now_ms() { local us=${EPOCHREALTIME//[!0-9]/}; NOW_MS=${us:0:${#us}-3}; }
@@ -509,6 +516,7 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
   t1=$(thread_ticks "$broker_pid")
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
+  delete_topic "$topic"
   local got what=""
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
   [[ "$got" =~ ^[0-9]+\ [0-9.]+$ ]] \
