@@ -27,6 +27,9 @@
 #                 the same client settings on both (fetch.max.bytes 1 MB, receive.buffer.bytes 2 MB, check.crcs
 #                 false: the tool's); each run a new group, started at the log's beginning (the tool's group by
 #                 kafka-share-groups --reset-offsets --to-earliest, kbench's by itself). Records are deliveries.
+#                 After each measured run the same side reads the topic's first 20,000 records again with a new
+#                 group: that short read's CPU is the side's fixed cost (start, group, exit), and the summary gives
+#                 both sides' CPU per record beyond it ('marginal'), apart from the whole run's
 #   accuracy3     no tools side: 3 worker JVMs share 10,000 and 100,000 msg/s (benchmarks/rate-accuracy.sh
 #                 against this broker, 30 measured seconds each): worst 1-s interval, window, saturated
 #
@@ -354,17 +357,20 @@ print(total)
 PY
 }
 
+# records of the share case's short read (the fixed part of a side's CPU: start, group, shut-down)
+short_read=20000
 results="$work/results.tsv"
 : > "$results"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
 
 # One run: CASE SIDE I. Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED RPR
-# REQUEST_TICKS JIT_TICKS CLIENT_JIT_TICKS" to the
+# REQUEST_TICKS JIT_TICKS CLIENT_JIT_TICKS SHORT_TICKS" to the
 # results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others; RPR: the
 # producer's records per produce request, its records-per-request-avg — kbench's mean over the measured intervals,
 # the tool's at its end (--print-metrics) — "-" where there is no producer metric to read; REQUEST_TICKS and
 # JIT_TICKS: the broker's request threads and JIT compiler threads over the run, thread_ticks; CLIENT_JIT_TICKS: the
-# client processes' JIT compiler threads over the run, client_jit).
+# client processes' JIT compiler threads over the run, client_jit; SHORT_TICKS: the share case's short read of
+# $short_read records by the same side, its whole CPU, "-" for the others and for warm-up runs).
 run_one() {
   local case=$1 side=$2 i=$3 topic="perf-$1-$2-$3" n rate cpu line b0 b1 sampler sat="-" rpr="-" t0 t1
   local samples="$work/samples/$1-$2-$3" props=() warm=0 tool_warm=()
@@ -516,6 +522,23 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
   t1=$(thread_ticks "$broker_pid")
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
+  # the share case's short read: the same side, a new group, the first $short_read records of the same topic, after
+  # the broker's figures were taken; its CPU is the side's fixed cost (start, group, exit) with few records, so that
+  # (whole - short) / (records - short_read) is the side's CPU per record beyond it (the summary's 'marginal')
+  local short="-"
+  if [ "$case" = share ] && [ "$i" != 0 ]; then
+    local short_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$short_read" --timeout 120000)
+    if [ "$side" = tools ]; then
+      java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
+          --reset-offsets --to-earliest --group "perf-share-short-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
+      short=$(measured "$samples/short" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -cp "$tools_cp" \
+          org.apache.kafka.tools.ShareConsumerPerformance "${short_common[@]}" --group "perf-share-short-$topic")
+    else
+      short=$(measured "$samples/short" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -jar "$kbench_jar" \
+          share-consumer-perf "${short_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
+          --command-property check.crcs=false --output "$work/kbench-short-$topic")
+    fi
+  fi
   delete_topic "$topic"
   local got what=""
   got=$(echo "$line" | sed -E 's/^([0-9]+) records sent, ([0-9.]+) records\/sec.*/\1 \2/')
@@ -523,7 +546,7 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
     || { echo "compare-kafka-tools.sh: no result line from $side ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
   local cjit
   cjit=$(client_jit "$samples" "$([ "$warm_worker" = 1 ] && echo jit-worker)")
-  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat $rpr $((${t1% *} - ${t0% *})) $((${t1#* } - ${t0#* })) $cjit" \
+  echo "$case $side ${got#* } ${got% *} $cpu $((b1 - b0)) $samples $sat $rpr $((${t1% *} - ${t0% *})) $((${t1#* } - ${t0#* })) $cjit $short" \
       >> "$results"
   [ "$sat" = - ] || what=", saturated intervals $sat"
   printf '%-13s %-7s run %d: %12.1f msg/s, client %6.2f µs/msg (whole)%s\n' "$case" "$side" "$i" "${got#* }" \
@@ -563,10 +586,11 @@ done
 
 # --- summary -------------------------------------------------------------------------------------------
 echo "kafka-tools $version and kbench $(java -jar "$kbench_jar" --version | sed 's/^kbench //'), one broker ($bootstrap), $repeats run(s) each, alternating; $(nproc) cores; client heap: ${heap:-the JVM default}; dist worker: $([ "$warm_worker" = 1 ] && echo "one JVM for every run (--warm-worker)" || echo "a new JVM per run"); share clients: $([ "$cds" = 1 ] && echo "a class-data archive each (--cds)" || echo "no class-data archive")"
-[ ! -s "$results" ] || python3 - "$results" "$ticks" <<'EOF'
+[ ! -s "$results" ] || python3 - "$results" "$ticks" "$short_read" <<'EOF'
 import glob, os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 ticks = float(sys.argv[2])
+SHORT = int(sys.argv[3])
 
 def series(path):
     if not os.path.exists(path):
@@ -737,6 +761,27 @@ if share_rows:
     pair = [x for x in pair if x == x]
     if pair:
         print("  kbench / tools per run pair: %s" % " ".join("%.2f" % x for x in pair))
+    # fixed and marginal: each run's side also read the first SHORT records with a new group (column 13)
+    def short_s(r):
+        return float(r[12]) / ticks if len(r) > 12 and r[12] != "-" else float("nan")
+    def marginal(r):
+        n = float(r[3]) - SHORT
+        return (float(r[4]) - float(r[12])) / ticks * 1e6 / n if short_s(r) == short_s(r) and n > 0 else float("nan")
+    if any(short_s(r) == short_s(r) for r in share_rows):
+        print()
+        print("share: each run's side read the first %d records again with a new group right after (same options):" % SHORT)
+        print("its whole CPU is the side's fixed cost — JVM start, group start, shut-down, few records; 'marginal' =")
+        print("(whole run - short read) / (records - %d), µs of CPU per record beyond that fixed cost:" % SHORT)
+        for side in ("kbench", "tools"):
+            f = [x for x in (short_s(r) for r in share_rows if r[1] == side) if x == x]
+            m = [x for x in (marginal(r) for r in share_rows if r[1] == side) if x == x]
+            if f and m:
+                print("  %-7s fixed s %s   marginal µs/record %s" % (side, spread(f), spread(m)))
+        pf = [short_s(k) / short_s(t) for k, t in zip(ks, ts) if short_s(t) > 0]
+        pm = [marginal(k) / marginal(t) for k, t in zip(ks, ts) if marginal(t) > 0]
+        if pf and pm:
+            print("  kbench / tools per run pair: fixed %s; marginal %s" % (" ".join("%.2f" % x for x in pf),
+                  " ".join("%.2f" % x for x in pm)))
 print()
 print("kbench / tools, ratio of the medians [range of the ratios of runs i, which ran one after the other]:")
 def rng(v):
