@@ -768,6 +768,9 @@ if share_rows:
         n = float(r[3]) - SHORT
         return (float(r[4]) - float(r[12])) / ticks * 1e6 / n if short_s(r) == short_s(r) and n > 0 else float("nan")
     if any(short_s(r) == short_s(r) for r in share_rows):
+        # the per-record part must stand out of the fixed part's run-to-run spread (about half a second here): with
+        # fewer than 50 times the short read's records, the difference of the two is that spread, not a cost
+        enough = all(float(r[3]) >= 50 * SHORT for r in share_rows)
         print()
         print("share: each run's side read the first %d records again with a new group right after (same options):" % SHORT)
         print("its whole CPU is the side's fixed cost — JVM start, group start, shut-down, few records; 'marginal' =")
@@ -775,13 +778,17 @@ if share_rows:
         for side in ("kbench", "tools"):
             f = [x for x in (short_s(r) for r in share_rows if r[1] == side) if x == x]
             m = [x for x in (marginal(r) for r in share_rows if r[1] == side) if x == x]
-            if f and m:
-                print("  %-7s fixed s %s   marginal µs/record %s" % (side, spread(f), spread(m)))
+            if f:
+                print("  %-7s fixed s %s   marginal µs/record %s" % (side, spread(f), spread(m) if m and enough else "-"))
         pf = [short_s(k) / short_s(t) for k, t in zip(ks, ts) if short_s(t) > 0]
-        pm = [marginal(k) / marginal(t) for k, t in zip(ks, ts) if marginal(t) > 0]
-        if pf and pm:
+        pm = [marginal(k) / marginal(t) for k, t in zip(ks, ts) if marginal(t) > 0 and marginal(k) > 0]
+        if pf:
             print("  kbench / tools per run pair: fixed %s; marginal %s" % (" ".join("%.2f" % x for x in pf),
-                  " ".join("%.2f" % x for x in pm)))
+                  " ".join("%.2f" % x for x in pm) if pm and enough else "-"))
+        if not enough:
+            print("  (no marginal figure: a read of fewer than %d records — --seconds 10 or more — leaves the per-record"
+                  % (50 * SHORT))
+            print("  part within the fixed part's run-to-run spread)")
 print()
 print("kbench / tools, ratio of the medians [range of the ratios of runs i, which ran one after the other]:")
 def rng(v):
