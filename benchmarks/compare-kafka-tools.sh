@@ -29,7 +29,7 @@
 #                 kafka-share-groups --reset-offsets --to-earliest, kbench's by itself). Records are deliveries.
 #                 After each measured run the same side reads the topic's first 20,000 records again with a new
 #                 group: that short read's CPU is the side's fixed cost (start, group, exit), and the summary gives
-#                 both sides' CPU per record beyond it ('marginal'), apart from the whole run's
+#                 both sides' CPU per record beyond it ('marginal', --seconds 10 or more), apart from the whole run's
 #   accuracy3     no tools side: 3 worker JVMs share 10,000 and 100,000 msg/s (benchmarks/rate-accuracy.sh
 #                 against this broker, 30 measured seconds each): worst 1-s interval, window, saturated
 #
