@@ -359,6 +359,31 @@ PY
 
 # records of the share case's short read (the fixed part of a side's CPU: start, group, shut-down)
 short_read=20000
+# The share case's read by SIDE of N records of TOPIC, as a command in the array SHARE_CMD: the tool's on GROUP (started
+# at the log's beginning by reset_share_group first), kbench's (a new group of its own, from the beginning) writing
+# its result to DIR; both with the tool's client settings and the run's class-data archive options (the caller's
+# array archive). Usage: share_command SIDE TOPIC N GROUP DIR
+share_command() {
+  local common=(--bootstrap-server "$bootstrap" --topic "$2" --num-records "$3" --timeout 120000)
+  if [ "$1" = tools ]; then
+    SHARE_CMD=(java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -cp "$tools_cp"
+      org.apache.kafka.tools.ShareConsumerPerformance "${common[@]}" --group "$4")
+  else
+    SHARE_CMD=(java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -jar "$kbench_jar" share-consumer-perf "${common[@]}"
+      --fetch-size 1048576 --socket-buffer-size 2097152 --command-property check.crcs=false --output "$5")
+  fi
+}
+# Starts the tool's share GROUP on TOPIC at the log's beginning. Usage: reset_share_group GROUP TOPIC
+reset_share_group() {
+  java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
+      --reset-offsets --to-earliest --group "$1" --topic "$2" --execute >> "$LOG" 2>&1
+}
+# The last share perf row of FILE (start, end, MB, MB/s, records/s, records, fetch ms) as "N records sent, R
+# records/sec"; empty when there is none. Usage: share_row FILE
+share_row() {
+  grep -E '^[0-9]{4}-[0-9-]+ [0-9:]+, [0-9-]+ [0-9:]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9]+, [0-9]+$' "$1" \
+    | tail -1 | awk -F', ' '{print $6 " records sent, " $5 " records/sec"}'
+}
 results="$work/results.tsv"
 : > "$results"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
@@ -397,7 +422,6 @@ run_one() {
         --record-size 100 --throughput -1 --producer-props "bootstrap.servers=$bootstrap" >> "$LOG" 2>&1
     b0=$(proc_ticks "$broker_pid")
     t0=$(thread_ticks "$broker_pid")
-    local share_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$n" --timeout 120000)
     local archive=()
     if [ "$cds" = 1 ]; then
       # the warm-up run (i = 0) writes the side's archive as its JVM exits; the measured runs start from it
@@ -413,20 +437,13 @@ run_one() {
       archive+=(-Xlog:cds=off -Xlog:cds+dynamic=off)
     fi
     if [ "$side" = tools ]; then
-      java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
-          --reset-offsets --to-earliest --group "perf-share-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
+      reset_share_group "perf-share-$topic" "$topic"
       b0=$(proc_ticks "$broker_pid")
       t0=$(thread_ticks "$broker_pid")
-      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -cp "$tools_cp" \
-          org.apache.kafka.tools.ShareConsumerPerformance "${share_common[@]}" --group "perf-share-$topic")
-    else
-      cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -jar "$kbench_jar" \
-          share-consumer-perf "${share_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
-          --command-property check.crcs=false --output "$work/kbench-$topic")
     fi
-    # the row: start, end, MB, MB/s, records/s, records, fetch ms
-    line=$(grep -E '^[0-9]{4}-[0-9-]+ [0-9:]+, [0-9-]+ [0-9:]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9]+, [0-9]+$' "$LOG" \
-        | tail -1 | awk -F', ' '{print $6 " records sent, " $5 " records/sec"}')
+    share_command "$side" "$topic" "$n" "perf-share-$topic" "$work/kbench-$topic"
+    cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" "${SHARE_CMD[@]}")
+    line=$(share_row "$LOG")
   elif [ "$side" = tools ]; then
     local cons=""
     if has_consumer "$case"; then
@@ -527,17 +544,13 @@ print("%.1f" % (sum(v) / len(v)) if v else "-")' "$work/kbench-$topic/result.jso
   # (whole - short) / (records - short_read) is the side's CPU per record beyond it (the summary's 'marginal')
   local short="-"
   if [ "$case" = share ] && [ "$i" != 0 ]; then
-    local short_common=(--bootstrap-server "$bootstrap" --topic "$topic" --num-records "$short_read" --timeout 120000)
-    if [ "$side" = tools ]; then
-      java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
-          --reset-offsets --to-earliest --group "perf-share-short-$topic" --topic "$topic" --execute >> "$LOG" 2>&1
-      short=$(measured "$samples/short" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -cp "$tools_cp" \
-          org.apache.kafka.tools.ShareConsumerPerformance "${short_common[@]}" --group "perf-share-short-$topic")
-    else
-      short=$(measured "$samples/short" java "${jvm[@]}" ${archive[@]+"${archive[@]}"} -jar "$kbench_jar" \
-          share-consumer-perf "${short_common[@]}" --fetch-size 1048576 --socket-buffer-size 2097152 \
-          --command-property check.crcs=false --output "$work/kbench-short-$topic")
-    fi
+    local short_out="$samples/short.out"
+    [ "$side" != tools ] || reset_share_group "perf-share-short-$topic" "$topic"
+    share_command "$side" "$topic" "$short_read" "perf-share-short-$topic" "$work/kbench-short-$topic"
+    short=$(LOG="$short_out" measured "$samples/short" "${SHARE_CMD[@]}")
+    # a short read that failed early would pass its few ticks off as the side's fixed cost
+    [ -n "$(share_row "$short_out")" ] || { echo "compare-kafka-tools.sh: the $side side's short read ($case run $i)" \
+      "printed no row; see $short_out and $LOG_ERR" >&2; keep=$work; exit 1; }
   fi
   delete_topic "$topic"
   local got what=""
