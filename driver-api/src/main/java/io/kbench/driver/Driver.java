@@ -148,6 +148,19 @@ public interface Driver extends AutoCloseable {
     }
 
     /**
+     * How many members of the share groups have a client id starting with {@code clientIdPrefix} (a run's own share
+     * consumers), as the groups' coordinators see them now; -1 when not known (a driver that cannot tell). A consumer
+     * leaves its group when it closes, after it has acknowledged what it was delivered: none left means every
+     * acknowledgement of the run has reached the brokers.
+     *
+     * @param groups the share groups
+     * @throws DriverException when the cluster cannot be read within {@code timeout}
+     */
+    default int shareGroupMembers(java.util.Set<String> groups, String clientIdPrefix, Duration timeout) {
+        return -1;
+    }
+
+    /**
      * Sets ({@code set}) and removes ({@code delete}) cluster-wide dynamic broker configs, the default every broker
      * inherits, then waits until every broker reports them; with {@code validateOnly} the cluster only checks them.
      *

@@ -67,7 +67,7 @@ final class IntervalStream implements Runner.Task {
         } else {
             // stopped with the broker reads, on every end and abort
             backlog = new ShareBacklogReader(driver, spec.share().backlogGroups(), spec.intervalMicros(),
-                    clock.nanoClock(), spec.runId());
+                    clock.nanoClock(), spec.runId(), RunClients.clientIdPrefix(spec.runId()));
             backlog.start();
         }
     }
@@ -186,7 +186,8 @@ final class IntervalStream implements Runner.Task {
     /**
      * Stops the stream's thread and sends the last snapshot: to the end of the run, with the consumers' totals,
      * and on an ordered end ({@code abortReason} null) the clients' metrics {@code dumps} and the share groups'
-     * backlog read now (their consumers are closed: this is what the groups left behind).
+     * backlog read now, once the run's share consumers on every worker have left their groups (this worker's are
+     * closed; the others' last acknowledgements may still be on their way): what the groups left behind.
      *
      * @return the sink to end, or null when the stream never started
      */
@@ -240,7 +241,10 @@ final class IntervalStream implements Runner.Task {
         return backlog == null ? -1 : backlog.latest(clock.nanoClock().nanoTime());
     }
 
-    /** The share groups' backlog read now (bounded by the reader's timeout); -1 when none is read or it fails. */
+    /**
+     * The share groups' backlog read now, after the run's other share consumers have left (bounded by the reader's
+     * timeouts); -1 when none is read or it fails.
+     */
     private long readBacklogNow() {
         return backlog == null ? -1 : backlog.readNow();
     }

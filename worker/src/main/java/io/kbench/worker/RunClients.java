@@ -201,7 +201,12 @@ final class RunClients {
     }
 
     private String clientId(String kind, int index) {
-        return "kbench-" + spec.runId() + "-" + kind + index;
+        return clientIdPrefix(spec.runId()) + kind + index;
+    }
+
+    /** What every client id of run {@code runId} starts with. */
+    static String clientIdPrefix(String runId) {
+        return "kbench-" + runId + "-";
     }
 
     /** Every consumer's readiness, in the spec's order. */

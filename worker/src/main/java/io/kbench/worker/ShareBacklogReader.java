@@ -14,13 +14,25 @@ import org.slf4j.LoggerFactory;
  * two intervals old, else -1 (not known); the last snapshot of a run reads afresh ({@link #readNow}). A failed read
  * logs once per kind of failure and counts as not known.
  *
+ * <p>The last reading waits first, at most {@link #MEMBERS_WAIT}, until none of the run's share consumers is left in
+ * the groups. The groups' consumers may be split over several workers, and this worker's last snapshot comes once
+ * its own consumers have closed: the other workers' consumers may still be closing. Closing is what sends a
+ * consumer's last acknowledgements (implicit mode acknowledges a batch with the next poll or the close), and a
+ * consumer leaves its group after that; a reading taken before they left would count records already processed.
+ *
  * <p>Threads: {@link #latest} from the snapshot thread, {@link #close} from any; the reading thread is its own.
  */
 final class ShareBacklogReader implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShareBacklogReader.class);
 
+    /** How long the last reading waits for the run's share consumers on other workers to leave their groups. */
+    static final long MEMBERS_WAIT_NANOS = 5_000_000_000L;
+    /** How often it asks meanwhile. */
+    static final long MEMBERS_POLL_NANOS = 50_000_000L;
+
     private final Driver driver;
     private final Map<String, String> groups;
+    private final String clientIdPrefix;
     private final long intervalNanos;
     private final NanoClock nanos;
     private final Thread thread;
@@ -29,9 +41,14 @@ final class ShareBacklogReader implements Runnable, AutoCloseable {
     private volatile long[] reading = {-1, Long.MIN_VALUE};
     private String lastFailure = "";
 
-    ShareBacklogReader(Driver driver, Map<String, String> groups, long intervalMicros, NanoClock nanos, String runId) {
+    /**
+     * @param clientIdPrefix what the client ids of the run's share consumers, on every worker, start with
+     */
+    ShareBacklogReader(Driver driver, Map<String, String> groups, long intervalMicros, NanoClock nanos, String runId,
+                       String clientIdPrefix) {
         this.driver = driver;
         this.groups = Map.copyOf(groups);
+        this.clientIdPrefix = clientIdPrefix;
         this.intervalNanos = intervalMicros * 1000L;
         this.nanos = nanos;
         this.thread = new Thread(this, "kbench-share-backlog-" + runId);
@@ -66,8 +83,12 @@ final class ShareBacklogReader implements Runnable, AutoCloseable {
         }
     }
 
-    /** Reads now on the calling thread (the last snapshot's reading); -1 when the read fails or times out. */
+    /**
+     * Reads on the calling thread (the last snapshot's reading) once the run's share consumers have left the groups,
+     * or {@link #MEMBERS_WAIT_NANOS} has passed; -1 when the read fails or times out.
+     */
     long readNow() {
+        awaitMembersGone();
         try {
             long value = driver.shareGroupBacklog(groups, readTimeout());
             reading = new long[] {value, nanos.nanoTime()};
@@ -75,6 +96,41 @@ final class ShareBacklogReader implements Runnable, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("cannot read the share groups' backlog at the end: {}", e.getMessage());
             return -1;
+        }
+    }
+
+    /**
+     * Waits until no share consumer of the run is a member of the groups, at most {@link #MEMBERS_WAIT_NANOS}; gives up
+     * at once when that cannot be told (the driver does not say, the cluster does not answer). Past the bound the
+     * reading is still taken, with a warning: a consumer that died stays a member until its session times out.
+     */
+    private void awaitMembersGone() {
+        long begin = nanos.nanoTime();
+        long deadline = begin + MEMBERS_WAIT_NANOS;
+        for (int asked = 1; ; asked++) {
+            long left = deadline - nanos.nanoTime();
+            int members;
+            try {
+                members = driver.shareGroupMembers(groups.keySet(), clientIdPrefix,
+                        Duration.ofNanos(Math.max(left, MEMBERS_POLL_NANOS)));
+            } catch (RuntimeException e) {
+                LOG.warn("cannot tell whether the run's share consumers have left their groups: {}", e.getMessage());
+                return;
+            }
+            if (members <= 0) { // none left, or not known
+                if (asked > 1) {
+                    LOG.info("read the share groups' backlog at the end once the run's share consumers on other workers "
+                            + "had left their groups ({} ms)", (nanos.nanoTime() - begin) / 1_000_000);
+                }
+                return;
+            }
+            long now = nanos.nanoTime();
+            if (now >= deadline) {
+                LOG.warn("{} share consumer(s) of the run still in their groups after {} s: the backlog at the end is "
+                        + "read without what they have not acknowledged yet", members, MEMBERS_WAIT_NANOS / 1_000_000_000L);
+                return;
+            }
+            nanos.park(Math.min(MEMBERS_POLL_NANOS, deadline - now));
         }
     }
 

@@ -34,14 +34,35 @@ class ShareBacklogReaderTest {
         final AtomicInteger reads = new AtomicInteger();
         final long[] answers;
         volatile Map<String, String> asked;
+        /** The run's members left in the groups, one answer per question (the last repeats); -2 fails. */
+        int[] members = {0};
+        final AtomicInteger memberQuestions = new AtomicInteger();
+        /** Member questions asked before the first backlog read; -1 until it is read. */
+        volatile int questionsBeforeRead = -1;
+        volatile String askedPrefix;
+        volatile java.util.Set<String> askedGroups;
 
         ScriptedDriver(long... answers) {
             this.answers = answers;
         }
 
         @Override
+        public int shareGroupMembers(java.util.Set<String> groups, String clientIdPrefix, Duration timeout) {
+            askedGroups = groups;
+            askedPrefix = clientIdPrefix;
+            int a = members[Math.min(memberQuestions.getAndIncrement(), members.length - 1)];
+            if (a == -2) {
+                throw new DriverException("the cluster did not answer");
+            }
+            return a;
+        }
+
+        @Override
         public long shareGroupBacklog(Map<String, String> groupTopics, Duration timeout) {
             asked = groupTopics;
+            if (questionsBeforeRead < 0) {
+                questionsBeforeRead = memberQuestions.get();
+            }
             int i = reads.getAndIncrement();
             long a = answers[Math.min(i, answers.length - 1)];
             if (a == -2) {
@@ -95,7 +116,7 @@ class ShareBacklogReaderTest {
     void shouldGiveTheLastReadingWhileFreshAndNotKnownOnceStaleOrFailed() throws Exception {
         ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(120, -2);
-        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g1", "t1", "g2", "t2"), INTERVAL_MICROS, clock, "run");
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g1", "t1", "g2", "t2"), INTERVAL_MICROS, clock, "run", "kbench-run-");
         assertEquals(-1, r.latest(clock.nanoTime()), "nothing read yet");
         r.start();
         try {
@@ -114,7 +135,7 @@ class ShareBacklogReaderTest {
     void shouldCallAReadingOlderThanTwoIntervalsNotKnown() throws Exception {
         ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(7);
-        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run", "kbench-run-");
         r.start();
         awaitReads(driver, 1);
         r.close();
@@ -129,10 +150,55 @@ class ShareBacklogReaderTest {
     void shouldReadAfreshForTheLastSnapshotOnTheCallersThread() {
         ManualNanoClock clock = simulated();
         ScriptedDriver driver = new ScriptedDriver(42, -2);
-        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run");
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run", "kbench-run-");
         assertEquals(42, r.readNow(), "never started: read on this thread");
         assertEquals(42, r.latest(clock.nanoTime()));
         assertEquals(-1, r.readNow(), "a failed read is not known");
         r.close();
+    }
+
+    @Test
+    void shouldTakeTheLastReadingOnceTheRunsConsumersOnEveryWorkerHaveLeft() {
+        ManualNanoClock clock = simulated();
+        ScriptedDriver driver = new ScriptedDriver(0);
+        driver.members = new int[] {2, 1, 0}; // another worker's consumers still closing
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run",
+                "kbench-run-");
+        long before = clock.nanoTime();
+        assertEquals(0, r.readNow());
+        assertEquals(3, driver.questionsBeforeRead, "read only once none was left");
+        assertEquals("kbench-run-", driver.askedPrefix);
+        assertEquals(java.util.Set.of("g"), driver.askedGroups);
+        assertEquals(2 * ShareBacklogReader.MEMBERS_POLL_NANOS, clock.nanoTime() - before, "asked every 50 ms");
+        r.close();
+    }
+
+    @Test
+    void shouldReadAnywayOnceTheWaitForMembersIsOver() {
+        ManualNanoClock clock = simulated();
+        ScriptedDriver driver = new ScriptedDriver(9);
+        driver.members = new int[] {1}; // a consumer that died stays a member until its session times out
+        ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run",
+                "kbench-run-");
+        long before = clock.nanoTime();
+        assertEquals(9, r.readNow(), "still read, with a warning");
+        assertEquals(ShareBacklogReader.MEMBERS_WAIT_NANOS, clock.nanoTime() - before, "waited its bound, no more");
+        r.close();
+    }
+
+    @Test
+    void shouldReadAtOnceWhenTheMembersCannotBeTold() {
+        for (int answer : new int[] {-1, -2}) { // the driver cannot tell; the cluster does not answer
+            ManualNanoClock clock = simulated();
+            ScriptedDriver driver = new ScriptedDriver(5);
+            driver.members = new int[] {answer};
+            ShareBacklogReader r = new ShareBacklogReader(driver, Map.of("g", "t"), INTERVAL_MICROS, clock, "run",
+                    "kbench-run-");
+            long before = clock.nanoTime();
+            assertEquals(5, r.readNow());
+            assertEquals(1, driver.questionsBeforeRead);
+            assertEquals(0, clock.nanoTime() - before, "no wait: " + answer);
+            r.close();
+        }
     }
 }

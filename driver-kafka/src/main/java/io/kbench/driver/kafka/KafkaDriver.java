@@ -344,6 +344,11 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
+    public int shareGroupMembers(java.util.Set<String> groups, String clientIdPrefix, Duration timeout) {
+        return ShareGroupAdmin.members(admin(), groups, clientIdPrefix, timeout);
+    }
+
+    @Override
     public Map<String, String> alterBrokerConfigs(Map<String, String> set, List<String> delete, boolean validateOnly,
                                                   Duration timeout) {
         return BrokerConfigAdmin.alter(admin(), set, delete, validateOnly, timeout);

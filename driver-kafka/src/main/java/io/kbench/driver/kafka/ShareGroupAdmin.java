@@ -171,6 +171,31 @@ final class ShareGroupAdmin {
         }
     }
 
+    /** The groups' members whose client id starts with {@code clientIdPrefix}, counted over the groups. */
+    static int members(Admin admin, java.util.Set<String> groups, String clientIdPrefix, Duration timeout) {
+        if (groups.isEmpty()) {
+            return 0;
+        }
+        try {
+            int n = 0;
+            for (org.apache.kafka.clients.admin.ShareGroupDescription d : admin.describeShareGroups(groups).all()
+                    .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).values()) {
+                for (org.apache.kafka.clients.admin.ShareMemberDescription m : d.members()) {
+                    n += m.clientId() != null && m.clientId().startsWith(clientIdPrefix) ? 1 : 0;
+                }
+            }
+            return n;
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new DriverException("the cluster did not describe the share groups within " + timeout.toMillis()
+                    + " ms", e, true);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new DriverException("cannot describe the share groups: " + KafkaDriver.rootMessage(e), e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while describing the share groups", e, false);
+        }
+    }
+
     private static List<org.apache.kafka.common.TopicPartition> partitions(org.apache.kafka.clients.admin.TopicDescription d) {
         return d.partitions().stream().map(p -> new org.apache.kafka.common.TopicPartition(d.name(), p.partition())).toList();
     }
