@@ -47,10 +47,12 @@
 # tools' JVMs are counted. --warm-worker runs them all on one worker JVM instead — started by the first of them (a
 # warm-up run), counted only while each run lasts — as a `kbench worker` serves run after run on a client host;
 # the tools have no such mode (each run is a new JVM).
-# --cds (the share case only): each side's client JVM starts with a class-data archive of its own, made by that
-# side's warm-up run of the case (-XX:ArchiveClassesAtExit; the measured runs -XX:SharedArchiveFile), so neither
-# side pays for loading and verifying its classes one by one — as bin/kbench of a checkout runs kbench (its archive
-# comes from a quickstart run instead); Kafka's scripts give the tools none. Without it both sides load their classes.
+# --cds (the share and dist cases): every client JVM starts with a class-data archive of its own, made by the same
+# JVM of that side's warm-up run of the case (-XX:ArchiveClassesAtExit; the measured runs -XX:SharedArchiveFile):
+# the share case's two readers, the dist cases' worker and coordinator and the tools' ProducerPerformance and
+# ConsumerPerformance — so that neither side pays for loading and verifying its classes one by one, as bin/kbench of a
+# checkout runs kbench (its archive comes from a quickstart run instead); Kafka's scripts give the tools none. Without
+# it both sides load their classes. Not with --warm-worker (that worker starts before any archive is made).
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
 #
@@ -108,8 +110,12 @@ done
 for c in $cases; do
   case " $all_cases " in *" $c "*) ;; *) echo "compare-kafka-tools.sh: unknown case '$c'; allowed: $all_cases" >&2; exit 2 ;; esac
 done
-[ "$cds" = 0 ] || [[ " $cases " == *" share "* ]] \
-  || { echo "compare-kafka-tools.sh: --cds applies to the share case only, and --cases '$cases' has none" >&2; exit 2; }
+if [ "$cds" = 1 ]; then
+  [[ " $cases " =~ \ (share|dist[a-z0-9-]*)\  ]] \
+    || { echo "compare-kafka-tools.sh: --cds applies to the share and dist cases only, and --cases '$cases' has none" >&2; exit 2; }
+  [ "$warm_worker" = 0 ] || { echo "compare-kafka-tools.sh: --cds and --warm-worker do not go together: the warm worker" \
+    "starts before any archive is made" >&2; exit 2; }
+fi
 [ -z "$heap" ] || [[ "$heap" =~ ^[1-9][0-9]{0,5}[mMgG]$ ]] \
   || { echo "compare-kafka-tools.sh: --heap must be a size such as 512m or 2g, got '$heap'" >&2; exit 2; }
 [ -z "$given_jar" ] || [ -f "$given_jar" ] || { echo "compare-kafka-tools.sh: --jar $given_jar is not a file" >&2; exit 2; }
@@ -373,6 +379,24 @@ share_command() {
       --fetch-size 1048576 --socket-buffer-size 2097152 --command-property check.crcs=false --output "$5")
   fi
 }
+# The class-data archive options (--cds) of the JVM ROLE plays in CASE's run I, in the array ARCHIVE: the warm-up run
+# (I = 0) writes the archive as that JVM exits, the measured runs start from it; none without --cds.
+# Usage: cds_archive ROLE CASE I (not in a command substitution: it exits the script when the archive is missing)
+cds_archive() {
+  local f="$work/cds/$2-$1.jsa"
+  ARCHIVE=()
+  [ "$cds" = 1 ] || return 0
+  mkdir -p "$work/cds"
+  if [ "$3" = 0 ]; then
+    rm -f "$f"
+    ARCHIVE=("-XX:ArchiveClassesAtExit=$f")
+  else
+    [ -s "$f" ] || { echo "compare-kafka-tools.sh: --cds: the $1 JVM of the $2 case's warm-up run made no class-data" \
+      "archive" >&2; exit 1; }
+    ARCHIVE=("-XX:SharedArchiveFile=$f")
+  fi
+  ARCHIVE+=(-Xlog:cds=off -Xlog:cds+dynamic=off)
+}
 # Starts the tool's share GROUP on TOPIC at the log's beginning. Usage: reset_share_group GROUP TOPIC
 reset_share_group() {
   java -cp "$tools_cp" org.apache.kafka.tools.consumer.group.ShareGroupCommand --bootstrap-server "$bootstrap" \
@@ -423,19 +447,8 @@ run_one() {
     b0=$(proc_ticks "$broker_pid")
     t0=$(thread_ticks "$broker_pid")
     local archive=()
-    if [ "$cds" = 1 ]; then
-      # the warm-up run (i = 0) writes the side's archive as its JVM exits; the measured runs start from it
-      mkdir -p "$work/cds"
-      if [ "$i" = 0 ]; then
-        rm -f "$work/cds/share-$side.jsa"
-        archive=("-XX:ArchiveClassesAtExit=$work/cds/share-$side.jsa")
-      else
-        [ -s "$work/cds/share-$side.jsa" ] \
-          || { echo "compare-kafka-tools.sh: --cds: the $side side's warm-up run made no class-data archive" >&2; exit 1; }
-        archive=("-XX:SharedArchiveFile=$work/cds/share-$side.jsa")
-      fi
-      archive+=(-Xlog:cds=off -Xlog:cds+dynamic=off)
-    fi
+    cds_archive "$side" share "$i"
+    archive=(${ARCHIVE[@]+"${ARCHIVE[@]}"})
     if [ "$side" = tools ]; then
       reset_share_group "perf-share-$topic" "$topic"
       b0=$(proc_ticks "$broker_pid")
@@ -445,15 +458,24 @@ run_one() {
     cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" "${SHARE_CMD[@]}")
     line=$(share_row "$LOG")
   elif [ "$side" = tools ]; then
-    local cons=""
+    local cons="" pa=() ca=()
+    if [[ "$case" == dist* ]]; then
+      cds_archive producer "$case" "$i"
+      pa=(${ARCHIVE[@]+"${ARCHIVE[@]}"})
+      if has_consumer "$case"; then
+        cds_archive consumer "$case" "$i"
+        ca=(${ARCHIVE[@]+"${ARCHIVE[@]}"})
+      fi
+    fi
     if has_consumer "$case"; then
       # the consumer's CPU counts as the client's too, as it does in kbench
-      JIT_OUT="$samples/jit-consumer" measured "$samples/consumer" java "${jvm[@]}" -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
+      JIT_OUT="$samples/jit-consumer" measured "$samples/consumer" java "${jvm[@]}" ${ca[@]+"${ca[@]}"} -cp "$tools_cp" org.apache.kafka.tools.ConsumerPerformance \
           --bootstrap-server "$bootstrap" --topic "$topic" --messages "$n" --timeout 120000 > "$samples/consumer.ticks" &
       cons=$!
     fi
     : > "$samples/tool.out"
-    cpu=$(LOG="$samples/tool.out" JIT_OUT="$samples/jit-producer" measured "$samples/client" java "${jvm[@]}" -cp "$tools_cp" \
+    cpu=$(LOG="$samples/tool.out" JIT_OUT="$samples/jit-producer" measured "$samples/client" java "${jvm[@]}" \
+        ${pa[@]+"${pa[@]}"} -cp "$tools_cp" \
         org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" --record-size 100 \
         --throughput "$rate" "${tool_warm[@]}" --print-metrics --producer-props "bootstrap.servers=$bootstrap" \
         "${props[@]}")
@@ -472,7 +494,7 @@ run_one() {
         --output "$work/kbench-$topic")
     line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
   else
-    local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv w0
+    local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv w0 coa=()
     ! has_consumer "$case" || consumers=1
     [ "$case" != consumer ] || stamp=false
     for kv in "${props[@]}"; do sets+=(--set "producer.$kv"); done
@@ -485,7 +507,8 @@ run_one() {
         wport=$worker_port
       else
         wport=$(free_port)
-        java "${jvm[@]}" -jar "$kbench_jar" worker --bind 127.0.0.1 --port "$wport" --id w1 > "$samples/worker.log" 2>&1 &
+        cds_archive worker "$case" "$i"
+        java "${jvm[@]}" ${ARCHIVE[@]+"${ARCHIVE[@]}"} -jar "$kbench_jar" worker --bind 127.0.0.1 --port "$wport" --id w1 > "$samples/worker.log" 2>&1 &
         wpid=$!
         worker_pid=$wpid
         worker_port=$wport
@@ -496,6 +519,8 @@ run_one() {
       sample_pid "$wpid" "$samples/worker" "$samples/jit-worker" &
       wsampler=$!
       where=(--workers "127.0.0.1:$wport")
+      cds_archive coordinator "$case" "$i"
+      coa=(${ARCHIVE[@]+"${ARCHIVE[@]}"})
     fi
     cat > "$work/w.yaml" <<EOF
 name: vs-tools-$case
@@ -510,7 +535,7 @@ numRecords: $n
 stampMessages: $stamp
 EOF
     [ "$warm" = 0 ] || echo "warmupRecords: $warm" >> "$work/w.yaml"
-    cpu=$(JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" run "${where[@]}" \
+    cpu=$(JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" ${coa[@]+"${coa[@]}"} -jar "$kbench_jar" run "${where[@]}" \
         --bootstrap-servers "$bootstrap" "${sets[@]}" --output "$work/kbench-$topic" "$work/w.yaml")
     if [ -n "$wpid" ]; then
       cpu=$((cpu + $(proc_ticks "$wpid") - w0))
