@@ -87,9 +87,16 @@ class ShareConsumerRecoveryIT {
                 }
                 alive.poll(Duration.ofMillis(200), survivor); // sends the last acknowledgements
                 survivor.pollDone();
+                // the members by client-id prefix, as a run's last backlog reading waits on them
+                assertEquals(2, driver.shareGroupMembers(java.util.Set.of("g"), "", Duration.ofSeconds(10)));
+                assertEquals(1, driver.shareGroupMembers(java.util.Set.of("g"), "surv", Duration.ofSeconds(10)));
             } finally {
                 alive.close();
             }
+            // a closed consumer has left at once; one that has not closed (it stopped polling, its client still runs)
+            // is still a member
+            assertEquals(0, membersWithin(driver, "survivor", 0, Duration.ofSeconds(5)), "left on close");
+            assertEquals(1, driver.shareGroupMembers(java.util.Set.of("g"), "dying", Duration.ofSeconds(10)));
             Counters s = survivor.totals();
             assertEquals(RECORDS, s.shareAccepted(), "every record accepted once by the group's live consumer: " + s);
             assertEquals(RECORDS, s.shareDelivered(), "it got the others' and the dead one's, each once: " + s);
@@ -119,6 +126,18 @@ class ShareConsumerRecoveryIT {
             assertEquals(RECORDS, seen.nextClearBit(0));
             assertTrue(a.length > 0, "the dead one's records came again");
             dead.close(); // the test's own clean-up; the group had already moved on
+            assertEquals(0, membersWithin(driver, "", 0, Duration.ofSeconds(5)), "no member left");
         }
+    }
+
+    /** The group's members with the prefix, asked until they are {@code expected} or {@code bound} has passed. */
+    private static int membersWithin(Driver driver, String prefix, int expected, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        int n;
+        while ((n = driver.shareGroupMembers(java.util.Set.of("g"), prefix, Duration.ofSeconds(10))) != expected
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        return n;
     }
 }

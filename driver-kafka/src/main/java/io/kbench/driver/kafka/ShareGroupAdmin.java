@@ -141,34 +141,24 @@ final class ShareGroupAdmin {
         Map<String, org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec> specs = new java.util.LinkedHashMap<>();
         // every partition the group has state on: kbench's groups have it on all of theirs from the start
         groupTopics.keySet().forEach(g -> specs.put(g, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()));
-        try {
-            long sum = 0;
-            for (Map.Entry<String, Map<org.apache.kafka.common.TopicPartition,
-                    org.apache.kafka.clients.admin.SharePartitionOffsetInfo>> g : admin.listShareGroupOffsets(specs)
-                    .all().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).entrySet()) {
-                String topic = groupTopics.get(g.getKey());
-                for (Map.Entry<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.SharePartitionOffsetInfo>
-                        p : g.getValue().entrySet()) {
-                    if (!p.getKey().topic().equals(topic) || p.getValue() == null) {
-                        continue; // a group named by the user may have read other topics too
-                    }
-                    java.util.Optional<Long> lag = p.getValue().lag();
-                    if (lag.isEmpty()) {
-                        return -1;
-                    }
-                    sum += Math.max(0, lag.get());
+        long sum = 0;
+        for (Map.Entry<String, Map<org.apache.kafka.common.TopicPartition,
+                org.apache.kafka.clients.admin.SharePartitionOffsetInfo>> g : answer(admin.listShareGroupOffsets(specs).all(),
+                timeout, "list the share groups' offsets", "listing the share groups' offsets").entrySet()) {
+            String topic = groupTopics.get(g.getKey());
+            for (Map.Entry<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.SharePartitionOffsetInfo>
+                    p : g.getValue().entrySet()) {
+                if (!p.getKey().topic().equals(topic) || p.getValue() == null) {
+                    continue; // a group named by the user may have read other topics too
                 }
+                java.util.Optional<Long> lag = p.getValue().lag();
+                if (lag.isEmpty()) {
+                    return -1;
+                }
+                sum += Math.max(0, lag.get());
             }
-            return sum;
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new DriverException("the cluster did not list the share groups' offsets within " + timeout.toMillis()
-                    + " ms", e, true);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new DriverException("cannot list the share groups' offsets: " + KafkaDriver.rootMessage(e), e, false);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DriverException("interrupted while listing the share groups' offsets", e, false);
         }
+        return sum;
     }
 
     /** The groups' members whose client id starts with {@code clientIdPrefix}, counted over the groups. */
@@ -176,23 +166,31 @@ final class ShareGroupAdmin {
         if (groups.isEmpty()) {
             return 0;
         }
-        try {
-            int n = 0;
-            for (org.apache.kafka.clients.admin.ShareGroupDescription d : admin.describeShareGroups(groups).all()
-                    .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).values()) {
-                for (org.apache.kafka.clients.admin.ShareMemberDescription m : d.members()) {
-                    n += m.clientId() != null && m.clientId().startsWith(clientIdPrefix) ? 1 : 0;
-                }
+        int n = 0;
+        for (org.apache.kafka.clients.admin.ShareGroupDescription d : answer(admin.describeShareGroups(groups).all(),
+                timeout, "describe the share groups", "describing the share groups").values()) {
+            for (org.apache.kafka.clients.admin.ShareMemberDescription m : d.members()) {
+                n += m.clientId() != null && m.clientId().startsWith(clientIdPrefix) ? 1 : 0;
             }
-            return n;
+        }
+        return n;
+    }
+
+    /**
+     * The answer of an Admin call within {@code timeout}; a {@link DriverException} saying what was asked ({@code
+     * what}, "list the ...") when it fails, times out (retriable) or is interrupted ({@code doing}, "listing the ...").
+     */
+    private static <T> T answer(org.apache.kafka.common.KafkaFuture<T> future, Duration timeout, String what,
+                                String doing) {
+        try {
+            return future.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new DriverException("the cluster did not describe the share groups within " + timeout.toMillis()
-                    + " ms", e, true);
+            throw new DriverException("the cluster did not " + what + " within " + timeout.toMillis() + " ms", e, true);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new DriverException("cannot describe the share groups: " + KafkaDriver.rootMessage(e), e, false);
+            throw new DriverException("cannot " + what + ": " + KafkaDriver.rootMessage(e), e, false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new DriverException("interrupted while describing the share groups", e, false);
+            throw new DriverException("interrupted while " + doing, e, false);
         }
     }
 
