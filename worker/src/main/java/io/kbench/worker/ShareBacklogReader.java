@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * two intervals old, else -1 (not known); the last snapshot of a run reads afresh ({@link #readNow}). A failed read
  * logs once per kind of failure and counts as not known.
  *
- * <p>The last reading waits first, at most {@link #MEMBERS_WAIT}, until none of the run's share consumers is left in
+ * <p>The last reading waits first, at most {@link #MEMBERS_WAIT_NANOS}, until none of the run's share consumers is left in
  * the groups. The groups' consumers may be split over several workers, and this worker's last snapshot comes once
  * its own consumers have closed: the other workers' consumers may still be closing. Closing is what sends a
  * consumer's last acknowledgements (implicit mode acknowledges a batch with the next poll or the close), and a
