@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
             "",
             "Each SIDE is a result.json (or its directory; a merged one of kbench merge too, without a page), or several joined with ',' — repeats of one setup, whose spread is the run-to-run noise. The first side is the baseline: every other side shows its difference in %%, and, where both sides have repeats, whether the difference is beyond the noise; a last row says what limited each side's runs (their diagnosis: a side limited by its load generator measures that as much as the change). With --fail-if, the last side is judged against the baseline: exit 1 listing each breached threshold, 0 when none is breached, 2 for a malformed expression. When both sides have repeats, a relative limit (-10%%, +5%%) crossed by a difference that is itself no larger than their run-to-run noise (the larger spread of either side's repeats, as a share of its mean) is not a breach: it is listed as 'within noise'.",
             "",
-            "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose measured window had generator-saturated intervals, is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line.",
+            "A gate does not pass on a result that cannot back it: one of the baseline or the judged side whose status is not COMPLETED, or whose load generator fell behind its schedule by the run's own diagnosis (more than 10%% of the measured intervals generator-saturated and at least 3, or the window sent short of its target), is a breach of its own (exit 1) unless --allow-failed / --allow-saturated say otherwise; without --fail-if such results get a warning line. Fewer saturated intervals are a pause of the generator's host: the result is judged, with a note.",
             "",
             "The comparison ends with what differs between each side's setup and the baseline's — the workload's keys, the client and topic settings, the brokers' configs, the numbers of brokers and workers, the kbench build — since a difference in the table is the change's only when nothing else changed; repeats that are not of one setup get a warning."})
 public final class CompareCommand implements Callable<Integer> {
@@ -55,8 +55,8 @@ public final class CompareCommand implements Callable<Integer> {
                     + "'report:' line goes to stderr. The exit code is the same for every format.")
     Format format;
 
-    @Option(names = "--allow-saturated", description = "Let a gate judge results with generator-saturated intervals in "
-            + "their measured window (their latencies include the load generator's backlog).")
+    @Option(names = "--allow-saturated", description = "Let a gate judge results whose load generator fell behind its "
+            + "schedule (their latencies include its backlog).")
     boolean allowSaturated;
 
     @Override
@@ -102,10 +102,16 @@ public final class CompareCommand implements Callable<Integer> {
                 limits.add(run.diagnosis() == null ? null : run.diagnosis().limit());
                 sideSetups.add(io.kbench.coordinator.report.compare.SetupDiff.setup(run));
                 runs.add(new HtmlReport.Named(runName, run));
-                String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), allowFailed, allowSaturated);
+                String why = Compare.unfit(run.status(), run.summary().saturatedIntervals(), run.diagnosis(),
+                        allowFailed, allowSaturated);
                 if (why != null) {
                     boolean judged = !gates.isEmpty() && (s == 0 || s == files.size() - 1);
                     (judged ? unfit : warnings).add((judged ? "refused: " : "warning: ") + file + ": " + why);
+                } else if (!allowSaturated) {
+                    String note = Compare.saturationNote(run.summary().saturatedIntervals(), run.diagnosis());
+                    if (note != null) {
+                        warnings.add("note: " + file + ": " + note);
+                    }
                 }
             }
             compared.add(new Compare.Side(name, summaries, limits));

@@ -24,6 +24,15 @@ public final class Diagnosis {
     public static final String UNKNOWN = "unknown";
     public static final String GENERATOR = "generator";
     public static final String TRANSACTIONS = "transactions";
+    /**
+     * The evidence of a {@link #GENERATOR} limit that says the generator fell behind its schedule, not only that it
+     * ran as fast as it could (unthrottled) or on busy cores: more than {@link #SATURATED_SHARE} of the window's
+     * intervals saturated (and at least {@link #SATURATED_MIN}), the window sent short of its target, or a warm-up that
+     * sent late had its backlog acknowledged in the window ({@link #generatorFellBehind}).
+     */
+    static final String BEHIND_SATURATED = "saturatedShare";
+    static final String BEHIND_SENT = "sentRate";
+    static final String BEHIND_WARMUP = "ackedRate";
     /** The evidence of a window that acknowledged above its target while it sent on schedule (a `none` caveat). */
     public static final String WINDOW_BACKLOG = "ackedAboveSent";
     public static final String PRODUCER_CLIENT = "producer-client";
@@ -574,14 +583,14 @@ public final class Diagnosis {
                                 + "%,.0f msg/s as fast as their threads could", 100 * p.waitRatio(), l.sentRate())));
                 strength = 1 - p.waitRatio() / WAIT_RATIO;
             } else if (!waited && l.generatorBehind()) {
-                e.add(ev("sentRate", l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
+                e.add(ev(BEHIND_SENT, l.sentRate(), "<", 0.995 * l.targetRate(), l.behindReason()));
                 strength = Math.max(0.05, Math.min(1, 1 - l.sentRate() / l.targetRate()));
             } else if (!waited && l.targetRate() > 0 && l.ackedRate() > l.targetRate() / 0.995
                     && l.warmupSentShare() < 0.995) {
                 // the window's sends kept their schedule, but the warm-up's came late and were acknowledged in it: the
                 // window's rate is above the target and its first latencies include their wait (the sweep's "fell
                 // behind" column says so too)
-                e.add(ev("ackedRate", l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
+                e.add(ev(BEHIND_WARMUP, l.ackedRate(), ">", l.targetRate() / 0.995, String.format(Locale.ROOT,
                         "%,.0f msg/s acknowledged against a target of %,d msg/s: the warm-up sent %.1f%% of the messages "
                                 + "due in it (the load generator ran behind before the window) and what it sent late was "
                                 + "acknowledged in the window, whose first latencies include that backlog's wait",
@@ -589,7 +598,7 @@ public final class Diagnosis {
                 strength = Math.max(0.05, Math.min(1, l.ackedRate() / l.targetRate() - 1));
             }
             if (!waited && saturatedShare > SATURATED_SHARE && l.saturated() >= SATURATED_MIN) {
-                e.add(ev("saturatedShare", saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
+                e.add(ev(BEHIND_SATURATED, saturatedShare, ">", SATURATED_SHARE, String.format(Locale.ROOT,
                         "%d of %d interval(s) saturated (publish delay p99 above %d ms)%s", l.saturated(), l.intervals(),
                         l.saturationMillis(), stalled(l, h))));
                 strength = Math.max(strength, (saturatedShare - SATURATED_SHARE) / (1 - SATURATED_SHARE));
@@ -806,6 +815,38 @@ public final class Diagnosis {
             parts.add(String.format(Locale.ROOT, "produce requests %.2f ms at the broker", b.produceTotalMs()));
         }
         return parts.isEmpty() ? "no idle figure was read" : String.join(", ", parts);
+    }
+
+    /**
+     * The evidence by which a result's diagnosis says its load generator fell behind its schedule — a {@link #GENERATOR}
+     * limit, first or among the others, with {@link #BEHIND_SATURATED}, {@link #BEHIND_SENT} or {@link #BEHIND_WARMUP}
+     * — or null when it does not (none of those; a generator named only for running unthrottled or on busy cores kept
+     * whatever schedule it had). Such a run's latencies include the generator's own backlog: a measure of its host as
+     * much as of the cluster.
+     */
+    public static ResultFile.Evidence generatorFellBehind(ResultFile.Diagnosis d) {
+        if (d == null) {
+            return null;
+        }
+        List<ResultFile.Limit> limits = new ArrayList<>();
+        limits.add(new ResultFile.Limit(d.limit(), d.strength(), d.evidence(), d.suggestions()));
+        if (d.alsoLimitedBy() != null) {
+            limits.addAll(d.alsoLimitedBy());
+        }
+        for (ResultFile.Limit l : limits) {
+            if (GENERATOR.equals(l.limit()) && l.evidence() != null) {
+                for (ResultFile.Evidence e : l.evidence()) {
+                    // each with the side of its threshold the rule wrote: a limit's first evidence may be the same
+                    // figure seen otherwise (the window's acknowledged rate short of its target)
+                    if (e != null && e.figure() != null && (e.figure().equals(BEHIND_SATURATED) && ">".equals(e.op())
+                            || e.figure().equals(BEHIND_SENT) && "<".equals(e.op())
+                            || e.figure().equals(BEHIND_WARMUP) && ">".equals(e.op()))) {
+                        return e;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static ResultFile.Evidence ev(String figure, double value, String op, double threshold, String text) {

@@ -1,6 +1,7 @@
 package io.kbench.coordinator.diagnosis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -506,6 +507,37 @@ class DiagnosisTest {
         ResultFile.Diagnosis idle = at.apply(0.3);
         assertEquals("generator", idle.limit(), "behind its schedule with cores to spare");
         assertTrue(idle.suggestions().stream().noneMatch(x -> x.startsWith("compression.type")), idle.suggestions().toString());
+    }
+
+    /**
+     * {@code kbench compare} refuses a result whose generator fell behind by its diagnosis ({@link
+     * Diagnosis#generatorFellBehind}): the evidence the rules write for a schedule missed, not for a generator named
+     * only for running unthrottled or on busy cores, nor for a pause of a few intervals.
+     */
+    @Test
+    void shouldTellAGeneratorThatFellBehindFromOneThatRanFlatOut() {
+        UnaryOperator<WindowFigures.Producers> p0 = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Consumers> c0 = UnaryOperator.identity();
+        UnaryOperator<WindowFigures.Brokers> b0 = UnaryOperator.identity();
+        ResultFile.Diagnosis four = Diagnosis.of(with(l -> saturated(4), p0, c0, b0));
+        assertEquals("saturatedShare", Diagnosis.generatorFellBehind(four).figure(), four.toString());
+        ResultFile.Diagnosis sentShort = Diagnosis.of(with(l -> new WindowFigures.Load(10_000, 30, 8_000, 8_000, false,
+                true, "the load generator sent 8,000 msg/s", 30, 0, 10), p0, c0, b0));
+        assertEquals("the load generator sent 8,000 msg/s", Diagnosis.generatorFellBehind(sentShort).text());
+        ResultFile.Diagnosis coldWarmUp = Diagnosis.of(with(l -> new WindowFigures.Load(50_000, 15, 50_000, 51_018, true,
+                false, "", 15, 1, 10, 1, 0.762), p0, c0, b0));
+        assertEquals("ackedRate", Diagnosis.generatorFellBehind(coldWarmUp).figure(), coldWarmUp.toString());
+        ResultFile.Diagnosis three = Diagnosis.of(with(l -> saturated(3), p0, c0, b0));
+        assertEquals("none", three.limit());
+        assertNull(Diagnosis.generatorFellBehind(three), "3 of 30: a pause, judged");
+        ResultFile.Diagnosis flatOut = Diagnosis.of(with(DiagnosisTest::unthrottled, waiting(0.0099), c0, b0));
+        assertEquals("generator", flatOut.limit());
+        assertNull(Diagnosis.generatorFellBehind(flatOut), "unthrottled: no schedule to fall behind");
+        ResultFile.Diagnosis busyCores = Diagnosis.of(new WindowFigures(missed(HEALTHY.load()), HEALTHY.producers(),
+                new WindowFigures.Hosts(0.8, "w1", 0, ""), HEALTHY.consumers(), HEALTHY.brokers()));
+        assertEquals("generator", busyCores.limit());
+        assertNull(Diagnosis.generatorFellBehind(busyCores), "named for its busy cores: " + busyCores);
+        assertNull(Diagnosis.generatorFellBehind(null));
     }
 
     /**

@@ -9,6 +9,9 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.kbench.coordinator.diagnosis.Diagnosis;
+import io.kbench.coordinator.report.result.ResultFile;
+
 /**
  * Compares results: the headline figures of each side (a side is one result, or several repeats of the same
  * setup), the difference of each side against the first (the baseline) in percent, and whether that
@@ -429,18 +432,44 @@ public final class Compare {
 
     /**
      * Why a result cannot back a verdict, or null when it can: a run whose status is not COMPLETED (a failed run's
-     * figures stop where it failed), or one whose measured window had generator-saturated intervals (its latencies
-     * include the load generator's own backlog, not only the cluster's) — each unless allowed.
+     * figures stop where it failed), or one whose load generator fell behind its schedule by the run's own diagnosis
+     * ({@link Diagnosis#generatorFellBehind}: more than {@link Diagnosis#SATURATED_SHARE} of the window's intervals
+     * saturated and at least {@link Diagnosis#SATURATED_MIN}, the window sent short of its target, or a warm-up's backlog
+     * acknowledged in it) — its latencies then include the generator's own backlog — each unless allowed. A few
+     * saturated intervals are a pause of the generator's host, not a pattern: the result is judged, and {@link
+     * #saturationNote} says so. A result without a diagnosis (written before result.json had one, or merged) is
+     * refused for any saturated interval, as it was then.
      */
-    public static String unfit(String status, long saturatedIntervals, boolean allowFailed, boolean allowSaturated) {
+    public static String unfit(String status, long saturatedIntervals, ResultFile.Diagnosis diagnosis,
+                               boolean allowFailed, boolean allowSaturated) {
         if (!allowFailed && status != null && !status.equals("COMPLETED")) {
             return "status " + status + ": its figures stop where it failed (--allow-failed to judge it anyway)";
         }
-        if (!allowSaturated && saturatedIntervals > 0) {
-            return saturatedIntervals + " measured interval(s) GENERATOR SATURATED: its latencies include the load "
-                    + "generator's own backlog (--allow-saturated to judge it anyway)";
+        if (allowSaturated) {
+            return null;
         }
-        return null;
+        if (diagnosis == null) {
+            return saturatedIntervals <= 0 ? null : saturatedIntervals + " measured interval(s) GENERATOR SATURATED and "
+                    + "no diagnosis to tell a pause from a generator that fell behind: its latencies may include the "
+                    + "load generator's own backlog (--allow-saturated to judge it anyway)";
+        }
+        ResultFile.Evidence behind = Diagnosis.generatorFellBehind(diagnosis);
+        return behind == null ? null : "the load generator fell behind its schedule (" + behind.text() + "): its "
+                + "latencies include the generator's own backlog (--allow-saturated to judge it anyway)";
+    }
+
+    /**
+     * What a result's saturated intervals were when they do not make it {@link #unfit} — a pause of the load
+     * generator's host, which its latencies include as they include any other — or null when there were none or they do.
+     */
+    public static String saturationNote(long saturatedIntervals, ResultFile.Diagnosis diagnosis) {
+        if (saturatedIntervals <= 0 || diagnosis == null || Diagnosis.generatorFellBehind(diagnosis) != null) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%,d measured interval(s) GENERATOR SATURATED, judged: by the run's diagnosis "
+                + "the load generator did not fall behind (that takes more than %.0f%% of the window's intervals and at "
+                + "least %d, or the window short of its target); its latencies include those intervals",
+                saturatedIntervals, 100 * Diagnosis.SATURATED_SHARE, Diagnosis.SATURATED_MIN);
     }
 
     /** One line per breached gate: the figure, the last side's value and the limit (see {@link #outcomes}). */
