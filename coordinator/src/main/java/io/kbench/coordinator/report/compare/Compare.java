@@ -454,7 +454,8 @@ public final class Compare {
                     + "load generator's own backlog (--allow-saturated to judge it anyway)";
         }
         ResultFile.Evidence behind = Diagnosis.generatorFellBehind(diagnosis);
-        return behind == null ? null : "the load generator fell behind its schedule (" + behind.text() + "): its "
+        return behind == null ? null : "the load generator fell behind its schedule ("
+                + (behind.text() == null ? behind.figure() : behind.text()) + "): its "
                 + "latencies include the generator's own backlog (--allow-saturated to judge it anyway)";
     }
 
