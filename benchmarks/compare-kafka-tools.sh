@@ -56,6 +56,9 @@
 # --jar measures that kbench.jar (its lib/ beside it; e.g. one built from an earlier commit) instead of
 # building this checkout's.
 #
+# A kbench run that did not complete (its result.json's status other than COMPLETED: a worker lost, a run stopped)
+# stops the comparison with one line naming the run, its status and error; the work directory is kept. Until
+# 2026-12-03 such a run's rate and CPU per message were taken into the medians as if it had completed.
 # Every run gets a fresh topic. CPU comes from /proc: each client's whole user+system time (the children's
 # times of a subshell that started only it and waited for it: exact, JVM start-up included), and samples every
 # 250 ms of the client processes and the broker (bash builtins only, no process started per sample: the samplers
@@ -408,6 +411,19 @@ share_row() {
   grep -E '^[0-9]{4}-[0-9-]+ [0-9:]+, [0-9-]+ [0-9:]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9]+, [0-9]+$' "$1" \
     | tail -1 | awk -F', ' '{print $6 " records sent, " $5 " records/sec"}'
 }
+# Stops the comparison when the kbench run that wrote DIR/result.json did not complete: a failed or stopped run's
+# figures (the rate and counts of what it did before it ended) are not its side's result, and a median of them would
+# compare a broken run with a whole one. The work directory is kept. Usage: kbench_completed DIR CASE I
+kbench_completed() {
+  local why
+  why=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+if r.get("status") != "COMPLETED":
+    print("%s: %s" % (r.get("status"), r.get("error") or "no error recorded"))' "$1/result.json" 2>&1) \
+    || why="its result.json could not be read: $(printf '%s\n' "$why" | tail -1)"
+  [ -z "$why" ] || { echo "compare-kafka-tools.sh: kbench's run $3 of $2 did not complete ($why); its figures are" \
+    "not compared. See $LOG, $LOG_ERR and $1" >&2; keep=$work; exit 1; }
+}
 results="$work/results.tsv"
 : > "$results"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
@@ -456,6 +472,7 @@ run_one() {
     fi
     share_command "$side" "$topic" "$n" "perf-share-$topic" "$work/kbench-$topic"
     cpu=$(THREADS_OUT="$samples/threads" JIT_OUT="$samples/jit-client" measured "$samples/client" "${SHARE_CMD[@]}")
+    [ "$side" != kbench ] || kbench_completed "$work/kbench-$topic" "$case" "$i"
     line=$(share_row "$LOG")
   elif [ "$side" = tools ]; then
     local cons="" pa=() ca=()
@@ -492,6 +509,7 @@ run_one() {
     cpu=$(JIT_OUT="$samples/jit-client" measured "$samples/client" java "${jvm[@]}" -jar "$kbench_jar" producer-perf --topic "$topic" \
         --num-records "$n" --record-size 100 --throughput "$rate" --bootstrap-server "$bootstrap" \
         --output "$work/kbench-$topic")
+    kbench_completed "$work/kbench-$topic" "$case" "$i"
     line=$(grep -E '^[0-9]+ records sent' "$LOG" | tail -1)
   else
     local consumers=0 stamp=true sets=() where=() wpid="" wsampler="" wport kv w0 coa=()
@@ -549,6 +567,7 @@ EOF
     fi
     [ -f "$work/kbench-$topic/result.json" ] \
       || { echo "compare-kafka-tools.sh: kbench run wrote no result ($case run $i); see $LOG and $LOG_ERR" >&2; keep=$work; exit 1; }
+    kbench_completed "$work/kbench-$topic" "$case" "$i"
     line=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d records sent, %.1f records/sec" % (s["acked"], s["publishRate"]))' "$work/kbench-$topic/result.json")
     sat=$(python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
