@@ -11,8 +11,8 @@ import java.lang.invoke.VarHandle;
  * either side (two 64-byte lines, as the hardware prefetches lines in pairs). Counters are made together — a
  * producer's sent count (its load thread) next to its acknowledged count and bytes (the Kafka I/O thread) — and 24-byte
  * objects made one after the other share a line: each thread's write then took the line from the other, once a
- * record on each side. {@code SendAckThreadsBenchmark} (benchmarks/README.md) measures the two threads at once. 248
- * bytes a counter instead of 24.
+ * record on each side. {@code SendAckThreadsBenchmark} (benchmarks/README.md) measures the two threads at once. About
+ * 280 bytes a counter (the object and its array) instead of 24.
  */
 public final class SingleWriterCounter {
     /** Longs in the array; the value is the middle one. */
