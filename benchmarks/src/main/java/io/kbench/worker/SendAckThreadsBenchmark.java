@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * cache line the other writes too.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar SendAckThreads -f 3
+ * java -jar benchmarks/target/benchmarks.jar SendAckThreads -f 1
  * </pre>
  */
 @State(Scope.Group)
