@@ -627,7 +627,7 @@ for c in $cases; do
     for side in kbench tools; do
       run_one "$c" "$side" 0 "$pair" 2>/dev/null
       # the broker's JIT seconds in the run, and their share of a core over the run (records / rate seconds)
-      read -r jit share < <(tail -1 "$results" | awk -v t="$ticks" '{s = $11 / t; d = $4 / $3; print s, (d > 0 ? s / d : 1)}')
+      read -r jit share < <(tail -1 "$results" | awk -v t="$ticks" '{s = $11 / t; d = ($3 > 0 ? $4 / $3 : 0); print s, (d > 0 ? s / d : 1)}')
       printf 'warm-up %-13s %-7s pair %d: broker JIT %.1f s (%.1f%% of a core)\n' "$c" "$side" "$pair" "$jit" \
           "$(awk -v x="$share" 'BEGIN {print 100 * x}')" >&2
       awk -v x="$share" -v m="$WARMUP_JIT_SHARE" 'BEGIN {exit !(x <= m)}' || settled=0
