@@ -40,10 +40,10 @@
 # first measured run, runs of each side of each case asked for (--warmup-seconds each, default 10) warm the broker up
 # (JIT, page cache) on the paths that case takes: a pair (kbench, then the tools) at a time, until the broker's JIT
 # compiler threads used at most 2% of a core in each run of a pair (5 pairs at most). They are not counted, and each
-# prints the CPU seconds the broker's JIT compiler threads spent in it. A broker that first meets a kind of traffic compiles for it: after 2-s warm-up
-# runs its JIT threads still spent 1.7–2.1 s in the first measured `dist` run (0.1–0.3 s in the later runs of
-# either side; measured 2026-11-27, when kbench went first in every pair), which the `broker JIT s` column shows
-# and `broker req` (the request threads alone) leaves out.
+# prints the CPU seconds the broker's JIT compiler threads spent in it. A broker that first meets a kind of traffic
+# compiles for it: after 2-s warm-up runs its JIT threads still spent 1.7–2.1 s in the first measured `dist` run
+# (0.1–0.3 s in the later runs of either side; measured 2026-11-27, when kbench went first in every pair), which the
+# `broker JIT s` column shows and `broker req` (the request threads alone) leaves out.
 # The dist cases start a new worker JVM for each run and count its whole CPU, start-up and JIT included, as the
 # tools' JVMs are counted. --warm-worker runs them all on one worker JVM instead — started by the first of them (a
 # warm-up run), counted only while each run lasts — as a `kbench worker` serves run after run on a client host;
@@ -429,8 +429,9 @@ results="$work/results.tsv"
 : > "$results"
 has_consumer() { case "$1" in consumer|consumer-e2e|dist-consumer|dist-rate50k) return 0 ;; *) return 1 ;; esac; }
 
-# One run: CASE SIDE I [PAIR] (PAIR: a warm-up pair after the first, on a topic of its own). Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR SATURATED RPR
-# REQUEST_TICKS JIT_TICKS CLIENT_JIT_TICKS SHORT_TICKS" to the
+# One run: CASE SIDE I [PAIR] (PAIR: the warm-up pair a run of I = 0 belongs to, its topic's suffix: a deleted
+# topic's name may not be free again at once). Appends "CASE SIDE RATE MSGS CLIENT_TICKS BROKER_TICKS SAMPLES_DIR
+# SATURATED RPR REQUEST_TICKS JIT_TICKS CLIENT_JIT_TICKS SHORT_TICKS" to the
 # results (SATURATED: kbench run's measured intervals flagged saturated, "N/M"; "-" for the others; RPR: the
 # producer's records per produce request, its records-per-request-avg — kbench's mean over the measured intervals,
 # the tool's at its end (--print-metrics) — "-" where there is no producer metric to read; REQUEST_TICKS and
@@ -619,7 +620,8 @@ seconds=$warmup_seconds
 # each of the pair's runs, at most WARMUP_PAIRS pairs.
 WARMUP_JIT_SHARE=0.02
 WARMUP_PAIRS=5
-echo "warming the broker up on each case's paths, $warmup_seconds s per side, until its JIT threads use at most $WARMUP_JIT_SHARE of a core in a run ($WARMUP_PAIRS pairs at most; not counted) ..." >&2
+echo "warming the broker up on each case's paths, $warmup_seconds s per side, until its JIT threads use at most" \
+  "$WARMUP_JIT_SHARE of a core in a run ($WARMUP_PAIRS pairs at most; not counted) ..." >&2
 for c in $cases; do
   [ "$c" != accuracy3 ] || continue
   for pair in $(seq 1 "$WARMUP_PAIRS"); do
@@ -627,13 +629,16 @@ for c in $cases; do
     for side in kbench tools; do
       run_one "$c" "$side" 0 "$pair" 2>/dev/null
       # the broker's JIT seconds in the run, and their share of a core over the run (records / rate seconds)
-      read -r jit share < <(tail -1 "$results" | awk -v t="$ticks" '{s = $11 / t; d = ($3 > 0 ? $4 / $3 : 0); print s, (d > 0 ? s / d : 1)}')
+      read -r jit share < <(tail -1 "$results" \
+        | awk -v t="$ticks" '{s = $11 / t; d = ($3 > 0 ? $4 / $3 : 0); print s, (d > 0 ? s / d : 1)}')
       printf 'warm-up %-13s %-7s pair %d: broker JIT %.1f s (%.1f%% of a core)\n' "$c" "$side" "$pair" "$jit" \
           "$(awk -v x="$share" 'BEGIN {print 100 * x}')" >&2
       awk -v x="$share" -v m="$WARMUP_JIT_SHARE" 'BEGIN {exit !(x <= m)}' || settled=0
     done
     [ "$settled" = 0 ] || break
   done
+  [ "$settled" = 1 ] || echo "warm-up $c: the broker's JIT had not settled after $WARMUP_PAIRS pairs; its first" \
+    "measured runs may still pay for compilation (the 'broker JIT s' column shows it)" >&2
 done
 : > "$results"
 seconds=$seconds_wanted
